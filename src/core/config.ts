@@ -1,0 +1,131 @@
+/**
+ * One schema for every limit and switch. It is the source of the config type,
+ * its defaults, its validation messages and the published JSON Schema
+ * (`schema/boulder.config.schema.json`).
+ */
+import { z } from "zod";
+import { BoulderError } from "./errors.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+const positiveInt = (min: number) => z.number().int().min(min);
+
+export const Config = z
+	.object({
+		$schema: z.string().optional().describe("Path or URL of this file's JSON Schema, for editors."),
+		enabled: z.boolean().default(true).describe("Master switch. false: boulder never nudges."),
+		budgets: z
+			.object({
+				autoTurns: positiveInt(1)
+					.max(1000)
+					.default(40)
+					.describe("Most automatic continuations in one episode (since the last real user turn)."),
+				tokens: positiveInt(1)
+					.default(4_000_000)
+					.describe("Most real tokens (input + output + cache writes) the continued turns of one episode may spend."),
+				wallClockMs: positiveInt(1)
+					.default(180 * MINUTE)
+					.describe("Longest an episode may run, from its first nudge, in milliseconds."),
+			})
+			.strict()
+			.prefault({}),
+		stagnationLimit: positiveInt(1)
+			.max(20)
+			.default(3)
+			.describe("Stop after this many nudges in a row brought no real progress."),
+		activityGrace: positiveInt(0)
+			.max(10)
+			.default(2)
+			.describe(
+				"Nudges per episode that may go without list progress when the agent visibly worked (edits, commands).",
+			),
+		backoff: z
+			.object({
+				baseMs: positiveInt(1)
+					.default(5 * SECOND)
+					.describe("First wait after a failed delivery or an API error."),
+				capMs: positiveInt(1)
+					.default(5 * MINUTE)
+					.describe("Longest wait; the wait doubles per consecutive failure up to this."),
+			})
+			.strict()
+			.prefault({}),
+		countdownMs: positiveInt(0)
+			.max(60 * SECOND)
+			.default(2 * SECOND)
+			.describe("Pause before a nudge where the harness can show it and the user can cancel it."),
+		skipAgents: z
+			.array(z.string().min(1))
+			.default(["plan", "compaction"])
+			.describe("Agents never nudged (compared case-insensitively)."),
+		questionDetection: z
+			.boolean()
+			.default(true)
+			.describe("Treat a last assistant message that asks the user to decide as waiting for the user."),
+		verifyTimeoutMs: positiveInt(1)
+			.default(5 * MINUTE)
+			.describe("Default timeout of each verify command of a plan."),
+		nextItems: positiveInt(1).max(10).default(3).describe("How many open items a nudge names."),
+	})
+	.strict();
+export type Config = z.infer<typeof Config>;
+export type ConfigInput = z.input<typeof Config>;
+
+export const DEFAULT_CONFIG: Config = Config.parse({});
+
+export interface ConfigIssue {
+	key: string;
+	value: unknown;
+	expected: string;
+}
+
+/** Readable issues: which key, what value it had, what was expected. */
+export function configIssues(input: unknown): ConfigIssue[] {
+	const result = Config.safeParse(input);
+	if (result.success) return [];
+	return result.error.issues.map((issue) => {
+		const path = issue.path.map(String);
+		const key = path.length > 0 ? path.join(".") : "(top level)";
+		let value: unknown = input;
+		for (const segment of path) {
+			value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[segment] : undefined;
+		}
+		if (issue.code === "unrecognized_keys") {
+			return { key: issue.keys.join(", "), value: undefined, expected: "no such key (check the spelling)" };
+		}
+		return { key, value, expected: issue.message };
+	});
+}
+
+/** Parses a config object, naming the file, key, value and expectation when it is bad. */
+export function parseConfig(input: unknown, source: string): Config {
+	const result = Config.safeParse(input);
+	if (result.success) return result.data;
+	const lines = configIssues(input).map(
+		(issue) =>
+			`  ${issue.key}: ${issue.value === undefined ? "" : `${JSON.stringify(issue.value)} — `}${issue.expected}`,
+	);
+	throw new BoulderError("config-invalid", `${source} is not a valid boulder config:\n${lines.join("\n")}`);
+}
+
+/** Deep-merges config layers; later layers win, arrays are replaced whole. */
+export function mergeConfigInputs(...layers: readonly Record<string, unknown>[]): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const layer of layers) {
+		for (const [key, value] of Object.entries(layer)) {
+			const current = out[key];
+			out[key] = isPlainObject(current) && isPlainObject(value) ? mergeConfigInputs(current, value) : value;
+		}
+	}
+	return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The JSON Schema editors use; generated from `Config`, committed under `schema/`. */
+export function configJsonSchema(): Record<string, unknown> {
+	return z.toJSONSchema(Config, { io: "input" }) as Record<string, unknown>;
+}

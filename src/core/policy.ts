@@ -1,0 +1,342 @@
+/**
+ * The decision on idle: one pure function from the continuation state, the
+ * work, the session's facts, the config and `now` to a decision with a reason
+ * code, the figures behind it and the next state to persist. The guards run in
+ * the order of the decision table in DESIGN.md; the first that matches answers.
+ */
+import type { Config } from "./config.js";
+import { continuationPrompt, type FailedCheck, verifyFailedPrompt, workCompleteMessage } from "./prompts.js";
+import { detectsQuestion } from "./question-detect.js";
+import { backoffDelay, type ContinuationState, type DecisionKind, type Episode } from "./turns.js";
+import { doneCount, type WorkView } from "./work-view.js";
+
+export const SKIP_REASONS = [
+	"disabled",
+	"not-eligible",
+	"no-open-work",
+	"user-aborted",
+	"awaiting-user",
+	"turn-unsafe",
+	"context-overflow",
+	"background-busy",
+	"duplicate",
+	"backoff",
+	"budget-turns",
+	"budget-tokens",
+	"budget-time",
+	"stagnation",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export type ReasonCode = SkipReason | "continue" | "verify-failed" | "verify" | "complete";
+
+export interface PendingInput {
+	kind: "question" | "permission" | "wait";
+	detail?: string;
+}
+
+/** What the adapter knows about the session at this idle. */
+export interface SessionFacts {
+	/** Set when the user turned continuation off for this worktree or work, or paused the work. */
+	disabledBy?: string | null;
+	subagent?: boolean;
+	agent?: string | null;
+	/** The active work belongs to another session: never hijack it. */
+	boundElsewhere?: string | null;
+	pendingInput?: PendingInput | null;
+	lastAssistantText?: string | null;
+	backgroundTasks?: number;
+}
+
+export interface IdleInput {
+	state: ContinuationState;
+	/** null when the session has no list and no plan. */
+	work: WorkView | null;
+	facts: SessionFacts;
+	config: Config;
+	now: number;
+	/** Prefix of idempotency keys: the scope key. */
+	scope: string;
+}
+
+export interface Figures {
+	open: number;
+	done: number;
+	blocked: number;
+	total: number;
+	autoTurnsLeft: number;
+	tokensLeft: number;
+	msLeft: number;
+	stagnation: number;
+	graceLeft: number;
+}
+
+export interface Decision {
+	kind: DecisionKind;
+	reason: ReasonCode;
+	/** One line in plain words: why. */
+	detail: string;
+	figures: Figures;
+	/** Idempotency key of an inject or complete. */
+	key: string | null;
+	/** For `backoff`: when deciding again makes sense. */
+	retryAt: number | null;
+	/** The nudge text (inject) or the message for the user (complete). */
+	text: string | null;
+	next: ContinuationState;
+}
+
+export function decide(input: IdleInput): Decision {
+	const accounted = account(input);
+	const { config, facts, now, work } = input;
+	const state = accounted;
+	const skip = (reason: SkipReason, detail: string, extra: Partial<Decision> = {}): Decision =>
+		finish(input, state, { kind: "skip", reason, detail, ...extra });
+
+	// 1
+	if (!config.enabled) return skip("disabled", "continuation is turned off in the config");
+	if (state.disabled) return skip("disabled", `continuation was turned off by ${state.disabled.by}`);
+	if (facts.disabledBy) return skip("disabled", facts.disabledBy);
+
+	// 2
+	if (facts.subagent) return skip("not-eligible", "subagent sessions own no continuation; their parent decides");
+	const agent = facts.agent?.trim().toLowerCase();
+	if (agent && config.skipAgents.some((name) => name.toLowerCase() === agent)) {
+		return skip("not-eligible", `the agent "${facts.agent}" is never continued`);
+	}
+	if (facts.boundElsewhere) {
+		return skip("not-eligible", `the active work belongs to session ${facts.boundElsewhere}`);
+	}
+
+	// 3
+	if (!work || work.counts.total === 0) return skip("no-open-work", "there is no todo list or plan");
+	let failedCheck: FailedCheck | null = null;
+	if (work.counts.open === 0) {
+		if (work.counts.blocked > 0) {
+			return skip("no-open-work", `nothing left that can be done: ${work.counts.blocked} blocked, waiting on you`);
+		}
+		if (state.completed?.fingerprint === work.fingerprint) {
+			return skip("no-open-work", "the work is complete (already reported)");
+		}
+		const verification =
+			state.verification && state.verification.fingerprint === work.fingerprint ? state.verification : null;
+		const fresh = verification !== null && (verification.passed || verification.turnSeq === state.turn?.seq);
+		if (work.verify.length > 0 && !fresh) {
+			return finish(input, state, {
+				kind: "verify",
+				reason: "verify",
+				detail: `every item is done; running ${work.verify.length} verify command(s)`,
+			});
+		}
+		if (work.verify.length === 0 || verification?.passed) {
+			const key = `${input.scope}#complete.${work.fingerprint}`;
+			return finish(
+				input,
+				{ ...state, completed: { fingerprint: work.fingerprint, at: now } },
+				{
+					kind: "complete",
+					reason: "complete",
+					detail: work.verify.length > 0 ? "every item is done and verified" : "every item is done",
+					key,
+					text: workCompleteMessage(work),
+				},
+			);
+		}
+		failedCheck = {
+			command: verification?.command ?? work.verify[0] ?? "",
+			exitCode: verification?.exitCode ?? null,
+			output: verification?.output ?? "",
+		};
+	}
+
+	// 4
+	if (state.abortBlock) {
+		const how = state.abortBlock.how === "interrupt" ? "interrupted the agent" : "aborted the turn";
+		return skip("user-aborted", `the user ${how}; waiting for their next message`);
+	}
+
+	// 5
+	if (facts.pendingInput) {
+		const what = { question: "a question", permission: "a permission request", wait: "an explicit wait" }[
+			facts.pendingInput.kind
+		];
+		return skip("awaiting-user", `${what} is waiting for the user${suffix(facts.pendingInput.detail)}`);
+	}
+	if (config.questionDetection && facts.lastAssistantText && detectsQuestion(facts.lastAssistantText)) {
+		return skip("awaiting-user", "the agent asked the user something and is waiting for the answer");
+	}
+
+	// 6
+	const turn = state.turn;
+	if (state.suppressNextIdle === "restart") {
+		return finish(
+			input,
+			{ ...state, suppressNextIdle: null },
+			{
+				kind: "skip",
+				reason: "turn-unsafe",
+				detail: "the first idle after a restart belongs to the restart",
+			},
+		);
+	}
+	if (!turn) return skip("turn-unsafe", "no turn was seen yet; not continuing blind");
+	if (turn.outcome === null) return skip("turn-unsafe", "the turn is still running");
+	if (turn.outcome === "unknown") return skip("turn-unsafe", "how the last turn ended is unknown");
+	if (turn.outcome === "aborted") return skip("turn-unsafe", "the last turn was aborted");
+
+	// 7
+	if (turn.outcome === "context-overflow") {
+		return skip("context-overflow", "the last turn ran out of context; a nudge would fail the same way");
+	}
+
+	// 8
+	const background = facts.backgroundTasks ?? 0;
+	if (background > 0) {
+		return skip("background-busy", `${background} background task(s) still running; deciding again when they finish`);
+	}
+
+	// 9
+	const last = state.lastDecision;
+	if (last && last.turnSeq === turn.seq && last.kind === "inject" && last.delivery !== "failed") {
+		return skip("duplicate", "a nudge was already sent for this turn", { key: last.key });
+	}
+
+	// 10
+	if (state.failures) {
+		const retryAt =
+			state.failures.lastAt + backoffDelay(state.failures.count, config.backoff.baseMs, config.backoff.capMs);
+		if (now < retryAt) {
+			const what = state.failures.kind === "api" ? "API error" : "failed delivery";
+			return skip("backoff", `backing off after ${state.failures.count} ${what}(s)`, { retryAt });
+		}
+	}
+
+	// 11
+	const episode = state.episode ?? openEpisode(state, work, now);
+	if (episode.autoTurns >= config.budgets.autoTurns) {
+		return skip("budget-turns", `the episode used all ${config.budgets.autoTurns} automatic turns`);
+	}
+	if (episode.tokens >= config.budgets.tokens) {
+		return skip("budget-tokens", `the episode spent ${episode.tokens} of ${config.budgets.tokens} tokens`);
+	}
+	if (now - episode.startedAt >= config.budgets.wallClockMs) {
+		return skip("budget-time", `the episode ran longer than ${formatMinutes(config.budgets.wallClockMs)}`);
+	}
+
+	// 12
+	if (episode.stagnation >= config.stagnationLimit) {
+		return skip("stagnation", `the last ${episode.stagnation} nudges brought no progress`);
+	}
+
+	const key = `${input.scope}#${turn.seq}.${state.failures?.count ?? 0}`;
+	const next: ContinuationState = {
+		...state,
+		episode: { ...episode, autoTurns: episode.autoTurns + 1 },
+		lastDecision: { turnSeq: turn.seq, kind: "inject", reason: "", key, at: now, delivery: "pending" },
+	};
+	if (failedCheck) {
+		return finish(input, next, {
+			kind: "inject",
+			reason: "verify-failed",
+			detail: `every item is done but \`${failedCheck.command}\` fails; sending the failure back`,
+			key,
+			text: verifyFailedPrompt(work, failedCheck),
+		});
+	}
+	return finish(input, next, {
+		kind: "inject",
+		reason: "continue",
+		detail: `${work.counts.open} item(s) still open; continuing with: ${work.next[0] ?? "the next item"}`,
+		key,
+		text: continuationPrompt(work),
+	});
+}
+
+/**
+ * Progress accounting, once per turn: beating the episode's high-water marks
+ * is progress; a nudge answered without it counts toward stagnation, unless the
+ * turn visibly worked and grace is left.
+ */
+function account(input: IdleInput): ContinuationState {
+	const { state, work, config } = input;
+	const turn = state.turn;
+	if (!turn || turn.outcome === null || state.accountedSeq === turn.seq) return state;
+	const accounted = { ...state, accountedSeq: turn.seq };
+	if (!state.episode || !work) return accounted;
+	const episode = state.episode;
+	const open = work.counts.open;
+	const done = doneCount(work);
+	const progressed = open < episode.bestOpen || done > episode.bestDone;
+	const marks = { bestOpen: Math.min(open, episode.bestOpen), bestDone: Math.max(done, episode.bestDone) };
+	if (progressed) return { ...accounted, episode: { ...episode, ...marks, stagnation: 0 } };
+	if (turn.provenance !== "continuation") return { ...accounted, episode: { ...episode, ...marks } };
+	if (turn.activity > 0 && episode.graceUsed < config.activityGrace) {
+		return { ...accounted, episode: { ...episode, ...marks, graceUsed: episode.graceUsed + 1 } };
+	}
+	return { ...accounted, episode: { ...episode, ...marks, stagnation: episode.stagnation + 1 } };
+}
+
+function openEpisode(state: ContinuationState, work: WorkView, now: number): Episode {
+	return {
+		id: `e${state.turn?.seq ?? 0}`,
+		startedAt: now,
+		autoTurns: 0,
+		tokens: 0,
+		stagnation: 0,
+		graceUsed: 0,
+		bestOpen: work.counts.open,
+		bestDone: doneCount(work),
+	};
+}
+
+type DecisionCore = Pick<Decision, "kind" | "reason" | "detail"> & Partial<Decision>;
+
+function finish(input: IdleInput, next: ContinuationState, core: DecisionCore): Decision {
+	const { config, now, work } = input;
+	const episode = next.episode;
+	const recorded: ContinuationState =
+		core.kind === "inject"
+			? next
+			: {
+					...next,
+					lastDecision: {
+						turnSeq: next.turn?.seq ?? 0,
+						kind: core.kind,
+						reason: core.reason,
+						key: core.key ?? null,
+						at: now,
+						delivery: null,
+					},
+				};
+	if (core.kind === "inject" && recorded.lastDecision) {
+		recorded.lastDecision = { ...recorded.lastDecision, reason: core.reason };
+	}
+	// A skip must never erase a pending nudge's record, or its delivery report is lost.
+	const keepPending =
+		core.kind !== "inject" && next.lastDecision?.kind === "inject" && next.lastDecision.delivery === "pending";
+	return {
+		key: null,
+		retryAt: null,
+		text: null,
+		...core,
+		figures: {
+			open: work?.counts.open ?? 0,
+			done: work?.counts.completed ?? 0,
+			blocked: work?.counts.blocked ?? 0,
+			total: work?.counts.total ?? 0,
+			autoTurnsLeft: Math.max(0, config.budgets.autoTurns - (episode?.autoTurns ?? 0)),
+			tokensLeft: Math.max(0, config.budgets.tokens - (episode?.tokens ?? 0)),
+			msLeft: Math.max(0, config.budgets.wallClockMs - (episode ? now - episode.startedAt : 0)),
+			stagnation: episode?.stagnation ?? 0,
+			graceLeft: Math.max(0, config.activityGrace - (episode?.graceUsed ?? 0)),
+		},
+		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
+	};
+}
+
+function suffix(detail: string | undefined): string {
+	return detail ? `: ${detail}` : "";
+}
+
+function formatMinutes(ms: number): string {
+	return `${Math.round(ms / 60_000)} min`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Fills the prompt templates. Deterministic: the same inputs give the same
+ * bytes, and nothing of the clock or of chance ever reaches a prompt.
+ */
+import { CONTINUATION_PROMPT } from "./prompts/continuation.prompt.js";
+import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
+import { WORK_COMPLETE_MESSAGE } from "./prompts/work-complete.prompt.js";
+import type { WorkView } from "./work-view.js";
+
+export function fillTemplate(template: string, fields: Record<string, string>): string {
+	return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fields[name] ?? "");
+}
+
+export function progressText(view: WorkView): string {
+	const { counts } = view;
+	const parts = [`${counts.completed} of ${counts.total} done`];
+	if (counts.open > 0) parts.push(`${counts.open} open`);
+	if (counts.blocked > 0) parts.push(`${counts.blocked} blocked`);
+	if (counts.cancelled > 0) parts.push(`${counts.cancelled} cancelled`);
+	return parts.join(", ");
+}
+
+function workName(view: WorkView): string {
+	return view.source === "plan" && view.name ? `the plan "${view.name}"` : "your todo list";
+}
+
+export function continuationPrompt(view: WorkView): string {
+	const next = view.next.length === 1 ? `${view.next[0]}` : view.next.map((title) => `\n- ${title}`).join("");
+	return fillTemplate(CONTINUATION_PROMPT, {
+		progress: `${progressText(view)} in ${workName(view)}`,
+		next,
+		planHint:
+			view.source === "plan" ? " and tick its checkbox in the plan file ([x] done, [~] blocked, [-] cancelled)" : "",
+	});
+}
+
+export interface FailedCheck {
+	command: string;
+	exitCode: number | null;
+	output: string;
+}
+
+export function verifyFailedPrompt(view: WorkView, failed: FailedCheck): string {
+	return fillTemplate(VERIFY_FAILED_PROMPT, {
+		name: workName(view),
+		command: failed.command,
+		exit: failed.exitCode === null ? "did not finish (timed out or was killed)" : String(failed.exitCode),
+		output: failed.output.trim() === "" ? "(no output)" : failed.output.trimEnd(),
+	});
+}
+
+export function workCompleteMessage(view: WorkView): string {
+	return fillTemplate(WORK_COMPLETE_MESSAGE, {
+		name: view.source === "plan" && view.name ? `"${view.name}"` : "the todo list",
+		progress: progressText(view),
+		verified: view.verify.length > 0 ? ", verified" : "",
+	});
+}

@@ -1,0 +1,268 @@
+/**
+ * Turn bookkeeping: the persisted continuation state of one scope and the pure
+ * transitions adapters trigger through the engine (turn start with provenance,
+ * turn outcome with real token spend, abort, delivery reports).
+ *
+ * Contract: every function returns a new state and never mutates its input.
+ */
+import { z } from "zod";
+
+export const Provenance = z.enum(["user", "continuation", "system", "restart"]);
+export type Provenance = z.infer<typeof Provenance>;
+
+export const TurnOutcome = z.enum(["end", "aborted", "error", "length", "context-overflow", "unknown"]);
+export type TurnOutcome = z.infer<typeof TurnOutcome>;
+
+const count = z.number().int().min(0);
+const time = z.number().finite();
+
+/** Real spend of one model call or turn; cache reads are not spend. */
+export const TokenSpend = z.object({ input: count, output: count, cacheWrite: count });
+export type TokenSpend = z.infer<typeof TokenSpend>;
+
+export function spendTotal(spend: TokenSpend | undefined): number {
+	return spend ? spend.input + spend.output + spend.cacheWrite : 0;
+}
+
+export const Turn = z.object({
+	seq: count,
+	provenance: Provenance,
+	startedAt: time,
+	/** null while the turn is running. */
+	outcome: TurnOutcome.nullable(),
+	endedAt: time.nullable(),
+	tokens: count,
+	/** Tool calls that changed something (edits, commands): work the list may not show. */
+	activity: count,
+	/** The idempotency key of the nudge that started this turn, for continuation turns. */
+	nudgeKey: z.string().nullable(),
+});
+export type Turn = z.infer<typeof Turn>;
+
+export const Episode = z.object({
+	/** Opened at the first nudge after a real user turn; only a real user turn closes it. */
+	id: z.string(),
+	startedAt: time,
+	autoTurns: count,
+	tokens: count,
+	/** Nudges in a row that brought no real progress. */
+	stagnation: count,
+	graceUsed: count,
+	/** High-water marks: progress means beating them, so churn never counts twice. */
+	bestOpen: count,
+	bestDone: count,
+});
+export type Episode = z.infer<typeof Episode>;
+
+export const DecisionKind = z.enum(["inject", "verify", "complete", "skip"]);
+export type DecisionKind = z.infer<typeof DecisionKind>;
+
+export const LastDecision = z.object({
+	turnSeq: count,
+	kind: DecisionKind,
+	reason: z.string(),
+	key: z.string().nullable(),
+	at: time,
+	/** For injects: written before delivery, then reported by the adapter. */
+	delivery: z.enum(["pending", "delivered", "failed"]).nullable(),
+});
+export type LastDecision = z.infer<typeof LastDecision>;
+
+export const Failures = z.object({
+	count: z.number().int().min(1),
+	lastAt: time,
+	kind: z.enum(["delivery", "api"]),
+});
+export type Failures = z.infer<typeof Failures>;
+
+export const Verification = z.object({
+	fingerprint: z.string(),
+	turnSeq: count,
+	passed: z.boolean(),
+	at: time,
+	/** The first command that failed, its exit code (null: timed out) and trimmed output. */
+	command: z.string().nullable(),
+	exitCode: z.number().int().nullable(),
+	output: z.string(),
+});
+export type Verification = z.infer<typeof Verification>;
+
+export const ContinuationState = z.object({
+	turn: Turn.nullable(),
+	/** Highest turn seq ever used, so seqs never repeat even if `turn` is reset. */
+	seq: count,
+	episode: Episode.nullable(),
+	/** The user aborted: durable until the next real user turn, survives restarts. */
+	abortBlock: z.object({ at: time, how: z.enum(["abort", "interrupt"]) }).nullable(),
+	/** One-shot: the next abort is a restart's, not the user's. */
+	restartAbortPending: z.boolean(),
+	/** One-shot: the first idle after a restart belongs to the restart. */
+	suppressNextIdle: z.literal("restart").nullable(),
+	failures: Failures.nullable(),
+	lastDecision: LastDecision.nullable(),
+	/** Turn seq whose progress was already accounted, so paired idles count once. */
+	accountedSeq: count.nullable(),
+	completed: z.object({ fingerprint: z.string(), at: time }).nullable(),
+	verification: Verification.nullable(),
+	/** Continuation turned off for this scope by the user. */
+	disabled: z.object({ at: time, by: z.string() }).nullable(),
+});
+export type ContinuationState = z.infer<typeof ContinuationState>;
+
+export function emptyContinuationState(): ContinuationState {
+	return {
+		turn: null,
+		seq: 0,
+		episode: null,
+		abortBlock: null,
+		restartAbortPending: false,
+		suppressNextIdle: null,
+		failures: null,
+		lastDecision: null,
+		accountedSeq: null,
+		completed: null,
+		verification: null,
+		disabled: null,
+	};
+}
+
+function newTurn(state: ContinuationState, provenance: Provenance, now: number, nudgeKey: string | null): Turn {
+	return {
+		seq: state.seq + 1,
+		provenance,
+		startedAt: now,
+		outcome: null,
+		endedAt: null,
+		tokens: 0,
+		activity: 0,
+		nudgeKey,
+	};
+}
+
+/**
+ * A turn starts. Only a real user turn closes the episode and lifts the abort
+ * block and the one-shot suppressors; a restart arms them.
+ */
+export function onTurnStart(
+	state: ContinuationState,
+	provenance: Provenance,
+	now: number,
+	nudgeKey: string | null = null,
+): ContinuationState {
+	const turn = newTurn(state, provenance, now, nudgeKey);
+	const next: ContinuationState = { ...state, turn, seq: turn.seq };
+	if (provenance === "user") {
+		return {
+			...next,
+			episode: null,
+			abortBlock: null,
+			restartAbortPending: false,
+			suppressNextIdle: null,
+			failures: null,
+		};
+	}
+	if (provenance === "restart") {
+		return { ...next, restartAbortPending: true, suppressNextIdle: "restart" };
+	}
+	return next;
+}
+
+export interface TurnEnd {
+	outcome: TurnOutcome;
+	/** Real spend of the whole turn (all its model calls). */
+	spend?: TokenSpend;
+	activity?: number;
+}
+
+/**
+ * The running turn ends. An abort that is not a restart's arms the durable
+ * abort block; an API error counts toward the backoff. A turn end without a
+ * seen start is recorded as a `system` turn: never mistaken for the user's.
+ */
+export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): ContinuationState {
+	const base = state.turn && state.turn.outcome === null ? state : onTurnStart(state, "system", now);
+	const running = base.turn as Turn;
+	const tokens = spendTotal(end.spend);
+	const turn: Turn = {
+		...running,
+		outcome: end.outcome,
+		endedAt: now,
+		tokens: running.tokens + tokens,
+		activity: running.activity + (end.activity ?? 0),
+	};
+	let next: ContinuationState = { ...base, turn, restartAbortPending: false };
+	if (next.episode && running.provenance === "continuation") {
+		next = { ...next, episode: { ...next.episode, tokens: next.episode.tokens + tokens } };
+	}
+	if (end.outcome === "aborted" && !base.restartAbortPending) {
+		next = { ...next, abortBlock: { at: now, how: "abort" } };
+	}
+	if (end.outcome === "error") {
+		next = { ...next, failures: bumpFailures(next.failures, "api", now) };
+	} else if (end.outcome !== "aborted" && next.failures?.kind === "api") {
+		next = { ...next, failures: null };
+	}
+	return next;
+}
+
+/** Activity seen while a turn runs (an edit, a command), before its end is known. */
+export function onActivity(state: ContinuationState, amount = 1): ContinuationState {
+	if (!state.turn || state.turn.outcome !== null) return state;
+	return { ...state, turn: { ...state.turn, activity: state.turn.activity + amount } };
+}
+
+/**
+ * The user interrupted (Esc) or aborted: the turn is over and no nudge may
+ * follow until the user speaks again.
+ */
+export function onUserAbort(state: ContinuationState, how: "abort" | "interrupt", now: number): ContinuationState {
+	if (state.restartAbortPending) {
+		return { ...state, restartAbortPending: false };
+	}
+	const turn =
+		state.turn && state.turn.outcome === null
+			? { ...state.turn, outcome: "aborted" as const, endedAt: now }
+			: state.turn;
+	return { ...state, turn, abortBlock: { at: now, how } };
+}
+
+/** The adapter delivered the nudge with this key: its turn starts now. */
+export function onDelivered(state: ContinuationState, key: string, now: number): ContinuationState {
+	const last = state.lastDecision;
+	if (!last || last.key !== key || last.delivery !== "pending") return state;
+	const marked: ContinuationState = {
+		...state,
+		lastDecision: { ...last, delivery: "delivered" },
+		failures: state.failures?.kind === "delivery" ? null : state.failures,
+	};
+	return onTurnStart(marked, "continuation", now, key);
+}
+
+/** The adapter could not deliver the nudge with this key: back off, never retry blindly. */
+export function onDeliveryFailed(state: ContinuationState, key: string, now: number): ContinuationState {
+	const last = state.lastDecision;
+	if (!last || last.key !== key || last.delivery !== "pending") return state;
+	return {
+		...state,
+		lastDecision: { ...last, delivery: "failed" },
+		failures: bumpFailures(state.failures, "delivery", now),
+	};
+}
+
+export type VerifyResult = Omit<Verification, "turnSeq" | "at">;
+
+export function onVerified(state: ContinuationState, result: VerifyResult, now: number): ContinuationState {
+	const verification: Verification = { ...result, turnSeq: state.turn?.seq ?? 0, at: now };
+	return { ...state, verification };
+}
+
+function bumpFailures(current: Failures | null, kind: Failures["kind"], now: number): Failures {
+	return { count: current && current.kind === kind ? current.count + 1 : 1, lastAt: now, kind };
+}
+
+/** base × 2^(failures − 1), capped. */
+export function backoffDelay(failures: number, baseMs: number, capMs: number): number {
+	if (failures <= 0) return 0;
+	const exponent = Math.min(failures - 1, 30);
+	return Math.min(capMs, baseMs * 2 ** exponent);
+}

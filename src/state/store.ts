@@ -1,0 +1,51 @@
+/**
+ * Contract: the only way anything reads or writes boulder's state. The file
+ * implementation keeps everything under the worktree's `.boulder/`, writes
+ * atomically and runs every read-modify-write under a cross-process lock; the
+ * memory implementation is for tests.
+ */
+import type { DecisionRecord } from "../core/decision-record.js";
+import type { ContinuationState } from "../core/turns.js";
+import type { WorksFile } from "./works.js";
+
+/** A state file that could not be used: moved aside untouched, never dropped. */
+export interface StateProblem {
+	/** The file as it was named when it was found bad. */
+	file: string;
+	/** Where it was moved, or null if it could not be moved. */
+	movedTo: string | null;
+	reason: string;
+	at: number;
+}
+
+export type Read<T> =
+	| { kind: "ok"; value: T }
+	| { kind: "missing" }
+	/** Unparseable, wrong shape, or from a newer version: the scope fails closed. */
+	| { kind: "unreadable"; problem: StateProblem };
+
+export interface Update<R, T> {
+	result: R;
+	/** The new content, or null to leave the file as it is. */
+	next: T | null;
+}
+
+export interface Store {
+	/** The worktree this store belongs to. */
+	readonly worktree: string;
+	readScope(scopeKey: string): Promise<Read<ContinuationState>>;
+	updateScope<R>(scopeKey: string, fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>): Promise<R>;
+	readWorks(): Promise<Read<WorksFile>>;
+	updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R>;
+	appendDecision(record: DecisionRecord): Promise<void>;
+	/** Newest last; `limit` keeps the newest N. Unreadable lines are skipped and counted. */
+	readDecisions(options?: { limit?: number; session?: string }): Promise<DecisionRecord[]>;
+	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
+	problems(): Promise<StateProblem[]>;
+}
+
+export interface Clock {
+	now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
