@@ -252,27 +252,27 @@ export function decide(input: IdleInput): Decision {
 }
 
 /**
- * Progress accounting, once per turn: beating the episode's high-water marks
- * is progress; a nudge answered without it counts toward stagnation, unless the
- * turn visibly worked and grace is left.
+ * Progress accounting at every idle after a finished turn: beating the
+ * episode's high-water marks is progress (churn never beats them twice). A
+ * delivered nudge that brought none counts toward stagnation once, unless the
+ * agent visibly worked (edits, commands) and grace is left.
  */
 function account(input: IdleInput): ContinuationState {
 	const { state, work, config } = input;
-	const turn = state.turn;
-	if (!turn || turn.outcome === null || state.accountedSeq === turn.seq) return state;
-	const accounted = { ...state, accountedSeq: turn.seq };
-	if (!state.episode || !work) return accounted;
 	const episode = state.episode;
+	if (!episode || !work || !state.turn || state.turn.outcome === null) return state;
 	const open = work.counts.open;
 	const done = doneCount(work);
-	const progressed = open < episode.bestOpen || done > episode.bestDone;
 	const marks = { bestOpen: Math.min(open, episode.bestOpen), bestDone: Math.max(done, episode.bestDone) };
-	if (progressed) return { ...accounted, episode: { ...episode, ...marks, stagnation: 0 } };
-	if (turn.provenance !== "continuation") return { ...accounted, episode: { ...episode, ...marks } };
-	if (turn.activity > 0 && episode.graceUsed < config.activityGrace) {
-		return { ...accounted, episode: { ...episode, ...marks, graceUsed: episode.graceUsed + 1 } };
+	if (open < episode.bestOpen || done > episode.bestDone) {
+		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, stagnation: 0 } };
 	}
-	return { ...accounted, episode: { ...episode, ...marks, stagnation: episode.stagnation + 1 } };
+	const check = state.pendingCheck;
+	if (!check) return { ...state, episode: { ...episode, ...marks } };
+	if (check.activity > 0 && episode.graceUsed < config.activityGrace) {
+		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, graceUsed: episode.graceUsed + 1 } };
+	}
+	return { ...state, pendingCheck: null, episode: { ...episode, ...marks, stagnation: episode.stagnation + 1 } };
 }
 
 function openEpisode(state: ContinuationState, work: WorkView, now: number): Episode {

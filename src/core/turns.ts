@@ -100,8 +100,11 @@ export const ContinuationState = z.object({
 	suppressNextIdle: z.literal("restart").nullable(),
 	failures: Failures.nullable(),
 	lastDecision: LastDecision.nullable(),
-	/** Turn seq whose progress was already accounted, so paired idles count once. */
-	accountedSeq: count.nullable(),
+	/**
+	 * A delivered nudge whose effect is not yet judged: the next idle after a
+	 * finished turn checks it for progress once, whatever turns came between.
+	 */
+	pendingCheck: z.object({ key: z.string(), activity: count }).nullable(),
 	completed: z.object({ fingerprint: z.string(), at: time }).nullable(),
 	verification: Verification.nullable(),
 	/** Continuation turned off for this scope by the user. */
@@ -119,7 +122,7 @@ export function emptyContinuationState(): ContinuationState {
 		suppressNextIdle: null,
 		failures: null,
 		lastDecision: null,
-		accountedSeq: null,
+		pendingCheck: null,
 		completed: null,
 		verification: null,
 		disabled: null,
@@ -155,6 +158,7 @@ export function onTurnStart(
 		return {
 			...next,
 			episode: null,
+			pendingCheck: null,
 			abortBlock: null,
 			restartAbortPending: false,
 			suppressNextIdle: null,
@@ -190,7 +194,12 @@ export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): 
 		tokens: running.tokens + tokens,
 		activity: running.activity + (end.activity ?? 0),
 	};
-	let next: ContinuationState = { ...base, turn, restartAbortPending: false };
+	let next: ContinuationState = {
+		...base,
+		turn,
+		restartAbortPending: false,
+		pendingCheck: addActivity(base.pendingCheck, end.activity ?? 0),
+	};
 	if (next.episode && running.provenance === "continuation") {
 		next = { ...next, episode: { ...next.episode, tokens: next.episode.tokens + tokens } };
 	}
@@ -208,7 +217,15 @@ export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): 
 /** Activity seen while a turn runs (an edit, a command), before its end is known. */
 export function onActivity(state: ContinuationState, amount = 1): ContinuationState {
 	if (!state.turn || state.turn.outcome !== null) return state;
-	return { ...state, turn: { ...state.turn, activity: state.turn.activity + amount } };
+	return {
+		...state,
+		turn: { ...state.turn, activity: state.turn.activity + amount },
+		pendingCheck: addActivity(state.pendingCheck, amount),
+	};
+}
+
+function addActivity(check: ContinuationState["pendingCheck"], amount: number): ContinuationState["pendingCheck"] {
+	return check && amount > 0 ? { ...check, activity: check.activity + amount } : check;
 }
 
 /**
@@ -234,6 +251,7 @@ export function onDelivered(state: ContinuationState, key: string, now: number):
 		...state,
 		lastDecision: { ...last, delivery: "delivered" },
 		failures: state.failures?.kind === "delivery" ? null : state.failures,
+		pendingCheck: { key, activity: 0 },
 	};
 	return onTurnStart(marked, "continuation", now, key);
 }
