@@ -6,6 +6,7 @@
  * Contract: every function returns a new state and never mutates its input.
  */
 import { z } from "zod";
+import { Todo } from "./todos.js";
 
 export const Provenance = z.enum(["user", "continuation", "system", "restart"]);
 export type Provenance = z.infer<typeof Provenance>;
@@ -107,8 +108,23 @@ export const ContinuationState = z.object({
 	pendingCheck: z.object({ key: z.string(), activity: count }).nullable(),
 	completed: z.object({ fingerprint: z.string(), at: time }).nullable(),
 	verification: Verification.nullable(),
-	/** Continuation turned off for this scope by the user. */
-	disabled: z.object({ at: time, by: z.string() }).nullable(),
+	/**
+	 * Continuation turned off for this scope: by the user (holds until they turn
+	 * it on), or by boulder failing closed (lifted by the next real user turn).
+	 */
+	disabled: z.object({ at: time, by: z.string(), untilUserTurn: z.boolean().optional() }).nullable(),
+	/** The agent's own list as last reported by its harness (null: never seen). */
+	todos: z.array(Todo).nullable(),
+	/** What the adapter observed between events, for harnesses that start a process per event. */
+	observed: z.object({
+		harness: z.string().nullable(),
+		sessionId: z.string().nullable(),
+		agent: z.string().nullable(),
+		backgroundTasks: count,
+		pendingInput: z
+			.object({ kind: z.enum(["question", "permission", "wait"]), detail: z.string().optional() })
+			.nullable(),
+	}),
 });
 export type ContinuationState = z.infer<typeof ContinuationState>;
 
@@ -126,6 +142,8 @@ export function emptyContinuationState(): ContinuationState {
 		completed: null,
 		verification: null,
 		disabled: null,
+		todos: null,
+		observed: { harness: null, sessionId: null, agent: null, backgroundTasks: 0, pendingInput: null },
 	};
 }
 
@@ -163,6 +181,8 @@ export function onTurnStart(
 			restartAbortPending: false,
 			suppressNextIdle: null,
 			failures: null,
+			observed: { ...state.observed, pendingInput: null },
+			disabled: state.disabled?.untilUserTurn ? null : state.disabled,
 		};
 	}
 	if (provenance === "restart") {
