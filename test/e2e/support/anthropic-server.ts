@@ -1,0 +1,420 @@
+/**
+ * A scripted model server that speaks the Anthropic Messages API on 127.0.0.1,
+ * so end-to-end tests can drive the real Claude Code binary offline and
+ * deterministically. Every request is recorded for assertions.
+ *
+ * Claude Code sends two kinds of model calls: the "main" agent loop (carries
+ * the tool list) and side calls (session titles, summaries, quota probes).
+ * Only main calls consume scenario steps, so a scenario reads like the turns
+ * of the conversation and does not break when the harness adds a side call.
+ *
+ * Contract: Node built-ins only; `close()` must be awaited in `afterEach`.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens";
+
+export interface Usage {
+	input_tokens: number;
+	output_tokens: number;
+	cache_creation_input_tokens: number;
+	cache_read_input_tokens: number;
+}
+
+export interface ToolUseStep {
+	name: string;
+	input: Record<string, unknown>;
+	/** Generated (`toolu_…`) when omitted. */
+	id?: string;
+}
+
+/** One scripted assistant reply to a main request. */
+export interface ReplyStep {
+	text?: string;
+	toolUses?: ToolUseStep[];
+	/** Defaults to `tool_use` when there are tool uses, else `end_turn`. */
+	stopReason?: StopReason;
+	usage?: Partial<Usage>;
+	/** Wait this long before answering (e.g. to interrupt a run mid-request). */
+	delayMs?: number;
+}
+
+/** Answer a main request with an HTTP error instead of a message. */
+export interface ErrorStep {
+	error: { status: number; type?: string; message: string };
+	delayMs?: number;
+}
+
+export type Step = ReplyStep | ErrorStep;
+
+export interface TurnContext {
+	/** 0-based index of this main request. */
+	index: number;
+	request: RecordedRequest;
+}
+
+/** A list is consumed one step per main request; a function decides each one. */
+export type Scenario = readonly Step[] | ((turn: TurnContext) => Step);
+
+export type RequestKind = "main" | "side" | "count_tokens" | "other";
+
+export interface RecordedRequest {
+	method: string;
+	/** Path without the query string, e.g. `/v1/messages`. */
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string | string[] | undefined>;
+	/** Parsed JSON body, or the raw text when it is not JSON, or undefined. */
+	body: unknown;
+	kind: RequestKind;
+}
+
+export interface ServerOptions {
+	/** Reply once the scenario list is used up. Default: a plain `end_turn` text. */
+	whenExhausted?: Step;
+	/** Overrides how a `/v1/messages` body is told apart (main vs side). */
+	classify?: (body: MessagesBody) => "main" | "side";
+}
+
+export interface AnthropicServer {
+	/** `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`. */
+	url: string;
+	port: number;
+	/** Every request in arrival order. */
+	requests: RecordedRequest[];
+	/** Main requests in arrival order (each consumed a scenario step). */
+	mainRequests(): RecordedRequest[];
+	/** How many main requests found the scenario list already used up. */
+	exhaustedCount(): number;
+	close(): Promise<void>;
+}
+
+export interface MessagesBody {
+	model?: string;
+	max_tokens?: number;
+	stream?: boolean;
+	system?: unknown;
+	tools?: { name?: string }[];
+	messages?: { role: string; content: unknown }[];
+	[key: string]: unknown;
+}
+
+export interface ContentBlock {
+	type: string;
+	[key: string]: unknown;
+}
+
+export const DEFAULT_USAGE: Usage = {
+	input_tokens: 100,
+	output_tokens: 10,
+	cache_creation_input_tokens: 0,
+	cache_read_input_tokens: 0,
+};
+
+const EXHAUSTED_REPLY: ReplyStep = { text: "Nothing more is scripted.", stopReason: "end_turn" };
+const SIDE_REPLY_TEXT = "Scripted session";
+
+export async function startAnthropicServer(scenario: Scenario, options: ServerOptions = {}): Promise<AnthropicServer> {
+	const requests: RecordedRequest[] = [];
+	const main: RecordedRequest[] = [];
+	let exhausted = 0;
+	const classify = options.classify ?? classifyMessages;
+
+	const nextStep = (request: RecordedRequest): Step => {
+		const index = main.length;
+		main.push(request);
+		if (typeof scenario === "function") return scenario({ index, request });
+		const step = scenario[index];
+		if (step) return step;
+		exhausted++;
+		return options.whenExhausted ?? EXHAUSTED_REPLY;
+	};
+
+	const server = createServer((req, res) => {
+		void handle(req, res).catch((error: unknown) => {
+			res.writeHead(500, { "content-type": "application/json" });
+			res.end(JSON.stringify(errorBody("api_error", String(error))));
+		});
+	});
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const request = await record(req, classify);
+		requests.push(request);
+		if (request.kind === "main") return answer(res, request, nextStep(request));
+		if (request.kind === "side") return answer(res, request, { text: SIDE_REPLY_TEXT });
+		if (request.kind === "count_tokens") return sendJson(res, 200, { input_tokens: DEFAULT_USAGE.input_tokens });
+		// HEAD / is Claude Code's connectivity probe; everything else gets a harmless empty answer.
+		if (req.method === "HEAD") return void res.writeHead(200).end();
+		return sendJson(res, 200, {});
+	}
+
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const port = (server.address() as AddressInfo).port;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		requests,
+		mainRequests: () => [...main],
+		exhaustedCount: () => exhausted,
+		close: () => closeServer(server),
+	};
+}
+
+/**
+ * Main agent-loop calls carry the tool list; side calls (titles, summaries,
+ * the one-token quota probe) carry none or ask for very few tokens.
+ */
+export function classifyMessages(body: MessagesBody): "main" | "side" {
+	const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+	const tiny = typeof body.max_tokens === "number" && body.max_tokens < 1024;
+	return hasTools && !tiny ? "main" : "side";
+}
+
+async function record(
+	req: IncomingMessage,
+	classify: (body: MessagesBody) => "main" | "side",
+): Promise<RecordedRequest> {
+	const url = new URL(req.url ?? "/", "http://127.0.0.1");
+	const text = await readBody(req);
+	const body = parseJson(text);
+	return {
+		method: req.method ?? "GET",
+		path: url.pathname,
+		query: Object.fromEntries(url.searchParams),
+		headers: { ...req.headers },
+		body,
+		kind: kindOf(req.method, url.pathname, body, classify),
+	};
+}
+
+function kindOf(
+	method: string | undefined,
+	path: string,
+	body: unknown,
+	classify: (body: MessagesBody) => "main" | "side",
+): RequestKind {
+	if (method !== "POST") return "other";
+	if (path.endsWith("/messages/count_tokens")) return "count_tokens";
+	if (!path.endsWith("/messages") || !isObject(body)) return "other";
+	return classify(body as MessagesBody);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on("data", (chunk: Buffer) => chunks.push(chunk));
+		req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+		req.on("error", reject);
+	});
+}
+
+function parseJson(text: string): unknown {
+	if (text === "") return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		// Not JSON: keep the raw text so a test can still look at it.
+		return text;
+	}
+}
+
+async function answer(res: ServerResponse, request: RecordedRequest, step: Step): Promise<void> {
+	if (step.delayMs) await sleep(step.delayMs);
+	if ("error" in step) {
+		const { status, type, message } = step.error;
+		return sendJson(res, status, errorBody(type ?? defaultErrorType(status), message));
+	}
+	const body = request.body as MessagesBody;
+	const message = buildMessage(step, body.model ?? "claude-scripted");
+	if (body.stream) return streamMessage(res, message);
+	return sendJson(res, 200, message);
+}
+
+interface BuiltMessage {
+	id: string;
+	type: "message";
+	role: "assistant";
+	model: string;
+	content: ContentBlock[];
+	stop_reason: StopReason;
+	stop_sequence: null;
+	usage: Usage;
+}
+
+function buildMessage(step: ReplyStep, model: string): BuiltMessage {
+	const content: ContentBlock[] = [];
+	if (step.text !== undefined) content.push({ type: "text", text: step.text });
+	for (const use of step.toolUses ?? []) {
+		content.push({ type: "tool_use", id: use.id ?? newId("toolu"), name: use.name, input: use.input });
+	}
+	// An empty content array makes the harness treat the reply as broken.
+	if (content.length === 0) content.push({ type: "text", text: "" });
+	const stopReason = step.stopReason ?? (step.toolUses?.length ? "tool_use" : "end_turn");
+	return {
+		id: newId("msg"),
+		type: "message",
+		role: "assistant",
+		model,
+		content,
+		stop_reason: stopReason,
+		stop_sequence: null,
+		usage: { ...DEFAULT_USAGE, ...step.usage },
+	};
+}
+
+function streamMessage(res: ServerResponse, message: BuiltMessage): void {
+	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+	const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+	const { usage } = message;
+	send("message_start", {
+		type: "message_start",
+		message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+	});
+	message.content.forEach((block, index) => {
+		for (const [event, data] of blockEvents(block, index)) send(event, data);
+	});
+	send("message_delta", {
+		type: "message_delta",
+		delta: { stop_reason: message.stop_reason, stop_sequence: null },
+		usage,
+	});
+	send("message_stop", { type: "message_stop" });
+	res.end();
+}
+
+function blockEvents(block: ContentBlock, index: number): [string, unknown][] {
+	const stop: [string, unknown] = ["content_block_stop", { type: "content_block_stop", index }];
+	if (block.type === "tool_use") {
+		const start = { type: "tool_use", id: block.id, name: block.name, input: {} };
+		const partial = JSON.stringify(block.input);
+		return [
+			["content_block_start", { type: "content_block_start", index, content_block: start }],
+			...splitInTwo(partial).map((part): [string, unknown] => [
+				"content_block_delta",
+				{ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } },
+			]),
+			stop,
+		];
+	}
+	const text = String(block.text ?? "");
+	return [
+		["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }],
+		...splitInTwo(text).map((part): [string, unknown] => [
+			"content_block_delta",
+			{ type: "content_block_delta", index, delta: { type: "text_delta", text: part } },
+		]),
+		stop,
+	];
+}
+
+/** Two deltas per block, so the harness's delta accumulation is really exercised. */
+function splitInTwo(text: string): string[] {
+	if (text.length < 2) return [text];
+	const middle = Math.floor(text.length / 2);
+	return [text.slice(0, middle), text.slice(middle)];
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { "content-type": "application/json" });
+	res.end(JSON.stringify(body));
+}
+
+function errorBody(type: string, message: string) {
+	return { type: "error", error: { type, message } };
+}
+
+function defaultErrorType(status: number): string {
+	if (status === 400) return "invalid_request_error";
+	if (status === 401) return "authentication_error";
+	if (status === 429) return "rate_limit_error";
+	if (status === 529) return "overloaded_error";
+	return "api_error";
+}
+
+function newId(prefix: string): string {
+	return `${prefix}_${randomBytes(12).toString("hex")}`;
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function closeServer(server: Server): Promise<void> {
+	// A killed harness can leave keep-alive sockets open; close them so tests end.
+	server.closeAllConnections();
+	return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// ---- inspection helpers -------------------------------------------------
+
+function messagesOf(request: RecordedRequest): { role: string; content: unknown }[] {
+	const body = request.body;
+	if (!isObject(body) || !Array.isArray(body.messages)) return [];
+	return body.messages as { role: string; content: unknown }[];
+}
+
+function blocksOf(content: unknown): ContentBlock[] {
+	if (typeof content === "string") return [{ type: "text", text: content }];
+	if (!Array.isArray(content)) return [];
+	return content.filter((block): block is ContentBlock => isObject(block) && typeof block.type === "string");
+}
+
+/** Text blocks of the request's last user message, joined by newlines (tool_result blocks excluded). */
+export function lastUserText(request: RecordedRequest): string {
+	const users = messagesOf(request).filter((message) => message.role === "user");
+	const last = users[users.length - 1];
+	if (!last) return "";
+	return blocksOf(last.content)
+		.filter((block) => block.type === "text")
+		.map((block) => String(block.text))
+		.join("\n");
+}
+
+export interface ToolResult {
+	tool_use_id: string;
+	/** The result's text (text parts joined when the content is a list). */
+	text: string;
+	is_error: boolean;
+}
+
+/** Every tool_result block in the request's history, oldest first. */
+export function toolResults(request: RecordedRequest): ToolResult[] {
+	return messagesOf(request)
+		.filter((message) => message.role === "user")
+		.flatMap((message) => blocksOf(message.content))
+		.filter((block) => block.type === "tool_result")
+		.map((block) => ({
+			tool_use_id: String(block.tool_use_id),
+			text: blocksOf(block.content)
+				.filter((part) => part.type === "text")
+				.map((part) => String(part.text))
+				.join("\n"),
+			is_error: block.is_error === true,
+		}));
+}
+
+/** Names of the tools offered in the request. */
+export function toolNames(request: RecordedRequest): string[] {
+	const body = request.body;
+	if (!isObject(body) || !Array.isArray(body.tools)) return [];
+	return body.tools.map((tool) => (isObject(tool) ? String(tool.name) : ""));
+}
+
+/** Whether `needle` occurs in any string of any main request's messages (system prompt excluded). */
+export function reachedModel(server: Pick<AnthropicServer, "mainRequests">, needle: string): boolean {
+	return server.mainRequests().some((request) => stringsIn(messagesOf(request)).some((text) => text.includes(needle)));
+}
+
+/** Every string value nested in `value`, so a search is not fooled by JSON escaping. */
+export function stringsIn(value: unknown): string[] {
+	if (typeof value === "string") return [value];
+	if (Array.isArray(value)) return value.flatMap(stringsIn);
+	if (isObject(value)) return Object.values(value).flatMap(stringsIn);
+	return [];
+}

@@ -1,0 +1,211 @@
+/**
+ * Runs the real Claude Code binary headless (`claude -p`) inside a throwaway
+ * HOME and project folder, pointed at a scripted model server. Nothing of the
+ * machine's own Claude setup (settings, credentials, ANTHROPIC_* variables)
+ * may leak in, or tests would depend on who runs them.
+ *
+ * Contract: every sandbox must be disposed; every run ends (timeout kills
+ * the whole process group, hooks included).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The pinned devDependency's binary, found from this file rather than from PATH. */
+export const CLAUDE_BIN = join(REPO_ROOT, "node_modules", ".bin", "claude");
+
+export interface ClaudeSandbox {
+	/** Parent of `home` and `project`; removed by `dispose()`. */
+	root: string;
+	/** Used as HOME, so `~/.claude` (transcripts, todos, tasks) lands here. */
+	home: string;
+	/** The run's cwd: put `.claude/settings.json` and hook scripts here. */
+	project: string;
+	dispose(): Promise<void>;
+}
+
+export interface ClaudeRunOptions {
+	prompt: string;
+	/** The model server's URL, e.g. `server.url`. */
+	baseUrl: string;
+	/** Continue an earlier session of the same sandbox. */
+	resume?: string;
+	/** Extra env for the child, e.g. `{ CLAUDE_CODE_ENABLE_TASKS: "0" }`. */
+	env?: Record<string, string>;
+	/** Extra CLI arguments, appended after the standard ones. */
+	args?: string[];
+	/** Default 45 s; on expiry the process group is killed and `timedOut` is set. */
+	timeoutMs?: number;
+}
+
+/** The object `--output-format json` prints (only the fields tests rely on are typed). */
+export interface ClaudeJsonResult {
+	type: string;
+	subtype?: string;
+	is_error?: boolean;
+	result?: string;
+	session_id?: string;
+	num_turns?: number;
+	stop_reason?: string | null;
+	usage?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface ClaudeRunResult {
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	timedOut: boolean;
+	stdout: string;
+	stderr: string;
+	/** The parsed JSON result, or undefined when stdout was not JSON. */
+	json: ClaudeJsonResult | undefined;
+	sessionId: string | undefined;
+}
+
+export interface ClaudeProcess {
+	pid: number | undefined;
+	/** Sends a signal to the whole process group (e.g. SIGINT to interrupt). */
+	signal(signal: NodeJS.Signals): void;
+	done: Promise<ClaudeRunResult>;
+}
+
+const DEFAULT_TIMEOUT_MS = 45_000;
+
+export async function createSandbox(): Promise<ClaudeSandbox> {
+	// realpath: on some systems tmpdir is a symlink, and Claude Code keys transcripts by the real cwd.
+	const root = await realpath(await mkdtemp(join(tmpdir(), "boulder-e2e-")));
+	const home = join(root, "home");
+	const project = join(root, "project");
+	await mkdir(home, { recursive: true });
+	await mkdir(project, { recursive: true });
+	return { root, home, project, dispose: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** Writes the project's `.claude/settings.json` (hooks go under `settings.hooks`). */
+export async function writeProjectSettings(sandbox: ClaudeSandbox, settings: unknown): Promise<string> {
+	const path = join(sandbox.project, ".claude", "settings.json");
+	await mkdir(dirname(path), { recursive: true });
+	await writeFile(path, `${JSON.stringify(settings, null, 2)}\n`);
+	return path;
+}
+
+export function runClaude(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Promise<ClaudeRunResult> {
+	return spawnClaude(sandbox, options).done;
+}
+
+/** Like `runClaude`, but hands back the process so a test can signal it mid-run. */
+export function spawnClaude(sandbox: ClaudeSandbox, options: ClaudeRunOptions): ClaudeProcess {
+	const child = spawn(CLAUDE_BIN, claudeArgs(options), {
+		cwd: sandbox.project,
+		env: childEnv(sandbox, options),
+		// Own process group, so a timeout also kills hooks and tool subprocesses.
+		detached: true,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	return {
+		pid: child.pid,
+		signal: (signal) => signalGroup(child, signal),
+		done: collect(child, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+	};
+}
+
+export function claudeArgs(options: ClaudeRunOptions): string[] {
+	const args = ["-p", options.prompt, "--output-format", "json"];
+	// Root refuses --dangerously-skip-permissions unless IS_SANDBOX=1 is set (see childEnv).
+	args.push("--dangerously-skip-permissions");
+	if (options.resume) args.push("--resume", options.resume);
+	return [...args, ...(options.args ?? [])];
+}
+
+/** The machine's env minus its Claude/Anthropic settings, plus the sandbox's. */
+export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Record<string, string> {
+	const env: Record<string, string> = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (value === undefined || /^(ANTHROPIC_|CLAUDE)/.test(key)) continue;
+		env[key] = value;
+	}
+	return {
+		...env,
+		HOME: sandbox.home,
+		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
+		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
+		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
+		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		ANTHROPIC_BASE_URL: options.baseUrl,
+		ANTHROPIC_API_KEY: "test",
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+		DISABLE_AUTOUPDATER: "1",
+		IS_SANDBOX: "1",
+		...options.env,
+	};
+}
+
+function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRunResult> {
+	let stdout = "";
+	let stderr = "";
+	let timedOut = false;
+	child.stdout?.on("data", (chunk: Buffer) => {
+		stdout += chunk.toString("utf8");
+	});
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString("utf8");
+	});
+	const timer = setTimeout(() => {
+		timedOut = true;
+		signalGroup(child, "SIGKILL");
+	}, timeoutMs);
+	return new Promise((resolve, reject) => {
+		child.on("error", (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on("close", (exitCode, signal) => {
+			clearTimeout(timer);
+			// Hooks may outlive the main process; never leave them running after a test.
+			signalGroup(child, "SIGKILL");
+			const json = parseResult(stdout);
+			resolve({ exitCode, signal, timedOut, stdout, stderr, json, sessionId: json?.session_id });
+		});
+	});
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group is already gone: nothing left to stop.
+	}
+}
+
+/** The JSON result is the last non-empty stdout line (warnings may precede it). */
+export function parseResult(stdout: string): ClaudeJsonResult | undefined {
+	const lines = stdout.trim().split("\n");
+	const last = lines[lines.length - 1];
+	if (!last) return undefined;
+	try {
+		const value: unknown = JSON.parse(last);
+		return typeof value === "object" && value !== null ? (value as ClaudeJsonResult) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The session's transcript lines (`~/.claude/projects/<encoded cwd>/<id>.jsonl`), parsed. */
+export async function readTranscript(sandbox: ClaudeSandbox, sessionId: string): Promise<Record<string, unknown>[]> {
+	const projects = join(sandbox.home, ".claude", "projects");
+	for (const folder of await readdir(projects)) {
+		const path = join(projects, folder, `${sessionId}.jsonl`);
+		const text = await readFile(path, "utf8").catch(() => undefined);
+		if (text === undefined) continue;
+		return text
+			.split("\n")
+			.filter((line) => line.trim() !== "")
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
+	}
+	throw new Error(`no transcript for session ${sessionId}`);
+}
