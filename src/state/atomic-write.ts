@@ -1,0 +1,78 @@
+/**
+ * Crash-safe file replacement: a reader (or a restart after SIGKILL or power
+ * loss) sees either the old content or the new, never a torn file. The temp
+ * file lives in the target's folder so the rename cannot cross file systems,
+ * and its name can never be taken for a state file (see `isTempFileName`).
+ */
+import { randomBytes } from "node:crypto";
+import { type FileHandle, mkdir, open, rename, unlink } from "node:fs/promises";
+import path from "node:path";
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+const TEMP_SUFFIX = ".tmp";
+
+/** Creates the folder (and its parents) owner-only; an existing folder keeps its mode. */
+export async function ensureDir(dir: string): Promise<void> {
+	await mkdir(dir, { recursive: true, mode: DIR_MODE });
+}
+
+/** `.<target name>.<pid>-<random>.tmp`: hidden, unique per writer, never a state name. */
+export function tempFileName(target: string): string {
+	const unique = `${process.pid}-${randomBytes(6).toString("hex")}`;
+	return `.${path.basename(target)}.${unique}${TEMP_SUFFIX}`;
+}
+
+export function isTempFileName(name: string): boolean {
+	return /^\..+\.\d+-[0-9a-f]{12}\.tmp$/.test(name);
+}
+
+/**
+ * Contract: when this resolves, `file` holds exactly `data` (mode 0600) and
+ * the rename is durable; when it rejects, `file` is unchanged and no temp file
+ * is left behind unless the process dies mid-way (those are recognisable by
+ * `isTempFileName` and ignored by every reader).
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+	const dir = path.dirname(file);
+	await ensureDir(dir);
+	const temp = path.join(dir, tempFileName(file));
+	let handle: FileHandle | null = null;
+	try {
+		handle = await open(temp, "wx", FILE_MODE);
+		await handle.writeFile(data);
+		await handle.sync();
+		await handle.close();
+		handle = null;
+		await rename(temp, file);
+	} catch (error) {
+		await handle?.close().catch((closeError: unknown) => attachCleanupError(error, closeError));
+		await unlink(temp).catch((unlinkError: NodeJS.ErrnoException) => {
+			if (unlinkError.code !== "ENOENT") attachCleanupError(error, unlinkError);
+		});
+		throw error;
+	}
+	await syncDir(dir);
+}
+
+/** Makes a rename or an unlink in `dir` durable. Windows cannot fsync a folder. */
+export async function syncDir(dir: string): Promise<void> {
+	if (process.platform === "win32") return;
+	const handle = await open(dir, "r");
+	try {
+		await handle.sync();
+	} finally {
+		await handle.close();
+	}
+}
+
+/**
+ * A failed cleanup must not hide the error that caused it, nor vanish: it
+ * rides along on that error as `cleanupErrors`.
+ */
+export function attachCleanupError(error: unknown, cleanupError: unknown): void {
+	if (!(error instanceof Error)) return;
+	const carrier = error as Error & { cleanupErrors?: unknown[] };
+	carrier.cleanupErrors = [...(carrier.cleanupErrors ?? []), cleanupError];
+}

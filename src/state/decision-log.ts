@@ -1,0 +1,180 @@
+/**
+ * The decision log: one JSON line per decision or event, appended with
+ * O_APPEND in a single write so concurrent appenders never interleave inside
+ * a line. Rotated by size (`decisions.jsonl` → `decisions.1.jsonl` → …),
+ * keeping a bounded number of old files; rotation runs under the log's lock
+ * and re-checks the size there, so two appenders never rotate twice.
+ *
+ * The log explains; it is not what decisions are made from (that is the scope
+ * state), so lines are not fsynced: a crash may lose the last few.
+ */
+import { open, readFile, rename, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { DecisionRecord } from "../core/decision-record.js";
+import { BoulderError } from "../core/errors.js";
+import { ensureDir, FILE_MODE, syncDir } from "./atomic-write.js";
+import { type LockOptions, withLock } from "./lock.js";
+
+export interface DecisionLogOptions {
+	/** Rotate before a line would take the current file past this size. */
+	maxBytes?: number;
+	/** Rotated files kept besides the current one (at least 1). */
+	keep?: number;
+	lock?: LockOptions;
+}
+
+export const DEFAULT_DECISION_LOG = { maxBytes: 1024 * 1024, keep: 3 } as const;
+
+export interface DecisionLogRead {
+	/** Oldest first, newest last. */
+	records: DecisionRecord[];
+	/** Lines that did not parse as a decision record (torn, hand-edited, other versions). */
+	skipped: number;
+}
+
+export interface ReadDecisionsOptions {
+	/** Keep only the newest N (after filtering). */
+	limit?: number;
+	/** Keep only records of this harness session. */
+	session?: string;
+	/** Rotated files to look at; defaults to the log's `keep`. */
+	keep?: number;
+}
+
+/** `decisions.jsonl` → `decisions.<n>.jsonl`; n = 0 is the current file. */
+export function rotatedLogFile(file: string, n: number): string {
+	if (n === 0) return file;
+	const ext = path.extname(file);
+	return `${file.slice(0, file.length - ext.length)}.${n}${ext}`;
+}
+
+function keepOf(options: { keep?: number }): number {
+	return Math.max(1, Math.floor(options.keep ?? DEFAULT_DECISION_LOG.keep));
+}
+
+/**
+ * Contract: the record is validated first (an invalid one is a caller bug and
+ * is never written), then appended as one line.
+ */
+export async function appendDecisionLine(
+	file: string,
+	record: DecisionRecord,
+	options: DecisionLogOptions = {},
+): Promise<void> {
+	const parsed = DecisionRecord.safeParse(record);
+	if (!parsed.success) {
+		throw new BoulderError("internal", `Refusing to log an invalid decision record: ${parsed.error.message}`);
+	}
+	const line = Buffer.from(`${JSON.stringify(parsed.data)}\n`, "utf8");
+	const maxBytes = options.maxBytes ?? DEFAULT_DECISION_LOG.maxBytes;
+	await ensureDir(path.dirname(file));
+	if (needsRotation(await sizeOf(file), line.length, maxBytes)) {
+		await withLock(
+			file,
+			async (lock) => {
+				if (!needsRotation(await sizeOf(file), line.length, maxBytes)) return;
+				lock.assertHeld();
+				await rotate(file, keepOf(options));
+			},
+			options.lock,
+		);
+	}
+	const handle = await open(file, "a", FILE_MODE);
+	try {
+		let offset = 0;
+		while (offset < line.length) {
+			const { bytesWritten } = await handle.write(line, offset, line.length - offset);
+			offset += bytesWritten;
+		}
+	} finally {
+		await handle.close();
+	}
+}
+
+function needsRotation(size: number, adding: number, maxBytes: number): boolean {
+	return size > 0 && size + adding > maxBytes;
+}
+
+async function rotate(file: string, keep: number): Promise<void> {
+	await unlinkIfPresent(rotatedLogFile(file, keep));
+	for (let n = keep - 1; n >= 0; n--) {
+		await renameIfPresent(rotatedLogFile(file, n), rotatedLogFile(file, n + 1));
+	}
+	await syncDir(path.dirname(file));
+}
+
+/**
+ * Reads the current and rotated files, newest last. Lines that do not parse
+ * are skipped and counted, never silently.
+ */
+export async function readDecisionLines(file: string, options: ReadDecisionsOptions = {}): Promise<DecisionLogRead> {
+	const limit = options.limit ?? Number.POSITIVE_INFINITY;
+	const newestFirst: DecisionRecord[][] = [];
+	let found = 0;
+	let skipped = 0;
+	for (let n = 0; n <= keepOf(options) && found < limit; n++) {
+		const text = await readIfPresent(rotatedLogFile(file, n));
+		if (text === null) continue;
+		const records: DecisionRecord[] = [];
+		for (const line of text.split("\n")) {
+			if (line.trim() === "") continue;
+			const record = parseLine(line);
+			if (!record) {
+				skipped++;
+				continue;
+			}
+			if (options.session !== undefined && record.session !== options.session) continue;
+			records.push(record);
+		}
+		newestFirst.push(records);
+		found += records.length;
+	}
+	const all = newestFirst.reverse().flat();
+	return { records: Number.isFinite(limit) ? all.slice(Math.max(all.length - limit, 0)) : all, skipped };
+}
+
+function parseLine(line: string): DecisionRecord | null {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(line);
+	} catch {
+		// Counted by the caller as a skipped line.
+		return null;
+	}
+	const parsed = DecisionRecord.safeParse(raw);
+	return parsed.success ? parsed.data : null;
+}
+
+async function sizeOf(file: string): Promise<number> {
+	try {
+		return (await stat(file)).size;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+		throw error;
+	}
+}
+
+async function readIfPresent(file: string): Promise<string | null> {
+	try {
+		return await readFile(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}
+
+async function unlinkIfPresent(file: string): Promise<void> {
+	try {
+		await unlink(file);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+	}
+}
+
+async function renameIfPresent(from: string, to: string): Promise<void> {
+	try {
+		await rename(from, to);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+	}
+}

@@ -1,0 +1,363 @@
+/**
+ * The file implementation of `Store` for one worktree. Everything lives under
+ * `<worktree>/.boulder/` (created on first write, 0700, with a `.gitignore`
+ * of `*`):
+ *
+ *   works.json                 the works file (v2; v1 migrates on read)
+ *   scopes/<scopeKey>.json     one continuation state per scope
+ *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
+ *
+ * Reads take no lock; every read-modify-write runs under the file's lock and
+ * commits with an atomic write. Bad files are moved aside and logged.
+ */
+import { lstat, mkdir, readdir } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { DecisionRecord } from "../core/decision-record.js";
+import { BoulderError } from "../core/errors.js";
+import { ContinuationState } from "../core/turns.js";
+import { DIR_MODE, isTempFileName, writeFileAtomic } from "./atomic-write.js";
+import {
+	appendDecisionLine,
+	DEFAULT_DECISION_LOG,
+	type DecisionLogOptions,
+	type DecisionLogRead,
+	type ReadDecisionsOptions,
+	readDecisionLines,
+} from "./decision-log.js";
+import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
+import { scopeFilePath } from "./scope-path.js";
+import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
+import {
+	keepCopy,
+	parseAsideName,
+	readVersionedFile,
+	type VersionedFileSpec,
+	type VersionedRead,
+	writeVersionedFile,
+} from "./versioned-file.js";
+import { WORKS_SCHEMA_VERSION, type WorksFile, worksFileSpec } from "./works.js";
+
+export const STATE_DIR_NAME = ".boulder";
+export const SCOPE_SCHEMA_VERSION = 1;
+
+export const ScopeFile = z.object({
+	schemaVersion: z.literal(SCOPE_SCHEMA_VERSION),
+	state: ContinuationState,
+});
+export type ScopeFile = z.infer<typeof ScopeFile>;
+
+export const scopeFileSpec: VersionedFileSpec<ScopeFile> = {
+	label: "scope state",
+	currentVersion: SCOPE_SCHEMA_VERSION,
+	schema: ScopeFile,
+	migrations: [],
+};
+
+export interface FileStoreOptions {
+	/** Dates aside names and problems. */
+	clock?: Clock;
+	lock?: LockOptions;
+	decisions?: Omit<DecisionLogOptions, "lock">;
+	/** The harness assumed for sessions in a legacy v1 works file (v1 did not say). */
+	legacyHarness?: string;
+}
+
+const ASIDE_WORDS: Record<string, string> = {
+	corrupt: "unparseable or empty",
+	invalid: "wrong shape or failed migration",
+	future: "written by a newer boulder",
+	"not-a-file": "not a regular file",
+};
+
+export class FileStore implements Store {
+	readonly worktree: string;
+	/** `<worktree>/.boulder` */
+	readonly dir: string;
+	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string };
+	private readonly clock: Clock;
+	private readonly lock: LockOptions;
+	private readonly decisions: DecisionLogOptions;
+	private readonly worksSpec: VersionedFileSpec<WorksFile>;
+
+	constructor(worktree: string, options: FileStoreOptions = {}) {
+		this.worktree = path.resolve(worktree);
+		this.dir = path.join(this.worktree, STATE_DIR_NAME);
+		this.paths = {
+			works: path.join(this.dir, "works.json"),
+			scopes: path.join(this.dir, "scopes"),
+			decisions: path.join(this.dir, "decisions.jsonl"),
+			gitignore: path.join(this.dir, ".gitignore"),
+		};
+		this.clock = options.clock ?? systemClock;
+		this.lock = options.lock ?? {};
+		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
+		this.worksSpec = worksFileSpec({ worktree: this.worktree, harness: options.legacyHarness ?? "unknown" });
+	}
+
+	/** Contract: throws `BoulderError("usage")` for a key that is not one safe path segment. */
+	scopeFile(scopeKey: string): string {
+		return scopeFilePath(this.paths.scopes, scopeKey);
+	}
+
+	async readScope(scopeKey: string): Promise<Read<ContinuationState>> {
+		const file = this.scopeFile(scopeKey);
+		if (!(await this.layoutExists(true))) return { kind: "missing" };
+		const read = await readVersionedFile(file, scopeFileSpec, { clock: this.clock, lock: this.lock });
+		return this.unwrapScope(await this.noted(read, scopeKey));
+	}
+
+	async updateScope<R>(
+		scopeKey: string,
+		fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>,
+	): Promise<R> {
+		const file = this.scopeFile(scopeKey);
+		await this.ensureLayout();
+		return withLock(
+			file,
+			async (lock) => {
+				const read = await readVersionedFile(file, scopeFileSpec, { clock: this.clock, held: lock });
+				const current = this.unwrapScope(await this.noted(read, scopeKey));
+				refuseIfStillInPlace(current);
+				const { result, next } = fn(current);
+				if (next !== null) {
+					lock.assertHeld();
+					await writeVersionedFile(file, scopeFileSpec, { schemaVersion: SCOPE_SCHEMA_VERSION, state: next });
+				}
+				return result;
+			},
+			this.lock,
+		);
+	}
+
+	async readWorks(): Promise<Read<WorksFile>> {
+		if (!(await this.layoutExists(false))) return { kind: "missing" };
+		const read = await readVersionedFile(this.paths.works, this.worksSpec, { clock: this.clock, lock: this.lock });
+		return strip(await this.noted(read, null));
+	}
+
+	async updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R> {
+		const file = this.paths.works;
+		await this.ensureLayout();
+		return withLock(
+			file,
+			async (lock) => {
+				const read = await this.noted(
+					await readVersionedFile(file, this.worksSpec, { clock: this.clock, held: lock }),
+					null,
+				);
+				const current = strip(read);
+				refuseIfStillInPlace(current);
+				const { result, next } = fn(current);
+				if (next !== null) {
+					if (read.kind === "ok" && read.version < WORKS_SCHEMA_VERSION) {
+						await this.keepPreMigrationCopy(file, read.version);
+					}
+					lock.assertHeld();
+					await writeVersionedFile(file, this.worksSpec, next);
+				}
+				return result;
+			},
+			this.lock,
+		);
+	}
+
+	async appendDecision(record: DecisionRecord): Promise<void> {
+		await this.ensureLayout();
+		await appendDecisionLine(this.paths.decisions, record, this.decisions);
+	}
+
+	async readDecisions(options: { limit?: number; session?: string } = {}): Promise<DecisionRecord[]> {
+		return (await this.readDecisionLog(options)).records;
+	}
+
+	/** Like `readDecisions`, with the count of lines that could not be read. */
+	async readDecisionLog(options: Omit<ReadDecisionsOptions, "keep"> = {}): Promise<DecisionLogRead> {
+		if (!(await this.layoutExists(false))) return { records: [], skipped: 0 };
+		return readDecisionLines(this.paths.decisions, { ...options, keep: this.decisions.keep });
+	}
+
+	/**
+	 * Files moved aside, lock folders and temp files left by dead processes
+	 * (older than the stale time), and unreadable decision-log lines.
+	 */
+	async problems(): Promise<StateProblem[]> {
+		if (!(await this.layoutExists(false))) return [];
+		const { staleMs } = resolveLockOptions(this.lock);
+		const found: StateProblem[] = [];
+		for (const dir of [this.dir, this.paths.scopes]) {
+			found.push(...(await scanFolder(dir, staleMs)));
+		}
+		const log = await this.readDecisionLog();
+		if (log.skipped > 0) {
+			found.push({
+				file: this.paths.decisions,
+				movedTo: null,
+				reason: `${log.skipped} line(s) of the decision log could not be read and are skipped`,
+				at: this.clock.now(),
+			});
+		}
+		return found.sort((a, b) => a.at - b.at || a.file.localeCompare(b.file));
+	}
+
+	private unwrapScope(read: VersionedRead<ScopeFile>): Read<ContinuationState> {
+		return read.kind === "ok" ? { kind: "ok", value: read.value.state } : read;
+	}
+
+	/** A bad file is logged as an event, so `boulder why` and `doctor` can tell what happened. */
+	private async noted<T>(read: VersionedRead<T>, scope: string | null): Promise<VersionedRead<T>> {
+		if (read.kind !== "unreadable") return read;
+		const { problem } = read;
+		const where = problem.movedTo ? `moved aside to ${path.basename(problem.movedTo)}` : "left in place";
+		const logged = await this.logEvent(scope, "state-unreadable", `${problem.file} ${where}: ${problem.reason}`);
+		return logged === null ? read : { ...read, problem: { ...problem, reason: `${problem.reason}; ${logged}` } };
+	}
+
+	private async keepPreMigrationCopy(file: string, version: number): Promise<void> {
+		const copy = await keepCopy(file, `v${version}`, this.clock);
+		if (copy) await this.logEvent(null, "state-migrated", `${file} v${version} kept as ${path.basename(copy)}`);
+	}
+
+	/** Returns null when logged, or why it could not be (the caller carries that on). */
+	private async logEvent(scope: string | null, reason: string, detail: string): Promise<string | null> {
+		try {
+			await this.ensureLayout();
+			await appendDecisionLine(
+				this.paths.decisions,
+				{
+					v: 1,
+					at: this.clock.now(),
+					worktree: this.worktree,
+					scope,
+					harness: null,
+					session: null,
+					work: null,
+					kind: "event",
+					reason,
+					detail,
+				},
+				this.decisions,
+			);
+			return null;
+		} catch (error) {
+			return `could not log it: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
+
+	/** false if `.boulder/` (and `scopes/`) is absent; throws if it is not a real folder. */
+	private async layoutExists(scopes: boolean): Promise<boolean> {
+		if (!(await realFolder(this.dir))) return false;
+		return scopes ? realFolder(this.paths.scopes) : true;
+	}
+
+	private async ensureLayout(): Promise<void> {
+		await makeFolder(this.dir);
+		if (!(await exists(this.paths.gitignore))) {
+			await writeFileAtomic(this.paths.gitignore, "# boulder's state: never commit it.\n*\n");
+		}
+		await makeFolder(this.paths.scopes);
+	}
+}
+
+/** Writing over a bad file that could not be moved aside would lose it. */
+function refuseIfStillInPlace<T>(current: Read<T>): void {
+	if (current.kind === "unreadable" && current.problem.movedTo === null) {
+		throw new BoulderError(
+			"state-unreadable",
+			`${current.problem.file} cannot be used and could not be moved aside (${current.problem.reason}); fix or remove it.`,
+		);
+	}
+}
+
+function strip<T>(read: VersionedRead<T>): Read<T> {
+	return read.kind === "ok" ? { kind: "ok", value: read.value } : read;
+}
+
+async function makeFolder(dir: string): Promise<void> {
+	try {
+		await mkdir(dir, { mode: DIR_MODE });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") {
+			throw new BoulderError("not-found", `Cannot create ${dir}: its parent folder does not exist.`, { cause: error });
+		}
+		if (code !== "EEXIST") throw error;
+	}
+	if (!(await realFolder(dir))) {
+		throw new BoulderError("state-unreadable", `${dir} vanished while boulder was creating it.`);
+	}
+}
+
+/**
+ * A link or a file where boulder's folder should be is not followed: it could
+ * lead writes outside the worktree.
+ */
+async function realFolder(dir: string): Promise<boolean> {
+	let stat: Awaited<ReturnType<typeof lstat>>;
+	try {
+		stat = await lstat(dir);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+		throw error;
+	}
+	if (stat.isDirectory()) return true;
+	throw new BoulderError(
+		"state-unreadable",
+		`${dir} is ${stat.isSymbolicLink() ? "a link" : "not a folder"}; boulder keeps its state only in a real folder. Move it away.`,
+	);
+}
+
+async function exists(file: string): Promise<boolean> {
+	try {
+		await lstat(file);
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+		throw error;
+	}
+}
+
+async function scanFolder(dir: string, staleMs: number): Promise<StateProblem[]> {
+	let entries: import("node:fs").Dirent[];
+	try {
+		entries = await readdir(dir, { withFileTypes: true });
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+		throw error;
+	}
+	const found: StateProblem[] = [];
+	for (const entry of entries) {
+		const full = path.join(dir, entry.name);
+		const aside = parseAsideName(entry.name);
+		if (aside) {
+			found.push({
+				file: path.join(dir, aside.original),
+				movedTo: full,
+				reason: `${aside.reason}: ${ASIDE_WORDS[aside.reason]}; moved aside untouched`,
+				at: aside.at,
+			});
+			continue;
+		}
+		const leftover = entry.name.endsWith(".lock")
+			? "lock left behind (its holder probably died); removed automatically by the next writer"
+			: isTempFileName(entry.name)
+				? "temp file left by an interrupted write; not state, safe to delete"
+				: null;
+		if (!leftover) continue;
+		const mtime = await mtimeOf(full);
+		// Compared with the file system's clock, not the injected one: both sides are real times.
+		if (mtime !== null && Date.now() - mtime > staleMs) {
+			found.push({ file: full, movedTo: null, reason: leftover, at: mtime });
+		}
+	}
+	return found;
+}
+
+async function mtimeOf(file: string): Promise<number | null> {
+	try {
+		return (await lstat(file)).mtimeMs;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}

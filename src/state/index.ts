@@ -1,0 +1,79 @@
+/** The state layer's public surface: the only code that touches boulder's files. */
+export { DIR_MODE, ensureDir, FILE_MODE, isTempFileName, syncDir, writeFileAtomic } from "./atomic-write.js";
+export {
+	appendDecisionLine,
+	DEFAULT_DECISION_LOG,
+	type DecisionLogOptions,
+	type DecisionLogRead,
+	type ReadDecisionsOptions,
+	readDecisionLines,
+	rotatedLogFile,
+} from "./decision-log.js";
+export {
+	FileStore,
+	type FileStoreOptions,
+	SCOPE_SCHEMA_VERSION,
+	ScopeFile,
+	STATE_DIR_NAME,
+	scopeFileSpec,
+} from "./file-store.js";
+export {
+	DEFAULT_LOCK_OPTIONS,
+	type LockHandle,
+	type LockOptions,
+	lockFolderOf,
+	resolveLockOptions,
+	withLock,
+} from "./lock.js";
+export { MemoryStore } from "./memory-store.js";
+export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
+export {
+	type Clock,
+	type Read,
+	type StateProblem,
+	type Store,
+	systemClock,
+	type Update,
+} from "./store.js";
+export {
+	type AsideFile,
+	AsideReason,
+	asideName,
+	type Inspection,
+	inspectVersionedFile,
+	keepCopy,
+	type Migration,
+	moveAside,
+	parseAsideName,
+	type ReadVersionedOptions,
+	readVersionedFile,
+	schemaVersionOf,
+	utcStamp,
+	type VersionedFileSpec,
+	type VersionedRead,
+	writeVersionedFile,
+} from "./versioned-file.js";
+export {
+	emptyWorksFile,
+	migrateWorksV1ToV2,
+	WORKS_SCHEMA_VERSION,
+	Work,
+	WorkSession,
+	WorkStatus,
+	WorksFile,
+	WorksFileV1,
+	type WorksMigrationContext,
+	WorkVerification,
+	worksFileSpec,
+} from "./works.js";
+export {
+	boulderStateHome,
+	listWorktrees,
+	readWorktreeIndex,
+	recordWorktree,
+	WORKTREE_INDEX_FILE,
+	WorktreeEntry,
+	WorktreeIndex,
+	type WorktreeIndexOptions,
+	worktreeIndexFile,
+} from "./worktree-index.js";

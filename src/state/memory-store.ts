@@ -1,0 +1,117 @@
+/**
+ * `Store` in memory, for tests of the layers above. It keeps the file store's
+ * observable behaviour: values are validated on write and copied on read,
+ * scope keys are checked the same way, and a file made bad with `spoil` is
+ * reported `unreadable` once, recorded as a problem, then reads as missing.
+ */
+import type { z } from "zod";
+import { DecisionRecord } from "../core/decision-record.js";
+import { BoulderError } from "../core/errors.js";
+import { ContinuationState } from "../core/turns.js";
+import { scopeFilePath } from "./scope-path.js";
+import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
+import { type AsideReason, asideName } from "./versioned-file.js";
+import { WorksFile } from "./works.js";
+
+type Slot<T> = { kind: "ok"; value: T } | { kind: "bad"; reason: AsideReason };
+
+const SCOPES = "/.boulder/scopes";
+
+export class MemoryStore implements Store {
+	readonly worktree: string;
+	private readonly clock: Clock;
+	private readonly scopes = new Map<string, Slot<ContinuationState>>();
+	private works: Slot<WorksFile> | null = null;
+	private readonly decisions: DecisionRecord[] = [];
+	private readonly movedAside: StateProblem[] = [];
+
+	constructor(worktree = "/memory/worktree", options: { clock?: Clock } = {}) {
+		this.worktree = worktree;
+		this.clock = options.clock ?? systemClock;
+	}
+
+	async readScope(scopeKey: string): Promise<Read<ContinuationState>> {
+		checkKey(scopeKey);
+		return this.take(this.scopes.get(scopeKey) ?? null, `scopes/${scopeKey}.json`, () => this.scopes.delete(scopeKey));
+	}
+
+	async updateScope<R>(
+		scopeKey: string,
+		fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>,
+	): Promise<R> {
+		checkKey(scopeKey);
+		const current = this.take(this.scopes.get(scopeKey) ?? null, `scopes/${scopeKey}.json`, () =>
+			this.scopes.delete(scopeKey),
+		);
+		const { result, next } = fn(current);
+		if (next !== null) this.scopes.set(scopeKey, { kind: "ok", value: valid(ContinuationState, next, "scope state") });
+		return result;
+	}
+
+	async readWorks(): Promise<Read<WorksFile>> {
+		return this.take(this.works, "works.json", () => {
+			this.works = null;
+		});
+	}
+
+	async updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R> {
+		const current = this.take(this.works, "works.json", () => {
+			this.works = null;
+		});
+		const { result, next } = fn(current);
+		if (next !== null) this.works = { kind: "ok", value: valid(WorksFile, next, "works file") };
+		return result;
+	}
+
+	async appendDecision(record: DecisionRecord): Promise<void> {
+		this.decisions.push(valid(DecisionRecord, record, "decision record"));
+	}
+
+	async readDecisions(options: { limit?: number; session?: string } = {}): Promise<DecisionRecord[]> {
+		const matching = this.decisions.filter(
+			(record) => options.session === undefined || record.session === options.session,
+		);
+		const limit = options.limit ?? matching.length;
+		return structuredClone(matching.slice(Math.max(matching.length - limit, 0)));
+	}
+
+	async problems(): Promise<StateProblem[]> {
+		return structuredClone(this.movedAside);
+	}
+
+	/** Test hook: the scope's file (or the works file) turns bad, as if hand-edited or from a newer boulder. */
+	spoil(target: { scope: string } | "works", reason: AsideReason = "corrupt"): void {
+		if (target === "works") {
+			this.works = { kind: "bad", reason };
+			return;
+		}
+		checkKey(target.scope);
+		this.scopes.set(target.scope, { kind: "bad", reason });
+	}
+
+	private take<T>(slot: Slot<T> | null, name: string, drop: () => void): Read<T> {
+		if (slot === null) return { kind: "missing" };
+		if (slot.kind === "ok") return { kind: "ok", value: structuredClone(slot.value) };
+		drop();
+		const at = this.clock.now();
+		const problem: StateProblem = {
+			file: `${this.worktree}/.boulder/${name}`,
+			movedTo: `${this.worktree}/.boulder/${asideName(name, slot.reason, at, 1)}`,
+			reason: slot.reason,
+			at,
+		};
+		this.movedAside.push(problem);
+		return { kind: "unreadable", problem: structuredClone(problem) };
+	}
+}
+
+function checkKey(scopeKey: string): void {
+	scopeFilePath(SCOPES, scopeKey);
+}
+
+function valid<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
+	const parsed = schema.safeParse(value);
+	if (!parsed.success)
+		throw new BoulderError("internal", `Refusing to store an invalid ${label}: ${parsed.error.message}`);
+	return structuredClone(parsed.data);
+}

@@ -1,0 +1,181 @@
+/**
+ * The works file: every plan ("work") being rolled in this worktree, which one
+ * is active, and the worktree-wide stop switch. The zod schemas are the types.
+ *
+ * v1 is the legacy one-flat-plan shape (no `schemaVersion`); v2 holds many
+ * works. `migrateWorksV1ToV2` is pure so it can be tested against real old
+ * files; the file store runs it when it reads a v1 file.
+ */
+import path from "node:path";
+import { z } from "zod";
+import { schemaVersionOf, type VersionedFileSpec } from "./versioned-file.js";
+
+export const WORKS_SCHEMA_VERSION = 2;
+
+const time = z.number().finite();
+
+export const WorkStatus = z.enum(["active", "paused", "completed", "abandoned"]);
+export type WorkStatus = z.infer<typeof WorkStatus>;
+
+/** A harness session bound to a work: it started it (`direct`) or joined later (`appended`). */
+export const WorkSession = z.object({
+	harness: z.string(),
+	sessionId: z.string(),
+	how: z.enum(["direct", "appended"]),
+	at: time,
+});
+export type WorkSession = z.infer<typeof WorkSession>;
+
+/** The last run of the work's verify commands (the completion gate). */
+export const WorkVerification = z.object({
+	at: time,
+	passed: z.boolean(),
+	/** The first command that failed, or null when all passed. */
+	command: z.string().nullable(),
+	/** null: timed out or did not run to an exit. */
+	exitCode: z.number().int().nullable(),
+	/** Trimmed output of the failing command. */
+	output: z.string(),
+});
+export type WorkVerification = z.infer<typeof WorkVerification>;
+
+export const Work = z.object({
+	id: z.string().min(1),
+	/** Relative to the worktree root, with `/` separators. */
+	planPath: z.string().min(1),
+	name: z.string(),
+	status: WorkStatus,
+	startedAt: time,
+	endedAt: time.nullable(),
+	elapsedMs: z.number().int().min(0).nullable(),
+	sessions: z.array(WorkSession),
+	/** The agent to resume the work with. */
+	agent: z.string().nullable(),
+	/** The worktree root the work was started in. */
+	worktree: z.string(),
+	/** Reusable subagent sessions, per plan item key. */
+	subagentSessions: z.record(z.string(), z.string()),
+	verify: z.array(z.string()),
+	verifyTimeoutMs: z.number().int().positive().nullable(),
+	lastVerification: WorkVerification.nullable(),
+});
+export type Work = z.infer<typeof Work>;
+
+export const WorksFile = z.object({
+	schemaVersion: z.literal(WORKS_SCHEMA_VERSION),
+	activeWorkId: z.string().nullable(),
+	/** `boulder stop`: no nudges anywhere in this worktree until it is lifted. */
+	stopped: z.object({ at: time, by: z.string() }).nullable(),
+	works: z.record(z.string(), Work),
+});
+export type WorksFile = z.infer<typeof WorksFile>;
+
+/** The legacy flat shape: one plan, its sessions, no schema version. */
+export const WorksFileV1 = z.object({
+	activePlan: z.string().min(1),
+	planName: z.string().optional(),
+	/** ISO 8601. */
+	startedAt: z.string(),
+	sessionIds: z.array(z.string()),
+	agent: z.string().optional(),
+});
+export type WorksFileV1 = z.infer<typeof WorksFileV1>;
+
+export interface WorksMigrationContext {
+	/** The worktree root the file belongs to (absolute). */
+	worktree: string;
+	/** v1 did not record which harness a session belonged to. */
+	harness: string;
+}
+
+export function emptyWorksFile(): WorksFile {
+	return { schemaVersion: WORKS_SCHEMA_VERSION, activeWorkId: null, stopped: null, works: {} };
+}
+
+/**
+ * v1 → v2: the one flat plan becomes the single, active work. Pure: the same
+ * input and context always give the same output (the id is derived from the
+ * plan, not random). Sessions keep their order; the first is taken to be the
+ * one that started the work. v1 had no per-session times, so each session is
+ * dated at the work's start, the earliest it can have joined.
+ *
+ * Contract: throws (a plain Error) when the v1 content cannot be carried over
+ * faithfully, e.g. an unparseable `startedAt`; the caller keeps the file aside.
+ */
+export function migrateWorksV1ToV2(v1: WorksFileV1, context: WorksMigrationContext): WorksFile {
+	const startedAt = Date.parse(v1.startedAt);
+	if (!Number.isFinite(startedAt)) {
+		throw new Error(`startedAt is not a date: ${JSON.stringify(v1.startedAt)}`);
+	}
+	const planPath = relativePlanPath(v1.activePlan, context.worktree);
+	const name = v1.planName ?? planBaseName(planPath);
+	const id = `${slug(name) || "plan"}-v1`;
+	const sessions: WorkSession[] = uniqueInOrder(v1.sessionIds).map((sessionId, index) => ({
+		harness: context.harness,
+		sessionId,
+		how: index === 0 ? "direct" : "appended",
+		at: startedAt,
+	}));
+	const work: Work = {
+		id,
+		planPath,
+		name,
+		status: "active",
+		startedAt,
+		endedAt: null,
+		elapsedMs: null,
+		sessions,
+		agent: v1.agent ?? null,
+		worktree: context.worktree,
+		subagentSessions: {},
+		verify: [],
+		verifyTimeoutMs: null,
+		lastVerification: null,
+	};
+	return { schemaVersion: WORKS_SCHEMA_VERSION, activeWorkId: id, stopped: null, works: { [id]: work } };
+}
+
+function relativePlanPath(plan: string, worktree: string): string {
+	const relative = path.isAbsolute(plan) ? path.relative(worktree, plan) : path.normalize(plan);
+	return relative.split(path.sep).join("/");
+}
+
+function planBaseName(planPath: string): string {
+	const base = planPath.split("/").pop() ?? planPath;
+	return base.replace(/\.md$/i, "");
+}
+
+function slug(text: string): string {
+	return text
+		.normalize("NFKD")
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, "-")
+		.replace(/^-+|-+$/g, "")
+		.slice(0, 48);
+}
+
+function uniqueInOrder(values: readonly string[]): string[] {
+	return [...new Set(values)];
+}
+
+/** The works file as a versioned file: v1 (no `schemaVersion`) migrates forward. */
+export function worksFileSpec(context: WorksMigrationContext): VersionedFileSpec<WorksFile> {
+	return {
+		label: "works file",
+		currentVersion: WORKS_SCHEMA_VERSION,
+		schema: WorksFile,
+		versionOf: (raw) => (isObject(raw) && !("schemaVersion" in raw) ? 1 : schemaVersionOf(raw)),
+		migrations: [
+			{
+				name: "migrateWorksV1ToV2",
+				from: 1,
+				to: 2,
+				run: (raw) => migrateWorksV1ToV2(WorksFileV1.parse(raw), context),
+			},
+		],
+	};
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
