@@ -1,0 +1,95 @@
+/**
+ * Durable identities for todo lists and continuation state, and the keys they
+ * are stored under. A key names one file, so it must be injective (two scopes
+ * never share state) and safe as a single path segment on Linux, macOS and
+ * Windows, including their case-insensitive file systems.
+ *
+ * Key grammar, all lowercase ASCII so case folding cannot merge two keys:
+ *
+ *   key    = kind "." field *("." field)      kind: session | origin | cron
+ *   field  = "~" (null) | "~~" (empty string) | escaped text
+ *   escape = [a-z0-9_-] as is; any other UTF-16 unit below 0x100 as "~" 2 hex;
+ *            any other unit as "~u" 4 hex (lone surrogates included, which a
+ *            UTF-8 round trip would have merged into U+FFFD)
+ *
+ * A field never contains "." and every escape is self-delimiting, so the split
+ * on "." and each field's decoding are unique; the kind and the field count
+ * tell identities apart. No field is empty, so a key never ends in "." (which
+ * Windows strips), never starts with "." and is never "." or "..". The text
+ * before the first "." is the kind: never a Windows device name (CON, NUL,
+ * COM1, ...) and free of "~", so a key cannot pose as an 8.3 short name.
+ *
+ * A key over MAX_SCOPE_KEY_LENGTH keeps a readable prefix and ends in "~h" and
+ * the sha256 of the whole key. "~h" never occurs in a full key ("~" is always
+ * followed by a hex digit, "u", "~", "." or the end), so a shortened key cannot
+ * equal a full one, and two shortened keys are equal only if their digests are.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+
+export const ScopeIdentity = z.discriminatedUnion("kind", [
+	z.object({ kind: z.literal("session"), harness: z.string(), sessionId: z.string() }),
+	z.object({ kind: z.literal("origin"), origin: z.string(), parts: z.array(z.string().nullable()) }),
+	z.object({ kind: z.literal("cron"), jobId: z.string() }),
+	z.object({ kind: z.literal("subagent") }),
+	z.object({ kind: z.literal("system") }),
+]);
+export type ScopeIdentity = z.infer<typeof ScopeIdentity>;
+
+export const MAX_SCOPE_KEY_LENGTH = 128;
+
+const HASH_MARK = "~h";
+const DIGEST_LENGTH = 64;
+
+/**
+ * The storage key of a scope, or null for scopes that own no continuation:
+ * a subagent answers to its parent, and system work is never continued.
+ */
+export function scopeKey(identity: ScopeIdentity): string | null {
+	switch (identity.kind) {
+		case "session":
+			return bounded(["session", field(identity.harness), field(identity.sessionId)].join("."));
+		case "origin":
+			return bounded(["origin", field(identity.origin), ...identity.parts.map(field)].join("."));
+		case "cron":
+			return bounded(["cron", field(identity.jobId)].join("."));
+		case "subagent":
+		case "system":
+			return null;
+	}
+}
+
+/**
+ * Whether a string is usable as a scope key path segment. Defence in depth for
+ * the state layer, which may meet keys that were not made by `scopeKey`.
+ */
+export function isPathSafeScopeKey(key: string): boolean {
+	return (
+		key.length > 0 &&
+		key.length <= MAX_SCOPE_KEY_LENGTH &&
+		/^[a-z0-9_~-][a-z0-9._~-]*$/.test(key) &&
+		!key.endsWith(".") &&
+		!/^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/.test(key)
+	);
+}
+
+function field(value: string | null): string {
+	if (value === null) return "~";
+	if (value === "") return "~~";
+	let out = "";
+	for (let index = 0; index < value.length; index++) {
+		const unit = value.charCodeAt(index);
+		const char = value[index] ?? "";
+		if (/^[a-z0-9_-]$/.test(char)) out += char;
+		else if (unit < 0x100) out += `~${unit.toString(16).padStart(2, "0")}`;
+		else out += `~u${unit.toString(16).padStart(4, "0")}`;
+	}
+	return out;
+}
+
+function bounded(key: string): string {
+	if (key.length <= MAX_SCOPE_KEY_LENGTH) return key;
+	const digest = createHash("sha256").update(key, "utf8").digest("hex");
+	const prefix = key.slice(0, MAX_SCOPE_KEY_LENGTH - HASH_MARK.length - DIGEST_LENGTH);
+	return `${prefix}${HASH_MARK}${digest}`;
+}
