@@ -197,7 +197,9 @@ export class FileStore implements Store {
 				at: this.clock.now(),
 			});
 		}
-		return found.sort((a, b) => a.at - b.at || a.file.localeCompare(b.file));
+		return found.sort(
+			(a, b) => a.at - b.at || a.file.localeCompare(b.file) || (a.movedTo ?? "").localeCompare(b.movedTo ?? ""),
+		);
 	}
 
 	private unwrapScope(read: VersionedRead<ScopeFile>): Read<ContinuationState> {

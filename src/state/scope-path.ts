@@ -14,7 +14,7 @@ export const MAX_SCOPE_KEY_BYTES = 200;
  * One safe path segment on every platform: not empty, not `.`/`..`, no
  * separators, NUL or control characters, none of `<>:"|?*` (Windows), no
  * leading dot (hidden files and our temp files start with one), no trailing
- * dot or space (Windows strips them).
+ * dot or space (Windows strips them), no Windows device name (`nul`, `com1`).
  */
 export function scopeKeyProblem(key: string): string | null {
 	if (typeof key !== "string" || key.length === 0) return "is empty";
@@ -25,6 +25,7 @@ export function scopeKeyProblem(key: string): string | null {
 	if (/[<>:"|?*]/.test(key)) return "contains a character not allowed in file names";
 	if (key.startsWith(".")) return "starts with a dot";
 	if (/[. ]$/.test(key)) return "ends with a dot or a space";
+	if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(key)) return "is a device name on Windows";
 	return null;
 }
 

@@ -1,0 +1,142 @@
+/**
+ * The lock's promises: a dead holder's lock is taken over within the bounded
+ * wait, a live holder makes a waiter fail with `lock-timeout` naming the
+ * file, callers in one process queue, and a lost lock is reported, not thrown
+ * into a timer.
+ */
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BoulderError } from "../../src/core/errors.js";
+import { lockFolderOf, withLock } from "../../src/state/lock.js";
+import { assertBuildFresh, runChild, tempDir } from "./helpers.js";
+
+const STALE_MS = 2_000;
+
+describe("withLock across processes", () => {
+	beforeAll(assertBuildFresh);
+
+	it("takes over the lock of a holder killed with SIGKILL within the bounded wait", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		const holder = runChild("lock-holder.mjs", [file, String(STALE_MS)]);
+		await holder.waitForLine((line) => line === "locked");
+		holder.process.kill("SIGKILL");
+		await holder.done;
+		expect(existsSync(lockFolderOf(file)), "the dead holder left its lock folder").toBe(true);
+
+		const result = await withLock(file, () => "ran", { staleMs: STALE_MS, waitMs: 15_000 });
+		expect(result).toBe("ran");
+		expect(existsSync(lockFolderOf(file))).toBe(false);
+	}, 30_000);
+
+	it("fails with lock-timeout naming the file while a live holder keeps it past the wait", async () => {
+		const file = path.join(await tempDir(), "scope-a.json");
+		const holder = runChild("lock-holder.mjs", [file, String(STALE_MS)]);
+		try {
+			await holder.waitForLine((line) => line === "locked");
+			let ran = false;
+			// The wait outlasts the stale time: a live holder refreshes its lock, so it is never taken over.
+			const attempt = withLock(
+				file,
+				() => {
+					ran = true;
+				},
+				{ staleMs: STALE_MS, waitMs: STALE_MS + 1_500 },
+			);
+			const error = await attempt.then(
+				() => null,
+				(reason: unknown) => reason,
+			);
+			expect(error).toBeInstanceOf(BoulderError);
+			expect((error as BoulderError).code).toBe("lock-timeout");
+			expect((error as BoulderError).message).toContain(file);
+			expect(ran).toBe(false);
+		} finally {
+			holder.process.kill("SIGKILL");
+			await holder.done;
+		}
+	}, 30_000);
+});
+
+describe("withLock in one process", () => {
+	it("runs one body at a time and in arrival order", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		let inside = 0;
+		let most = 0;
+		const order: number[] = [];
+		await Promise.all(
+			Array.from({ length: 20 }, (_, n) =>
+				withLock(file, async () => {
+					inside++;
+					most = Math.max(most, inside);
+					await new Promise((resolve) => setImmediate(resolve));
+					order.push(n);
+					inside--;
+				}),
+			),
+		);
+		expect(most).toBe(1);
+		expect(order).toEqual(Array.from({ length: 20 }, (_, n) => n));
+	});
+
+	it("times out a queued caller with lock-timeout, and lets later callers through once released", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		let letGo: () => void = () => {};
+		const held = withLock(file, () => new Promise<void>((resolve) => (letGo = resolve)));
+		await expect(withLock(file, () => "never", { waitMs: 50 })).rejects.toMatchObject({ code: "lock-timeout" });
+		letGo();
+		await held;
+		await expect(withLock(file, () => "after")).resolves.toBe("after");
+	});
+
+	it("releases the lock when the body throws, and passes the error on", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		await expect(
+			withLock(file, () => {
+				throw new Error("body failed");
+			}),
+		).rejects.toThrow("body failed");
+		expect(existsSync(lockFolderOf(file))).toBe(false);
+	});
+
+	it("reports a lost lock to the holder instead of crashing the process", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		const reported: Error[] = [];
+		const outcome = withLock(
+			file,
+			async (lock) => {
+				// Someone removes the lock folder under us; the next refresh notices.
+				await rm(lockFolderOf(file), { recursive: true });
+				await new Promise((resolve) => setTimeout(resolve, 1_500));
+				lock.assertHeld();
+				return "committed";
+			},
+			{ staleMs: STALE_MS, updateMs: 1_000, onCompromised: (error) => reported.push(error) },
+		);
+		await expect(outcome).rejects.toMatchObject({ code: "lock-timeout" });
+		expect(reported).toHaveLength(1);
+	}, 10_000);
+
+	it("refuses to commit after holding the lock longer than its stale time", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		const realNow = performance.now.bind(performance);
+		let shift = 0;
+		const spy = (): number => realNow() + shift;
+		performance.now = spy;
+		try {
+			await expect(
+				withLock(
+					file,
+					(lock) => {
+						shift = STALE_MS + 1;
+						lock.assertHeld();
+					},
+					{ staleMs: STALE_MS },
+				),
+			).rejects.toMatchObject({ code: "lock-timeout" });
+		} finally {
+			performance.now = realNow;
+		}
+	});
+});

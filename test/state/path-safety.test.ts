@@ -1,0 +1,93 @@
+/**
+ * No scope key, however built, makes the store read or write outside
+ * `.boulder/scopes/`; nor does a `.boulder` that is a link.
+ */
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { emptyContinuationState } from "../../src/core/turns.js";
+import { FileStore } from "../../src/state/file-store.js";
+import { MemoryStore } from "../../src/state/memory-store.js";
+import { isSafeScopeKey, scopeFilePath } from "../../src/state/scope-path.js";
+import { snapshotTree, tempDir } from "./helpers.js";
+
+const hostileKeys = [
+	"../../etc/passwd",
+	"../outside",
+	"..",
+	".",
+	"",
+	"a/b",
+	"a\\b",
+	"/etc/passwd",
+	"C:\\Windows\\x",
+	"nul\u0000byte",
+	"line\nbreak",
+	"x".repeat(5000),
+	"é".repeat(101),
+	".hidden",
+	"trailing.",
+	"trailing ",
+	"colon:key",
+	"nul",
+	"COM1.log",
+];
+
+async function worktreeWithSecret() {
+	const root = await tempDir();
+	const worktree = path.join(root, "repo");
+	await mkdir(worktree);
+	// A file the keys above aim at from inside .boulder/scopes/.
+	await writeFile(path.join(root, "outside.json"), "secret");
+	const store = new FileStore(worktree);
+	await store.updateScope("existing", () => ({ result: null, next: emptyContinuationState() }));
+	return { root, store };
+}
+
+describe("scope keys that are not one safe path segment", () => {
+	it("are rejected with a usage error by every scope operation, touching nothing", async () => {
+		const { root, store } = await worktreeWithSecret();
+		const before = await snapshotTree(root);
+		for (const key of hostileKeys) {
+			await expect(store.readScope(key), JSON.stringify(key.slice(0, 20))).rejects.toMatchObject({ code: "usage" });
+			await expect(
+				store.updateScope(key, () => ({ result: null, next: emptyContinuationState() })),
+			).rejects.toMatchObject({ code: "usage" });
+			expect(() => store.scopeFile(key)).toThrow();
+		}
+		expect(await snapshotTree(root)).toEqual(before);
+	});
+
+	it("are rejected the same way by the memory store", async () => {
+		const store = new MemoryStore();
+		for (const key of hostileKeys) {
+			await expect(store.readScope(key)).rejects.toMatchObject({ code: "usage" });
+		}
+	});
+
+	it("leave ordinary keys alone, each as one file directly inside scopes/", () => {
+		const scopes = path.join(path.sep, "w", ".boulder", "scopes");
+		for (const key of ["ses_01JABCDEF", "claude-code,abc%2Fdef", "opencode~lineage-3", "a".repeat(200), "nullable"]) {
+			expect(isSafeScopeKey(key)).toBe(true);
+			expect(path.dirname(scopeFilePath(scopes, key))).toBe(scopes);
+		}
+	});
+});
+
+describe("a .boulder that is not a real folder", () => {
+	it("is refused as a link, so writes cannot be led outside the worktree", async () => {
+		const root = await tempDir();
+		const worktree = path.join(root, "repo");
+		const elsewhere = path.join(root, "elsewhere");
+		await mkdir(worktree);
+		await mkdir(elsewhere);
+		await symlink(elsewhere, path.join(worktree, ".boulder"));
+		const store = new FileStore(worktree);
+
+		await expect(
+			store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() })),
+		).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.readWorks()).rejects.toMatchObject({ code: "state-unreadable" });
+		expect(await snapshotTree(elsewhere)).toEqual({});
+	});
+});
