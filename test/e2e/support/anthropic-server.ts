@@ -3,10 +3,12 @@
  * so end-to-end tests can drive the real Claude Code binary offline and
  * deterministically. Every request is recorded for assertions.
  *
- * Claude Code sends two kinds of model calls: the "main" agent loop (carries
- * the tool list) and side calls (session titles, summaries, quota probes).
- * Only main calls consume scenario steps, so a scenario reads like the turns
- * of the conversation and does not break when the harness adds a side call.
+ * Claude Code sends two kinds of model calls: the agent loop ("main": the
+ * tool list, subagents included) and side calls (prompt-type hooks, which
+ * carry no tools; compaction, which asks for a summary; quota probes with a
+ * tiny max_tokens). Only main calls consume scenario steps, so a scenario
+ * reads like the turns of the conversation and does not break when the
+ * harness adds a side call.
  *
  * Contract: Node built-ins only; `close()` must be awaited in `afterEach`.
  */
@@ -76,6 +78,8 @@ export interface ServerOptions {
 	whenExhausted?: Step;
 	/** Overrides how a `/v1/messages` body is told apart (main vs side). */
 	classify?: (body: MessagesBody) => "main" | "side";
+	/** Answers side calls. Default: `defaultSideReply`. */
+	sideReply?: (request: RecordedRequest) => Step;
 }
 
 export interface AnthropicServer {
@@ -121,6 +125,7 @@ export async function startAnthropicServer(scenario: Scenario, options: ServerOp
 	const main: RecordedRequest[] = [];
 	let exhausted = 0;
 	const classify = options.classify ?? classifyMessages;
+	const sideReply = options.sideReply ?? defaultSideReply;
 
 	const nextStep = (request: RecordedRequest): Step => {
 		const index = main.length;
@@ -143,7 +148,7 @@ export async function startAnthropicServer(scenario: Scenario, options: ServerOp
 		const request = await record(req, classify);
 		requests.push(request);
 		if (request.kind === "main") return answer(res, request, nextStep(request));
-		if (request.kind === "side") return answer(res, request, { text: SIDE_REPLY_TEXT });
+		if (request.kind === "side") return answer(res, request, sideReply(request));
 		if (request.kind === "count_tokens") return sendJson(res, 200, { input_tokens: DEFAULT_USAGE.input_tokens });
 		// HEAD / is Claude Code's connectivity probe; everything else gets a harmless empty answer.
 		if (req.method === "HEAD") return void res.writeHead(200).end();
@@ -163,13 +168,61 @@ export async function startAnthropicServer(scenario: Scenario, options: ServerOp
 }
 
 /**
- * Main agent-loop calls carry the tool list; side calls (titles, summaries,
- * the one-token quota probe) carry none or ask for very few tokens.
+ * Main agent-loop calls carry the tool list. Side calls carry none (prompt
+ * hooks), ask for very few tokens (probes), or are compaction: same tools as
+ * the main loop, but the last user message asks for an analysis and a summary.
  */
 export function classifyMessages(body: MessagesBody): "main" | "side" {
 	const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
 	const tiny = typeof body.max_tokens === "number" && body.max_tokens < 1024;
-	return hasTools && !tiny ? "main" : "side";
+	if (!hasTools || tiny) return "side";
+	return isCompaction(body) ? "side" : "main";
+}
+
+function isCompaction(body: MessagesBody): boolean {
+	const text = lastUserTextOf(body.messages ?? []);
+	return text.includes("<analysis>") && text.includes("<summary>");
+}
+
+/**
+ * A reply any side call can live with: a valid object when a JSON schema is
+ * demanded (prompt hooks ask for one), a summary block for compaction, else text.
+ */
+export function defaultSideReply(request: RecordedRequest): Step {
+	const body = request.body as MessagesBody;
+	const schema = jsonSchemaOf(body);
+	if (schema !== undefined) return { text: JSON.stringify(sampleOf(schema)) };
+	if (isCompaction(body)) return { text: `<summary>${SIDE_REPLY_TEXT}</summary>` };
+	return { text: SIDE_REPLY_TEXT };
+}
+
+function jsonSchemaOf(body: MessagesBody): unknown {
+	const config = body.output_config;
+	if (!isObject(config) || !isObject(config.format)) return undefined;
+	return config.format.type === "json_schema" ? config.format.schema : undefined;
+}
+
+/** Smallest value of the schema's shape: required properties filled with neutral values. */
+function sampleOf(schema: unknown): unknown {
+	if (!isObject(schema)) return null;
+	switch (schema.type) {
+		case "object": {
+			const properties = isObject(schema.properties) ? schema.properties : {};
+			const required = Array.isArray(schema.required) ? schema.required.map(String) : Object.keys(properties);
+			return Object.fromEntries(required.map((key) => [key, sampleOf(properties[key])]));
+		}
+		case "boolean":
+			return true;
+		case "string":
+			return SIDE_REPLY_TEXT;
+		case "number":
+		case "integer":
+			return 0;
+		case "array":
+			return [];
+		default:
+			return null;
+	}
 }
 
 async function record(
@@ -367,13 +420,24 @@ function blocksOf(content: unknown): ContentBlock[] {
 
 /** Text blocks of the request's last user message, joined by newlines (tool_result blocks excluded). */
 export function lastUserText(request: RecordedRequest): string {
-	const users = messagesOf(request).filter((message) => message.role === "user");
+	return lastUserTextOf(messagesOf(request));
+}
+
+function lastUserTextOf(messages: readonly { role: string; content: unknown }[]): string {
+	const users = messages.filter((message) => message.role === "user");
 	const last = users[users.length - 1];
 	if (!last) return "";
 	return blocksOf(last.content)
 		.filter((block) => block.type === "text")
 		.map((block) => String(block.text))
 		.join("\n");
+}
+
+/** Whether the request comes from a subagent (Agent/Task tool): its billing header says so. */
+export function isSubagentRequest(request: RecordedRequest): boolean {
+	const body = request.body;
+	if (!isObject(body)) return false;
+	return stringsIn(body.system).some((text) => text.includes("cc_is_subagent=true"));
 }
 
 export interface ToolResult {

@@ -4,8 +4,9 @@
  * machine's own Claude setup (settings, credentials, ANTHROPIC_* variables)
  * may leak in, or tests would depend on who runs them.
  *
- * Contract: every sandbox must be disposed; every run ends (timeout kills
- * the whole process group, hooks included).
+ * Contract: every sandbox must be disposed; every run ends (a timeout kills
+ * claude's process group). Hooks run in sessions of their own, out of reach
+ * of that kill, so hook scripts written by tests must be short-lived.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
@@ -165,7 +166,7 @@ function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRunResul
 		});
 		child.on("close", (exitCode, signal) => {
 			clearTimeout(timer);
-			// Hooks may outlive the main process; never leave them running after a test.
+			// Tool subprocesses may outlive claude; never leave them running after a test.
 			signalGroup(child, "SIGKILL");
 			const json = parseResult(stdout);
 			resolve({ exitCode, signal, timedOut, stdout, stderr, json, sessionId: json?.session_id });
@@ -179,6 +180,21 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 		process.kill(-child.pid, signal);
 	} catch {
 		// The group is already gone: nothing left to stop.
+	}
+}
+
+/**
+ * Polls `probe` until it returns a value other than undefined, or throws after
+ * `timeoutMs`. For hook output: hooks run in their own session, and `-p` exits
+ * without waiting for StopFailure hooks, so their effects can land after the run.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() >= deadline) throw new Error(`waitFor: nothing after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 }
 
