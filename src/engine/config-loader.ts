@@ -1,0 +1,78 @@
+/**
+ * Loads the effective config: defaults, then the user's file, then the
+ * project's (the project wins). Says where each value came from, and names the
+ * file, key and expectation when a file is bad.
+ */
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Config, DEFAULT_CONFIG, mergeConfigInputs, parseConfig } from "../core/config.js";
+import { BoulderError } from "../core/errors.js";
+
+export const PROJECT_CONFIG_FILE = "boulder.config.json";
+
+export interface ConfigLayer {
+	source: string;
+	values: Record<string, unknown>;
+}
+
+export interface LoadedConfig {
+	config: Config;
+	layers: ConfigLayer[];
+}
+
+export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+	const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
+	return path.join(base, "boulder", "config.json");
+}
+
+export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+	const layers: ConfigLayer[] = [];
+	for (const file of [userConfigPath(env), path.join(worktree, PROJECT_CONFIG_FILE)]) {
+		const values = readLayer(file);
+		if (values) layers.push({ source: file, values });
+	}
+	for (const layer of layers) parseConfig(layer.values, layer.source);
+	const merged = mergeConfigInputs(...layers.map((layer) => layer.values));
+	return {
+		config: layers.length === 0 ? DEFAULT_CONFIG : parseConfig(merged, layers.map((l) => l.source).join(" + ")),
+		layers,
+	};
+}
+
+function readLayer(file: string): Record<string, unknown> | null {
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw new BoulderError("config-unreadable", `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		throw new BoulderError("config-invalid", `${file} is not valid JSON: ${(error as Error).message}`, {
+			cause: error,
+		});
+	}
+	if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+		throw new BoulderError("config-invalid", `${file} must hold a JSON object`);
+	}
+	return parsed as Record<string, unknown>;
+}
+
+/** Where each effective value came from: "default" or the file that set it. */
+export function configSources(loaded: LoadedConfig): Record<string, string> {
+	const sources: Record<string, string> = {};
+	const walk = (value: unknown, prefix: string, source: string | null) => {
+		if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+			for (const [key, inner] of Object.entries(value)) walk(inner, prefix ? `${prefix}.${key}` : key, source);
+			return;
+		}
+		sources[prefix] = source ?? "default";
+	};
+	walk(DEFAULT_CONFIG, "", null);
+	for (const layer of loaded.layers) walk(layer.values, "", layer.source);
+	return sources;
+}

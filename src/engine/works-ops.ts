@@ -1,0 +1,167 @@
+/**
+ * What people do with works: start a plan, pause, resume or abandon it, and
+ * stop or restart continuation in the worktree. Each is one locked update of
+ * the works file; the CLI and the harness commands call these.
+ */
+import path from "node:path";
+import { BoulderError } from "../core/errors.js";
+import { type ParsedPlan, parsePlan, planErrorsMessage } from "../core/plan-parser.js";
+import type { Clock, Read, Store } from "../state/store.js";
+import { emptyWorksFile, type Work, type WorkStatus, type WorksFile } from "../state/works.js";
+import type { PlanSource, SessionRef } from "./engine.js";
+
+export interface WorksDeps {
+	store: Store;
+	clock: Clock;
+	plans: PlanSource;
+}
+
+export interface StartOptions {
+	/** As the user typed it: absolute, or relative to `cwd`. */
+	planPath: string;
+	cwd: string;
+	name?: string;
+	/** The session that starts it is bound `direct`; otherwise the first to go idle is. */
+	session?: SessionRef;
+}
+
+export async function startWork(deps: WorksDeps, options: StartOptions): Promise<{ work: Work; plan: ParsedPlan }> {
+	const worktree = deps.store.worktree;
+	const absolute = path.resolve(options.cwd, options.planPath);
+	const relative = path.relative(worktree, absolute).split(path.sep).join("/");
+	if (relative.startsWith("..") || path.isAbsolute(relative)) {
+		throw new BoulderError("plan-invalid", `${options.planPath} is outside this worktree (${worktree})`);
+	}
+	const text = await deps.plans.read(worktree, relative);
+	if (text === null) throw new BoulderError("plan-missing", `no plan file at ${relative}`);
+	const plan = parsePlan(text, relative);
+	if (plan.errors.length > 0) throw new BoulderError("plan-invalid", planErrorsMessage(plan.errors, relative));
+	if (plan.items.length === 0) {
+		throw new BoulderError("plan-invalid", `${relative} has no top-level checkbox items (- [ ] …) to work through`);
+	}
+	const name =
+		options.name ?? plan.frontMatter.name ?? titleOf(text) ?? path.basename(relative, path.extname(relative));
+	const now = deps.clock.now();
+	const work = await deps.store.updateWorks((current) => {
+		const file = worksOrThrow(current);
+		const existing = Object.values(file.works).find(
+			(candidate) =>
+				candidate.planPath === relative && (candidate.status === "active" || candidate.status === "paused"),
+		);
+		const base: Work = existing ?? {
+			id: uniqueId(file, name),
+			planPath: relative,
+			name,
+			status: "active",
+			startedAt: now,
+			endedAt: null,
+			elapsedMs: null,
+			sessions: [],
+			agent: options.session?.agent ?? null,
+			worktree,
+			subagentSessions: {},
+			verify: [],
+			verifyTimeoutMs: null,
+			lastVerification: null,
+		};
+		const sessions = options.session
+			? [
+					...base.sessions.filter(
+						(s) => !(s.harness === options.session?.harness && s.sessionId === options.session.sessionId),
+					),
+					{ harness: options.session.harness, sessionId: options.session.sessionId, how: "direct" as const, at: now },
+				]
+			: base.sessions;
+		const started: Work = {
+			...base,
+			name: options.name ?? base.name,
+			status: "active",
+			sessions,
+			verify: plan.frontMatter.verify,
+			verifyTimeoutMs: plan.frontMatter.verifyTimeoutMs,
+		};
+		const works = pauseOthers(file.works, started.id);
+		works[started.id] = started;
+		return { result: started, next: { ...file, activeWorkId: started.id, works } };
+	});
+	return { work, plan };
+}
+
+/** Finds a work by id or name; without one, the active work. */
+export function findWork(file: WorksFile, ref?: string): Work {
+	if (!ref) {
+		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
+		if (!active) throw new BoulderError("not-found", "there is no active work; `boulder start PLAN.md` starts one");
+		return active;
+	}
+	const found = file.works[ref] ?? Object.values(file.works).find((work) => work.name === ref || work.planPath === ref);
+	if (!found) throw new BoulderError("not-found", `no work named ${ref}; \`boulder status\` lists them`);
+	return found;
+}
+
+export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: string): Promise<Work> {
+	return deps.store.updateWorks((current) => {
+		const file = worksOrThrow(current);
+		const work = findWork(file, ref);
+		if (work.status === "completed" || work.status === "abandoned") {
+			throw new BoulderError("usage", `the work "${work.name}" is already ${work.status}`);
+		}
+		const now = deps.clock.now();
+		const ended = status === "abandoned" ? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) } : {};
+		const updated: Work = { ...work, status, ...ended };
+		const works = status === "active" ? pauseOthers(file.works, work.id) : { ...file.works };
+		works[work.id] = updated;
+		const activeWorkId =
+			status === "active"
+				? work.id
+				: file.activeWorkId === work.id && status === "abandoned"
+					? null
+					: file.activeWorkId;
+		return { result: updated, next: { ...file, works, activeWorkId } };
+	});
+}
+
+/** `boulder stop` / `boulder go`: the worktree-wide switch; it holds across restarts. */
+export async function setStopped(deps: WorksDeps, stopped: boolean, by: string): Promise<void> {
+	await deps.store.updateWorks((current) => {
+		const file = current.kind === "ok" ? current.value : emptyWorksFile();
+		if (current.kind === "unreadable" && !stopped) {
+			throw new BoulderError("state-unreadable", "the works file is unreadable; run `boulder doctor` first");
+		}
+		return { result: undefined, next: { ...file, stopped: stopped ? { at: deps.clock.now(), by } : null } };
+	});
+}
+
+export function worksOrThrow(current: Read<WorksFile>): WorksFile {
+	if (current.kind === "ok") return current.value;
+	if (current.kind === "missing") return emptyWorksFile();
+	throw new BoulderError(
+		"state-unreadable",
+		`the works file was unreadable (${current.problem.reason}) and was moved aside to ${current.problem.movedTo ?? "nowhere"}; run \`boulder doctor\``,
+	);
+}
+
+function pauseOthers(works: Record<string, Work>, keep: string): Record<string, Work> {
+	const out: Record<string, Work> = {};
+	for (const [id, work] of Object.entries(works)) {
+		out[id] = id !== keep && work.status === "active" ? { ...work, status: "paused" } : work;
+	}
+	return out;
+}
+
+function uniqueId(file: WorksFile, name: string): string {
+	const base =
+		name
+			.toLowerCase()
+			.normalize("NFKD")
+			.replace(/[^a-z0-9]+/g, "-")
+			.replace(/^-+|-+$/g, "")
+			.slice(0, 40) || "work";
+	if (!file.works[base]) return base;
+	for (let n = 2; ; n++) if (!file.works[`${base}-${n}`]) return `${base}-${n}`;
+}
+
+function titleOf(text: string): string | null {
+	const match = /^#\s+(.+)$/m.exec(text);
+	return match?.[1]?.trim() || null;
+}
