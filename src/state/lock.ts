@@ -25,6 +25,10 @@ export interface LockOptions {
 	onCompromised?: (error: Error) => void;
 }
 
+/**
+ * The wait outlasts the stale time, so a lock left by a holder that died is
+ * always taken over within one default wait.
+ */
 export const DEFAULT_LOCK_OPTIONS = {
 	waitMs: 7_000,
 	staleMs: 5_000,
@@ -108,7 +112,12 @@ async function holdWhile<T>(
 		settings,
 		(error) => {
 			compromised = error;
-			onCompromised?.(error);
+			// This runs in proper-lockfile's timer: a throw here would crash the host process.
+			try {
+				onCompromised?.(error);
+			} catch (callbackError) {
+				attachCleanupError(error, callbackError);
+			}
 		},
 		deadline,
 	);

@@ -61,13 +61,24 @@ export const Work = z.object({
 });
 export type Work = z.infer<typeof Work>;
 
-export const WorksFile = z.object({
-	schemaVersion: z.literal(WORKS_SCHEMA_VERSION),
-	activeWorkId: z.string().nullable(),
-	/** `boulder stop`: no nudges anywhere in this worktree until it is lifted. */
-	stopped: z.object({ at: time, by: z.string() }).nullable(),
-	works: z.record(z.string(), Work),
-});
+/** Consistency the engine relies on: the active id names a work, and each work sits under its own id. */
+export const WorksFile = z
+	.object({
+		schemaVersion: z.literal(WORKS_SCHEMA_VERSION),
+		activeWorkId: z.string().nullable(),
+		/** `boulder stop`: no nudges anywhere in this worktree until it is lifted. */
+		stopped: z.object({ at: time, by: z.string() }).nullable(),
+		works: z.record(z.string(), Work),
+	})
+	.superRefine((file, ctx) => {
+		if (file.activeWorkId !== null && !Object.hasOwn(file.works, file.activeWorkId)) {
+			ctx.addIssue({ code: "custom", path: ["activeWorkId"], message: "names no work in `works`" });
+		}
+		for (const [key, work] of Object.entries(file.works)) {
+			if (work.id !== key)
+				ctx.addIssue({ code: "custom", path: ["works", key, "id"], message: "differs from its key" });
+		}
+	});
 export type WorksFile = z.infer<typeof WorksFile>;
 
 /** The legacy flat shape: one plan, its sessions, no schema version. */

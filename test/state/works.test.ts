@@ -96,6 +96,16 @@ describe("the file store and a v1 works file", () => {
 	});
 });
 
+describe("WorksFile", () => {
+	it("rejects an active id that names no work, and a work filed under another id", async () => {
+		const v2 = migrateWorksV1ToV2(WorksFileV1.parse(await fixture("works-v1-minimal")), context);
+		expect(WorksFile.safeParse({ ...v2, activeWorkId: "gone" }).success).toBe(false);
+		const work = v2.works["plan-v1"];
+		expect(WorksFile.safeParse({ ...v2, works: { ...v2.works, other: work } }).success).toBe(false);
+		expect(WorksFile.safeParse(v2).success).toBe(true);
+	});
+});
+
 describe("emptyWorksFile", () => {
 	it("is a valid v2 file with nothing active and no stop", () => {
 		expect(WorksFile.parse(emptyWorksFile())).toEqual({
