@@ -223,7 +223,7 @@ function indentWidth(line: string): number {
 }
 
 function openingFence(line: string): Fence | null {
-	const match = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
+	const match = /^[ \t]*(`{3,}|~{3,})(.*)$/s.exec(line);
 	if (!match) return null;
 	const run = match[1] ?? "";
 	const char = run[0] === "`" ? "`" : "~";
@@ -243,7 +243,7 @@ function closesFence(line: string, fence: Fence): boolean {
 }
 
 function atxHeading(line: string): string | null {
-	const match = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?$/.exec(line);
+	const match = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?$/s.exec(line);
 	if (!match) return null;
 	return (match[1] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
 }
@@ -253,7 +253,7 @@ function isThematicBreak(line: string): boolean {
 }
 
 function listLine(line: string): ListLine | null {
-	const match = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*))?$/.exec(line);
+	const match = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*))?$/s.exec(line);
 	if (!match) return null;
 	const indent = indentWidth(line);
 	const markerEnd = indent + (match[2] ?? "").length;
@@ -261,7 +261,7 @@ function listLine(line: string): ListLine | null {
 	// Five or more spaces after the marker start indented code, so content starts one column in.
 	const contentColumn = markerEnd + (gap >= 5 ? 1 : gap);
 	const content = match[4] ?? "";
-	const box = /^\[( |[xX]|[^\]\sA-Za-z0-9])\](?:[ \t]+(.*))?$/.exec(content);
+	const box = /^\[( |[xX]|[^\]\sA-Za-z0-9])\](?:[ \t]+(.*))?$/s.exec(content);
 	if (!box) return { indent, contentColumn, mark: null, text: content.trim() };
 	return { indent, contentColumn, mark: box[1] ?? " ", text: (box[2] ?? "").trim() };
 }
@@ -326,7 +326,7 @@ class FrontMatterReader {
 			this.continuation(text, line);
 			return;
 		}
-		const pair = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(text);
+		const pair = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?$/s.exec(text);
 		if (!pair) {
 			this.current = null;
 			this.errors.push({ line, reason: `expected "key: value" in the front matter, got ${JSON.stringify(text)}` });
@@ -370,7 +370,7 @@ class FrontMatterReader {
 			return;
 		}
 		if (current.known === null) return;
-		const entry = /^[ \t]*-(?:[ \t]+(.*)|)$/.exec(text);
+		const entry = /^[ \t]*-(?:[ \t]+(.*)|)$/s.exec(text);
 		if (!current.acceptsList || !entry) {
 			this.errors.push({
 				line,

@@ -1,0 +1,620 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseDurationMs, parsePlan, planErrorsMessage, planView } from "../../src/core/plan-parser.js";
+
+const RUNS = 1_000;
+
+const lines = (...text: string[]): string => text.join("\n");
+const titles = (text: string): string[] => parsePlan(text).items.map((item) => item.title);
+
+describe("plan items", () => {
+	it("reads a numbered plan with acceptance criteria as one item per task", () => {
+		const plan = parsePlan(
+			lines(
+				"# Migrate the billing service",
+				"",
+				"## TODOs",
+				"",
+				"1. [x] Extract the invoice model",
+				"   - [x] Model has its own module",
+				"   - [x] Old imports re-export it",
+				"2. [ ] Move the tax rules",
+				"   **Acceptance criteria**",
+				"   - [ ] Rules load from config",
+				"   - [ ] Tests cover each region",
+				"3. [ ] Delete the legacy adapter",
+			),
+			"billing.md",
+		);
+		expect(plan.items.map((item) => [item.title, item.status, item.line])).toEqual([
+			["Extract the invoice model", "completed", 5],
+			["Move the tax rules", "pending", 8],
+			["Delete the legacy adapter", "pending", 12],
+		]);
+		expect(plan.counts).toEqual({ total: 3, open: 2, completed: 1, cancelled: 0, blocked: 0 });
+		expect(plan.next?.title).toBe("Move the tax rules");
+		expect(plan.source).toBe("billing.md");
+		expect(plan.errors).toEqual([]);
+	});
+
+	it("does not count nested acceptance criteria as items", () => {
+		const plan = parsePlan(
+			lines(
+				"- [ ] Add login",
+				"  - [x] Form renders",
+				"  - [ ] Errors show inline",
+				"    - [ ] Even deeper criterion",
+				"- [x] Add logout",
+			),
+		);
+		expect(plan.counts.total).toBe(2);
+		expect(plan.items[0]?.criteria).toEqual([
+			{ text: "Form renders", checked: true, line: 2 },
+			{ text: "Errors show inline", checked: false, line: 3 },
+			{ text: "Even deeper criterion", checked: false, line: 4 },
+		]);
+		expect(plan.items[1]?.criteria).toEqual([]);
+	});
+
+	it("keeps criteria with their item across blank lines inside the item", () => {
+		const plan = parsePlan(lines("- [ ] Parent", "", "  Some notes.", "", "  - [ ] Criterion", "- [ ] Next"));
+		expect(titles(lines("- [ ] Parent", "", "  Some notes.", "", "  - [ ] Criterion", "- [ ] Next"))).toEqual([
+			"Parent",
+			"Next",
+		]);
+		expect(plan.items[0]?.criteria.map((criterion) => criterion.text)).toEqual(["Criterion"]);
+	});
+
+	it("reads all four marks and [/] as in progress", () => {
+		const plan = parsePlan(
+			lines("- [ ] open", "- [x] done", "- [X] done too", "- [~] blocked", "- [-] cancelled", "- [/] started"),
+		);
+		expect(plan.items.map((item) => item.status)).toEqual([
+			"pending",
+			"completed",
+			"completed",
+			"blocked",
+			"cancelled",
+			"in_progress",
+		]);
+	});
+
+	it("accepts -, * and + bullets and both ordered styles", () => {
+		expect(
+			titles(lines("- [ ] dash", "* [ ] star", "+ [ ] plus", "1. [ ] dot", "2) [ ] paren", "10. [x] ten")),
+		).toEqual(["dash", "star", "plus", "dot", "paren", "ten"]);
+	});
+
+	it("treats checkboxes inside fenced code as text", () => {
+		const text = lines(
+			"- [ ] Real one",
+			"```markdown",
+			"- [ ] example in a fence",
+			"```",
+			"~~~ {.md title='x'}",
+			"- [x] example in a tilde fence",
+			"```",
+			"- [ ] still inside: a backtick line does not close a tilde fence",
+			"~~~",
+			"````",
+			"```",
+			"- [ ] inside a four-backtick fence",
+			"```",
+			"````",
+			"- [ ] Real two",
+		);
+		expect(titles(text)).toEqual(["Real one", "Real two"]);
+	});
+
+	it("treats everything after an unclosed fence as text", () => {
+		expect(titles(lines("- [ ] Before", "```sh", "- [ ] after an unclosed fence", "- [ ] to the end"))).toEqual([
+			"Before",
+		]);
+	});
+
+	it("treats a fence inside an item as the item's code", () => {
+		const plan = parsePlan(lines("- [ ] Document the API", "  ```md", "  - [ ] template row", "  ```", "- [ ] Next"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Document the API", "Next"]);
+		expect(plan.items[0]?.criteria).toEqual([]);
+	});
+
+	it("does not mistake inline code for a fence", () => {
+		expect(titles(lines("```inline``` code", "- [ ] Counted"))).toEqual(["Counted"]);
+	});
+
+	it("reads CRLF and lone-CR files exactly like LF files", () => {
+		const body = ["---", "verify: npm test", "---", "# Plan", "- [ ] One  ", "  - [x] crit", "- [x] Two"];
+		const lf = parsePlan(body.join("\n"));
+		expect(parsePlan(body.join("\r\n"))).toEqual(lf);
+		expect(parsePlan(body.join("\r"))).toEqual(lf);
+		expect(lf.items[0]?.title).toBe("One");
+		expect(lf.frontMatter.verify).toEqual(["npm test"]);
+	});
+
+	it("keeps unicode titles whole", () => {
+		expect(
+			titles(lines("- [ ] 实现登录页面", "- [x] 🚀 Ship it 🎉", "- [ ] Ünïcödé — “quotes”", "- [ ] 👩‍💻 pair")),
+		).toEqual(["实现登录页面", "🚀 Ship it 🎉", "Ünïcödé — “quotes”", "👩‍💻 pair"]);
+	});
+
+	it("keeps a Unicode line separator inside a title, since only CR and LF end a line", () => {
+		expect(titles("- [ ] first\u2028second")).toEqual(["first\u2028second"]);
+	});
+
+	it("trims trailing spaces and tabs from titles", () => {
+		expect(titles("- [ ]   Padded title \t  ")).toEqual(["Padded title"]);
+	});
+
+	it("gives an empty plan no items and no next", () => {
+		for (const text of ["", "\n\n", "# Just a heading\n\nSome prose."]) {
+			const plan = parsePlan(text);
+			expect(plan.items).toEqual([]);
+			expect(plan.next).toBeNull();
+			expect(plan.counts).toEqual({ total: 0, open: 0, completed: 0, cancelled: 0, blocked: 0 });
+		}
+	});
+
+	it("counts a plan whose items are all [~] as blocked, not complete and not open", () => {
+		const plan = parsePlan(lines("- [~] Waiting for API keys", "- [~] Waiting for legal review"));
+		expect(plan.counts).toEqual({ total: 2, open: 0, completed: 0, cancelled: 0, blocked: 2 });
+		expect(plan.next).toBeNull();
+	});
+
+	it("records the nearest heading above each item as its section", () => {
+		const plan = parsePlan(
+			lines(
+				"- [ ] Before any heading",
+				"# Phase 1 #",
+				"- [ ] A",
+				"### Sub step",
+				"- [ ] B",
+				"## Final Verification Wave",
+				"- [ ] C",
+			),
+		);
+		expect(plan.items.map((item) => item.section)).toEqual([null, "Phase 1", "Sub step", "Final Verification Wave"]);
+	});
+
+	it("ends an item at a heading, so checkboxes after it are items again", () => {
+		expect(titles(lines("- [ ] A", "## Next", "- [ ] B"))).toEqual(["A", "B"]);
+	});
+
+	it("does not count checkboxes nested under a plain bullet", () => {
+		expect(titles(lines("- Phase 1", "  - [ ] nested under a note", "- [ ] Top level"))).toEqual(["Top level"]);
+	});
+
+	it("treats a checkbox indented less than its predecessor's text as a sibling", () => {
+		const plan = parsePlan(
+			lines("1. [ ] First", "   - [ ] three spaces: under its text", "  - [ ] two spaces: left of its text"),
+		);
+		expect(plan.items.map((item) => item.title)).toEqual(["First", "two spaces: left of its text"]);
+		expect(plan.items[0]?.criteria.map((criterion) => criterion.text)).toEqual(["three spaces: under its text"]);
+	});
+
+	it("does not count an indented code block as items", () => {
+		expect(titles(lines("Intro.", "", "    - [ ] four spaces in: code", "", "- [ ] Real"))).toEqual(["Real"]);
+	});
+
+	it("ends an item at an unindented paragraph after a blank line", () => {
+		const plan = parsePlan(lines("- [ ] A", "", "Prose between lists.", "  - [ ] after prose: top level again"));
+		expect(plan.items.map((item) => item.title)).toEqual(["A", "after prose: top level again"]);
+	});
+
+	it("keeps a lazy continuation line inside its item", () => {
+		const plan = parsePlan(lines("- [ ] A long title", "wrapped without indent", "  - [ ] criterion of A"));
+		expect(plan.items.map((item) => item.title)).toEqual(["A long title"]);
+		expect(plan.items[0]?.criteria).toHaveLength(1);
+	});
+
+	it("needs a space after the box and a single mark in it", () => {
+		expect(titles(lines("- [x]glued", "- [] empty box", "- [xx] two marks", "- [ ] ok"))).toEqual(["ok"]);
+	});
+
+	it("reads a letter or digit in brackets as text, not a checkbox", () => {
+		expect(titles(lines("- [1] Smith, 2019", "- [a] footnote", "- [ ] real"))).toEqual(["real"]);
+	});
+
+	it("counts an unknown punctuation mark as blocked and reports it", () => {
+		const plan = parsePlan(lines("- [x] done", "- [?] unsure"));
+		expect(plan.items[1]?.status).toBe("blocked");
+		expect(plan.counts).toMatchObject({ total: 2, completed: 1, blocked: 1 });
+		expect(plan.errors).toEqual([
+			{
+				line: 2,
+				reason:
+					"unknown checkbox mark [?]; use [ ] open, [x] done, [~] blocked or [-] cancelled (counted as blocked meanwhile)",
+			},
+		]);
+	});
+
+	it("reports a checkbox with no text and does not count it", () => {
+		const plan = parsePlan(lines("- [ ]", "- [ ] Real"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Real"]);
+		expect(plan.errors).toEqual([
+			{ line: 1, reason: "this checkbox has no text after it, so it is not counted as an item" },
+		]);
+	});
+
+	it("takes the first open item in file order as next", () => {
+		expect(parsePlan(lines("- [x] a", "- [~] b", "- [-] c", "- [ ] d", "- [ ] e")).next?.title).toBe("d");
+	});
+
+	it("ignores a leading byte-order mark", () => {
+		const plan = parsePlan("\uFEFF---\nname: Bom\n---\n- [ ] One");
+		expect(plan.frontMatter.name).toBe("Bom");
+		expect(plan.items[0]?.line).toBe(4);
+	});
+});
+
+describe("front matter", () => {
+	it("reads verify as one command, a block list or a flow list, quoted or not", () => {
+		expect(parsePlan(lines("---", "verify: npm test", "---")).frontMatter.verify).toEqual(["npm test"]);
+		expect(
+			parsePlan(
+				lines("---", "verify:", "  - npm run lint", '  - "npm test -- --grep \\"a: b\\""', "- 'it''s ok'", "---"),
+			).frontMatter.verify,
+		).toEqual(["npm run lint", 'npm test -- --grep "a: b"', "it's ok"]);
+		expect(
+			parsePlan(lines("---", "verify: [npm test, 'tsc --noEmit', \"make, check\"]", "---")).frontMatter.verify,
+		).toEqual(["npm test", "tsc --noEmit", "make, check"]);
+		expect(parsePlan(lines("---", "verify: []", "---")).frontMatter.verify).toEqual([]);
+	});
+
+	it("strips YAML comments from unquoted values but keeps # inside words and quotes", () => {
+		const plan = parsePlan(
+			lines("---", "# a comment line", "verify:", "  - test $# -eq 0 # count args", '  - "echo # kept"', "---"),
+		);
+		expect(plan.frontMatter.verify).toEqual(["test $# -eq 0", "echo # kept"]);
+		expect(plan.errors).toEqual([]);
+	});
+
+	it.each([
+		["90s", 90_000],
+		["5m", 300_000],
+		["1m30s", 90_000],
+		["1.5h", 5_400_000],
+		["250ms", 250],
+		["1500", 1500],
+		['"2m"', 120_000],
+	])("reads verify_timeout %s as %i ms", (value, ms) => {
+		expect(parsePlan(lines("---", `verify_timeout: ${value}`, "---")).frontMatter.verifyTimeoutMs).toBe(ms);
+	});
+
+	it("accepts verifyTimeout, name and title", () => {
+		expect(parsePlan(lines("---", "verifyTimeout: 10s", "name: Billing", "---")).frontMatter).toEqual({
+			verify: [],
+			verifyTimeoutMs: 10_000,
+			name: "Billing",
+		});
+		expect(parsePlan(lines("---", 'title: "Quoted: title"', "---")).frontMatter.name).toBe("Quoted: title");
+	});
+
+	it("ignores unknown keys with everything indented under them", () => {
+		const plan = parsePlan(
+			lines(
+				"---",
+				"owner: sam",
+				"tags:",
+				"  - infra",
+				"  - q3",
+				"meta:",
+				"  nested: value",
+				"    deeper: [1, 2]",
+				"name: Kept",
+				"---",
+			),
+		);
+		expect(plan.errors).toEqual([]);
+		expect(plan.frontMatter).toEqual({ verify: [], verifyTimeoutMs: null, name: "Kept" });
+	});
+
+	it("counts front matter lines in item line numbers", () => {
+		const plan = parsePlan(lines("---", "verify: make", "---", "", "- [ ] First"));
+		expect(plan.items[0]?.line).toBe(5);
+	});
+
+	it("is only front matter at the very top: a later --- is a thematic break", () => {
+		const plan = parsePlan(lines("# Plan", "---", "verify: not front matter", "---", "- [ ] One"));
+		expect(plan.frontMatter.verify).toEqual([]);
+		expect(plan.items.map((item) => item.title)).toEqual(["One"]);
+	});
+
+	it("reports an unclosed front matter on line 1 and still reads the items", () => {
+		const plan = parsePlan(lines("---", "verify: make", "- [ ] One"));
+		expect(plan.errors).toEqual([
+			{ line: 1, reason: "front matter opens with --- on line 1 but no closing --- line follows" },
+		]);
+		expect(plan.items.map((item) => [item.title, item.line])).toEqual([["One", 3]]);
+	});
+
+	it("reports a line that is not key: value with its line number", () => {
+		const plan = parsePlan(lines("---", "name: Plan", "this is not yaml", "---", "- [ ] One"));
+		expect(plan.errors).toEqual([
+			{ line: 3, reason: 'expected "key: value" in the front matter, got "this is not yaml"' },
+		]);
+		expect(plan.frontMatter.name).toBe("Plan");
+		expect(plan.items).toHaveLength(1);
+	});
+
+	it("reports a list item with no key above it", () => {
+		expect(parsePlan(lines("---", "- npm test", "---")).errors).toEqual([
+			{ line: 2, reason: 'expected "key: value" in the front matter, got "- npm test" with no key above it' },
+		]);
+	});
+
+	it("reports verify entries that are not strings, each on its own line", () => {
+		const plan = parsePlan(
+			lines(
+				"---",
+				"verify:",
+				"  - npm test",
+				"  - 42",
+				"  - true",
+				"  - [a, b]",
+				"  - {cmd: x}",
+				"  - run: make",
+				"  -",
+				"---",
+			),
+		);
+		expect(plan.frontMatter.verify).toEqual(["npm test"]);
+		expect(plan.errors).toEqual([
+			{ line: 4, reason: 'a verify command must be a string, got "42"; put it in quotes if it is meant as a command' },
+			{
+				line: 5,
+				reason: 'a verify command must be a string, got "true"; put it in quotes if it is meant as a command',
+			},
+			{ line: 6, reason: "a verify command must be a string, got a list [a, b]" },
+			{ line: 7, reason: "a verify command must be a string, got a mapping {cmd: x}" },
+			{
+				line: 8,
+				reason: 'a verify command must be a string, got the mapping "run: make"; write the command itself, or quote it',
+			},
+			{ line: 9, reason: "a verify command is empty" },
+		]);
+	});
+
+	it("accepts a quoted number as a command", () => {
+		expect(parsePlan(lines("---", 'verify: "42"', "---")).frontMatter.verify).toEqual(["42"]);
+	});
+
+	it("reports a nested list in a flow list and a missing ]", () => {
+		expect(parsePlan(lines("---", "verify: [a, [b]]", "---")).errors).toEqual([
+			{ line: 2, reason: "verify: a verify command must be a string, got a nested list" },
+		]);
+		expect(parsePlan(lines("---", "verify: [a, b", "  c]", "---")).errors).toEqual([
+			{ line: 2, reason: "verify: the list [a, b has no closing ]" },
+		]);
+	});
+
+	it("reports a text continuation under verify", () => {
+		expect(parsePlan(lines("---", "verify: npm test &&", "  npm run lint", "---")).errors).toEqual([
+			{
+				line: 3,
+				reason: 'verify takes one command on its own line or a list of "- command" lines; "npm run lint" is neither',
+			},
+		]);
+	});
+
+	it("reports a bad timeout in plain words", () => {
+		const plan = parsePlan(lines("---", "name: x", "verify_timeout: soon", "---"), "plan.md");
+		expect(plan.errors).toEqual([
+			{ line: 3, reason: 'verify_timeout must be a duration such as 90s or 5m, got "soon"' },
+		]);
+		expect(plan.frontMatter.verifyTimeoutMs).toBeNull();
+	});
+
+	it.each(["0", "0s", "-5s", "5 minutes", "5d", "1e3", ""])("rejects the timeout %j", (value) => {
+		expect(parsePlan(lines("---", `verify_timeout: ${value}`, "---")).errors).toHaveLength(1);
+	});
+
+	it("reports a key given twice, name and title included", () => {
+		expect(parsePlan(lines("---", "verify: a", "verify: b", "name: x", "title: y", "---")).errors).toEqual([
+			{ line: 3, reason: "verify is already given on line 2; give it once" },
+			{ line: 5, reason: "title repeats name, given on line 4; give it once" },
+		]);
+	});
+
+	it("reports an unclosed quote and an unknown escape", () => {
+		expect(parsePlan(lines("---", 'name: "open', 'verify: "a\\q"', "---")).errors).toEqual([
+			{ line: 2, reason: 'name: the quoted value "open has no closing "' },
+			{ line: 3, reason: 'verify: unknown escape \\q in a "quoted" value' },
+		]);
+	});
+
+	it("reports block text for verify", () => {
+		expect(parsePlan(lines("---", "verify: |", "  npm test", "---")).errors).toEqual([
+			{ line: 2, reason: 'block text (|) is not supported for verify; put each command on its own "- command" line' },
+		]);
+	});
+});
+
+describe("planErrorsMessage", () => {
+	it("prints one file:line: reason per error", () => {
+		const plan = parsePlan(lines("---", "name: x", "verify_timeout: soon", "oops", "---"));
+		expect(planErrorsMessage(plan.errors, "plan.md")).toBe(
+			lines(
+				'plan.md:3: verify_timeout must be a duration such as 90s or 5m, got "soon"',
+				'plan.md:4: expected "key: value" in the front matter, got "oops"',
+			),
+		);
+	});
+});
+
+describe("parseDurationMs", () => {
+	it("reads milliseconds and unit durations, and nothing else", () => {
+		expect(parseDurationMs("90s")).toBe(90_000);
+		expect(parseDurationMs("2h")).toBe(7_200_000);
+		expect(parseDurationMs("soon")).toBeNull();
+		expect(parseDurationMs("9".repeat(20))).toBeNull();
+	});
+});
+
+describe("planView", () => {
+	const text = lines(
+		"---",
+		"verify:",
+		"  - npm test",
+		"---",
+		"- [x] One",
+		"- [ ] Two",
+		"- [/] Three",
+		"- [~] Four",
+		"- [ ] Five",
+	);
+
+	it("gives the policy counts, next titles (started first), the plan's name and its verify commands", () => {
+		const view = planView(parsePlan(text), "billing", 2);
+		expect(view).toMatchObject({
+			source: "plan",
+			name: "billing",
+			counts: { total: 5, open: 3, completed: 1, cancelled: 0, blocked: 1 },
+			next: ["Three", "Two"],
+			verify: ["npm test"],
+		});
+		expect(view.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+	});
+
+	it("changes the fingerprint when a status changes", () => {
+		const before = planView(parsePlan("- [ ] A\n- [ ] B"), "p", 3).fingerprint;
+		expect(planView(parsePlan("- [x] A\n- [ ] B"), "p", 3).fingerprint).not.toBe(before);
+	});
+
+	it("changes the fingerprint when items are reordered, since order is the plan's schedule", () => {
+		const before = planView(parsePlan("- [ ] A\n- [ ] B"), "p", 3).fingerprint;
+		expect(planView(parsePlan("- [ ] B\n- [ ] A"), "p", 3).fingerprint).not.toBe(before);
+	});
+
+	it("tells apart which of two same-titled items is done", () => {
+		const first = planView(parsePlan("- [x] Run the tests\n- [ ] Run the tests"), "p", 3).fingerprint;
+		const second = planView(parsePlan("- [ ] Run the tests\n- [x] Run the tests"), "p", 3).fingerprint;
+		expect(first).not.toBe(second);
+	});
+
+	it("keeps the fingerprint when only whitespace, prose or criteria change", () => {
+		const before = planView(parsePlan("- [ ] Write  docs\n  - [ ] crit"), "p", 3).fingerprint;
+		const after = planView(parsePlan("Intro prose.\n\n- [ ] Write docs\n  - [x] crit"), "p", 3).fingerprint;
+		expect(after).toBe(before);
+	});
+
+	it("has no next titles for an all-blocked plan", () => {
+		expect(planView(parsePlan("- [~] a\n- [~] b"), "p", 3).next).toEqual([]);
+	});
+});
+
+// ---------------------------------------------------------------- property
+
+interface Block {
+	lines: string[];
+	/** Offsets (within `lines`) and titles of the items this block adds. */
+	items: { offset: number; title: string }[];
+}
+
+const title = fc
+	.string({ unit: "grapheme", minLength: 1, maxLength: 20 })
+	.map((text) => text.replace(/[\r\n]/g, " ").trim())
+	.filter((text) => text !== "");
+const mark = fc.constantFrom(" ", "x", "X", "~", "-", "/");
+const plainText = fc.constantFrom(
+	"Some prose.",
+	"Note: [ ] is not a box here",
+	"> - [ ] quoted",
+	"<!-- html -->",
+	"Done.",
+);
+
+/** A top-level item with optional criteria, plain sub-bullets and a fence indented under it. */
+const itemBlock: fc.Arbitrary<Block> = fc
+	.record({
+		indent: fc.constantFrom("", " "),
+		marker: fc.constantFrom("-", "*", "+", "1.", "2)", "10."),
+		mark,
+		title,
+		trailing: fc.constantFrom("", "  ", "\t"),
+		children: fc.array(
+			fc.oneof(
+				fc.record({ kind: fc.constant("criterion" as const), extra: fc.nat(4), mark, text: title }),
+				fc.record({ kind: fc.constant("note" as const), extra: fc.nat(4), text: plainText }),
+				fc.record({ kind: fc.constant("fence" as const), extra: fc.nat(2), text: title }),
+				fc.constant({ kind: "blank" as const }),
+			),
+			{ maxLength: 4 },
+		),
+	})
+	.map(({ indent, marker, mark: box, title: text, trailing, children }) => {
+		const column = indent.length + marker.length + 1;
+		const out = [`${indent}${marker} [${box}] ${text}${trailing}`];
+		for (const child of children) {
+			if (child.kind === "blank") {
+				out.push("");
+				continue;
+			}
+			const pad = " ".repeat(column + child.extra);
+			if (child.kind === "criterion") out.push(`${pad}- [${child.mark}] ${child.text}`);
+			else if (child.kind === "note") out.push(`${pad}- ${child.text}`);
+			else out.push(`${pad}\`\`\`md`, `${pad}- [ ] ${child.text}`, `${pad}\`\`\``);
+		}
+		return { lines: out, items: [{ offset: 0, title: text }] };
+	});
+
+const fenceBlock = (closed: boolean): fc.Arbitrary<Block> =>
+	fc
+		.record({
+			indent: fc.constantFrom("", " ", "   "),
+			char: fc.constantFrom("`", "~"),
+			length: fc.integer({ min: 3, max: 5 }),
+			info: fc.constantFrom("", "md", "markdown title=x", " sh "),
+			content: fc.array(
+				fc.oneof(
+					title.map((text) => `- [ ] ${text}`),
+					title.map((text) => `1. [x] ${text}`),
+					fc.constantFrom("# heading in code", "", "---", "    - [ ] indented"),
+				),
+				{ maxLength: 4 },
+			),
+		})
+		.map(({ indent, char, length, info, content }) => {
+			const other = char === "`" ? "~~~" : "```";
+			const fence = char.repeat(length);
+			const inner = [...content, other, `${fence}x`];
+			if (length > 3) inner.push(char.repeat(length - 1));
+			const out = [`${indent}${fence}${info}`, ...inner];
+			if (closed) out.push(`${indent}${fence}`);
+			return { lines: out, items: [] };
+		});
+
+const otherBlock: fc.Arbitrary<Block> = fc.oneof(
+	fc
+		.constantFrom("# Title", "## Phase 2 ##", "### Step", "", "***", "___", "- - -")
+		.map((line) => ({ lines: [line], items: [] })),
+	plainText.map((line) => ({ lines: [line], items: [] })),
+	title.map((text) => ({ lines: ["- A plain note", `  - [ ] ${text}`, `    - [x] ${text}`], items: [] })),
+	title.map((text) => ({ lines: ["", `    - [ ] ${text}`, ""], items: [] })),
+);
+
+const document = fc.record({
+	frontMatter: fc.constantFrom([], ["---", "name: Plan", "verify:", "  - npm test", "---"], ["---", "---"]),
+	blocks: fc.array(fc.oneof({ weight: 3, arbitrary: itemBlock }, fenceBlock(true), otherBlock), { maxLength: 12 }),
+	tail: fc.option(fenceBlock(false), { nil: null }),
+	eol: fc.constantFrom("\n", "\r\n", "\r"),
+});
+
+describe("plan parser property", () => {
+	it(`finds exactly the top-level checkbox lines outside fences, with their lines and titles (${RUNS} runs)`, () => {
+		fc.assert(
+			fc.property(document, ({ frontMatter, blocks, tail, eol }) => {
+				const all: string[] = [...frontMatter];
+				const expected: { line: number; title: string }[] = [];
+				for (const block of tail ? [...blocks, tail] : blocks) {
+					for (const item of block.items) expected.push({ line: all.length + item.offset + 1, title: item.title });
+					all.push(...block.lines);
+				}
+				const plan = parsePlan(all.join(eol));
+				expect(plan.items.map((item) => ({ line: item.line, title: item.title }))).toEqual(expected);
+				expect(plan.counts.total).toBe(expected.length);
+				expect(plan.errors).toEqual([]);
+			}),
+			{ numRuns: RUNS },
+		);
+	});
+});
