@@ -1,7 +1,8 @@
 /**
  * Reads a Markdown work plan: its top-level checkboxes are the items, nested
  * checkboxes are acceptance criteria of their parent (never items, so they
- * cannot inflate the counts), and checkboxes inside code fences are text.
+ * cannot inflate the counts), and checkboxes inside code fences or HTML
+ * comments are text (commenting an item out is a common way to shelve it).
  * Optional front matter carries the verify commands that gate completion.
  *
  * The parser never throws: whatever it cannot read becomes a `PlanError` with
@@ -143,6 +144,7 @@ function parsePlanBody(lines: readonly string[], start: number): { items: PlanIt
 	const items: PlanItem[] = [];
 	const errors: PlanError[] = [];
 	let fence: Fence | null = null;
+	let inComment = false;
 	let container: Container | null = null;
 	let section: string | null = null;
 	let afterBlank = false;
@@ -154,6 +156,10 @@ function parsePlanBody(lines: readonly string[], start: number): { items: PlanIt
 			if (closesFence(line, fence)) fence = null;
 			continue;
 		}
+		if (inComment) {
+			if (line.includes("-->")) inComment = false;
+			continue;
+		}
 		if (line === "") {
 			afterBlank = true;
 			continue;
@@ -163,15 +169,21 @@ function parsePlanBody(lines: readonly string[], start: number): { items: PlanIt
 		const opened = openingFence(line);
 		const list = listLine(line);
 		const heading = indent <= 3 && !inside ? atxHeading(line) : null;
+		const comment = (inside || indent <= 3) && /^[ \t]*<!--/.test(line);
 
 		if (container && !inside) {
-			const lazyContinuation = !afterBlank && !opened && !list && heading === null && !isThematicBreak(line);
+			const lazyContinuation =
+				!afterBlank && !opened && !comment && !list && heading === null && !isThematicBreak(line);
 			if (!lazyContinuation) container = null;
 		}
 		afterBlank = false;
 
 		if (opened && (inside || indent <= 3)) {
 			fence = opened;
+			continue;
+		}
+		if (comment) {
+			inComment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
 			continue;
 		}
 		if (heading !== null) {

@@ -106,6 +106,20 @@ describe("plan items", () => {
 		expect(titles(text)).toEqual(["Real one", "Real two"]);
 	});
 
+	it("treats checkboxes inside HTML comments as text", () => {
+		const text = lines(
+			"- [ ] Kept",
+			"<!--",
+			"- [ ] Shelved for now",
+			"  - [ ] its criterion",
+			"-->",
+			"<!-- - [ ] one-line comment -->",
+			"  <!-- note --> - [ ] not a list line either",
+			"- [x] Also kept",
+		);
+		expect(titles(text)).toEqual(["Kept", "Also kept"]);
+	});
+
 	it("treats everything after an unclosed fence as text", () => {
 		expect(titles(lines("- [ ] Before", "```sh", "- [ ] after an unclosed fence", "- [ ] to the end"))).toEqual([
 			"Before",
@@ -583,7 +597,15 @@ const fenceBlock = (closed: boolean): fc.Arbitrary<Block> =>
 			return { lines: out, items: [] };
 		});
 
+const commentBlock: fc.Arbitrary<Block> = fc
+	.array(
+		title.map((text) => `- [ ] ${text}`),
+		{ maxLength: 3 },
+	)
+	.map((inner) => ({ lines: ["<!--", ...inner, "-->"], items: [] }));
+
 const otherBlock: fc.Arbitrary<Block> = fc.oneof(
+	commentBlock,
 	fc
 		.constantFrom("# Title", "## Phase 2 ##", "### Step", "", "***", "___", "- - -")
 		.map((line) => ({ lines: [line], items: [] })),
