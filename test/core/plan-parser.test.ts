@@ -599,7 +599,7 @@ const fenceBlock = (closed: boolean): fc.Arbitrary<Block> =>
 
 const commentBlock: fc.Arbitrary<Block> = fc
 	.array(
-		title.map((text) => `- [ ] ${text}`),
+		title.filter((text) => !text.includes("-->")).map((text) => `- [ ] ${text}`),
 		{ maxLength: 3 },
 	)
 	.map((inner) => ({ lines: ["<!--", ...inner, "-->"], items: [] }));
