@@ -87,6 +87,8 @@ export function planErrorsMessage(errors: readonly PlanError[], source: string):
  * its order is the order of work (`next` follows it), and a plan may repeat a
  * title in different places ("Run the tests"), which only position tells apart.
  * Criteria are left out: they are not items, so ticking one is not progress.
+ * The verify commands are in: the policy keys "verified" and "completed" on
+ * the fingerprint, so a changed completion gate must run again.
  */
 export function planView(plan: ParsedPlan, name: string, nextItems: number): WorkView {
 	const asTodos = plan.items.map((item) => ({ content: item.title, status: item.status }));
@@ -95,14 +97,17 @@ export function planView(plan: ParsedPlan, name: string, nextItems: number): Wor
 		name,
 		counts: plan.counts,
 		next: nextOpenTodos(asTodos, nextItems).map((todo) => todo.content),
-		fingerprint: planFingerprint(plan.items),
+		fingerprint: planFingerprint(plan.items, plan.frontMatter.verify),
 		verify: [...plan.frontMatter.verify],
 	};
 }
 
-export function planFingerprint(items: readonly Pick<PlanItem, "title" | "status">[]): string {
+export function planFingerprint(
+	items: readonly Pick<PlanItem, "title" | "status">[],
+	verify: readonly string[] = [],
+): string {
 	const entries = items.map((item) => [item.status, canonicalText(item.title)]);
-	return createHash("sha256").update(JSON.stringify(entries)).digest("hex").slice(0, 16);
+	return createHash("sha256").update(JSON.stringify({ entries, verify })).digest("hex").slice(0, 16);
 }
 
 /** Accepts CRLF, LF and lone CR, and drops a leading byte-order mark. */

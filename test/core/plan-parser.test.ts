@@ -511,6 +511,12 @@ describe("planView", () => {
 		expect(after).toBe(before);
 	});
 
+	it("changes the fingerprint when the verify commands change, so a changed gate runs again", () => {
+		const before = planView(parsePlan("---\nverify: npm test\n---\n- [x] A"), "p", 3).fingerprint;
+		const after = planView(parsePlan("---\nverify: [npm test, npm run e2e]\n---\n- [x] A"), "p", 3).fingerprint;
+		expect(after).not.toBe(before);
+	});
+
 	it("has no next titles for an all-blocked plan", () => {
 		expect(planView(parsePlan("- [~] a\n- [~] b"), "p", 3).next).toEqual([]);
 	});
