@@ -146,86 +146,94 @@ const MARK_STATUS: Record<string, TodoStatus> = {
 };
 
 function parsePlanBody(lines: readonly string[], start: number): { items: PlanItem[]; errors: PlanError[] } {
-	const items: PlanItem[] = [];
-	const errors: PlanError[] = [];
-	let fence: Fence | null = null;
-	let inComment = false;
-	let container: Container | null = null;
-	let section: string | null = null;
-	let afterBlank = false;
+	const reader = new PlanBodyReader();
+	for (let index = start; index < lines.length; index++) reader.read(lines[index] ?? "", index + 1);
+	return { items: reader.items, errors: reader.errors };
+}
 
-	for (let index = start; index < lines.length; index++) {
-		const line = (lines[index] ?? "").replace(/\s+$/, "");
-		const lineNumber = index + 1;
-		if (fence) {
-			if (closesFence(line, fence)) fence = null;
-			continue;
+/**
+ * Line by line, CommonMark's block structure as far as items need it: fences
+ * and comments hide lines, headings name sections, and a list line is nested
+ * when it is indented to the text column of the top-level item above it.
+ */
+class PlanBodyReader {
+	readonly items: PlanItem[] = [];
+	readonly errors: PlanError[] = [];
+	private fence: Fence | null = null;
+	private inComment = false;
+	private container: Container | null = null;
+	private section: string | null = null;
+	private afterBlank = false;
+
+	read(raw: string, lineNumber: number): void {
+		const line = raw.replace(/\s+$/, "");
+		if (this.fence) {
+			if (closesFence(line, this.fence)) this.fence = null;
+			return;
 		}
-		if (inComment) {
-			if (line.includes("-->")) inComment = false;
-			continue;
+		if (this.inComment) {
+			if (line.includes("-->")) this.inComment = false;
+			return;
 		}
 		if (line === "") {
-			afterBlank = true;
-			continue;
+			this.afterBlank = true;
+			return;
 		}
 		const indent = indentWidth(line);
-		const inside = container !== null && indent >= container.contentColumn;
-		const opened = openingFence(line);
-		const list = listLine(line);
+		const inside = this.container !== null && indent >= this.container.contentColumn;
+		const blockStart = inside || indent <= 3;
+		const opened = blockStart ? openingFence(line) : null;
+		const comment = blockStart && /^[ \t]*<!--/.test(line);
 		const heading = indent <= 3 && !inside ? atxHeading(line) : null;
-		const comment = (inside || indent <= 3) && /^[ \t]*<!--/.test(line);
+		const list = listLine(line);
 
-		if (container && !inside) {
-			const lazyContinuation =
-				!afterBlank && !opened && !comment && !list && heading === null && !isThematicBreak(line);
-			if (!lazyContinuation) container = null;
+		if (this.container && !inside) {
+			const lazy = !this.afterBlank && !opened && !comment && !list && heading === null && !isThematicBreak(line);
+			if (!lazy) this.container = null;
 		}
-		afterBlank = false;
+		this.afterBlank = false;
 
-		if (opened && (inside || indent <= 3)) {
-			fence = opened;
-			continue;
-		}
-		if (comment) {
-			inComment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
-			continue;
-		}
-		if (heading !== null) {
-			section = heading === "" ? null : heading;
-			continue;
-		}
-		if (!list || isThematicBreak(line)) continue;
+		if (opened) this.fence = opened;
+		else if (comment) this.inComment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
+		else if (heading !== null) this.section = heading === "" ? null : heading;
+		else if (list && !isThematicBreak(line)) this.listItem(list, lineNumber);
+	}
 
-		if (container) {
-			if (list.mark !== null && container.item) {
-				container.item.criteria.push({
-					text: list.text,
-					checked: list.mark === "x" || list.mark === "X",
-					line: lineNumber,
-				});
+	private listItem(list: ListLine, lineNumber: number): void {
+		if (this.container) {
+			if (list.mark !== null && this.container.item) {
+				const checked = list.mark === "x" || list.mark === "X";
+				this.container.item.criteria.push({ text: list.text, checked, line: lineNumber });
 			}
-			continue;
+			return;
 		}
-		if (list.indent > 3) continue;
-		container = { contentColumn: list.contentColumn, item: null };
-		if (list.mark === null) continue;
+		if (list.indent > 3) return;
+		this.container = { contentColumn: list.contentColumn, item: null };
+		if (list.mark === null) return;
 		if (list.text === "") {
-			errors.push({ line: lineNumber, reason: "this checkbox has no text after it, so it is not counted as an item" });
-			continue;
+			this.errors.push({
+				line: lineNumber,
+				reason: "this checkbox has no text after it, so it is not counted as an item",
+			});
+			return;
 		}
 		const status = MARK_STATUS[list.mark];
 		if (status === undefined) {
-			errors.push({
+			this.errors.push({
 				line: lineNumber,
 				reason: `unknown checkbox mark [${list.mark}]; use [ ] open, [x] done, [~] blocked or [-] cancelled (counted as blocked meanwhile)`,
 			});
 		}
-		const item: PlanItem = { title: list.text, status: status ?? "blocked", line: lineNumber, criteria: [], section };
-		items.push(item);
-		container.item = item;
+		const item: PlanItem = {
+			title: list.text,
+			status: status ?? "blocked",
+			line: lineNumber,
+			criteria: [],
+			section: this.section,
+		};
+		this.items.push(item);
+		this.container.item = item;
 	}
-	return { items, errors };
 }
 
 /** Columns of leading whitespace, a tab advancing to the next multiple of four. */
