@@ -310,7 +310,9 @@ const KNOWN_KEYS: Record<string, KeyName> = {
 	title: "name",
 };
 
-const EMPTY_FRONT_MATTER: PlanFrontMatter = { verify: [], verifyTimeoutMs: null, name: null };
+function emptyFrontMatter(): PlanFrontMatter {
+	return { verify: [], verifyTimeoutMs: null, name: null };
+}
 
 /**
  * A small YAML subset, read by hand so every mistake gets its exact line and
@@ -319,12 +321,12 @@ const EMPTY_FRONT_MATTER: PlanFrontMatter = { verify: [], verifyTimeoutMs: null,
  */
 function parseFrontMatter(lines: readonly string[]): FrontMatterResult {
 	if ((lines[0] ?? "").trimEnd() !== "---") {
-		return { frontMatter: { ...EMPTY_FRONT_MATTER, verify: [] }, errors: [], bodyStart: 0 };
+		return { frontMatter: emptyFrontMatter(), errors: [], bodyStart: 0 };
 	}
 	const close = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)$/.test(line.trimEnd()));
 	if (close === -1) {
 		return {
-			frontMatter: { ...EMPTY_FRONT_MATTER, verify: [] },
+			frontMatter: emptyFrontMatter(),
 			errors: [{ line: 1, reason: "front matter opens with --- on line 1 but no closing --- line follows" }],
 			bodyStart: 1,
 		};

@@ -274,6 +274,7 @@ function describe(value: unknown): string {
 		return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
 	if (typeof value === "object") return "an object";
 	if (typeof value === "undefined") return "nothing";
+	if (typeof value === "function") return "a function";
 	return `${typeof value} ${String(value)}`;
 }
 
