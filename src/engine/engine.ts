@@ -119,12 +119,38 @@ export class Engine {
 		await this.change(ref, (state, now) => onTurnEnd(observe(state, ref), end, now));
 	}
 
+	/**
+	 * Like `turnEnded`, but only when a turn is running; returns whether one
+	 * was. For harnesses whose idle event can arrive twice for one turn (two
+	 * hook registrations, a retried hook): the second must not invent a turn.
+	 * A scope that has never seen a turn still records one, as `turnEnded` does.
+	 */
+	async turnEndedIfRunning(ref: SessionRef, end: TurnEnd): Promise<boolean> {
+		const scope = this.scopeOf(ref);
+		if (scope === null) return false;
+		return this.store.updateScope(scope, (current) => {
+			const now = this.clock.now();
+			const state = stateOf(current, now);
+			if (state.turn && state.turn.outcome !== null) return { result: false, next: null };
+			return { result: true, next: onTurnEnd(observe(state, ref), end, now) };
+		});
+	}
+
 	async activity(ref: SessionRef, amount = 1): Promise<void> {
 		await this.change(ref, (state) => onActivity(state, amount));
 	}
 
 	async todosChanged(ref: SessionRef, todos: Todo[]): Promise<void> {
 		await this.change(ref, (state) => ({ ...observe(state, ref), todos }));
+	}
+
+	/**
+	 * Changes the agent's list from what it was, under the scope's lock: for
+	 * harnesses that report single edits (Claude Code's Task tools), so two
+	 * events handled at once by two processes cannot lose each other's change.
+	 */
+	async todosUpdated(ref: SessionRef, update: (current: readonly Todo[]) => Todo[]): Promise<void> {
+		await this.change(ref, (state) => ({ ...observe(state, ref), todos: update(state.todos ?? []) }));
 	}
 
 	async backgroundChanged(ref: SessionRef, running: number): Promise<void> {
