@@ -1,0 +1,35 @@
+/**
+ * The subcommands of `boulder`, as a table: adding one is one line here and
+ * one file that exports its `register`. The adapters add `install`,
+ * `uninstall` and `hook <harness> <event>` the same way.
+ */
+import type { Command } from "commander";
+import type { Cli } from "../context.js";
+import { registerConfig } from "./config.js";
+import { registerDoctor } from "./doctor.js";
+import { registerLog } from "./log.js";
+import { registerPlans } from "./plans.js";
+import { registerStart } from "./start.js";
+import { registerStatus } from "./status.js";
+import { registerGo, registerStop } from "./stop-go.js";
+import { registerWhy } from "./why.js";
+import { registerAbandon, registerPause, registerResume } from "./work-lifecycle.js";
+
+/** Contract: adds one subcommand to `program`; its action sets `cli.exitCode` or throws. */
+export type RegisterCommand = (program: Command, cli: Cli) => void;
+
+export const COMMANDS: readonly RegisterCommand[] = [
+	registerStart,
+	registerPlans,
+	registerStatus,
+	registerPause,
+	registerResume,
+	registerAbandon,
+	registerStop,
+	registerGo,
+	registerWhy,
+	registerLog,
+	registerDoctor,
+	registerConfig,
+	// registerInstall, registerUninstall, registerHook: one line each, from their own files.
+];

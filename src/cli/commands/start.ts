@@ -1,0 +1,69 @@
+/** `boulder start PLAN.md [--name NAME]`: makes a plan the active work of this worktree. */
+import type { Command } from "commander";
+import { loadConfig } from "../../engine/config-loader.js";
+import { filePlans } from "../../engine/plan-files.js";
+import { startWork } from "../../engine/works-ops.js";
+import type { Cli } from "../context.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { recordAction } from "../record-action.js";
+import { renderStarted } from "../render/start.js";
+
+export function registerStart(program: Command, cli: Cli): void {
+	program
+		.command("start")
+		.description("make a Markdown plan the active work of this worktree")
+		.argument("<plan>", "the plan file, e.g. PLAN.md")
+		.option("--name <name>", "what to call the work (default: the plan's `name:` or its first heading)")
+		.action(async (plan: string, options: { name?: string }) => {
+			cli.exitCode = await start(cli, plan, options);
+		});
+}
+
+async function start(cli: Cli, planPath: string, options: { name?: string }): Promise<ExitCode> {
+	const handle = await cli.openState();
+	const { store } = handle;
+	const before = await store.readWorks();
+	const { work, plan } = await startWork(
+		{ store, clock: cli.clock, plans: filePlans },
+		{ planPath, cwd: cli.io.cwd, ...(options.name ? { name: options.name } : {}) },
+	);
+	await cli.noteWorktree(handle);
+	const again =
+		before.kind === "ok" &&
+		(before.value.works[work.id]?.status === "active" || before.value.works[work.id]?.status === "paused");
+	await recordAction(cli, store, {
+		reason: "work-started",
+		detail: `"${work.name}" (${work.planPath})${again ? ", made active again" : ""}`,
+		work: work.id,
+	});
+	const after = await store.readWorks();
+	const { total, completed, open, blocked, cancelled } = plan.counts;
+	cli.out(
+		renderStarted(
+			{
+				name: work.name,
+				id: work.id,
+				planPath: work.planPath,
+				worktree: handle.worktree,
+				again,
+				progress: { total, done: completed, open, blocked, cancelled },
+				next: plan.next?.title ?? null,
+				verify: work.verify,
+				stoppedBy: after.kind === "ok" ? (after.value.stopped?.by ?? null) : null,
+				configProblem: configProblem(cli, handle.worktree),
+			},
+			cli.colors(),
+		),
+	);
+	return EXIT.ok;
+}
+
+/** Starting does not need the config, but the user must hear that a bad one keeps boulder idle. */
+function configProblem(cli: Cli, worktree: string): string | null {
+	try {
+		loadConfig(worktree, cli.io.env);
+		return null;
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
+	}
+}

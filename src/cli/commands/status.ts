@@ -1,0 +1,27 @@
+/** `boulder status [--all] [--json]`: the works, how far they are, and the last decision. */
+import type { Command } from "commander";
+import { readStatusAll, readWorktreeStatus } from "../../engine/status.js";
+import type { Cli } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { renderStatus, type StatusReport } from "../render/status.js";
+
+export function registerStatus(program: Command, cli: Cli): void {
+	program
+		.command("status")
+		.description("show the works of this worktree: progress, elapsed time, sessions, next item, last decision")
+		.option("--all", "every worktree boulder has seen (skips ones that no longer exist)")
+		.option("--json", "machine-readable output")
+		.action(async (options: { all?: boolean; json?: boolean }) => {
+			const now = cli.clock.now();
+			let report: StatusReport;
+			if (options.all) {
+				const all = await readStatusAll({ now, index: { env: cli.io.env, clock: cli.clock } });
+				report = { now, all: true, ...all };
+			} else {
+				const { store } = await cli.openState();
+				report = { now, all: false, worktrees: [await readWorktreeStatus(store, { now })], vanished: [] };
+			}
+			cli.out(options.json ? JSON.stringify(report, null, 2) : renderStatus(report, cli.colors()));
+			cli.exitCode = EXIT.ok;
+		});
+}

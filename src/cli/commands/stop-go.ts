@@ -1,0 +1,99 @@
+/**
+ * `boulder stop` / `boulder go`: without `--session`, the worktree-wide
+ * switch, kept in the works file so it holds across restarts until turned
+ * back on; with `--session ID --harness H`, that one session only.
+ *
+ * Neither reads the config: a broken config must never keep the user from
+ * stopping the agent.
+ */
+import type { Command } from "commander";
+import { DEFAULT_CONFIG } from "../../core/config.js";
+import { BoulderError } from "../../core/errors.js";
+import { Engine, type SessionRef } from "../../engine/engine.js";
+import { filePlans } from "../../engine/plan-files.js";
+import { setStopped } from "../../engine/works-ops.js";
+import type { Cli } from "../context.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { recordAction } from "../record-action.js";
+
+interface SessionOptions {
+	session?: string;
+	harness?: string;
+}
+
+/** Who the engine and the log say turned it off or on. */
+export const STOP_BY = "`boulder stop`";
+export const GO_BY = "`boulder go`";
+
+export function registerStop(program: Command, cli: Cli): void {
+	withSessionOptions(
+		program.command("stop").description("stop continuation in this worktree (or one session) until `boulder go`"),
+	).action(async (options: SessionOptions) => {
+		cli.exitCode = await toggle(cli, true, options);
+	});
+}
+
+export function registerGo(program: Command, cli: Cli): void {
+	withSessionOptions(
+		program.command("go").description("turn continuation back on in this worktree (or one session)"),
+	).action(async (options: SessionOptions) => {
+		cli.exitCode = await toggle(cli, false, options);
+	});
+}
+
+function withSessionOptions(command: Command): Command {
+	return command
+		.option("--session <id>", "only this harness session (needs --harness)")
+		.option("--harness <name>", "the harness of --session: claude-code, opencode, …");
+}
+
+async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise<ExitCode> {
+	const ref = sessionRef(options);
+	const handle = await cli.openState();
+	const { store } = handle;
+	const c = cli.colors();
+	if (ref) {
+		// The engine's stop/go touch only the session's state, never the config.
+		const engine = new Engine({ store, config: DEFAULT_CONFIG, clock: cli.clock, plans: filePlans });
+		if (stop) await engine.stopSession(ref, STOP_BY);
+		else await engine.goSession(ref, GO_BY);
+		await cli.noteWorktree(handle);
+		const who = `${ref.harness} session ${ref.sessionId}`;
+		cli.out(
+			stop
+				? `${c.yellow("Stopped")} continuation for ${who}; \`boulder go --session ${ref.sessionId} --harness ${ref.harness}\` turns it on.`
+				: `${c.green("On")} again for ${who}.`,
+		);
+		return EXIT.ok;
+	}
+	const before = await store.readWorks();
+	const wasStopped = before.kind === "ok" && before.value.stopped !== null;
+	await setStopped({ store, clock: cli.clock, plans: filePlans }, stop, stop ? STOP_BY : GO_BY);
+	await cli.noteWorktree(handle);
+	if (stop !== wasStopped) {
+		await recordAction(cli, store, {
+			reason: stop ? "stopped" : "resumed",
+			detail: `continuation turned ${stop ? "off" : "on"} in this worktree by ${stop ? STOP_BY : GO_BY}`,
+		});
+	}
+	if (stop) {
+		cli.out(
+			`${c.yellow("Stopped")}: boulder will not nudge any session in ${handle.worktree} until \`boulder go\`. This holds across restarts.`,
+		);
+	} else {
+		cli.out(
+			wasStopped
+				? `${c.green("On")} again: boulder continues the active work in ${handle.worktree}.`
+				: `Continuation was not stopped in ${handle.worktree}; nothing changed.`,
+		);
+	}
+	return EXIT.ok;
+}
+
+function sessionRef(options: SessionOptions): SessionRef | null {
+	if (options.session === undefined && options.harness === undefined) return null;
+	if (!options.session || !options.harness) {
+		throw new BoulderError("usage", "--session and --harness go together: `--session ID --harness claude-code`");
+	}
+	return { harness: options.harness, sessionId: options.session };
+}

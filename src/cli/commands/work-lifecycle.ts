@@ -1,0 +1,71 @@
+/** `boulder pause | resume | abandon [WORK]`: one work's lifecycle; without WORK, the active one. */
+import type { Command } from "commander";
+import { filePlans } from "../../engine/plan-files.js";
+import { setWorkStatus } from "../../engine/works-ops.js";
+import type { Work, WorkStatus } from "../../state/works.js";
+import type { Cli } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { formatElapsed } from "../format-time.js";
+import type { Colors } from "../io.js";
+import { recordAction } from "../record-action.js";
+
+interface Lifecycle {
+	name: "pause" | "resume" | "abandon";
+	status: WorkStatus;
+	description: string;
+	event: string;
+	said(work: Work, c: Colors): string;
+}
+
+const LIFECYCLE: Record<Lifecycle["name"], Lifecycle> = {
+	pause: {
+		name: "pause",
+		status: "paused",
+		description: "pause a work: no nudges for it until `boulder resume`",
+		event: "work-paused",
+		said: (work, c) => `${c.yellow("Paused")} ${c.bold(work.name)}: no nudges for it until \`boulder resume\`.`,
+	},
+	resume: {
+		name: "resume",
+		status: "active",
+		description: "resume a paused work and make it the active one",
+		event: "work-resumed",
+		said: (work, c) => `${c.green("Resumed")} ${c.bold(work.name)}: it is the active work again.`,
+	},
+	abandon: {
+		name: "abandon",
+		status: "abandoned",
+		description: "give up a work for good (its history stays in `boulder status`)",
+		event: "work-abandoned",
+		said: (work, c) =>
+			`${c.red("Abandoned")} ${c.bold(work.name)} after ${formatElapsed(work.elapsedMs ?? 0)}. It stays listed in \`boulder status\`.`,
+	},
+};
+
+function register(lifecycle: Lifecycle): (program: Command, cli: Cli) => void {
+	return (program, cli) => {
+		program
+			.command(lifecycle.name)
+			.description(lifecycle.description)
+			.argument("[work]", "the work's id, name or plan path (default: the active work)")
+			.action(async (ref: string | undefined) => {
+				const handle = await cli.openState();
+				const work = await setWorkStatus(
+					{ store: handle.store, clock: cli.clock, plans: filePlans },
+					lifecycle.status,
+					ref,
+				);
+				await recordAction(cli, handle.store, {
+					reason: lifecycle.event,
+					detail: `"${work.name}", by \`boulder ${lifecycle.name}\``,
+					work: work.id,
+				});
+				cli.out(lifecycle.said(work, cli.colors()));
+				cli.exitCode = EXIT.ok;
+			});
+	};
+}
+
+export const registerPause = register(LIFECYCLE.pause);
+export const registerResume = register(LIFECYCLE.resume);
+export const registerAbandon = register(LIFECYCLE.abandon);

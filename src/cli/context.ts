@@ -1,0 +1,73 @@
+/**
+ * What every command gets: the streams, colours that respect the terminal,
+ * the clock, and the ways to open the worktree. Opening goes through the
+ * engine's `openState`/`openWorkspace`; warnings they return are printed to
+ * stderr, never dropped.
+ */
+import {
+	noteWorktree,
+	type OpenOptions,
+	openState,
+	openWorkspace,
+	type StateHandle,
+	type Workspace,
+} from "../engine/open.js";
+import { type Clock, systemClock } from "../state/store.js";
+import type { ExitCode } from "./exit-codes.js";
+import { type CliIO, type Colors, colorsFor, plainColors } from "./io.js";
+
+export interface Cli {
+	readonly io: CliIO;
+	readonly clock: Clock;
+	/** Stops `--follow` and anything else that waits. */
+	readonly signal: AbortSignal | undefined;
+	/** Set by the command that ran; `main` returns it. */
+	exitCode: ExitCode;
+	/** Writes one block of text and a newline to stdout. */
+	out(text: string): void;
+	/** Writes one block of text and a newline to stderr. */
+	err(text: string): void;
+	/** Colours for stdout; none for machine output. */
+	colors(json?: boolean): Colors;
+	readonly errColors: Colors;
+	openState(): Promise<StateHandle>;
+	openWorkspace(): Promise<Workspace>;
+	/** Records the worktree in the user-level index once a command has written state to it. */
+	noteWorktree(handle: StateHandle): Promise<void>;
+	/** Options for the engine's open functions, for commands that open more than one thing. */
+	openOptions(): OpenOptions;
+}
+
+export function createCli(io: CliIO, options: { clock?: Clock; signal?: AbortSignal } = {}): Cli {
+	const clock = options.clock ?? systemClock;
+	const errColors = colorsFor(io.stderr, io.env);
+	const openOptions = (): OpenOptions => ({ cwd: io.cwd, env: io.env, clock });
+	const cli: Cli = {
+		io,
+		clock,
+		signal: options.signal,
+		exitCode: 0,
+		out: (text) => io.stdout.write(`${text}\n`),
+		err: (text) => io.stderr.write(`${text}\n`),
+		colors: (json) => (json ? plainColors : colorsFor(io.stdout, io.env)),
+		errColors,
+		openOptions,
+		async openState() {
+			return warned(cli, await openState(openOptions()));
+		},
+		async openWorkspace() {
+			return warned(cli, await openWorkspace(openOptions()));
+		},
+		async noteWorktree(handle) {
+			await noteWorktree(handle, openOptions());
+			warned(cli, handle);
+		},
+	};
+	return cli;
+}
+
+/** Prints the handle's warnings once, so a later print cannot repeat them. */
+export function warned<T extends StateHandle>(cli: Cli, handle: T): T {
+	for (const warning of handle.warnings.splice(0)) cli.err(cli.errColors.yellow(`boulder: warning: ${warning}`));
+	return handle;
+}

@@ -1,0 +1,167 @@
+/**
+ * The state check: every state file of the worktree parses at a schema
+ * version this boulder knows, nothing was moved aside, no lock or temp file
+ * was left behind, the decision log reads, and the user-level worktree index
+ * is usable. It only looks: nothing on disk changes.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import {
+	type FileStore,
+	inspectVersionedFile,
+	isTempFileName,
+	parseAsideName,
+	SCOPE_SCHEMA_VERSION,
+	type StateProblem,
+	scopeFileSpec,
+	type VersionedFileSpec,
+	worksFileSpec,
+	worktreeIndexFile,
+} from "../../state/index.js";
+import { WorktreeIndex } from "../../state/worktree-index.js";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "./types.js";
+
+const CHECK = "state";
+
+export const stateCheck: DoctorCheck = {
+	name: CHECK,
+	async run(context) {
+		const { store } = context;
+		const findings: DoctorFinding[] = [];
+		const works = await inspectFile(store.paths.works, worksFileSpec({ worktree: store.worktree, harness: "unknown" }));
+		findings.push(...works.findings);
+		const scopes = await scopeFiles(store);
+		let scopesOk = 0;
+		for (const file of scopes) {
+			const scope = await inspectFile(file, scopeFileSpec);
+			if (scope.ok) scopesOk++;
+			findings.push(...scope.findings);
+		}
+		for (const problem of await store.problems()) findings.push(problemFinding(problem));
+		findings.push(...(await indexFindings(context)));
+		if (findings.length > 0) return findings;
+		const parts = [
+			works.version === null ? "no works file yet" : `works file v${works.version}`,
+			`${scopesOk} scope file(s) v${SCOPE_SCHEMA_VERSION}`,
+		];
+		return [{ check: CHECK, level: "ok", message: `${parts.join(", ")}; all readable`, fix: null }];
+	},
+};
+
+interface Inspected {
+	ok: boolean;
+	version: number | null;
+	findings: DoctorFinding[];
+}
+
+async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise<Inspected> {
+	const seen = await inspectVersionedFile(file, spec);
+	switch (seen.kind) {
+		case "missing":
+			return { ok: true, version: null, findings: [] };
+		case "ok": {
+			if (seen.version < spec.currentVersion) {
+				return {
+					ok: true,
+					version: seen.version,
+					findings: [
+						{
+							check: CHECK,
+							level: "warn",
+							message: `${file} is a ${spec.label} at schema v${seen.version}; this boulder writes v${spec.currentVersion}`,
+							fix: "nothing to do: it is migrated on the next write, and the old file is kept as a copy next to it",
+							file,
+						},
+					],
+				};
+			}
+			return { ok: true, version: seen.version, findings: [] };
+		}
+		case "inaccessible":
+			return {
+				ok: false,
+				version: null,
+				findings: [
+					{
+						check: CHECK,
+						level: "problem",
+						message: `${file} cannot be read: ${seen.detail}`,
+						fix: `make it readable by you (boulder writes its files with mode 0600), or move it away`,
+						file,
+					},
+				],
+			};
+		case "bad":
+			return {
+				ok: false,
+				version: null,
+				findings: [
+					{
+						check: CHECK,
+						level: "problem",
+						message: `${file} is a ${spec.label} boulder cannot use (${seen.reason}: ${seen.detail}); until it is dealt with, nothing it covers is continued`,
+						fix:
+							seen.reason === "future"
+								? "a newer boulder wrote it: upgrade boulder, or move the file away to start that state fresh"
+								: "the next boulder command that uses it moves it aside and starts fresh; or move it away yourself",
+						file,
+					},
+				],
+			};
+	}
+}
+
+function problemFinding(problem: StateProblem): DoctorFinding {
+	if (problem.movedTo) {
+		return {
+			check: CHECK,
+			level: "problem",
+			message: `${problem.file} was unreadable (${problem.reason}) and was moved aside to ${problem.movedTo}; boulder started it fresh`,
+			fix: `look at ${path.basename(problem.movedTo)} if you want to know what happened, then delete it`,
+			file: problem.movedTo,
+		};
+	}
+	return {
+		check: CHECK,
+		level: "warn",
+		message: `${problem.file}: ${problem.reason}`,
+		fix: "nothing to do unless it stays: with no boulder running, it is safe to delete",
+		file: problem.file,
+	};
+}
+
+/** The scope files themselves: no aside copies, locks or temp files (those are `problems()`). */
+async function scopeFiles(store: FileStore): Promise<string[]> {
+	let names: string[];
+	try {
+		names = await readdir(store.paths.scopes);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+		throw error;
+	}
+	return names
+		.filter((name) => name.endsWith(".json") && !parseAsideName(name) && !isTempFileName(name))
+		.sort()
+		.map((name) => path.join(store.paths.scopes, name));
+}
+
+async function indexFindings(context: DoctorContext): Promise<DoctorFinding[]> {
+	const file = worktreeIndexFile({ env: context.env });
+	// The index's own spec is private to the state layer; this copy only inspects, never writes.
+	const spec: VersionedFileSpec<WorktreeIndex> = {
+		label: "worktree index",
+		currentVersion: 1,
+		schema: WorktreeIndex,
+		migrations: [],
+	};
+	const seen = await inspectFile(file, spec);
+	return seen.findings.map((finding) =>
+		finding.level === "problem"
+			? {
+					...finding,
+					level: "warn" as const,
+					fix: "`boulder status --all` misses worktrees until it is rebuilt; the next boulder command in each worktree moves it aside and rebuilds it",
+				}
+			: finding,
+	);
+}

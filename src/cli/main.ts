@@ -1,0 +1,89 @@
+/**
+ * The `boulder` command line. `main` parses the arguments, runs one command
+ * and returns its exit code; it never calls `process.exit`, so tests drive it
+ * in-process and the bin sets `process.exitCode` from it.
+ *
+ * Exit codes: 0 ok, 1 something is wrong, 2 the command line is wrong.
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { isBoulderError } from "../core/errors.js";
+import type { Clock } from "../state/store.js";
+import { COMMANDS } from "./commands/index.js";
+import { type Cli, createCli } from "./context.js";
+import { EXIT } from "./exit-codes.js";
+import { type CliIO, processIO } from "./io.js";
+
+export interface MainIO extends Partial<CliIO> {
+	/** For tests: the time commands see and record. */
+	clock?: Clock;
+	/** Ends commands that wait (`log --follow`). */
+	signal?: AbortSignal;
+}
+
+export async function main(argv: string[], io: MainIO = {}): Promise<number> {
+	const defaults = processIO();
+	const cli = createCli(
+		{
+			stdout: io.stdout ?? defaults.stdout,
+			stderr: io.stderr ?? defaults.stderr,
+			env: io.env ?? defaults.env,
+			cwd: io.cwd ?? defaults.cwd,
+		},
+		{ ...(io.clock ? { clock: io.clock } : {}), ...(io.signal ? { signal: io.signal } : {}) },
+	);
+	const program = buildProgram(cli);
+	try {
+		await program.parseAsync(argv, { from: "user" });
+		return cli.exitCode;
+	} catch (error) {
+		return reportError(cli, error);
+	}
+}
+
+export function buildProgram(cli: Cli): Command {
+	const red = cli.errColors.red;
+	const program = new Command("boulder")
+		.description("Keeps a coding agent working until its plan is done, and stops it when it should.")
+		.version(packageVersion(), "-v, --version", "print boulder's version")
+		.helpOption("-h, --help", "show help for a command")
+		.showSuggestionAfterError(true)
+		// Set before the subcommands exist: commander copies these settings into each of them.
+		.exitOverride()
+		.configureOutput({
+			writeOut: (text) => cli.io.stdout.write(text),
+			writeErr: (text) => cli.io.stderr.write(text),
+			outputError: (text, write) => write(red(text)),
+		});
+	for (const register of COMMANDS) register(program, cli);
+	return program;
+}
+
+function reportError(cli: Cli, error: unknown): number {
+	if (error instanceof CommanderError) {
+		// commander has already printed its message (or the help, or the version).
+		if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
+		return EXIT.usage;
+	}
+	const red = cli.errColors.red;
+	if (isBoulderError(error)) {
+		cli.err(red(`boulder: ${error.message}`));
+		return error.code === "usage" ? EXIT.usage : EXIT.failure;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	cli.err(red(`boulder: unexpected error: ${message}`));
+	if (cli.io.env.BOULDER_DEBUG && error instanceof Error && error.stack) cli.err(error.stack);
+	else cli.err(cli.errColors.dim("(set BOULDER_DEBUG=1 to see where it happened)"));
+	return EXIT.failure;
+}
+
+let version: string | null = null;
+
+/** The package's own version; `dist/cli` and `src/cli` both sit two folders below it. */
+function packageVersion(): string {
+	if (version === null) {
+		const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+		version = String((JSON.parse(text) as { version?: unknown }).version ?? "unknown");
+	}
+	return version;
+}

@@ -1,0 +1,90 @@
+/**
+ * What `boulder status` prints: per worktree, whether continuation is on,
+ * then its works. Live works (active, paused) get a block with their plan,
+ * sessions, next item and last decision; finished works get one line.
+ */
+import type { WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
+import { formatElapsed, formatWhen } from "../format-time.js";
+import type { Colors } from "../io.js";
+import { explain } from "../why-text.js";
+import { progressText, sessionLabel } from "./progress.js";
+
+export interface StatusReport {
+	now: number;
+	/** `--all`: every worktree in the user-level index. */
+	all: boolean;
+	worktrees: WorktreeStatusView[];
+	/** Worktrees in the index whose folder is gone: skipped. */
+	vanished: string[];
+}
+
+export function renderStatus(report: StatusReport, c: Colors): string {
+	const blocks = report.worktrees.map((worktree) => renderWorktree(worktree, report.now, c));
+	if (report.all && report.worktrees.length === 0 && report.vanished.length === 0) {
+		blocks.push(c.dim("No worktrees known yet: `boulder start PLAN.md` in one adds it."));
+	}
+	if (report.vanished.length > 0) {
+		blocks.push(
+			c.dim(
+				`Skipped ${report.vanished.length} worktree(s) that no longer exist:\n${report.vanished.map((root) => `  ${root}`).join("\n")}`,
+			),
+		);
+	}
+	return blocks.join("\n\n");
+}
+
+function renderWorktree(view: WorktreeStatusView, now: number, c: Colors): string {
+	const lines = [c.bold(view.worktree)];
+	if (view.problem) {
+		lines.push(c.red(`  ${view.problem}; \`boulder doctor\` says what to do`));
+		return lines.join("\n");
+	}
+	if (view.stopped) {
+		lines.push(
+			c.yellow(
+				`  continuation is stopped here (by ${view.stopped.by}, ${formatWhen(view.stopped.at, now)}); \`boulder go\` turns it on`,
+			),
+		);
+	}
+	if (view.works.length === 0) {
+		lines.push(c.dim("  no works; `boulder start PLAN.md` starts one"));
+		if (view.lastDecision) lines.push(`  ${lastLine(view.lastDecision, now, c)}`);
+		return lines.join("\n");
+	}
+	for (const work of view.works) lines.push(...renderWork(work, now, c));
+	return lines.join("\n");
+}
+
+const STATUS_COLOR = { active: "green", paused: "yellow", completed: "cyan", abandoned: "dim" } as const;
+
+function renderWork(work: WorkStatusView, now: number, c: Colors): string[] {
+	const status = c[STATUS_COLOR[work.status]](work.status);
+	const progress = work.progress ? progressText(work.progress) : c.red("progress unknown");
+	const mark = work.active ? c.green("●") : "○";
+	const head = `  ${mark} ${c.bold(work.name)} ${c.dim(`(${work.id})`)}  ${status}  ${progress}  ${formatElapsed(work.elapsedMs)}`;
+	if (work.status === "completed" || work.status === "abandoned") return [head];
+	const lines = [head, `      plan      ${work.planPath}`];
+	if (work.planProblem) lines.push(c.red(`      problem   ${work.planProblem}`));
+	const sessions = work.sessions.map((session) => {
+		const stopped = session.stoppedBy ? c.yellow(` stopped by ${session.stoppedBy}`) : "";
+		return `${sessionLabel(session)} ${c.dim(`(${session.how})`)}${stopped}`;
+	});
+	lines.push(
+		`      sessions  ${sessions.length > 0 ? sessions.join(", ") : c.dim("none yet: the next session to go idle joins")}`,
+	);
+	if (work.next) lines.push(`      next      ${work.next}`);
+	if (work.lastVerification && !work.lastVerification.passed) {
+		lines.push(
+			c.red(
+				`      verify    \`${work.lastVerification.command ?? "?"}\` failed (${formatWhen(work.lastVerification.at, now)})`,
+			),
+		);
+	}
+	if (work.lastDecision) lines.push(`      ${lastLine(work.lastDecision, now, c)}`);
+	return lines;
+}
+
+function lastLine(record: Parameters<typeof explain>[0], now: number, c: Colors): string {
+	const said = explain(record, now);
+	return `${c.dim("last")}      ${formatWhen(record.at, now)}  ${said.headline}: ${said.text}`;
+}

@@ -1,0 +1,102 @@
+/**
+ * Opens boulder for a folder: the worktree it belongs to, its store, the
+ * effective config and an engine. Adapters and the CLI both start here, so it
+ * knows nothing about either: no printing, no exit codes.
+ *
+ * The user-level worktree index (for `boulder status --all` and the
+ * dashboard) is refreshed only for worktrees that have boulder state, so
+ * running a read command in a random folder does not list that folder
+ * forever, and at most every few minutes, so a hook that opens the workspace
+ * on every event does not take the index's lock on every event.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Config } from "../core/config.js";
+import { FileStore } from "../state/file-store.js";
+import type { Clock } from "../state/store.js";
+import { systemClock } from "../state/store.js";
+import { readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
+import { type ConfigLayer, loadConfig } from "./config-loader.js";
+import { Engine, type PlanSource } from "./engine.js";
+import { filePlans } from "./plan-files.js";
+import type { Runner } from "./runner.js";
+import { findWorktreeRoot } from "./worktree.js";
+
+/** A worktree seen this recently is not written to the index again. */
+export const INDEX_REFRESH_MS = 10 * 60 * 1000;
+
+export interface OpenOptions {
+	cwd: string;
+	/** Where the user's config and state folders are found; defaults to `process.env`. */
+	env?: NodeJS.ProcessEnv;
+	clock?: Clock;
+	runner?: Runner;
+	plans?: PlanSource;
+}
+
+export interface StateHandle {
+	worktree: string;
+	store: FileStore;
+	/**
+	 * Contract: things that went wrong but must not fail the open (the index
+	 * could not be updated). The caller shows or logs them; nothing here is
+	 * dropped silently.
+	 */
+	warnings: string[];
+}
+
+export interface Workspace extends StateHandle {
+	config: Config;
+	/** The config files that were found, lowest precedence first. */
+	layers: ConfigLayer[];
+	engine: Engine;
+}
+
+/**
+ * The worktree and its store, without the config: what `boulder stop` needs,
+ * which must work even when the config is broken.
+ */
+export async function openState(options: OpenOptions): Promise<StateHandle> {
+	const worktree = findWorktreeRoot(options.cwd);
+	const store = new FileStore(worktree, options.clock ? { clock: options.clock } : {});
+	const handle: StateHandle = { worktree, store, warnings: [] };
+	if (existsSync(store.dir)) await noteWorktree(handle, options);
+	return handle;
+}
+
+/**
+ * Contract: throws `BoulderError` ("config-invalid", "config-unreadable") when
+ * a config file is bad, naming the file, key and expectation; adapters then
+ * let the agent stop.
+ */
+export async function openWorkspace(options: OpenOptions): Promise<Workspace> {
+	const state = await openState(options);
+	const { config, layers } = loadConfig(state.worktree, options.env ?? process.env);
+	const engine = new Engine({
+		store: state.store,
+		config,
+		plans: options.plans ?? filePlans,
+		...(options.clock ? { clock: options.clock } : {}),
+		...(options.runner ? { runner: options.runner } : {}),
+	});
+	return { ...state, config, layers, engine };
+}
+
+/**
+ * Records the worktree in the user-level index unless it was recorded
+ * recently. Failures become a warning on the handle: the index is a
+ * convenience list and must never keep boulder from working.
+ */
+export async function noteWorktree(handle: StateHandle, options: Pick<OpenOptions, "env" | "clock">): Promise<void> {
+	const indexOptions = { env: options.env ?? process.env, clock: options.clock ?? systemClock };
+	try {
+		const index = await readWorktreeIndex(indexOptions);
+		const entry = index.kind === "ok" ? index.value.worktrees[path.resolve(handle.worktree)] : undefined;
+		if (entry && indexOptions.clock.now() - entry.lastSeen < INDEX_REFRESH_MS) return;
+		await recordWorktree(handle.worktree, indexOptions);
+	} catch (error) {
+		handle.warnings.push(
+			`could not record ${handle.worktree} in the worktree index: ${error instanceof Error ? error.message : String(error)}`,
+		);
+	}
+}

@@ -1,0 +1,235 @@
+/**
+ * Reads what `boulder status` and the dashboard show: per worktree, its works
+ * with their progress (from the plan files), elapsed time, bound sessions,
+ * next item and the last decision that concerned them. Data only; rendering
+ * is the face's job.
+ *
+ * It must stay fast across many worktrees: each worktree costs one works-file
+ * read, one bounded read of the decision log's newest lines, one read per
+ * plan and one per session of a live work. Worktrees are read a few at a time.
+ */
+import { stat } from "node:fs/promises";
+import type { DecisionRecord } from "../core/decision-record.js";
+import { parsePlan } from "../core/plan-parser.js";
+import { scopeKey } from "../core/scope-key.js";
+import { FileStore } from "../state/file-store.js";
+import type { Store } from "../state/store.js";
+import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
+import { listWorktrees, type WorktreeIndexOptions } from "../state/worktree-index.js";
+import type { PlanSource } from "./engine.js";
+import { filePlans } from "./plan-files.js";
+
+/** How many of the newest log lines are searched for each work's last decision. */
+export const DECISIONS_SCANNED = 500;
+
+export interface PlanProgress {
+	total: number;
+	done: number;
+	open: number;
+	blocked: number;
+	cancelled: number;
+}
+
+export interface SessionStatus {
+	harness: string;
+	sessionId: string;
+	how: "direct" | "appended";
+	/** Set when continuation was turned off for this session alone. */
+	stoppedBy: string | null;
+}
+
+export interface WorkStatusView {
+	id: string;
+	name: string;
+	status: WorkStatus;
+	/** The worktree's active work (the one a new session binds to). */
+	active: boolean;
+	planPath: string;
+	startedAt: number;
+	endedAt: number | null;
+	/** Until the end for finished works; until `now` for live ones (paused time included). */
+	elapsedMs: number;
+	/** null when the plan could not be read; `planProblem` says why. */
+	progress: PlanProgress | null;
+	next: string | null;
+	planProblem: string | null;
+	sessions: SessionStatus[];
+	lastDecision: DecisionRecord | null;
+	lastVerification: WorkVerification | null;
+}
+
+export interface WorktreeStatusView {
+	worktree: string;
+	/** The worktree-wide switch (`boulder stop`). */
+	stopped: { at: number; by: string } | null;
+	/** Live works first (active, paused), then finished ones, newest first within each. */
+	works: WorkStatusView[];
+	/** The newest decision of the worktree, whatever session made it. */
+	lastDecision: DecisionRecord | null;
+	/** Why the worktree's state could not be read; its works are then unknown. */
+	problem: string | null;
+}
+
+export interface StatusAll {
+	worktrees: WorktreeStatusView[];
+	/** Worktrees in the index whose folder no longer exists: skipped. */
+	vanished: string[];
+}
+
+export interface StatusOptions {
+	now: number;
+	plans?: PlanSource;
+}
+
+const STATUS_ORDER: Record<WorkStatus, number> = { active: 0, paused: 1, completed: 2, abandoned: 3 };
+
+export async function readWorktreeStatus(store: Store, options: StatusOptions): Promise<WorktreeStatusView> {
+	const view: WorktreeStatusView = {
+		worktree: store.worktree,
+		stopped: null,
+		works: [],
+		lastDecision: null,
+		problem: null,
+	};
+	const works = await store.readWorks();
+	if (works.kind === "unreadable") {
+		const where = works.problem.movedTo ? `moved aside to ${works.problem.movedTo}` : "left in place";
+		return { ...view, problem: `the works file was unreadable (${works.problem.reason}; ${where})` };
+	}
+	if (works.kind === "missing") return { ...view, lastDecision: lastOf(await store.readDecisions({ limit: 1 })) };
+	const file = works.value;
+	const decisions = await store.readDecisions({ limit: DECISIONS_SCANNED });
+	const lastByWork = new Map<string, DecisionRecord>();
+	for (const record of decisions) if (record.work) lastByWork.set(record.work, record);
+	const plans = options.plans ?? filePlans;
+	const rows = await Promise.all(
+		Object.values(file.works).map((work) =>
+			workStatus(store, work, {
+				now: options.now,
+				plans,
+				active: file.activeWorkId === work.id,
+				lastDecision: lastByWork.get(work.id) ?? null,
+			}),
+		),
+	);
+	rows.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.startedAt - a.startedAt);
+	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions) };
+}
+
+/**
+ * Every worktree in the user-level index. A worktree whose state cannot be
+ * read is listed with its problem; one whose folder is gone is named in
+ * `vanished` and skipped.
+ */
+export async function readStatusAll(
+	options: StatusOptions & { index?: WorktreeIndexOptions; concurrency?: number },
+): Promise<StatusAll> {
+	const entries = await listWorktrees(options.index ?? {});
+	const present: string[] = [];
+	const vanished: string[] = [];
+	for (const entry of entries) ((await folderExists(entry.root)) ? present : vanished).push(entry.root);
+	const worktrees = await mapLimited(present, options.concurrency ?? 8, async (root) => {
+		try {
+			return await readWorktreeStatus(new FileStore(root), options);
+		} catch (error) {
+			return {
+				worktree: root,
+				stopped: null,
+				works: [],
+				lastDecision: null,
+				problem: error instanceof Error ? error.message : String(error),
+			};
+		}
+	});
+	return { worktrees, vanished };
+}
+
+async function workStatus(
+	store: Store,
+	work: Work,
+	context: { now: number; plans: PlanSource; active: boolean; lastDecision: DecisionRecord | null },
+): Promise<WorkStatusView> {
+	const live = work.status === "active" || work.status === "paused";
+	const plan = await readProgress(context.plans, work);
+	const sessions = await Promise.all(
+		work.sessions.map(async (session) => ({
+			harness: session.harness,
+			sessionId: session.sessionId,
+			how: session.how,
+			stoppedBy: live ? await sessionStoppedBy(store, session.harness, session.sessionId) : null,
+		})),
+	);
+	return {
+		id: work.id,
+		name: work.name,
+		status: work.status,
+		active: context.active,
+		planPath: work.planPath,
+		startedAt: work.startedAt,
+		endedAt: work.endedAt,
+		elapsedMs: live
+			? Math.max(0, context.now - work.startedAt)
+			: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? context.now) - work.startedAt)),
+		progress: plan.progress,
+		next: plan.next,
+		planProblem: plan.problem,
+		sessions,
+		lastDecision: context.lastDecision,
+		lastVerification: work.lastVerification,
+	};
+}
+
+async function readProgress(
+	plans: PlanSource,
+	work: Work,
+): Promise<{ progress: PlanProgress | null; next: string | null; problem: string | null }> {
+	let text: string | null;
+	try {
+		text = await plans.read(work.worktree, work.planPath);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		return { progress: null, next: null, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
+	}
+	if (text === null) return { progress: null, next: null, problem: `the plan file ${work.planPath} is missing` };
+	const plan = parsePlan(text, work.planPath);
+	const { total, completed, open, blocked, cancelled } = plan.counts;
+	const problem =
+		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
+	return { progress: { total, done: completed, open, blocked, cancelled }, next: plan.next?.title ?? null, problem };
+}
+
+async function sessionStoppedBy(store: Store, harness: string, sessionId: string): Promise<string | null> {
+	const key = scopeKey({ kind: "session", harness, sessionId });
+	if (key === null) return null;
+	const read = await store.readScope(key);
+	return read.kind === "ok" ? (read.value.disabled?.by ?? null) : null;
+}
+
+function lastOf(records: readonly DecisionRecord[]): DecisionRecord | null {
+	return records.at(-1) ?? null;
+}
+
+async function folderExists(dir: string): Promise<boolean> {
+	try {
+		return (await stat(dir)).isDirectory();
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
+			return false;
+		}
+		throw error;
+	}
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+	const results: R[] = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const index = next++;
+			results[index] = await fn(items[index] as T);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+	return results;
+}
