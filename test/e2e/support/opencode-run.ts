@@ -1,0 +1,638 @@
+// Runs the real `opencode serve` (pinned devDependency opencode-ai) in a
+// throwaway project with a throwaway HOME, against a scripted model server, and
+// gives tests a small typed client for its HTTP API and its `/event` stream.
+//
+// Contract: everything lives under one temporary root (project/ and home/);
+// `restart()` keeps both, so sessions, todos and plugin state on disk survive.
+// Startup never touches a package registry: every folder OpenCode installs
+// `@opencode-ai/plugin` into is pre-seeded with a finished install, and npm-name
+// plugins can be pre-seeded into OpenCode's package cache (`npmPackages`).
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+/** The pinned OpenCode binary. */
+export const opencodeBin = join(repoRoot, "node_modules", ".bin", "opencode");
+const pluginPackageDir = join(repoRoot, "node_modules", "@opencode-ai", "plugin");
+
+export const PROVIDER_ID = "fake";
+export const MODEL_ID = "m";
+export const SMALL_MODEL_ID = "small";
+
+export type PluginEntry = string | [string, Record<string, unknown>];
+
+export interface OpencodeOptions {
+	/** Base URL of the OpenAI-compatible model server, ending in `/v1`. */
+	modelServerUrl: string;
+	/** `plugin` entries of the project's opencode.json. */
+	plugins?: PluginEntry[];
+	/** Extra opencode.json keys, deep-merged over the defaults. */
+	config?: Record<string, unknown>;
+	/** Files written into the project before start (relative path → content). */
+	files?: Record<string, string>;
+	/**
+	 * Local packages made loadable as npm-name plugin entries without a registry:
+	 * name → folder of the built package (symlinked into OpenCode's package cache).
+	 */
+	npmPackages?: Record<string, string>;
+	/** Extra environment for the server process. */
+	env?: Record<string, string>;
+	/** `git init` the project so OpenCode takes it as its own worktree. Default true. */
+	git?: boolean;
+	/** Per-start timeout. Default 60 s. */
+	startTimeoutMs?: number;
+	logLevel?: "DEBUG" | "INFO" | "WARN" | "ERROR";
+}
+
+export interface PromptOptions {
+	agent?: string;
+	model?: { providerID: string; modelID: string };
+	noReply?: boolean;
+	system?: string;
+	tools?: Record<string, boolean>;
+}
+
+export interface TextPartInput {
+	type: "text";
+	text: string;
+	synthetic?: boolean;
+	ignored?: boolean;
+	metadata?: Record<string, unknown>;
+}
+
+export interface MessageWithParts {
+	info: Message;
+	parts: Part[];
+}
+
+/** Any event from `/event`; `type` is kept open because the runtime sends more than the v1 union. */
+export interface ServerEvent {
+	type: string;
+	properties: Record<string, unknown>;
+}
+
+export class OpencodeHttpError extends Error {
+	constructor(
+		readonly method: string,
+		readonly path: string,
+		readonly status: number,
+		readonly body: string,
+	) {
+		super(`${method} ${path} → ${status}: ${body.slice(0, 500)}`);
+	}
+}
+
+/** Typed calls to the OpenCode server's HTTP API. */
+export class OpencodeClient {
+	constructor(readonly baseUrl: string) {}
+
+	async request<T>(method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<T> {
+		const res = await fetch(new URL(path, this.baseUrl), {
+			method,
+			headers: body === undefined ? {} : { "content-type": "application/json" },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new OpencodeHttpError(method, path, res.status, text);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+
+	createSession(body: { title?: string; parentID?: string } = {}): Promise<Session> {
+		return this.request("POST", "/session", body);
+	}
+
+	getSession(id: string): Promise<Session> {
+		return this.request("GET", `/session/${id}`);
+	}
+
+	listSessions(): Promise<Session[]> {
+		return this.request("GET", "/session");
+	}
+
+	children(id: string): Promise<Session[]> {
+		return this.request("GET", `/session/${id}/children`);
+	}
+
+	/** Statuses of the sessions that are not idle (idle sessions are absent). */
+	status(): Promise<Record<string, SessionStatus>> {
+		return this.request("GET", "/session/status");
+	}
+
+	/** Sends a prompt and returns at once (204); the turn runs in the background. */
+	async promptAsync(id: string, input: string | TextPartInput[], options: PromptOptions = {}): Promise<void> {
+		await this.request("POST", `/session/${id}/prompt_async`, promptBody(input, options));
+	}
+
+	/** Sends a prompt and waits for the assistant reply. */
+	prompt(id: string, input: string | TextPartInput[], options: PromptOptions = {}): Promise<MessageWithParts> {
+		return this.request("POST", `/session/${id}/message`, promptBody(input, options), 120_000);
+	}
+
+	/** Runs a slash command (`/name args`) in a session; waits for its reply. */
+	command(
+		id: string,
+		command: string,
+		args = "",
+		options: { agent?: string; model?: string } = {},
+	): Promise<MessageWithParts> {
+		return this.request("POST", `/session/${id}/command`, { command, arguments: args, ...options }, 120_000);
+	}
+
+	messages(id: string): Promise<MessageWithParts[]> {
+		return this.request("GET", `/session/${id}/message`);
+	}
+
+	todos(id: string): Promise<Todo[]> {
+		return this.request("GET", `/session/${id}/todo`);
+	}
+
+	abort(id: string): Promise<boolean> {
+		return this.request("POST", `/session/${id}/abort`);
+	}
+
+	/** Compacts the session (`POST /session/:id/summarize`). */
+	summarize(id: string, model = { providerID: PROVIDER_ID, modelID: MODEL_ID }): Promise<boolean> {
+		return this.request("POST", `/session/${id}/summarize`, model, 120_000);
+	}
+
+	deleteSession(id: string): Promise<boolean> {
+		return this.request("DELETE", `/session/${id}`);
+	}
+
+	/** Answers a pending question (v2 question tool). */
+	replyQuestion(requestID: string, answers: string[][]): Promise<boolean> {
+		return this.request("POST", `/question/${requestID}/reply`, { answers });
+	}
+
+	/** Opens the `/event` SSE stream and collects every event. */
+	subscribe(): Promise<EventStream> {
+		return EventStream.open(new URL("/event", this.baseUrl).href);
+	}
+}
+
+/** A live `/event` subscription that keeps every event it receives. */
+export class EventStream {
+	readonly events: ServerEvent[] = [];
+	private readonly waiters = new Set<() => void>();
+	private closed = false;
+
+	private constructor(private readonly controller: AbortController) {}
+
+	static async open(url: string): Promise<EventStream> {
+		const controller = new AbortController();
+		const stream = new EventStream(controller);
+		const res = await fetch(url, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+		if (!res.ok || !res.body) throw new Error(`GET /event → ${res.status}`);
+		void stream.pump(res.body);
+		return stream;
+	}
+
+	/** Index to pass as `from` so a wait only looks at later events. */
+	mark(): number {
+		return this.events.length;
+	}
+
+	/** Events of one session (by `sessionID`, `info.sessionID`, `info.id` or `part.sessionID`). */
+	forSession(sessionID: string, from = 0): ServerEvent[] {
+		return this.events.slice(from).filter((e) => eventSessionID(e) === sessionID);
+	}
+
+	ofType(type: string, from = 0): ServerEvent[] {
+		return this.events.slice(from).filter((e) => e.type === type);
+	}
+
+	/** Resolves with the first event at or after `from` that matches. */
+	async waitFor(predicate: (event: ServerEvent) => boolean, options: WaitOptions = {}): Promise<ServerEvent> {
+		const from = options.from ?? 0;
+		const timeoutMs = options.timeoutMs ?? 30_000;
+		let found: ServerEvent | undefined;
+		const find = () => {
+			found = this.events.slice(from).find(predicate);
+			return found !== undefined;
+		};
+		if (find() && found) return found;
+		await new Promise<void>((resolve, reject) => {
+			const check = () => {
+				if (!find()) return;
+				cleanup();
+				resolve();
+			};
+			const timer = setTimeout(() => {
+				cleanup();
+				reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${this.summary(from)}`));
+			}, timeoutMs);
+			const cleanup = () => {
+				clearTimeout(timer);
+				this.waiters.delete(check);
+			};
+			this.waiters.add(check);
+		});
+		return found as unknown as ServerEvent;
+	}
+
+	/** Waits for `session.status` idle of a session at or after `from`. */
+	waitForIdle(sessionID: string, options: WaitOptions = {}): Promise<ServerEvent> {
+		return this.waitFor(
+			(e) => e.type === "session.status" && eventSessionID(e) === sessionID && statusType(e) === "idle",
+			options,
+		);
+	}
+
+	/** Compact list of event types since `from`, for failure messages. */
+	summary(from = 0): string {
+		return (
+			this.events
+				.slice(from)
+				.map((e) => (e.type === "session.status" ? `session.status:${statusType(e)}` : e.type))
+				.join(", ") || "nothing"
+		);
+	}
+
+	close(): void {
+		this.closed = true;
+		this.controller.abort();
+	}
+
+	private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+		const decoder = new TextDecoder();
+		let buffer = "";
+		try {
+			for await (const chunk of body) {
+				buffer += decoder.decode(chunk, { stream: true });
+				let cut = buffer.indexOf("\n\n");
+				while (cut !== -1) {
+					this.take(buffer.slice(0, cut));
+					buffer = buffer.slice(cut + 2);
+					cut = buffer.indexOf("\n\n");
+				}
+			}
+		} catch (error) {
+			if (!this.closed) this.events.push({ type: "stream.error", properties: { message: String(error) } });
+		}
+	}
+
+	private take(block: string): void {
+		const data = block
+			.split("\n")
+			.filter((line) => line.startsWith("data:"))
+			.map((line) => line.slice(5).trimStart())
+			.join("\n");
+		if (!data) return;
+		try {
+			const event = JSON.parse(data) as ServerEvent;
+			this.events.push(event);
+		} catch {
+			this.events.push({ type: "stream.unparsed", properties: { data } });
+		}
+		for (const waiter of [...this.waiters]) waiter();
+	}
+}
+
+export interface WaitOptions {
+	from?: number;
+	timeoutMs?: number;
+}
+
+/** A running (or stopped) `opencode serve` in its own throwaway folders. */
+export class OpencodeServer {
+	client: OpencodeClient;
+	/** Events since the current process started (reopened on restart). */
+	events: EventStream;
+	port = 0;
+	private child: ChildProcess | undefined;
+	private output: string[] = [];
+	private exited: Promise<void> = Promise.resolve();
+
+	private constructor(
+		readonly root: string,
+		readonly options: OpencodeOptions,
+	) {
+		this.client = new OpencodeClient("http://127.0.0.1:1");
+		this.events = undefined as unknown as EventStream;
+	}
+
+	/** Creates the throwaway folders, writes the config and starts the server. */
+	static async start(options: OpencodeOptions): Promise<OpencodeServer> {
+		const root = await mkdtemp(join(tmpdir(), "boulder-e2e-opencode-"));
+		const server = new OpencodeServer(root, options);
+		try {
+			await server.prepare();
+			await server.launch();
+		} catch (error) {
+			await server.dispose();
+			throw error;
+		}
+		return server;
+	}
+
+	get projectDir(): string {
+		return join(this.root, "project");
+	}
+
+	get homeDir(): string {
+		return join(this.root, "home");
+	}
+
+	get url(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	/** stdout and stderr of every process started so far. */
+	logs(): string {
+		return this.output.join("");
+	}
+
+	/** Stops the process and starts it again on the same folders (new port). */
+	async restart(): Promise<void> {
+		await this.stop();
+		await this.launch();
+	}
+
+	/** Kills the server's process group; folders stay. */
+	async stop(): Promise<void> {
+		this.events?.close();
+		const child = this.child;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		const killGroup = (signal: NodeJS.Signals) => {
+			try {
+				if (child.pid) process.kill(-child.pid, signal);
+			} catch {
+				// the group is already gone
+			}
+		};
+		killGroup("SIGTERM");
+		const timer = setTimeout(() => killGroup("SIGKILL"), 5_000);
+		await this.exited;
+		clearTimeout(timer);
+		killGroup("SIGKILL");
+	}
+
+	/** Stops the server and removes its folders (kept when BOULDER_E2E_KEEP=1). */
+	async dispose(): Promise<void> {
+		await this.stop();
+		if (process.env.BOULDER_E2E_KEEP === "1") return;
+		await rm(this.root, { recursive: true, force: true });
+	}
+
+	/** Sends a prompt to a new or given session and returns the session id. */
+	async startTurn(input: string | TextPartInput[], options: PromptOptions & { sessionID?: string } = {}) {
+		const sessionID = options.sessionID ?? (await this.client.createSession()).id;
+		const from = this.events.mark();
+		await this.client.promptAsync(sessionID, input, options);
+		return { sessionID, from };
+	}
+
+	/** Waits until a session reports idle at or after event index `from`. */
+	waitForIdle(sessionID: string, options: WaitOptions = {}): Promise<ServerEvent> {
+		return this.events.waitForIdle(sessionID, options);
+	}
+
+	/**
+	 * Waits until a session has been idle, with no event of its own, for `quietMs`.
+	 * For "nothing more happens" checks after a plugin had its chance to act.
+	 */
+	async waitForQuiet(sessionID: string, options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
+		const quietMs = options.quietMs ?? 1_500;
+		const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+		for (;;) {
+			const before = this.events.forSession(sessionID).length;
+			await sleep(quietMs);
+			const busy = (await this.client.status())[sessionID];
+			if (this.events.forSession(sessionID).length === before && (!busy || busy.type === "idle")) return;
+			if (Date.now() > deadline) throw new Error(`session ${sessionID} not quiet within the timeout`);
+		}
+	}
+
+	private async prepare(): Promise<void> {
+		const { options } = this;
+		await mkdir(this.projectDir, { recursive: true });
+		for (const dir of xdgDirs(this.homeDir)) await mkdir(dir, { recursive: true });
+		if (options.git !== false) {
+			const git = (...args: string[]) => execFileSync("git", args, { cwd: this.projectDir, stdio: "ignore" });
+			git("init", "-q");
+			// OpenCode names a project by its first commit; without one it is "global".
+			git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-q", "--allow-empty", "-m", "init");
+		}
+		for (const [path, content] of Object.entries(options.files ?? {})) {
+			const target = join(this.projectDir, path);
+			await mkdir(dirname(target), { recursive: true });
+			await writeFile(target, content);
+		}
+		await writeFile(join(this.projectDir, "opencode.json"), `${JSON.stringify(this.config(), null, 2)}\n`);
+		await seedPluginInstall(join(this.homeDir, ".config", "opencode"));
+		await seedPluginInstall(join(this.projectDir, ".opencode"));
+		for (const [name, dir] of Object.entries(options.npmPackages ?? {})) {
+			await seedCachedPackage(join(this.homeDir, ".cache", "opencode"), name, dir);
+		}
+	}
+
+	private config(): Record<string, unknown> {
+		const base: Record<string, unknown> = {
+			$schema: "https://opencode.ai/config.json",
+			provider: {
+				[PROVIDER_ID]: {
+					npm: "@ai-sdk/openai-compatible",
+					name: "Scripted model server",
+					options: { baseURL: this.options.modelServerUrl, apiKey: "test-key" },
+					models: {
+						[MODEL_ID]: { name: "Scripted main model", tool_call: true, limit: { context: 200_000, output: 32_000 } },
+						[SMALL_MODEL_ID]: { name: "Scripted small model", limit: { context: 200_000, output: 8_000 } },
+					},
+				},
+			},
+			model: `${PROVIDER_ID}/${MODEL_ID}`,
+			small_model: `${PROVIDER_ID}/${SMALL_MODEL_ID}`,
+			autoupdate: false,
+			share: "disabled",
+		};
+		if (this.options.plugins) base.plugin = this.options.plugins;
+		return deepMerge(base, this.options.config ?? {});
+	}
+
+	private async launch(): Promise<void> {
+		const port = await freePort();
+		const env = childEnv(this.homeDir, this.options.env ?? {});
+		const child = spawn(
+			opencodeBin,
+			["serve", "--port", String(port), "--hostname", "127.0.0.1", "--log-level", this.options.logLevel ?? "INFO"],
+			{ cwd: this.projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+		);
+		this.child = child;
+		this.port = port;
+		this.client = new OpencodeClient(this.url);
+		this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+		let listening = false;
+		const onData = (chunk: Buffer) => {
+			const text = chunk.toString("utf8");
+			this.output.push(text);
+			if (text.includes("server listening on")) listening = true;
+		};
+		child.stdout?.on("data", onData);
+		child.stderr?.on("data", onData);
+		let spawnError: Error | undefined;
+		child.once("error", (error) => {
+			spawnError = error;
+		});
+
+		const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
+		const fail = async (why: string) => {
+			await this.stop();
+			throw new Error(`opencode serve did not start: ${why}\n--- output ---\n${this.logs().slice(-4_000)}`);
+		};
+		while (!listening) {
+			if (spawnError) return fail(spawnError.message);
+			if (child.exitCode !== null || child.signalCode !== null)
+				return fail(`exited (${child.exitCode ?? child.signalCode})`);
+			if (Date.now() > deadline) return fail("no 'listening' line in time");
+			await sleep(25);
+		}
+		// A request that arrives while the first instance boots can stay unanswered,
+		// so probe with short, growing timeouts. The probe also boots the project
+		// instance, which loads the plugins.
+		let attemptMs = 1_000;
+		for (;;) {
+			try {
+				await this.client.request("GET", "/session", undefined, attemptMs);
+				break;
+			} catch (error) {
+				if (child.exitCode !== null) return fail(`exited (${child.exitCode})`);
+				if (Date.now() > deadline) return fail(`no answer in time (${String(error)})`);
+				attemptMs = Math.min(attemptMs * 2, 8_000);
+				await sleep(50);
+			}
+		}
+		this.events = await this.client.subscribe();
+		await this.events.waitFor((e) => e.type === "server.connected", { timeoutMs: 10_000 }).catch(() => undefined);
+	}
+}
+
+/** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
+export function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
+	return OpencodeServer.start(options);
+}
+
+/**
+ * Makes `dir` look like a finished install of `@opencode-ai/plugin`, so OpenCode
+ * skips its startup install there (it checks: node_modules exists, and every
+ * dependency of package.json plus `@opencode-ai/plugin` is in package-lock.json).
+ */
+export async function seedPluginInstall(dir: string): Promise<void> {
+	const version = JSON.parse(await readFile(join(pluginPackageDir, "package.json"), "utf8")).version as string;
+	await mkdir(join(dir, "node_modules", "@opencode-ai"), { recursive: true });
+	const pkg = { dependencies: { "@opencode-ai/plugin": version } };
+	await writeFile(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+	const lock = {
+		name: "opencode-config",
+		lockfileVersion: 3,
+		requires: true,
+		packages: { "": pkg, "node_modules/@opencode-ai/plugin": { version } },
+	};
+	await writeFile(join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
+	const link = join(dir, "node_modules", "@opencode-ai", "plugin");
+	if (!existsSync(link)) await symlink(pluginPackageDir, link, "dir");
+}
+
+/**
+ * Puts a local package where OpenCode looks before installing an npm-name plugin
+ * entry (`<cache>/packages/<name>@latest/node_modules/<name>`), so `"plugin": ["<name>"]`
+ * loads it without a registry.
+ */
+export async function seedCachedPackage(opencodeCacheDir: string, name: string, packageDir: string): Promise<void> {
+	const spec = name.includes("@", 1) ? name : `${name}@latest`;
+	const bare = name.includes("@", 1) ? name.slice(0, name.lastIndexOf("@")) : name;
+	const target = join(opencodeCacheDir, "packages", spec, "node_modules", bare);
+	await mkdir(dirname(target), { recursive: true });
+	if (!existsSync(target)) await symlink(packageDir, target, "dir");
+}
+
+function promptBody(input: string | TextPartInput[], options: PromptOptions): Record<string, unknown> {
+	const parts: TextPartInput[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+	return { ...options, parts };
+}
+
+function xdgDirs(home: string): string[] {
+	return [
+		join(home, ".config", "opencode"),
+		join(home, ".local", "share"),
+		join(home, ".cache", "opencode"),
+		join(home, ".local", "state"),
+	];
+}
+
+function childEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_/.test(key) || key === "OPENCODE") continue;
+		env[key] = value;
+	}
+	Object.assign(env, {
+		HOME: home,
+		XDG_CONFIG_HOME: join(home, ".config"),
+		XDG_DATA_HOME: join(home, ".local", "share"),
+		XDG_CACHE_HOME: join(home, ".cache"),
+		XDG_STATE_HOME: join(home, ".local", "state"),
+		OPENCODE_DISABLE_AUTOUPDATE: "1",
+		OPENCODE_DISABLE_MODELS_FETCH: "1",
+		OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+		...extra,
+	});
+	return env;
+}
+
+function eventSessionID(event: ServerEvent): string | undefined {
+	const p = event.properties ?? {};
+	if (typeof p.sessionID === "string") return p.sessionID;
+	const info = p.info as { sessionID?: unknown; id?: unknown } | undefined;
+	if (info && typeof info.sessionID === "string") return info.sessionID;
+	if (event.type.startsWith("session.") && info && typeof info.id === "string") return info.id;
+	const part = p.part as { sessionID?: unknown } | undefined;
+	if (part && typeof part.sessionID === "string") return part.sessionID;
+	return undefined;
+}
+
+function statusType(event: ServerEvent): string | undefined {
+	return (event.properties?.status as { type?: string } | undefined)?.type;
+}
+
+function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...base };
+	for (const [key, value] of Object.entries(extra)) {
+		const current = out[key];
+		out[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value;
+	}
+	return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			const port = typeof address === "object" && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export type { Event, Message, Part, Session, SessionStatus, Todo };
