@@ -37,7 +37,9 @@ export const stateCheck: DoctorCheck = {
 			if (scope.ok) scopesOk++;
 			findings.push(...scope.findings);
 		}
-		for (const problem of await store.problems()) findings.push(problemFinding(problem));
+		const problems = await store.problems();
+		const told = problems.some((problem) => problem.movedTo) ? await asideReasons(store) : new Map<string, string>();
+		for (const problem of problems) findings.push(problemFinding(problem, told));
 		findings.push(...(await indexFindings(context)));
 		if (findings.length > 0) return findings;
 		const parts = [
@@ -111,12 +113,13 @@ async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise
 	}
 }
 
-function problemFinding(problem: StateProblem): DoctorFinding {
+function problemFinding(problem: StateProblem, told: Map<string, string>): DoctorFinding {
 	if (problem.movedTo) {
+		const why = told.get(path.basename(problem.movedTo)) ?? problem.reason.replace(/; moved aside untouched$/, "");
 		return {
 			check: CHECK,
 			level: "problem",
-			message: `${problem.file} was unreadable (${problem.reason}) and was moved aside to ${problem.movedTo}; boulder started it fresh`,
+			message: `${problem.file} was unreadable (${why}) and was moved aside to ${problem.movedTo}; boulder started it fresh`,
 			fix: `look at ${path.basename(problem.movedTo)} if you want to know what happened, then delete it`,
 			file: problem.movedTo,
 		};
@@ -128,6 +131,20 @@ function problemFinding(problem: StateProblem): DoctorFinding {
 		fix: "nothing to do unless it stays: with no boulder running, it is safe to delete",
 		file: problem.file,
 	};
+}
+
+/**
+ * The exact reason a file was moved aside, by its aside name: the aside name
+ * only says "corrupt" or "invalid", the decision log says what was wrong.
+ */
+async function asideReasons(store: FileStore): Promise<Map<string, string>> {
+	const told = new Map<string, string>();
+	for (const record of await store.readDecisions()) {
+		if (record.kind !== "event" || record.reason !== "state-unreadable") continue;
+		const match = / moved aside to ([^:]+): (.*)$/s.exec(record.detail);
+		if (match?.[1] && match[2]) told.set(match[1], match[2]);
+	}
+	return told;
 }
 
 /** The scope files themselves: no aside copies, locks or temp files (those are `problems()`). */
