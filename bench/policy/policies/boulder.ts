@@ -1,0 +1,124 @@
+/**
+ * boulder's own policy, through the same pure core the adapters use: `decide`
+ * at every idle and the turn transitions (`onTurnStart`, `onActivity`,
+ * `onTurnEnd`, `onUserAbort`, `onDelivered`, `onDeliveryFailed`) on every
+ * event, with the default config. Reference: DESIGN.md, "The decision on idle".
+ *
+ * The adapter mapping, written the way an engine would do it:
+ * - state is per session and persisted (a restart loses nothing);
+ * - provenance: user → `user`; a harness wake or compaction → `system`; the
+ *   restart kick → `restart`; our own nudge → `onDelivered` starts the turn;
+ * - the SIGTERM before a restart calls `onTurnStart(restart)`, which is how
+ *   the core marks the coming abort as the restart's;
+ * - an abort event → `onUserAbort(interrupt)`; the aborted turn end that
+ *   always follows it is the same fact and is not booked twice;
+ * - the stop command sets `disabled` (what `boulder stop` persists);
+ * - a failed delivery asks to be decided again, and a `backoff` skip's
+ *   `retryAt` becomes a timer, as the engine's retry does.
+ */
+import { type Config, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { decide, type SessionFacts } from "../../../src/core/policy.js";
+import {
+	type ContinuationState,
+	emptyContinuationState,
+	onActivity,
+	onDelivered,
+	onDeliveryFailed,
+	onTurnEnd,
+	onTurnStart,
+	onUserAbort,
+	type Provenance,
+	type TurnOutcome,
+} from "../../../src/core/turns.js";
+import { todosView } from "../../../src/core/work-view.js";
+import type { Answer, HarnessEvent, IdleFacts, Outcome, Policy, PromptTraits, Recheck, TurnSource } from "../model.js";
+
+export const BOULDER_TRAITS: PromptTraits = {
+	namesItems: true,
+	asksToMark: true,
+	blockedHint: true,
+	completionPhrase: null,
+};
+
+const PROVENANCE: Record<Exclude<TurnSource, "nudge">, Provenance> = {
+	user: "user",
+	wake: "system",
+	compaction: "system",
+	restart: "restart",
+};
+
+const OUTCOME: Record<Outcome, TurnOutcome> = {
+	end: "end",
+	aborted: "aborted",
+	error: "error",
+	"context-overflow": "context-overflow",
+};
+
+export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
+	const states = new Map<string, ContinuationState>();
+	const get = (session: string) => states.get(session) ?? emptyContinuationState();
+	const set = (session: string, state: ContinuationState) => states.set(session, state);
+	return {
+		name: "boulder",
+		countdownMs: config.countdownMs,
+		observe(event: HarnessEvent): Recheck | undefined {
+			switch (event.type) {
+				case "turn-start":
+					if (event.source !== "nudge")
+						set(event.session, onTurnStart(get(event.session), PROVENANCE[event.source], event.at));
+					return;
+				case "activity":
+					set(event.session, onActivity(get(event.session), 1));
+					return;
+				case "turn-end":
+					if (event.outcome === "aborted") return;
+					set(
+						event.session,
+						onTurnEnd(get(event.session), { outcome: OUTCOME[event.outcome], spend: event.spend }, event.at),
+					);
+					return;
+				case "abort":
+					set(event.session, onUserAbort(get(event.session), "interrupt", event.at));
+					return;
+				case "stop-command":
+					set(event.session, { ...get(event.session), disabled: { at: event.at, by: "the user's stop command" } });
+					return;
+				case "shutdown":
+					for (const [session, state] of states) set(session, onTurnStart(state, "restart", event.at));
+					return;
+				case "delivered":
+					set(event.session, onDelivered(get(event.session), event.key, event.at));
+					return;
+				case "delivery-failed":
+					set(event.session, onDeliveryFailed(get(event.session), event.key, event.at));
+					return { session: event.session, at: event.at };
+				default:
+					return;
+			}
+		},
+		decide(facts: IdleFacts): Answer {
+			const sessionFacts: SessionFacts = {
+				subagent: facts.subagent,
+				agent: facts.agent,
+				pendingInput: facts.pendingQuestion ? { kind: "question" } : null,
+				lastAssistantText: facts.lastAssistantText,
+				backgroundTasks: facts.backgroundTasks,
+			};
+			const decision = decide({
+				state: get(facts.session),
+				work: facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null,
+				facts: sessionFacts,
+				config,
+				now: facts.now,
+				scope: facts.session,
+			});
+			set(facts.session, decision.next);
+			if (decision.kind === "inject" && decision.key) {
+				return { kind: "inject", key: decision.key, text: decision.text ?? "", traits: BOULDER_TRAITS };
+			}
+			return decision.retryAt === null
+				? { kind: "skip", reason: decision.reason }
+				: { kind: "skip", reason: decision.reason, retryAt: decision.retryAt };
+		},
+	};
+}

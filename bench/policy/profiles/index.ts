@@ -1,0 +1,32 @@
+/** Every profile of the benchmark, in report order. */
+import type { Profile } from "../profile.js";
+import { backgroundTasks, contextOverflow, duplicateIdles, flakyApi, restartMidWork } from "./harness.js";
+import { blockedItem, churner, looper } from "./stuck.js";
+import { interrupter, questionAsker, userStops } from "./user.js";
+import { diligent, earlyClaimer, hardItems, lazyStopper, longPlan, silentWorker } from "./working.js";
+
+export const PROFILES: readonly Profile[] = [
+	diligent,
+	lazyStopper,
+	earlyClaimer,
+	silentWorker,
+	longPlan,
+	hardItems,
+	looper,
+	churner,
+	blockedItem,
+	questionAsker,
+	interrupter,
+	userStops,
+	flakyApi,
+	backgroundTasks,
+	contextOverflow,
+	restartMidWork,
+	duplicateIdles,
+];
+
+export function profileByName(name: string): Profile {
+	const profile = PROFILES.find((candidate) => candidate.name === name);
+	if (!profile) throw new Error(`no profile named ${name}`);
+	return profile;
+}

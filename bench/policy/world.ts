@@ -1,0 +1,708 @@
+/**
+ * The simulator: one coding session (and its subagents) played event by event
+ * in simulated time. The agent, the user and the harness act from the
+ * profile's scenario; the policy under test sees the harness events a plugin
+ * would see, answers at each idle, and its nudges start turns. Ground truth
+ * (what is really done, whether the user is owed a wait) stays here and only
+ * feeds the measurements.
+ *
+ * Contract: `simulate` is a pure function of the profile, the seed and the
+ * policy: no clock, no Math.random, no I/O.
+ */
+import { type Agent, type ChildSpec, type Item, type Step, type TurnPlan, toTodos, type UserIntent } from "./agent.js";
+import { Subagent, subagentItems } from "./agents/subagent.js";
+import type {
+	HarnessEvent,
+	IdleFacts,
+	Outcome,
+	Policy,
+	PromptTraits,
+	SimTodo,
+	Spend,
+	Truth,
+	TurnSource,
+} from "./model.js";
+import { Rng, seedFrom } from "./prng.js";
+import type { Profile, Scenario } from "./profile.js";
+import { EventQueue } from "./queue.js";
+import {
+	judgeOutcome,
+	longestRun,
+	type NudgeRecord,
+	noViolations,
+	type RunResult,
+	type ViolationKind,
+} from "./run-result.js";
+
+export interface Caps {
+	/** Idle events (all sessions): a policy that loops is charged up to here. */
+	idles: number;
+	decisions: number;
+	simMs: number;
+}
+
+export const DEFAULT_CAPS: Caps = { idles: 200, decisions: 1000, simMs: 48 * 3_600_000 };
+
+export interface SimulateInput {
+	profile: Profile;
+	seed: number;
+	/** Builds the policy; `truth` is for the test oracle only. */
+	makePolicy: (truth: () => Truth) => Policy;
+	caps?: Caps;
+}
+
+interface Session {
+	id: string;
+	parent: Session | null;
+	agentName: string;
+	readOnly: boolean;
+	agent: Agent;
+	items: Item[];
+	listWritten: boolean;
+	phrase: string | null;
+	turn: ActiveTurn | null;
+	turns: number;
+	idleSeq: number;
+	/** idleSeq of the last idle a nudge was delivered for. */
+	nudgedIdle: number;
+	lastText: string | null;
+	queued: Prompt[];
+	context: number;
+	/** Background subagents and jobs of this session still running. */
+	running: number;
+	pendingQuestion: boolean;
+	latestIsCompaction: boolean;
+	spec: ChildSpec | null;
+	reported: boolean;
+}
+
+interface Prompt {
+	source: TurnSource;
+	intent: UserIntent | null;
+	traits: PromptTraits | null;
+	nudge: NudgeRecord | null;
+	promptTokens: number;
+}
+
+interface ActiveTurn {
+	token: number;
+	nudge: NudgeRecord | null;
+	plan: TurnPlan;
+	progress: boolean;
+	spend: Spend;
+	hugeStep: Step | null;
+}
+
+interface Delivery {
+	key: string;
+	session: Session;
+	text: string;
+	traits: PromptTraits;
+	seq: number;
+	userSeq: number;
+	generation: number;
+	cancelled: boolean;
+}
+
+const MAIN = "main";
+
+export function simulate(input: SimulateInput): RunResult {
+	return new World(input).run();
+}
+
+function runRng(profile: Profile, seed: number): Rng {
+	return new Rng(seedFrom(seed, profile.name));
+}
+
+/** The scenario a run of `profile` with `seed` plays, for the report. */
+export function scenarioOf(profile: Profile, seed: number): Scenario {
+	return profile.setup(runRng(profile, seed).fork("scenario"));
+}
+
+class World {
+	private now = 0;
+	private readonly queue = new EventQueue();
+	private readonly caps: Caps;
+	private readonly scenario: Scenario;
+	private readonly policy: Policy;
+	private readonly main: Session;
+	private readonly sessions = new Map<string, Session>();
+	private readonly agentRng: Rng;
+	private readonly userRng: Rng;
+	private readonly harnessRng: Rng;
+	private readonly truth = { abortedSinceUser: false, stopped: false, question: false, overflow: false };
+	private readonly fired = { esc: false, stop: false, restart: false, huge: false };
+	/** Bumps on every user action: a countdown running across one is cancelled. */
+	private userSeq = 0;
+	/** Bumps on a restart: timers and countdowns of the old plugin processes die. */
+	private generation = 0;
+	private tokens = 0;
+	private idles = 0;
+	private decisions = 0;
+	private capped = false;
+	private compactDue = false;
+	private children = 0;
+	private readonly nudges: NudgeRecord[] = [];
+	private readonly pending = new Map<string, Delivery>();
+	private turnsToFinish: number | null = null;
+
+	constructor(private readonly input: SimulateInput) {
+		const base = runRng(input.profile, input.seed);
+		this.caps = input.caps ?? DEFAULT_CAPS;
+		this.scenario = input.profile.setup(base.fork("scenario"));
+		this.agentRng = base.fork("agent");
+		this.userRng = base.fork("user");
+		this.harnessRng = base.fork("harness");
+		this.policy = input.makePolicy(() => this.truthNow());
+		this.main = this.newSession(MAIN, null, "build", false, this.scenario.agent, this.scenario.items, null);
+		this.main.phrase = this.policy.requestTraits?.completionPhrase ?? null;
+		this.main.context = this.scenario.harness.contextStart;
+	}
+
+	run(): RunResult {
+		this.emit({ type: "session-created", session: MAIN, parent: null, agent: "build", readOnly: false, at: 0 });
+		this.queue.push(0, () => this.userMessage("work"));
+		for (let entry = this.queue.pop(); entry && !this.capped; entry = this.queue.pop()) {
+			if (entry.at > this.caps.simMs) {
+				this.capped = true;
+				break;
+			}
+			this.now = entry.at;
+			entry.run();
+		}
+		return this.result();
+	}
+
+	// ---- sessions and turns ----
+
+	private newSession(
+		id: string,
+		parent: Session | null,
+		agentName: string,
+		readOnly: boolean,
+		agent: Agent,
+		items: Item[],
+		spec: ChildSpec | null,
+	): Session {
+		const session: Session = {
+			id,
+			parent,
+			agentName,
+			readOnly,
+			agent,
+			items: items.map((item) => ({ ...item })),
+			listWritten: false,
+			phrase: null,
+			turn: null,
+			turns: 0,
+			idleSeq: 0,
+			nudgedIdle: -1,
+			lastText: null,
+			queued: [],
+			context: 15_000,
+			running: 0,
+			pendingQuestion: false,
+			latestIsCompaction: false,
+			spec,
+			reported: false,
+		};
+		this.sessions.set(id, session);
+		return session;
+	}
+
+	private begin(session: Session, prompt: Prompt): void {
+		if (session.turn) session.queued.push(prompt);
+		else this.startTurn(session, prompt);
+	}
+
+	private startTurn(session: Session, prompt: Prompt): void {
+		const isMain = session === this.main;
+		const plan = session.agent.respond({
+			source: prompt.source,
+			intent: prompt.intent,
+			traits: prompt.traits,
+			phrase: session.phrase,
+			items: session.items,
+			turn: session.turns,
+			pendingQuestion: isMain && this.truth.question,
+			backgroundRunning: session.running,
+			rng: this.agentRng,
+		});
+		session.turns++;
+		const turn: ActiveTurn = {
+			token: ++this.tokens,
+			nudge: prompt.nudge,
+			plan,
+			progress: false,
+			spend: { input: 400 + prompt.promptTokens, output: 0, cacheWrite: 0 },
+			hugeStep: null,
+		};
+		session.turn = turn;
+		session.latestIsCompaction = false;
+		this.emit({ type: "turn-start", session: session.id, source: prompt.source, at: this.now });
+		const { steps, durationMs, outcome } = isMain ? this.faults(session, turn) : { ...plan, outcome: "end" as const };
+		const start = this.now;
+		for (const step of steps) this.queue.push(start + step.at, () => this.applyStep(session, turn, step));
+		this.queue.push(start + durationMs, () => this.endTurn(session, turn, outcome));
+		if (isMain) this.userAndHarnessScripts(turn, start, durationMs);
+	}
+
+	/** The harness's faults: an overflowed context, a huge tool output, API errors and outages. */
+	private faults(session: Session, turn: ActiveTurn): { steps: Step[]; durationMs: number; outcome: Outcome } {
+		const { plan } = turn;
+		const harness = this.scenario.harness;
+		const rng = this.harnessRng;
+		if (session.context >= harness.contextLimit) {
+			return { steps: [], durationMs: rng.int(2_000, 4_000), outcome: "context-overflow" };
+		}
+		const huge = harness.hugeOutput;
+		if (huge && !this.fired.huge && session.turns === huge.turn) {
+			const index = plan.steps.findIndex((step) => step.kind === "activity");
+			const step = plan.steps[index];
+			if (step) {
+				this.fired.huge = true;
+				turn.hugeStep = step;
+				return { steps: plan.steps.slice(0, index + 1), durationMs: step.at + 2_000, outcome: "context-overflow" };
+			}
+		}
+		const outage = harness.outage;
+		const inOutage = outage !== null && this.now >= outage.start && this.now < outage.start + outage.length;
+		const retry = rng.int(5_000, 60_000);
+		if (inOutage) return { steps: [], durationMs: retry, outcome: "error" };
+		if (rng.chance(harness.apiErrorRate)) {
+			const cut = rng.int(0, plan.steps.length);
+			const kept = plan.steps.slice(0, cut);
+			return { steps: kept, durationMs: (kept.at(-1)?.at ?? 0) + retry, outcome: "error" };
+		}
+		return { steps: plan.steps, durationMs: plan.durationMs, outcome: "end" };
+	}
+
+	private userAndHarnessScripts(turn: ActiveTurn, start: number, durationMs: number): void {
+		const { esc, stop } = this.scenario.user;
+		const restart = this.scenario.harness.restart;
+		const index = this.main.turns;
+		if (esc && !this.fired.esc && index === esc.turn) {
+			this.fired.esc = true;
+			this.queue.push(start + Math.floor(durationMs * esc.at), () => this.userEsc(turn, esc.resumeAfterMs));
+		}
+		if (stop && !this.fired.stop && index === stop.turn) {
+			this.fired.stop = true;
+			this.queue.push(start + Math.floor(durationMs * stop.at), () => this.userStop(stop.followUpAfterMs));
+		}
+		if (restart && !this.fired.restart && index === restart.turn) {
+			this.fired.restart = true;
+			this.queue.push(start + Math.floor(durationMs * restart.at), () => this.restartHarness(turn, restart.bootMs));
+		}
+	}
+
+	private applyStep(session: Session, turn: ActiveTurn, step: Step): void {
+		if (session.turn !== turn) return;
+		const rng = this.harnessRng;
+		switch (step.kind) {
+			case "assistant":
+				this.emit({ type: "assistant", session: session.id, at: this.now });
+				return;
+			case "activity":
+				turn.spend.cacheWrite += rng.int(1_500, 4_000);
+				turn.spend.output += rng.int(150, 400);
+				if (turn.hugeStep === step) session.context += this.scenario.harness.hugeOutput?.tokens ?? 0;
+				this.emit({ type: "activity", session: session.id, tool: step.tool, at: this.now });
+				return;
+			case "work": {
+				const item = session.items.find((candidate) => candidate.id === step.id);
+				if (item && !item.done) {
+					item.worked++;
+					turn.progress = true;
+					if (item.worked >= item.effort) {
+						item.done = true;
+						this.checkFinished();
+					}
+				}
+				return;
+			}
+			case "list":
+				this.writeList(session, turn, step.todos);
+				return;
+			case "question":
+				turn.spend.output += 150;
+				session.pendingQuestion = true;
+				if (session === this.main) this.askUser();
+				this.emit({ type: "question", session: session.id, state: "asked", at: this.now });
+				return;
+			case "self-answer":
+				if (session === this.main && this.truth.question) {
+					this.truth.question = false;
+					if (session.pendingQuestion) {
+						session.pendingQuestion = false;
+						this.emit({ type: "question", session: session.id, state: "answered", at: this.now });
+					}
+				}
+				return;
+			case "spawn":
+				if (step.children.length > 0) turn.progress = true;
+				for (const child of step.children) this.spawnChild(session, child);
+				for (const ms of step.jobs) {
+					session.running++;
+					this.queue.push(this.now + ms, () => this.backgroundDone(session));
+				}
+				this.emit({ type: "background", session: session.id, running: session.running, at: this.now });
+				return;
+		}
+	}
+
+	/** The agent writes its list. Ticking work that is really done, or marking a real blocker, is progress. */
+	private writeList(session: Session, turn: ActiveTurn, todos: readonly SimTodo[]): void {
+		const before = new Map(session.items.map((item) => [item.id, item]));
+		session.items = todos.map((todo) => {
+			const old = before.get(todo.id);
+			if (!old) return { ...todo, done: false, outside: false, effort: 1, worked: 0 };
+			const ticked = old.done && todo.status === "completed" && old.status !== "completed";
+			const parked =
+				old.outside &&
+				(todo.status === "blocked" || todo.status === "cancelled") &&
+				old.status !== "blocked" &&
+				old.status !== "cancelled";
+			if (ticked || parked) turn.progress = true;
+			return { ...old, content: todo.content, status: todo.status };
+		});
+		session.listWritten = true;
+		turn.spend.output += 120;
+		this.emit({ type: "todos", session: session.id, todos: toTodos(session.items), at: this.now });
+	}
+
+	private endTurn(session: Session, turn: ActiveTurn, outcome: Outcome): void {
+		if (session.turn !== turn) return;
+		session.turn = null;
+		if (outcome === "context-overflow" && session === this.main) {
+			session.context = Math.max(session.context, this.scenario.harness.contextLimit);
+			if (!this.truth.overflow) {
+				this.truth.overflow = true;
+				this.queue.push(this.now + this.harnessRng.int(10_000, 40_000), () => this.compactAfterOverflow());
+			}
+		}
+		const text = outcome === "end" ? turn.plan.text : "";
+		this.closeTurn(session, turn, outcome, text, true);
+		if (outcome === "end" && turn.plan.asks && session === this.main) this.askUser();
+	}
+
+	/** Books the finished turn, tells the policy, then starts what waits or goes idle. */
+	private closeTurn(session: Session, turn: ActiveTurn, outcome: Outcome, text: string, goIdle: boolean): void {
+		const spend = turn.spend;
+		spend.output += 200 + Math.ceil(text.length / 4);
+		const total = spend.input + spend.output + spend.cacheWrite;
+		if (outcome !== "context-overflow") session.context += total;
+		if (turn.nudge) {
+			turn.nudge.tokens = total;
+			// A turn the user or a restart cut short says nothing about the nudge that started it.
+			turn.nudge.wasted = outcome === "aborted" ? null : !turn.progress;
+		}
+		session.idleSeq++;
+		session.lastText = text;
+		this.emit({
+			type: "turn-end",
+			session: session.id,
+			outcome,
+			spend: { ...spend },
+			lastCallTokens: session.context,
+			text,
+			at: this.now,
+		});
+		if (session.parent && !session.reported) this.childReported(session);
+		if (!goIdle) return;
+		const harness = this.scenario.harness;
+		if (
+			session === this.main &&
+			(this.compactDue || (outcome === "end" && session.context > 0.85 * harness.contextLimit))
+		) {
+			this.compact();
+			return;
+		}
+		const next = session.queued.shift();
+		if (next) {
+			this.startTurn(session, next);
+			return;
+		}
+		this.emitIdles(session);
+	}
+
+	private emitIdles(session: Session): void {
+		const seq = session.idleSeq;
+		const harness = this.scenario.harness;
+		const copies = session === this.main ? harness.idleCopies : 1;
+		for (let i = 0; i < copies; i++) {
+			const delay = i === 0 ? 0 : this.harnessRng.int(1, 30);
+			this.queue.push(this.now + delay, () => this.harnessIdle(session, seq));
+		}
+		if (session === this.main && this.harnessRng.chance(harness.lateDuplicate)) {
+			this.queue.push(this.now + this.harnessRng.int(500, 4_000), () => this.harnessIdle(session, seq));
+		}
+	}
+
+	// ---- compaction, background work, restarts ----
+
+	private compactAfterOverflow(): void {
+		if (this.main.turn) {
+			this.compactDue = true;
+			return;
+		}
+		this.compact();
+	}
+
+	/** The harness compacts the main session and continues it on its own. */
+	private compact(): void {
+		this.compactDue = false;
+		this.truth.overflow = false;
+		this.main.context = this.harnessRng.int(25_000, 35_000);
+		this.main.latestIsCompaction = true;
+		this.emit({ type: "compacted", session: MAIN, at: this.now });
+		this.begin(this.main, { source: "compaction", intent: null, traits: null, nudge: null, promptTokens: 40 });
+	}
+
+	private spawnChild(parent: Session, spec: ChildSpec): void {
+		const id = `child-${++this.children}`;
+		const child = this.newSession(id, parent, spec.agent, spec.readOnly, new Subagent(spec), subagentItems(spec), spec);
+		parent.running++;
+		this.emit({
+			type: "session-created",
+			session: id,
+			parent: parent.id,
+			agent: spec.agent,
+			readOnly: spec.readOnly,
+			at: this.now,
+		});
+		this.begin(child, { source: "user", intent: "work", traits: null, nudge: null, promptTokens: 300 });
+	}
+
+	/** A subagent's first turn ended: its parent's item is really done and the parent hears of it. */
+	private childReported(child: Session): void {
+		child.reported = true;
+		const parent = child.parent;
+		if (!parent || !child.spec) return;
+		const item = parent.items.find((candidate) => candidate.id === child.spec?.parentItem);
+		if (item && !item.done) {
+			item.done = true;
+			this.checkFinished();
+		}
+		this.backgroundDone(parent);
+	}
+
+	private backgroundDone(session: Session): void {
+		session.running = Math.max(0, session.running - 1);
+		this.emit({ type: "background", session: session.id, running: session.running, at: this.now });
+		if (session.running > 0) return;
+		this.queue.push(this.now + this.harnessRng.int(1_000, 3_000), () =>
+			this.begin(session, { source: "wake", intent: null, traits: null, nudge: null, promptTokens: 250 }),
+		);
+	}
+
+	private restartHarness(turn: ActiveTurn, bootMs: number): void {
+		this.emit({ type: "shutdown", at: this.now });
+		if (this.main.turn === turn) {
+			this.main.turn = null;
+			this.main.queued = [];
+			this.emit({ type: "abort", session: MAIN, at: this.now });
+			this.closeTurn(this.main, turn, "aborted", "", false);
+		}
+		this.generation++;
+		this.pending.clear();
+		this.emit({ type: "restart", at: this.now });
+		this.queue.push(this.now + bootMs, () =>
+			this.begin(this.main, { source: "restart", intent: null, traits: null, nudge: null, promptTokens: 60 }),
+		);
+	}
+
+	// ---- the user ----
+
+	private userMessage(intent: UserIntent): void {
+		this.userSeq++;
+		this.truth.abortedSinceUser = false;
+		if (this.truth.question) {
+			this.truth.question = false;
+			if (this.main.pendingQuestion) {
+				this.main.pendingQuestion = false;
+				this.emit({ type: "question", session: MAIN, state: "answered", at: this.now });
+			}
+		}
+		const promptTokens = intent === "work" ? 120 : 40;
+		this.begin(this.main, { source: "user", intent, traits: null, nudge: null, promptTokens });
+	}
+
+	private askUser(): void {
+		this.truth.question = true;
+		this.queue.push(this.now + this.scenario.user.answerDelayMs, () => this.userMessage("answer"));
+	}
+
+	private userEsc(turn: ActiveTurn, resumeAfterMs: number): void {
+		if (this.main.turn !== turn) return;
+		this.userSeq++;
+		this.truth.abortedSinceUser = true;
+		this.main.turn = null;
+		this.main.queued = [];
+		this.emit({ type: "abort", session: MAIN, at: this.now });
+		this.closeTurn(this.main, turn, "aborted", "", true);
+		this.queue.push(this.now + resumeAfterMs + this.userRng.int(0, 30_000), () => this.userMessage("work"));
+	}
+
+	private userStop(followUpAfterMs: number): void {
+		this.userSeq++;
+		this.truth.stopped = true;
+		this.emit({ type: "stop-command", session: MAIN, at: this.now });
+		this.queue.push(this.now + followUpAfterMs + this.userRng.int(0, 30_000), () => this.userMessage("status"));
+	}
+
+	// ---- the policy ----
+
+	private emit(event: HarnessEvent): void {
+		const recheck = this.policy.observe(event);
+		if (!recheck) return;
+		const session = this.sessions.get(recheck.session);
+		if (session) this.scheduleRecheck(session, recheck.at, session.idleSeq);
+	}
+
+	private facts(session: Session): IdleFacts {
+		return {
+			session: session.id,
+			subagent: session.parent !== null,
+			agent: session.agentName,
+			readOnly: session.readOnly,
+			todos: session.listWritten ? toTodos(session.items) : [],
+			lastAssistantText: session.lastText,
+			pendingQuestion: session.pendingQuestion,
+			backgroundTasks: session.running,
+			busy: session.turn !== null,
+			latestIsCompaction: session.latestIsCompaction,
+			now: this.now,
+		};
+	}
+
+	private harnessIdle(session: Session, seq: number): void {
+		if (++this.idles > this.caps.idles) {
+			this.capped = true;
+			return;
+		}
+		this.decideNow(session, seq);
+	}
+
+	private decideNow(session: Session, seq: number): void {
+		if (++this.decisions > this.caps.decisions) {
+			this.capped = true;
+			return;
+		}
+		const answer = this.policy.decide(this.facts(session));
+		if (answer.kind === "inject") this.scheduleDelivery(session, answer.key, answer.text, answer.traits, seq);
+		else if (answer.retryAt !== undefined) this.scheduleRecheck(session, answer.retryAt, seq);
+	}
+
+	private scheduleRecheck(session: Session, at: number, seq: number): void {
+		const generation = this.generation;
+		this.queue.push(Math.max(at, this.now), () => {
+			if (generation !== this.generation || session.idleSeq !== seq || session.turn) return;
+			this.decideNow(session, seq);
+		});
+	}
+
+	private scheduleDelivery(session: Session, key: string, text: string, traits: PromptTraits, seq: number): void {
+		const previous = this.pending.get(key);
+		if (previous) previous.cancelled = true;
+		const delivery: Delivery = {
+			key,
+			session,
+			text,
+			traits,
+			seq,
+			userSeq: this.userSeq,
+			generation: this.generation,
+			cancelled: false,
+		};
+		this.pending.set(key, delivery);
+		this.queue.push(this.now + this.policy.countdownMs, () => this.deliver(delivery));
+	}
+
+	private deliver(delivery: Delivery): void {
+		if (delivery.cancelled || delivery.generation !== this.generation) return;
+		this.pending.delete(delivery.key);
+		const { session } = delivery;
+		if (this.policy.countdownMs > 0 && this.userSeq !== delivery.userSeq) return;
+		if (this.policy.confirm && !this.policy.confirm(delivery.key, this.facts(session))) return;
+		if (this.harnessRng.chance(this.scenario.harness.deliveryFailRate)) {
+			this.emit({ type: "delivery-failed", session: session.id, key: delivery.key, at: this.now });
+			return;
+		}
+		const nudge: NudgeRecord = {
+			session: session.id,
+			child: session.parent !== null,
+			at: this.now,
+			violations: this.violations(session, delivery.seq),
+			tokens: 0,
+			wasted: null,
+		};
+		session.nudgedIdle = delivery.seq;
+		this.nudges.push(nudge);
+		this.emit({ type: "delivered", session: session.id, key: delivery.key, at: this.now });
+		const promptTokens = Math.ceil(delivery.text.length / 4);
+		this.begin(session, { source: "nudge", intent: null, traits: delivery.traits, nudge, promptTokens });
+	}
+
+	private violations(session: Session, seq: number): ViolationKind[] {
+		const kinds: ViolationKind[] = [];
+		if (session.parent) kinds.push("into-subagent");
+		else {
+			if (this.truth.abortedSinceUser) kinds.push("after-abort");
+			if (this.truth.question) kinds.push("question-pending");
+			if (this.truth.stopped) kinds.push("after-stop");
+			if (session.running > 0) kinds.push("background-busy");
+		}
+		if (session.nudgedIdle === seq) kinds.push("duplicate");
+		return kinds;
+	}
+
+	// ---- ground truth and the result ----
+
+	private finishableLeft(): number {
+		return this.main.items.filter((item) => !item.done && !item.outside).length;
+	}
+
+	private checkFinished(): void {
+		if (this.turnsToFinish === null && this.finishableLeft() === 0) this.turnsToFinish = this.main.turns;
+	}
+
+	private truthNow(): Truth {
+		return {
+			finishableLeft: this.finishableLeft(),
+			questionPending: this.truth.question,
+			abortedSinceUser: this.truth.abortedSinceUser,
+			stopped: this.truth.stopped,
+			backgroundRunning: this.main.running,
+			overflow: this.truth.overflow,
+			stuck: this.input.profile.expect.stop === "stuck",
+			idleSeq: this.main.idleSeq,
+		};
+	}
+
+	private result(): RunResult {
+		const { profile } = this.input;
+		const violations = noViolations();
+		for (const nudge of this.nudges) for (const kind of nudge.violations) violations[kind]++;
+		const completed = this.finishableLeft() === 0;
+		const wasted = this.nudges.filter((nudge) => nudge.wasted === true);
+		const run = { completed, capped: this.capped, violations, wasted: wasted.length };
+		return {
+			policy: this.policy.name,
+			profile: profile.name,
+			seed: this.input.seed,
+			finishExpected: profile.expect.finish,
+			stop: profile.expect.stop,
+			completed,
+			rightOutcome: judgeOutcome(profile.expect.stop, run),
+			nudges: this.nudges.length,
+			wasted: wasted.length,
+			longestWasteRun: longestRun(this.nudges),
+			violations,
+			nudgeTokens: this.nudges.reduce((sum, nudge) => sum + nudge.tokens, 0),
+			wastedTokens: wasted.reduce((sum, nudge) => sum + nudge.tokens, 0),
+			turns: this.main.turns,
+			turnsToFinish: this.turnsToFinish,
+			capped: this.capped,
+		};
+	}
+}
