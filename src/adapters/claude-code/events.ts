@@ -1,0 +1,248 @@
+/**
+ * Claude Code's hook events, mapped onto engine calls. Thin on purpose: every
+ * decision is the engine's; this file only says which engine call an event
+ * means, fills in what the harness does not send (spend, interrupts and
+ * pending questions, from the transcript) and turns the engine's answer into
+ * the JSON Claude Code reads.
+ *
+ * Choices, and why:
+ * - Every UserPromptSubmit is a real user turn (or an SDK's prompt, which is
+ *   the user's too): a Stop continuation fires none. The exceptions are
+ *   boulder's own read-only commands (`/boulder:why`, `/boulder:status`):
+ *   asking boulder why it stopped must not restart the episode it stopped,
+ *   so those are `system` turns that wait for the user. A future `source`
+ *   field saying the harness itself woke the agent also makes a `system` turn.
+ * - SessionStart never starts a turn. `resume` is not a `restart`: Claude Code
+ *   reloads the conversation and waits for a prompt, so there is no turn of
+ *   the restart to end, and suppressing the first idle would only swallow the
+ *   first idle of the user's own next prompt. It does reset the background
+ *   count: tasks of an earlier process do not survive it. `compact` is left to
+ *   PreCompact, which has already reported the compaction.
+ * - Activity (edits, commands) is counted from the transcript when the turn
+ *   ends, not by a PostToolUse hook on every tool: one process fewer per tool
+ *   call. PostToolUse is installed only for the todo tools.
+ * - A Stop for a turn that already ended (a second registration of the hook,
+ *   say) ends nothing; the engine's duplicate guard answers it.
+ */
+import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "../../core/todo-normalize.js";
+import type { Todo } from "../../core/todos.js";
+import type { Provenance } from "../../core/turns.js";
+import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
+import { limitNotice, lookingAtBoulder } from "./messages.js";
+import type { ReadTurnOptions, TurnReading } from "./transcript.js";
+
+/** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
+export interface HookAnswer {
+	output: Record<string, unknown> | null;
+	/** Called right after the output was written. */
+	written?: () => Promise<void>;
+	/** Called when writing the output failed. */
+	failed?: (why: string) => Promise<void>;
+}
+
+export interface HookDeps {
+	engine: Engine;
+	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
+}
+
+const NOTHING: HookAnswer = { output: null };
+
+/** Skips the user should hear about: boulder stopped the agent on a limit, not because the work is done. */
+const NOTICED_SKIPS: ReadonlySet<string> = new Set(["stagnation", "budget-turns", "budget-tokens", "budget-time"]);
+
+/** boulder's own slash commands that only look: they are not a new instruction to the agent. */
+const LOOK_COMMAND = /^\s*\/boulder:(why|status)\b/;
+const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/command-name>/;
+
+/** `source` values (newer Claude Code) that mean the harness, not a person, started the turn. */
+const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
+
+const CONTEXT_ERROR =
+	/prompt is too long|prompt_too_long|context[ _-]?(length|window)|too many tokens|maximum context/i;
+
+const FINISHED_TASK = /^(completed|complete|done|failed|error|killed|stopped|cancelled|canceled)$/i;
+
+export function sessionRefOf(input: HookInput): SessionRef {
+	return {
+		harness: HARNESS,
+		sessionId: input.sessionId,
+		subagent: input.agentId !== null || input.event === "SubagentStop",
+		agent: input.agentType,
+	};
+}
+
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	const ref = sessionRefOf(input);
+	switch (input.event) {
+		case "Stop":
+			return onStop(input, ref, deps);
+		case "SubagentStop":
+			await deps.engine.onIdle(ref, {});
+			return NOTHING;
+		case "UserPromptSubmit":
+			await onUserPrompt(input, ref, deps);
+			return NOTHING;
+		case "PostToolUse":
+			await onToolUsed(input, ref, deps);
+			return NOTHING;
+		case "SessionStart":
+			await onSessionStart(input, ref, deps);
+			return NOTHING;
+		case "StopFailure":
+			await onStopFailure(input, ref, deps);
+			return NOTHING;
+		case "PreCompact":
+		case "PostCompact":
+			await deps.engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+	}
+}
+
+async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const { engine } = deps;
+	const lastMessage = stringField(input, "last_assistant_message");
+	const turn = await readTurnOf(input, ref, deps, lastMessage);
+	await noteInterrupt(ref, turn, engine);
+	await engine.turnEndedIfRunning(ref, {
+		outcome: "end",
+		...(turn ? { spend: turn.spend, activity: turn.activity } : {}),
+	});
+	const facts: IdleFacts = { lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null };
+	const background = runningBackgroundTasks(input.fields.background_tasks);
+	if (background !== null) facts.backgroundTasks = background;
+	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	return answerFor(await engine.onIdle(ref, facts), ref, engine);
+}
+
+/** The engine's decision as Claude Code's Stop output. */
+export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
+	if (result.kind === "inject") {
+		const { key, text } = result;
+		if (key === null || text === null)
+			throw new Error(`the engine chose to inject without ${key ? "a text" : "a key"}`);
+		return {
+			output: { decision: "block", reason: text },
+			written: () => engine.delivered(ref, key),
+			failed: (why) => engine.deliveryFailed(ref, key, why),
+		};
+	}
+	if (result.kind === "complete") return result.text ? { output: { systemMessage: result.text } } : NOTHING;
+	if (result.kind === "skip" && NOTICED_SKIPS.has(result.reason)) {
+		return { output: { systemMessage: limitNotice(result.detail) } };
+	}
+	return NOTHING;
+}
+
+async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	const { engine } = deps;
+	await noteInterrupt(ref, await readTurnOf(input, ref, deps, null), engine);
+	const look = lookCommandOf(stringField(input, "prompt") ?? "");
+	if (look !== null) {
+		await engine.turnStarted(ref, "system");
+		await engine.pendingInputChanged(ref, { kind: "wait", detail: lookingAtBoulder(look) });
+		return;
+	}
+	await engine.turnStarted(ref, provenanceOf(stringField(input, "source")));
+}
+
+/** `why` or `status` when the prompt is one of boulder's read-only slash commands. */
+export function lookCommandOf(prompt: string): string | null {
+	return (LOOK_COMMAND.exec(prompt) ?? LOOK_COMMAND_EXPANDED.exec(prompt))?.[1] ?? null;
+}
+
+export function provenanceOf(source: string | null): Provenance {
+	return source !== null && SYSTEM_SOURCES.has(source) ? "system" : "user";
+}
+
+async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	const { engine } = deps;
+	const tool = stringField(input, "tool_name");
+	const toolInput = input.fields.tool_input;
+	if (tool === "TodoWrite") {
+		const response = input.fields.tool_response;
+		const source = isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : response;
+		const { todos, warnings } = normalizeClaudeTodoWrite(source);
+		await engine.todosChanged(ref, todos);
+		await noteWarnings(engine, ref, "TodoWrite", warnings);
+		return;
+	}
+	if (tool !== null && (CLAUDE_TASK_TOOLS as readonly string[]).includes(tool)) {
+		let warnings: string[] = [];
+		await engine.todosUpdated(ref, (current: readonly Todo[]) => {
+			const next = applyClaudeTaskEvent(current, { tool, input: toolInput, response: input.fields.tool_response });
+			warnings = next.warnings;
+			return next.todos;
+		});
+		await noteWarnings(engine, ref, tool, warnings);
+	}
+}
+
+async function onSessionStart(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	if (stringField(input, "source") === "compact") return;
+	await noteInterrupt(ref, await readTurnOf(input, ref, deps, null), deps.engine);
+	await deps.engine.backgroundChanged(ref, 0);
+}
+
+async function onStopFailure(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	const error = stringField(input, "error") ?? "unknown error";
+	const details = input.fields.error_details;
+	const shown = stringField(input, "last_assistant_message");
+	const all = [error, typeof details === "string" ? details : JSON.stringify(details ?? ""), shown ?? ""].join(" ");
+	if (CONTEXT_ERROR.test(all)) {
+		await deps.engine.sessionEvent(ref, { type: "context-overflow" });
+		return;
+	}
+	await deps.engine.sessionEvent(ref, { type: "api-error", message: shown ? `${error} (${shown})` : error });
+}
+
+/**
+ * Reports an interrupt the transcript shows in the current turn, once: not
+ * when the state already holds an abort at least as recent, nor when the
+ * state's turn began after it.
+ */
+async function noteInterrupt(ref: SessionRef, turn: TurnReading | null, engine: Engine): Promise<void> {
+	const interrupt = turn?.interrupt;
+	const scope = engine.scopeOf(ref);
+	if (!interrupt || scope === null) return;
+	const current = await engine.store.readScope(scope);
+	if (current.kind === "ok") {
+		const { abortBlock, turn: known } = current.value;
+		const at = interrupt.at;
+		if (abortBlock && (at === null || abortBlock.at >= at)) return;
+		if (at !== null && known && known.startedAt > at) return;
+	}
+	await engine.sessionEvent(ref, { type: "interrupt" });
+}
+
+async function readTurnOf(
+	input: HookInput,
+	ref: SessionRef,
+	deps: HookDeps,
+	expectLastText: string | null,
+): Promise<TurnReading | null> {
+	if (input.transcriptPath === null || ref.subagent) return null;
+	try {
+		return await deps.readTurn(input.transcriptPath, { expectLastText });
+	} catch (error) {
+		// A session's first prompt comes before its transcript exists: nothing to read yet.
+		const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+		if (!missing || input.event === "Stop") {
+			await deps.engine.recordError(ref, `reading the transcript ${input.transcriptPath}`, error);
+		}
+		return null;
+	}
+}
+
+/** Stop's `background_tasks`: how many are still running (an entry without a status counts as running). */
+export function runningBackgroundTasks(value: unknown): number | null {
+	if (!Array.isArray(value)) return null;
+	return value.filter((task) => !(isRecord(task) && typeof task.status === "string" && FINISHED_TASK.test(task.status)))
+		.length;
+}
+
+async function noteWarnings(engine: Engine, ref: SessionRef, tool: string, warnings: readonly string[]): Promise<void> {
+	if (warnings.length === 0) return;
+	await engine.recordError(ref, `reading the agent's list from ${tool}`, new Error(warnings.join("; ")));
+}

@@ -1,0 +1,28 @@
+/**
+ * The hook program Claude Code starts for every hook event:
+ * `node dist/hook/claude-code.js <Event>`, bundled into one file (see
+ * `tsdown.config.ts`) so that start-up costs as little as possible: no CLI
+ * framework, nothing resolved from node_modules at run time.
+ *
+ * It always exits 0. A watchdog ends it, printing nothing, shortly before the
+ * harness's own timeout would kill it.
+ */
+import "./zod-jitless.js";
+import { watchdogMs } from "./hook-config.js";
+import { runClaudeCodeHook } from "./run-hook.js";
+
+const argv = process.argv.slice(2);
+const watchdog = setTimeout(() => {
+	process.stderr.write(`boulder: the ${argv[0] ?? ""} hook ran out of time; letting the agent stop\n`);
+	process.stdout.write("", () => process.exit(0));
+}, watchdogMs(argv[0]));
+watchdog.unref();
+
+await runClaudeCodeHook(argv, {
+	stdin: process.stdin,
+	stdout: process.stdout,
+	stderr: process.stderr,
+	env: process.env,
+	cwd: process.cwd(),
+});
+process.exitCode = 0;

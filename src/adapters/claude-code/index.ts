@@ -1,0 +1,17 @@
+/** The Claude Code adapter's public surface. */
+export { registerHook, registerInstall, registerUninstall } from "./commands.js";
+export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
+export { answerFor, type HookAnswer, type HookDeps, handleHook } from "./events.js";
+export { HOOK_MARKER, type HookProgram, hookCommand, hooksObject, REGISTRATIONS } from "./hook-config.js";
+export { HARNESS, HOOK_EVENTS, type HookEvent, type HookInput, parseHookInput } from "./hook-input.js";
+export {
+	type InstallReport,
+	type InstallScope,
+	installClaudeCode,
+	settingsFile,
+	uninstallClaudeCode,
+	withOurHooks,
+	withoutOurHooks,
+} from "./install.js";
+export { type HookStreams, runClaudeCodeHook } from "./run-hook.js";
+export { analyseTurn, readTurn, type TurnReading } from "./transcript.js";

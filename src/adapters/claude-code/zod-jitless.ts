@@ -1,0 +1,8 @@
+/**
+ * Imported first by the hook program: zod compiles a fast parser for each
+ * object schema on its first use, which pays off in a long-lived process and
+ * only costs in a hook that parses each schema once and exits.
+ */
+import { z } from "zod";
+
+z.config({ jitless: true });
