@@ -1,0 +1,118 @@
+/**
+ * Each profile's right outcome is reachable (the oracle reaches it in every
+ * run), the measurements classify violations by ground truth, and boulder is
+ * held to the issue's targets. Where boulder misses a target today the test
+ * is `it.fails`, naming the gap: it turns red the day the gap closes, so the
+ * expectation gets promoted instead of forgotten.
+ */
+import { describe, expect, it } from "vitest";
+import { CONTESTANTS } from "../../bench/policy/policies/index.js";
+import { naivePolicy } from "../../bench/policy/policies/naive.js";
+import { oraclePolicy } from "../../bench/policy/policies/oracle.js";
+import { PROFILES, profileByName } from "../../bench/policy/profiles/index.js";
+import { runBench } from "../../bench/policy/run.js";
+import { type RunResult, type ViolationKind, violationTotal } from "../../bench/policy/run-result.js";
+import { summarizeAll } from "../../bench/policy/summary.js";
+import { simulate } from "../../bench/policy/world.js";
+import { DEFAULT_CONFIG } from "../../src/core/config.js";
+
+const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
+
+function runs(profileName: string, make: Parameters<typeof simulate>[0]["makePolicy"]): RunResult[] {
+	const profile = profileByName(profileName);
+	return SEEDS.map((seed) => simulate({ profile, seed, makePolicy: make }));
+}
+
+const HARNESS_FAULTS = new Set(["flaky-api", "context-overflow"]);
+
+const boulder = CONTESTANTS.find((contestant) => contestant.name === "boulder");
+if (!boulder) throw new Error("boulder is a contestant");
+const boulderRuns = (profile: string) => runs(profile, boulder.make);
+
+describe("every profile's right outcome is reachable (oracle)", () => {
+	for (const profile of PROFILES) {
+		it(`${profile.name}: ${profile.expect.text}`, () => {
+			const results = runs(profile.name, (truth) => oraclePolicy(truth));
+			expect(results.filter((run) => !run.rightOutcome)).toEqual([]);
+			expect(results.every((run) => violationTotal(run) === 0)).toBe(true);
+			if (profile.expect.finish) expect(results.every((run) => run.completed)).toBe(true);
+			if (profile.expect.stop === "stuck") expect(results.every((run) => run.nudges === 0)).toBe(true);
+			// Only a harness that fails the nudged turn itself can make a well-timed nudge fruitless.
+			if (!HARNESS_FAULTS.has(profile.name)) expect(results.map((run) => run.wasted)).toEqual(SEEDS.map(() => 0));
+		});
+	}
+});
+
+describe("violations are classified by what really happened", () => {
+	const total = (profile: string, kind: ViolationKind) =>
+		runs(profile, () => naivePolicy()).reduce((sum, run) => sum + run.violations[kind], 0);
+
+	it("counts a nudge after the user's Esc", () => expect(total("interrupter", "after-abort")).toBeGreaterThan(0));
+	it("does not count the abort a restart causes as the user's", () =>
+		expect(total("restart-mid-work", "after-abort")).toBe(0));
+	it("counts a nudge while a question waits", () =>
+		expect(total("question-asker", "question-pending")).toBeGreaterThan(0));
+	it("counts a nudge after the stop command", () => expect(total("user-stops", "after-stop")).toBeGreaterThan(0));
+	it("counts nudges into subagents and during background work", () => {
+		expect(total("background-tasks", "into-subagent")).toBeGreaterThan(0);
+		expect(total("background-tasks", "background-busy")).toBeGreaterThan(0);
+	});
+	it("counts a second nudge for one idle", () => expect(total("duplicate-idles", "duplicate")).toBeGreaterThan(0));
+	it("charges a loop up to the ceiling", () => {
+		const looped = runs("looper", () => naivePolicy());
+		expect(looped.every((run) => run.capped && run.wasted >= 190)).toBe(true);
+	});
+});
+
+/** Gaps boulder has today, reported in bench/results/policy.md with the proposed fix. */
+const COMPLETION_GAPS = new Set(["restart-mid-work", "flaky-api", "hard-items"]);
+const VIOLATION_GAPS = new Set(["question-asker"]);
+const WASTE_GAPS = new Set(["looper", "churner"]);
+
+describe("boulder against the targets", () => {
+	for (const profile of PROFILES.filter((candidate) => candidate.expect.finish)) {
+		const test = COMPLETION_GAPS.has(profile.name) ? it.fails : it;
+		test(`finishes the work in every run of ${profile.name}`, () => {
+			expect(
+				boulderRuns(profile.name)
+					.filter((run) => !run.completed)
+					.map((run) => run.seed),
+			).toEqual([]);
+		});
+	}
+
+	for (const profile of PROFILES) {
+		const test = VIOLATION_GAPS.has(profile.name) ? it.fails : it;
+		test(`commits no violation of any kind in ${profile.name}`, () => {
+			expect(
+				boulderRuns(profile.name)
+					.filter((run) => violationTotal(run) > 0)
+					.map((run) => run.seed),
+			).toEqual([]);
+		});
+	}
+
+	for (const profile of PROFILES.filter((candidate) => ["stuck", "blocked"].includes(candidate.expect.stop))) {
+		const test = WASTE_GAPS.has(profile.name) ? it.fails : it;
+		test(`wastes no more nudges than the stagnation limit in ${profile.name}`, () => {
+			const most = Math.max(...boulderRuns(profile.name).map((run) => run.wasted));
+			expect(most).toBeLessThanOrEqual(DEFAULT_CONFIG.stagnationLimit);
+		});
+	}
+
+	it("stops on its own in every stuck run, with no more than stagnation limit + activity grace nudges", () => {
+		for (const name of ["looper", "churner"]) {
+			for (const run of boulderRuns(name)) {
+				expect(run.capped).toBe(false);
+				expect(run.nudges).toBeLessThanOrEqual(DEFAULT_CONFIG.stagnationLimit + DEFAULT_CONFIG.activityGrace);
+			}
+		}
+	});
+
+	it("scores strictly better overall than every other policy", () => {
+		const summaries = summarizeAll(runBench({ baseSeed: 1, seedCount: SEEDS.length }));
+		const [mine, ...others] = summaries;
+		expect(mine?.policy).toBe("boulder");
+		for (const other of others) expect(mine?.score).toBeGreaterThan(other.score);
+	});
+});
