@@ -61,9 +61,9 @@ export function buildProgram(cli: Cli): Command {
 
 function reportError(cli: Cli, error: unknown): number {
 	if (error instanceof CommanderError) {
-		// commander has already printed its message (or the help, or the version).
-		if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
-		return EXIT.usage;
+		// commander has already printed its message, the help or the version; help asked for
+		// (`--help`, `boulder help status`) ends with 0, help shown for a bad command line does not.
+		return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
 	}
 	const red = cli.errColors.red;
 	if (isBoulderError(error)) {

@@ -3,7 +3,7 @@
  * `boulder config` shows each value with where it came from.
  */
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { mkdir, readdir, utimes } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DoctorFinding } from "../../src/cli/doctor/types.js";
@@ -82,6 +82,20 @@ describe("boulder doctor", () => {
 		);
 		const text = await box.run(["doctor"]);
 		expect(text.stdout).toContain(`${project}: budgets.autoTurns is 0; expected:`);
+	});
+
+	it("warns about a lock left behind by a process that died, naming it", async () => {
+		const box = await sandbox();
+		await box.write("PLAN.md", PLAN);
+		await box.run(["start", "PLAN.md"]);
+		const lock = path.join(box.worktree, ".boulder", "works.json.lock");
+		await mkdir(lock);
+		const longAgo = new Date(Date.now() - 3600_000);
+		await utimes(lock, longAgo, longAgo);
+		const ran = await box.run(["doctor"]);
+		expect(ran.code).toBe(0);
+		expect(ran.stdout).toContain(`! state   ${lock}: lock left behind (its holder probably died)`);
+		expect(ran.stdout).toContain("No problems; 1 warning(s).");
 	});
 
 	it("warns about a works file of an older schema version without failing", async () => {

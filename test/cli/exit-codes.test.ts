@@ -9,6 +9,9 @@ describe("exit codes", () => {
 		const help = await box.run(["--help"]);
 		expect(help.code).toBe(0);
 		expect(help.stdout).toContain("Usage: boulder");
+		const helpFor = await box.run(["help", "status"]);
+		expect(helpFor.code).toBe(0);
+		expect(helpFor.stdout).toContain("Usage: boulder status");
 		const version = await box.run(["--version"]);
 		expect(version.code).toBe(0);
 		expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
