@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
 
@@ -39,7 +39,8 @@ export interface OpencodeOptions {
 	files?: Record<string, string>;
 	/**
 	 * Local packages made loadable as npm-name plugin entries without a registry:
-	 * name → folder of the built package (symlinked into OpenCode's package cache).
+	 * name → folder of the built package, absolute or relative to the project
+	 * (symlinked into OpenCode's package cache).
 	 */
 	npmPackages?: Record<string, string>;
 	/** Extra environment for the server process. */
@@ -167,9 +168,28 @@ export class OpencodeClient {
 		return this.request("DELETE", `/session/${id}`);
 	}
 
-	/** Answers a pending question (v2 question tool). */
+	/** Pending questions of the question tool (`GET /question`). */
+	questions(): Promise<Array<{ id: string; sessionID: string; questions: unknown[] }>> {
+		return this.request("GET", "/question");
+	}
+
+	/** Answers a pending question: one array of chosen labels per question. */
 	replyQuestion(requestID: string, answers: string[][]): Promise<boolean> {
 		return this.request("POST", `/question/${requestID}/reply`, { answers });
+	}
+
+	/** Dismisses a pending question. */
+	rejectQuestion(requestID: string): Promise<boolean> {
+		return this.request("POST", `/question/${requestID}/reject`);
+	}
+
+	/** Pending permission requests (`GET /permission`). */
+	permissions(): Promise<Array<{ id: string; sessionID: string; permission: string; patterns: string[] }>> {
+		return this.request("GET", "/permission");
+	}
+
+	replyPermission(requestID: string, reply: "once" | "always" | "reject", message?: string): Promise<boolean> {
+		return this.request("POST", `/permission/${requestID}/reply`, { reply, ...(message ? { message } : {}) });
 	}
 
 	/** Opens the `/event` SSE stream and collects every event. */
@@ -434,7 +454,7 @@ export class OpencodeServer {
 		await seedPluginInstall(join(this.homeDir, ".config", "opencode"));
 		await seedPluginInstall(join(this.projectDir, ".opencode"));
 		for (const [name, dir] of Object.entries(options.npmPackages ?? {})) {
-			await seedCachedPackage(join(this.homeDir, ".cache", "opencode"), name, dir);
+			await seedCachedPackage(join(this.homeDir, ".cache", "opencode"), name, resolve(this.projectDir, dir));
 		}
 	}
 
@@ -466,11 +486,24 @@ export class OpencodeServer {
 		const env = childEnv(this.homeDir, this.options.env ?? {});
 		const child = spawn(
 			opencodeBin,
-			["serve", "--port", String(port), "--hostname", "127.0.0.1", "--log-level", this.options.logLevel ?? "INFO"],
+			[
+				"serve",
+				"--port",
+				String(port),
+				"--hostname",
+				"127.0.0.1",
+				"--print-logs",
+				"--log-level",
+				this.options.logLevel ?? "INFO",
+			],
 			{ cwd: this.projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
 		);
 		this.child = child;
 		this.port = port;
+		if (child.pid) liveGroups.add(child.pid);
+		child.once("exit", () => {
+			if (child.pid) liveGroups.delete(child.pid);
+		});
 		this.client = new OpencodeClient(this.url);
 		this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
 		let listening = false;
@@ -517,6 +550,18 @@ export class OpencodeServer {
 		await this.events.waitFor((e) => e.type === "server.connected", { timeoutMs: 10_000 }).catch(() => undefined);
 	}
 }
+
+// Servers run in their own process groups; never leave one behind if the test process exits early.
+const liveGroups = new Set<number>();
+process.once("exit", () => {
+	for (const pid of liveGroups) {
+		try {
+			process.kill(-pid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+	}
+});
 
 /** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
 export function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
