@@ -15,9 +15,15 @@ export function kTokens(value: number): string {
 	return `${(value / 1000).toFixed(1)}k`;
 }
 
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** Figures align right; `textColumns` (by index) hold words and align left, as the first column does. */
+export function markdownTable(
+	header: readonly string[],
+	rows: readonly (readonly string[])[],
+	textColumns: readonly number[] = [],
+): string {
 	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-	const rule = `|${header.map((_, index) => (index === 0 ? " --- " : " ---: ")).join("|")}|`;
+	const left = (index: number) => index === 0 || textColumns.includes(index);
+	const rule = `|${header.map((_, index) => (left(index) ? " --- " : " ---: ")).join("|")}|`;
 	return [line(header), rule, ...rows.map(line)].join("\n");
 }
 

@@ -54,6 +54,7 @@ export function renderMarkdown(input: ReportInput): string {
 		markdownTable(
 			["target", "met", "detail"],
 			targets.map((check) => [check.target, check.met ? "yes" : "**no**", check.detail]),
+			[1, 2],
 		),
 		"",
 		"## Violations by kind (total over all runs)",
@@ -111,6 +112,7 @@ export function renderMarkdown(input: ReportInput): string {
 		markdownTable(
 			["policy", "modelled from", "rules"],
 			contestants.map((contestant) => [contestant.name, contestant.source, contestant.rules]),
+			[1, 2],
 		),
 		"",
 		"## Method",
@@ -121,6 +123,13 @@ export function renderMarkdown(input: ReportInput): string {
 		`- **Ceiling**: ${caps.idles} idle events, ${caps.decisions} decisions or ${caps.simMs / 3_600_000} h of simulated time per run; a policy still nudging there is charged everything it spent.`,
 		"- **Tokens**: each turn's spend is drawn per tool call (tool output written to the cache, output tokens) plus the prompt; the context grows by the spend, the harness compacts at 85% of a 200k window and continues on its own.",
 		"- The agent's responses to a nudge depend on what the nudge says (whether it names items, asks to tick them, says how to park a blocked item, gives a completion phrase), never on which policy sent it.",
+		"",
+		"### Limits",
+		"",
+		"- The agents are scripted habits, not models: each profile isolates one behaviour, and real sessions mix them.",
+		"- One generic harness stands in for all: OpenCode-like events (paired idles, a question tool that leaves the session idle, compaction that continues on its own, harness wake-ups when background work ends), with each policy's own harness facts honoured where its document states them (ralph's Stop hook does not fire on Esc, API errors or subagents).",
+		"- The plain-text questions come from a fixed pool of twelve phrasings (`bench/policy/texts.ts`), written as agents phrase them and not tuned to any detector.",
+		"- The models of earlier tools follow their documents, which describe code at one commit; typeclaw's token reading (context size, not spend) is the document's own inference.",
 		"",
 		"## Score",
 		"",
@@ -143,6 +152,7 @@ export function renderMarkdown(input: ReportInput): string {
 		markdownTable(
 			["profile", "what happens", "right outcome"],
 			profiles.map((profile) => [profile.name, profile.summary, profile.expect.text]),
+			[1, 2],
 		),
 		"",
 		"<details><summary>Parameters drawn for each profile and seed</summary>",

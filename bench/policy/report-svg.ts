@@ -52,15 +52,19 @@ export function renderSvg({ summaries, subject, profiles, seeds }: ChartInput): 
 	const points = summaries
 		.map((s) => ({ s, x: xOf(s.wastedPerRun), y: yOf(s.completion) }))
 		.sort((a, b) => a.y - b.y || a.x - b.x);
-	const placed: { x: number; y: number }[] = [];
+	const placed: { left: number; right: number; y: number }[] = [];
 	for (const point of points) {
 		const mine = point.s.policy === subject;
-		let labelY = point.y + 4;
-		while (placed.some((other) => Math.abs(other.y - labelY) < 15 && Math.abs(other.x - point.x) < 170)) labelY += 15;
-		placed.push({ x: point.x, y: labelY });
 		const label = `${point.s.policy} (score ${point.s.score.toFixed(0)}, ${point.s.violationsPerRun.toFixed(2)} violations/run)`;
+		const width = label.length * 6.6;
 		// Labels that would run off the right edge go to the left of their point.
-		const side = point.x + 16 + label.length * 6.6 > WIDTH - 8 ? -1 : 1;
+		const side = point.x + 16 + width > WIDTH - 8 ? -1 : 1;
+		const left = side > 0 ? point.x + 16 : point.x - 16 - width;
+		let labelY = point.y + 4;
+		const clashes = () =>
+			placed.some((box) => Math.abs(box.y - labelY) < 15 && box.left < left + width && left < box.right);
+		while (clashes()) labelY += 15;
+		placed.push({ left, right: left + width, y: labelY });
 		parts.push(
 			`<circle cx="${r(point.x)}" cy="${r(point.y)}" r="${mine ? 8 : 6}" fill="${mine ? "#d9480f" : "#1c7ed6"}" stroke="#222" stroke-width="1"/>`,
 			`<line x1="${r(point.x + 8 * side)}" y1="${r(point.y)}" x2="${r(point.x + 14 * side)}" y2="${r(labelY - 4)}" stroke="#999"/>`,
@@ -68,7 +72,8 @@ export function renderSvg({ summaries, subject, profiles, seeds }: ChartInput): 
 		);
 	}
 	parts.push(
-		`<text x="${PLOT.left}" y="${HEIGHT - 14}" font-size="11" fill="#666">Each point: one policy over all runs. Completion counts only profiles whose work can be finished; waste counts every profile. See policy.md for the table and method.</text>`,
+		`<text x="${PLOT.left}" y="${HEIGHT - 26}" font-size="11" fill="#666">Each point: one policy over all runs. Completion counts the profiles whose work can be finished;</text>`,
+		`<text x="${PLOT.left}" y="${HEIGHT - 12}" font-size="11" fill="#666">waste counts every profile. The table, the per-profile breakdown and the method are in policy.md.</text>`,
 		"</svg>",
 	);
 	return `${parts.join("\n")}\n`;

@@ -18,6 +18,7 @@ interface Metric {
 	name: string;
 	better: "higher" | "lower";
 	value: (summary: Summary) => number | null;
+	format?: (value: number) => string;
 }
 
 const METRICS: readonly Metric[] = [
@@ -26,7 +27,12 @@ const METRICS: readonly Metric[] = [
 	{ name: "violations per run", better: "lower", value: (s) => s.violationsPerRun },
 	{ name: "wasted nudges per run", better: "lower", value: (s) => s.wastedPerRun },
 	{ name: "longest fruitless run", better: "lower", value: (s) => s.longestWasteRun },
-	{ name: "tokens in wasted nudges per run", better: "lower", value: (s) => s.wastedTokensPerRun },
+	{
+		name: "tokens in wasted nudges per run",
+		better: "lower",
+		value: (s) => s.wastedTokensPerRun,
+		format: (value) => String(Math.round(value)),
+	},
 ];
 
 const EPSILON = 1e-9;
@@ -74,7 +80,8 @@ export function checkTargets(results: readonly RunResult[], subject: string, sta
 			const b = metric.value(theirs);
 			if (a === null || b === null) continue;
 			const behind = metric.better === "higher" ? a < b - EPSILON : a > b + EPSILON;
-			if (behind) worse.push(`${metric.name} vs ${other} (${fmt(a)} against ${fmt(b)})`);
+			const show = metric.format ?? fmt;
+			if (behind) worse.push(`${metric.name} vs ${other} (${show(a)} against ${show(b)})`);
 		}
 		const paired = pairedFinished(results, subject, other);
 		if (paired.count > 0 && paired.turns[0] > paired.turns[1] + EPSILON) {

@@ -11,6 +11,8 @@
  */
 import { type Agent, type ChildSpec, type Item, type Step, type TurnPlan, toTodos, type UserIntent } from "./agent.js";
 import { Subagent, subagentItems } from "./agents/subagent.js";
+import { applyFaults } from "./harness-faults.js";
+import { mergeList } from "./list-merge.js";
 import type {
 	HarnessEvent,
 	IdleFacts,
@@ -240,41 +242,25 @@ class World {
 		session.turn = turn;
 		session.latestIsCompaction = false;
 		this.emit({ type: "turn-start", session: session.id, source: prompt.source, at: this.now });
-		const { steps, durationMs, outcome } = isMain ? this.faults(session, turn) : { ...plan, outcome: "end" as const };
+		const { steps, durationMs, outcome, hugeStep } = isMain
+			? applyFaults({
+					plan,
+					context: session.context,
+					harness: this.scenario.harness,
+					turnIndex: session.turns,
+					now: this.now,
+					hugeUsed: this.fired.huge,
+					rng: this.harnessRng,
+				})
+			: { ...plan, outcome: "end" as const, hugeStep: null };
+		if (hugeStep) {
+			this.fired.huge = true;
+			turn.hugeStep = hugeStep;
+		}
 		const start = this.now;
 		for (const step of steps) this.queue.push(start + step.at, () => this.applyStep(session, turn, step));
 		this.queue.push(start + durationMs, () => this.endTurn(session, turn, outcome));
 		if (isMain) this.userAndHarnessScripts(turn, start, durationMs);
-	}
-
-	/** The harness's faults: an overflowed context, a huge tool output, API errors and outages. */
-	private faults(session: Session, turn: ActiveTurn): { steps: Step[]; durationMs: number; outcome: Outcome } {
-		const { plan } = turn;
-		const harness = this.scenario.harness;
-		const rng = this.harnessRng;
-		if (session.context >= harness.contextLimit) {
-			return { steps: [], durationMs: rng.int(2_000, 4_000), outcome: "context-overflow" };
-		}
-		const huge = harness.hugeOutput;
-		if (huge && !this.fired.huge && session.turns === huge.turn) {
-			const index = plan.steps.findIndex((step) => step.kind === "activity");
-			const step = plan.steps[index];
-			if (step) {
-				this.fired.huge = true;
-				turn.hugeStep = step;
-				return { steps: plan.steps.slice(0, index + 1), durationMs: step.at + 2_000, outcome: "context-overflow" };
-			}
-		}
-		const outage = harness.outage;
-		const inOutage = outage !== null && this.now >= outage.start && this.now < outage.start + outage.length;
-		const retry = rng.int(5_000, 60_000);
-		if (inOutage) return { steps: [], durationMs: retry, outcome: "error" };
-		if (rng.chance(harness.apiErrorRate)) {
-			const cut = rng.int(0, plan.steps.length);
-			const kept = plan.steps.slice(0, cut);
-			return { steps: kept, durationMs: (kept.at(-1)?.at ?? 0) + retry, outcome: "error" };
-		}
-		return { steps: plan.steps, durationMs: plan.durationMs, outcome: "end" };
 	}
 
 	private userAndHarnessScripts(turn: ActiveTurn, start: number, durationMs: number): void {
@@ -350,21 +336,10 @@ class World {
 		}
 	}
 
-	/** The agent writes its list. Ticking work that is really done, or marking a real blocker, is progress. */
 	private writeList(session: Session, turn: ActiveTurn, todos: readonly SimTodo[]): void {
-		const before = new Map(session.items.map((item) => [item.id, item]));
-		session.items = todos.map((todo) => {
-			const old = before.get(todo.id);
-			if (!old) return { ...todo, done: false, outside: false, effort: 1, worked: 0 };
-			const ticked = old.done && todo.status === "completed" && old.status !== "completed";
-			const parked =
-				old.outside &&
-				(todo.status === "blocked" || todo.status === "cancelled") &&
-				old.status !== "blocked" &&
-				old.status !== "cancelled";
-			if (ticked || parked) turn.progress = true;
-			return { ...old, content: todo.content, status: todo.status };
-		});
+		const { items, progress } = mergeList(session.items, todos);
+		session.items = items;
+		if (progress) turn.progress = true;
 		session.listWritten = true;
 		turn.spend.output += 120;
 		this.emit({ type: "todos", session: session.id, todos: toTodos(session.items), at: this.now });

@@ -23,7 +23,7 @@ export const questionAsker: Profile = {
 			agent: new Asker({ perTurn: [1, 2], askAfter, viaTool, ask }),
 			user: defaultUser(rng),
 			harness: defaultHarness(rng),
-			params: { items: count, askAfter, via: viaTool ? "tool" : "text", ask: viaTool ? "" : ask },
+			params: { items: count, askAfter, via: viaTool ? "tool" : "text", ...(viaTool ? {} : { ask }) },
 		};
 	},
 };
