@@ -20,7 +20,7 @@ import { HARNESS, messageOf, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
 export interface HookStreams {
-	stdin: AsyncIterable<string | Buffer>;
+	stdin: AsyncIterable<string | Buffer> | Iterable<string | Buffer>;
 	stdout: { write(chunk: string): unknown };
 	stderr: { write(chunk: string): unknown };
 	env: NodeJS.ProcessEnv;
@@ -101,7 +101,7 @@ async function defaultOpen(cwd: string, env: NodeJS.ProcessEnv) {
 	return openWorkspace({ cwd, env });
 }
 
-async function readInput(stdin: AsyncIterable<string | Buffer>): Promise<string> {
+async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stdin) {

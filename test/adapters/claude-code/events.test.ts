@@ -1,0 +1,465 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { type HookAnswer, handleHook, lookCommandOf, provenanceOf } from "../../../src/adapters/claude-code/events.js";
+import type { ReadTurnOptions, TurnReading } from "../../../src/adapters/claude-code/transcript.js";
+import type { ConfigInput } from "../../../src/core/config.js";
+import { Config } from "../../../src/core/config.js";
+import type { Engine } from "../../../src/engine/engine.js";
+import { Engine as EngineClass } from "../../../src/engine/engine.js";
+import { FileStore } from "../../../src/state/file-store.js";
+import type { MemoryStore } from "../../../src/state/memory-store.js";
+import { clock, hookInput, memoryEngine, SESSION, tempDir, tick } from "./helpers.js";
+
+const SCOPE = `session.claude-code.${SESSION.replaceAll(/[^a-z0-9_-]/g, (c) => `~${c.charCodeAt(0).toString(16)}`)}`;
+
+function reading(partial: Partial<TurnReading> = {}): TurnReading {
+	return {
+		spend: { input: 1000, output: 100, cacheWrite: 0 },
+		calls: 1,
+		activity: 0,
+		interrupt: null,
+		pendingQuestion: null,
+		lastAssistantText: "Done for now.",
+		foundStart: true,
+		partialLastLine: false,
+		skippedLines: 0,
+		lagging: false,
+		...partial,
+	};
+}
+
+let engine: Engine;
+let store: MemoryStore;
+let transcript: TurnReading | Error;
+let reads: ReadTurnOptions[];
+
+function setUp(config: ConfigInput = {}): void {
+	({ engine, store } = memoryEngine(config));
+	transcript = reading();
+	reads = [];
+}
+
+beforeEach(() => setUp());
+
+const deps = () => ({
+	engine,
+	readTurn: async (_file: string, options: ReadTurnOptions) => {
+		reads.push(options);
+		if (transcript instanceof Error) throw transcript;
+		return transcript;
+	},
+});
+
+async function send(event: string, fields: Record<string, unknown> = {}): Promise<HookAnswer> {
+	tick(1000);
+	return handleHook(hookInput(event, fields), deps());
+}
+
+/** What Claude Code does with the answer: print it, then the hook reports the delivery. */
+async function stop(fields: Record<string, unknown> = {}): Promise<HookAnswer> {
+	const answer = await send("Stop", { stop_hook_active: false, last_assistant_message: "Done for now.", ...fields });
+	if (answer.output) await answer.written?.();
+	return answer;
+}
+
+const todos = (done: number, total: number) =>
+	Array.from({ length: total }, (_, index) => ({
+		content: `Item ${index + 1}`,
+		status: index < done ? "completed" : "pending",
+		activeForm: `Doing item ${index + 1}`,
+	}));
+
+async function todoWrite(done: number, total: number, fields: Record<string, unknown> = {}) {
+	return send("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos: todos(done, total) }, ...fields });
+}
+
+async function state() {
+	const read = await store.readScope(SCOPE);
+	if (read.kind !== "ok") throw new Error(`scope state is ${read.kind}`);
+	return read.value;
+}
+
+async function log() {
+	return store.readDecisions();
+}
+
+describe("Stop", () => {
+	it("blocks with boulder's prompt while todos are open, and reports the delivery", async () => {
+		await send("UserPromptSubmit", { prompt: "Work through the list." });
+		await todoWrite(1, 4);
+
+		const answer = await stop();
+
+		expect(answer.output).toMatchObject({ decision: "block" });
+		expect(String(answer.output?.reason)).toContain("1 of 4 done");
+		const after = await state();
+		expect(after.lastDecision).toMatchObject({ kind: "inject", delivery: "delivered" });
+		expect(after.turn).toMatchObject({ provenance: "continuation", outcome: null });
+	});
+
+	it("records the turn's real spend and activity from the transcript", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(0, 3);
+		transcript = reading({ spend: { input: 5000, output: 300, cacheWrite: 40 }, activity: 2 });
+
+		await stop();
+
+		const { turn, seq } = await state();
+		expect(seq).toBe(2);
+		const ended = (await log()).filter((record) => record.kind === "inject");
+		expect(ended).toHaveLength(1);
+		expect(turn?.provenance).toBe("continuation");
+		transcript = reading({ spend: { input: 700, output: 70, cacheWrite: 0 } });
+		await stop();
+		expect((await state()).episode?.tokens).toBe(770);
+	});
+
+	it("tells the transcript reader the reply the harness reported, so a lagging file is waited for", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+
+		await stop({ last_assistant_message: "All set." });
+
+		expect(reads.at(-1)?.expectLastText).toBe("All set.");
+	});
+
+	it("lets the agent stop, saying so once, when every todo is done", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(3, 3);
+
+		const first = await stop();
+		await send("UserPromptSubmit", { prompt: "Anything else?" });
+		const second = await stop();
+
+		expect(first.output).toEqual({ systemMessage: expect.stringContaining("complete") });
+		expect(second.output).toBeNull();
+	});
+
+	it("does not nudge an agent that asked the user to choose", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		const answer = await stop({
+			last_assistant_message: "Should I use Postgres or SQLite? Let me know which you prefer.",
+		});
+
+		expect(answer.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
+	});
+
+	it("does not nudge while an AskUserQuestion call has no answer", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = reading({ pendingQuestion: "Which database?" });
+
+		const answer = await stop();
+
+		expect(answer.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({
+			reason: "awaiting-user",
+			detail: expect.stringContaining("Which database?"),
+		});
+	});
+
+	it("waits for background tasks that are still running, and not for finished ones", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		const busy = await stop({
+			background_tasks: [
+				{ id: "b1", status: "running" },
+				{ id: "b2", status: "completed" },
+			],
+		});
+		await send("UserPromptSubmit", { prompt: "Go on." });
+		const idle = await stop({ background_tasks: [{ id: "b2", status: "completed" }] });
+
+		expect(busy.output).toBeNull();
+		expect((await log()).find((record) => record.reason === "background-busy")?.detail).toMatch(/^1 background/);
+		expect(idle.output).toMatchObject({ decision: "block" });
+	});
+
+	it("tells the user, without blocking, when it stops on the stagnation limit", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		const answers: HookAnswer[] = [];
+		for (let index = 0; index < 5; index++) answers.push(await stop());
+
+		expect(answers.map((answer) => (answer.output?.decision ? "block" : answer.output ? "notice" : "none"))).toEqual([
+			"block",
+			"block",
+			"block",
+			"notice",
+			"notice",
+		]);
+		expect(String(answers[3]?.output?.systemMessage)).toMatch(/^boulder: not continuing — .*no progress/);
+	});
+
+	it("answers a second Stop for the same turn (two registrations) with nothing", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		const first = await send("Stop", { last_assistant_message: "Done." });
+
+		const second = await send("Stop", { last_assistant_message: "Done." });
+
+		expect(first.output).toMatchObject({ decision: "block" });
+		expect(second.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "duplicate" });
+	});
+
+	it("still decides when the transcript cannot be read, and records why", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+
+		const answer = await stop();
+
+		expect(answer.output).toMatchObject({ decision: "block" });
+		expect((await log()).some((record) => record.reason === "error" && record.detail.includes("EACCES"))).toBe(true);
+	});
+
+	it("honours an interrupt the transcript shows, once, before deciding", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = reading({ interrupt: { at: clock.now() + 500 } });
+
+		const first = await stop();
+		const second = await stop();
+
+		expect(first.output).toBeNull();
+		expect(second.output).toBeNull();
+		const events = await log();
+		expect(events.filter((record) => record.reason === "user-aborted" && record.kind === "event")).toHaveLength(1);
+		expect(events.at(-1)).toMatchObject({ kind: "skip", reason: "user-aborted" });
+	});
+
+	it("does not take an interrupt from before the current turn for a new one", async () => {
+		const old = clock.now();
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = reading({ interrupt: { at: old - 10_000 } });
+
+		const answer = await stop();
+
+		expect(answer.output).toMatchObject({ decision: "block" });
+	});
+});
+
+describe("UserPromptSubmit", () => {
+	it("is a real user turn: it lifts the abort block and opens a fresh episode", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = reading({ interrupt: { at: clock.now() + 500 } });
+		expect((await stop()).output).toBeNull();
+		transcript = reading();
+
+		await send("UserPromptSubmit", { prompt: "Carry on please." });
+		const answer = await stop();
+
+		expect(answer.output).toMatchObject({ decision: "block" });
+		expect((await state()).abortBlock).toBeNull();
+	});
+
+	it("records an interrupt seen when the user writes again, before the new turn", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		transcript = reading({ interrupt: { at: clock.now() + 500 } });
+
+		await send("UserPromptSubmit", { prompt: "Stop that, do this instead." });
+
+		const reasons = (await log()).map((record) => record.reason);
+		expect(reasons.slice(-2)).toEqual(["user-aborted", "user-turn"]);
+		expect((await state()).abortBlock).toBeNull();
+	});
+
+	it("treats /boulder:why and /boulder:status as looking at boulder: no new episode, no nudge after", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		for (let index = 0; index < 4; index++) await stop();
+		expect((await log()).at(-1)).toMatchObject({ reason: "stagnation" });
+
+		await send("UserPromptSubmit", { prompt: "/boulder:why" });
+		const afterWhy = await stop({ last_assistant_message: "boulder stopped: the last 3 nudges brought no progress." });
+
+		expect(afterWhy.output).toBeNull();
+		expect((await state()).turn?.provenance).toBe("system");
+		await send("UserPromptSubmit", { prompt: "OK, keep going." });
+		expect((await stop()).output).toMatchObject({ decision: "block" });
+	});
+
+	it("reads the other /boulder commands and ordinary prompts as the user's", () => {
+		expect(lookCommandOf("/boulder:why")).toBe("why");
+		expect(lookCommandOf("  /boulder:status --all")).toBe("status");
+		expect(
+			lookCommandOf("<command-message>boulder:why</command-message>\n<command-name>/boulder:why</command-name>"),
+		).toBe("why");
+		expect(lookCommandOf("/boulder:stop")).toBeNull();
+		expect(lookCommandOf("/boulder:go")).toBeNull();
+		expect(lookCommandOf("/boulder:start plan.md")).toBeNull();
+		expect(lookCommandOf("explain /boulder:why to me")).toBeNull();
+		expect(lookCommandOf("/boulder:whyever")).toBeNull();
+	});
+
+	it("takes a future `source` saying the harness woke the agent as a system turn", () => {
+		expect(provenanceOf(null)).toBe("user");
+		expect(provenanceOf("user")).toBe("user");
+		expect(provenanceOf("sdk")).toBe("user");
+		expect(provenanceOf("system")).toBe("system");
+		expect(provenanceOf("loop_wakeup")).toBe("system");
+	});
+
+	it("does not record a missing transcript before the session's first prompt as an error", async () => {
+		transcript = Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
+
+		await send("UserPromptSubmit", { prompt: "Go." });
+
+		expect((await log()).some((record) => record.reason === "error")).toBe(false);
+	});
+});
+
+describe("PostToolUse", () => {
+	it("keeps the agent's TodoWrite list", async () => {
+		await todoWrite(2, 5);
+
+		expect((await state()).todos?.map((todo) => todo.status)).toEqual([
+			"completed",
+			"completed",
+			"pending",
+			"pending",
+			"pending",
+		]);
+	});
+
+	it("keeps the Task tools' list through the reducer", async () => {
+		await send("PostToolUse", {
+			tool_name: "TaskCreate",
+			tool_input: { subject: "Write the parser", description: "d" },
+			tool_response: { task: { id: "1", subject: "Write the parser" } },
+		});
+		await send("PostToolUse", {
+			tool_name: "TaskCreate",
+			tool_input: { subject: "Test the parser", description: "d" },
+			tool_response: { task: { id: "2", subject: "Test the parser" } },
+		});
+		await send("PostToolUse", {
+			tool_name: "TaskUpdate",
+			tool_input: { taskId: "1", status: "completed" },
+			tool_response: { success: true, taskId: "1", updatedFields: ["status"] },
+		});
+
+		expect((await state()).todos).toEqual([
+			{ id: "1", content: "Write the parser", status: "completed" },
+			{ id: "2", content: "Test the parser", status: "pending" },
+		]);
+	});
+
+	it("records what the normaliser dropped", async () => {
+		await send("PostToolUse", {
+			tool_name: "TodoWrite",
+			tool_input: {
+				todos: [
+					{ content: "", status: "pending" },
+					{ content: "Real item", status: "pending" },
+				],
+			},
+		});
+
+		expect((await state()).todos).toHaveLength(1);
+		expect((await log()).at(-1)).toMatchObject({
+			reason: "error",
+			detail: expect.stringContaining("content is empty"),
+		});
+	});
+
+	it("never lets a subagent's list replace its parent's", async () => {
+		await todoWrite(0, 2);
+
+		await todoWrite(5, 5, { agent_id: "agent-1", agent_type: "general-purpose" });
+
+		expect((await state()).todos).toHaveLength(2);
+	});
+
+	it("loses no Task tool update when two hook processes handle two at once", async () => {
+		const dir = await tempDir();
+		const engines = [0, 1].map(
+			() =>
+				new EngineClass({
+					store: new FileStore(dir, { clock }),
+					config: Config.parse({}),
+					clock,
+					plans: { read: async () => null },
+				}),
+		);
+		const create = (id: string, which: number) =>
+			handleHook(
+				hookInput("PostToolUse", {
+					tool_name: "TaskCreate",
+					tool_input: { subject: `Task ${id}` },
+					tool_response: { task: { id, subject: `Task ${id}` } },
+				}),
+				{ engine: engines[which] as Engine, readTurn: async () => reading() },
+			);
+
+		await Promise.all(Array.from({ length: 8 }, (_, index) => create(String(index + 1), index % 2)));
+
+		const read = await new FileStore(dir).readScope(SCOPE);
+		expect(read.kind === "ok" && read.value.todos?.map((todo) => todo.id).sort()).toEqual(
+			["1", "2", "3", "4", "5", "6", "7", "8"].sort(),
+		);
+	});
+});
+
+describe("the other events", () => {
+	it("lets a subagent stop without a nudge and logs that subagents own no continuation", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		const answer = await send("SubagentStop", { agent_id: "agent-1", agent_type: "general-purpose" });
+
+		expect(answer.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "not-eligible", scope: null });
+		expect((await state()).turn?.outcome).toBeNull();
+	});
+
+	it("takes a too-long prompt as a context overflow, and other API failures as API errors", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await send("StopFailure", {
+			error: "invalid_request",
+			error_details: '{"type":"error","error":{"message":"prompt is too long: 210000 tokens > 200000 maximum"}}',
+		});
+		expect((await state()).turn?.outcome).toBe("context-overflow");
+
+		await send("UserPromptSubmit", { prompt: "Try again." });
+		await send("StopFailure", { error: "server_error", last_assistant_message: "API Error: 500" });
+
+		expect((await state()).turn?.outcome).toBe("error");
+		expect((await log()).at(-1)).toMatchObject({
+			reason: "api-error",
+			detail: expect.stringContaining("server_error"),
+		});
+	});
+
+	it("reports compaction as an event, not a user turn", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		const before = (await state()).seq;
+
+		await send("PreCompact", { trigger: "auto", custom_instructions: null });
+
+		expect((await log()).at(-1)).toMatchObject({ kind: "event", reason: "compaction" });
+		expect((await state()).seq).toBe(before);
+	});
+
+	it("starts no turn on SessionStart, resume included, and forgets an earlier process's background tasks", async () => {
+		await engine.backgroundChanged({ harness: "claude-code", sessionId: SESSION }, 2);
+
+		await send("SessionStart", { source: "resume" });
+
+		const after = await state();
+		expect(after.turn).toBeNull();
+		expect(after.suppressNextIdle).toBeNull();
+		expect(after.observed.backgroundTasks).toBe(0);
+	});
+
+	it("leaves a compaction's SessionStart to PreCompact", async () => {
+		await send("SessionStart", { source: "compact" });
+
+		expect(await log()).toEqual([]);
+	});
+});

@@ -1,0 +1,310 @@
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import fc from "fast-check";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type HookProgram, hookCommand, REGISTRATIONS } from "../../../src/adapters/claude-code/hook-config.js";
+import {
+	installClaudeCode,
+	ourEntries,
+	settingsFile,
+	uninstallClaudeCode,
+	withOurHooks,
+	withoutOurHooks,
+} from "../../../src/adapters/claude-code/install.js";
+import { tempDir } from "./helpers.js";
+
+const FILE = "/p/.claude/settings.json";
+
+let dir: string;
+let program: HookProgram;
+
+beforeEach(async () => {
+	dir = await tempDir("boulder-install-");
+	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.js");
+	await mkdir(path.dirname(bundle), { recursive: true });
+	await writeFile(bundle, "// the hook");
+	program = { node: "/usr/local/bin/node", bundle, version: "1.2.3" };
+});
+
+/** A user's settings, laid out by hand the way people do: odd spacing, a compact array, their own hooks. */
+const USERS_SETTINGS = `{
+    "model": "opus",
+    "permissions": { "allow": ["Bash(npm test:*)", "Read"],   "deny": [] },
+    "env": {"FOO": "b\\u00e4r", "N": 1.50},
+    "hooks": {
+        "Stop": [
+            {
+                "hooks": [ { "type": "command", "command": "~/bin/notify.sh stop" } ]
+            }
+        ],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}
+        ]
+    },
+    "statusLine": {"type": "command", "command": "line.sh"}
+}
+`;
+
+describe("merging boulder's hooks into settings text", () => {
+	it("keeps every byte of the user's settings and hooks, and adds one group per event", () => {
+		const { text, changed } = withOurHooks(USERS_SETTINGS, FILE, program);
+
+		expect(changed).toBe(true);
+		const settings = JSON.parse(text);
+		expect(
+			ourEntries(settings)
+				.map((entry) => entry.event)
+				.sort(),
+		).toEqual(REGISTRATIONS.map((r) => r.event).sort());
+		expect(settings.hooks.Stop[0].hooks[0].command).toBe("~/bin/notify.sh stop");
+		expect(settings.hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }]);
+		for (const untouched of [
+			`"permissions": { "allow": ["Bash(npm test:*)", "Read"],   "deny": [] },`,
+			`"env": {"FOO": "b\\u00e4r", "N": 1.50},`,
+			`{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}`,
+			`"statusLine": {"type": "command", "command": "line.sh"}\n}\n`,
+		]) {
+			expect(text).toContain(untouched);
+		}
+	});
+
+	it("matches the file's indentation when it adds a group", () => {
+		const { text } = withOurHooks(USERS_SETTINGS, FILE, program);
+
+		expect(text).toContain(`            },\n            {\n                "hooks": [\n                    {\n`);
+	});
+
+	it("gives the original bytes back when the hooks are taken out again", () => {
+		const installed = withOurHooks(USERS_SETTINGS, FILE, program).text;
+
+		expect(withoutOurHooks(installed, FILE).text).toBe(USERS_SETTINGS);
+	});
+
+	it("is idempotent: installing twice changes nothing the second time", () => {
+		const once = withOurHooks(USERS_SETTINGS, FILE, program).text;
+
+		const twice = withOurHooks(once, FILE, program);
+
+		expect(twice.changed).toBe(false);
+		expect(twice.text).toBe(once);
+	});
+
+	it("replaces an older install's entries instead of adding a second set", () => {
+		const old = withOurHooks(USERS_SETTINGS, FILE, {
+			...program,
+			version: "0.9.0",
+			bundle: "/old/place/claude-code.js",
+		}).text;
+
+		const { text, removed } = withOurHooks(old, FILE, program);
+
+		expect(removed).toBeGreaterThan(0);
+		const entries = ourEntries(JSON.parse(text));
+		expect(entries).toHaveLength(REGISTRATIONS.length);
+		expect(new Set(entries.map((entry) => entry.version))).toEqual(new Set(["1.2.3"]));
+		expect(withoutOurHooks(text, FILE).text).toBe(USERS_SETTINGS);
+	});
+
+	it("keeps tabs and CRLF line endings", () => {
+		const crlf =
+			'{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{"hooks": []}\r\n\t\t]\r\n\t}\r\n}\r\n';
+
+		const { text } = withOurHooks(crlf, FILE, program);
+
+		expect(text.replaceAll("\r\n", "")).not.toContain("\n");
+		expect(text).toContain('\t\t\t{"hooks": []},\r\n\t\t\t{\r\n\t\t\t\t"hooks": [\r\n\t\t\t\t\t{');
+		expect(withoutOurHooks(text, FILE).text).toBe(crlf);
+	});
+
+	it("keeps a one-line file on one line", () => {
+		const compact = '{"model":"opus","hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}';
+
+		const { text } = withOurHooks(compact, FILE, program);
+
+		expect(text).not.toContain("\n");
+		expect(withoutOurHooks(text, FILE).text).toBe(compact);
+	});
+
+	it("creates tidy settings from nothing, an empty file or an empty object", () => {
+		for (const start of ["", "  \n", "{}\n"]) {
+			const { text } = withOurHooks(start, FILE, program);
+			expect(ourEntries(JSON.parse(text))).toHaveLength(REGISTRATIONS.length);
+			expect(text).toMatch(/^\{\n {2}"hooks": \{\n {4}"SessionStart": \[/);
+		}
+		expect(withoutOurHooks(withOurHooks("{}\n", FILE, program).text, FILE).text).toBe("{}\n");
+	});
+
+	it("installs a command that runs the bundled hook by absolute path and carries the marker", () => {
+		const settings = JSON.parse(withOurHooks("{}", FILE, program).text);
+
+		expect(settings.hooks.Stop[0].hooks[0]).toEqual({
+			type: "command",
+			command: `/usr/local/bin/node ${program.bundle} Stop --boulder-hook=1.2.3`,
+			timeout: 900,
+		});
+		expect(settings.hooks.PostToolUse[0].matcher).toBe("TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList");
+	});
+
+	it("refuses settings that are not valid JSON, naming the file and the place", () => {
+		for (const bad of ['{"model": "opus",}', "{ // comment\n}", '{"a": 1', "[1]", '"text"']) {
+			expect(() => withOurHooks(bad, FILE, program)).toThrow(
+				expect.objectContaining({ code: "settings-invalid", message: expect.stringContaining(FILE) }),
+			);
+		}
+		expect(() => withOurHooks('{"model": "opus",}', FILE, program)).toThrow(/line 1, column 18/);
+	});
+
+	it("refuses hooks or an event list of the wrong shape rather than guess", () => {
+		expect(() => withOurHooks('{"hooks": []}', FILE, program)).toThrow(/"hooks" .* is not an object/);
+		expect(() => withOurHooks('{"hooks": {"Stop": {}}}', FILE, program)).toThrow(/"hooks.Stop" .* is not a list/);
+	});
+});
+
+describe("taking boulder's hooks out", () => {
+	it("removes exactly boulder's entries, also one the user moved into their own group", () => {
+		const ours = hookCommand(program, "Stop");
+		const mixed = JSON.stringify(
+			{
+				hooks: {
+					Stop: [
+						{
+							hooks: [
+								{ type: "command", command: "mine.sh" },
+								{ type: "command", command: ours },
+							],
+						},
+					],
+					Notification: [{ hooks: [{ type: "command", command: "notify-boulder-fans.sh" }] }],
+				},
+			},
+			null,
+			2,
+		);
+
+		const { text, removed } = withoutOurHooks(mixed, FILE);
+
+		expect(removed).toBe(1);
+		expect(JSON.parse(text)).toEqual({
+			hooks: {
+				Stop: [{ hooks: [{ type: "command", command: "mine.sh" }] }],
+				Notification: [{ hooks: [{ type: "command", command: "notify-boulder-fans.sh" }] }],
+			},
+		});
+	});
+
+	it("drops an empty event list or hooks object that only boulder's entries filled (the same to Claude Code)", () => {
+		const empty = '{\n  "hooks": {\n    "Stop": []\n  }\n}\n';
+
+		const back = withoutOurHooks(withOurHooks(empty, FILE, program).text, FILE).text;
+
+		expect(back).toBe("{}\n");
+	});
+
+	it("leaves a file without boulder's hooks as it is", () => {
+		expect(withoutOurHooks(USERS_SETTINGS, FILE)).toMatchObject({ text: USERS_SETTINGS, removed: 0, changed: false });
+	});
+
+	it("round-trips any settings without empty hook lists: install then uninstall gives the same bytes", () => {
+		const json = fc.jsonValue({ maxDepth: 3 });
+		const hooks = fc.dictionary(
+			fc.constantFrom("Stop", "PreToolUse", "Notification", "SessionStart"),
+			fc.array(fc.record({ hooks: fc.array(fc.record({ type: fc.constant("command"), command: fc.string() })) }), {
+				minLength: 1,
+			}),
+			{ minKeys: 1 },
+		);
+		fc.assert(
+			fc.property(
+				fc.dictionary(
+					fc.string().filter((key) => key !== "hooks" && key !== "__proto__"),
+					json,
+				),
+				fc.option(hooks, { nil: undefined }),
+				fc.constantFrom(0, 2, 4, "\t"),
+				(rest, userHooks, indent) => {
+					const settings = userHooks === undefined ? rest : { ...rest, hooks: userHooks };
+					const text = `${JSON.stringify(settings, null, indent)}\n`;
+					const installed = withOurHooks(text, FILE, program).text;
+					expect(ourEntries(JSON.parse(installed))).toHaveLength(REGISTRATIONS.length);
+					expect(withoutOurHooks(installed, FILE).text).toBe(text);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe("installing into the settings files", () => {
+	const env = () => ({ HOME: path.join(dir, "home") });
+	const at = () => new Date(Date.UTC(2026, 10, 30, 9, 5, 7));
+
+	it("writes the project, local or user file, honouring CLAUDE_CONFIG_DIR", () => {
+		const place = { cwd: path.join(dir, "proj"), env: env() };
+		expect(settingsFile("project", place)).toBe(path.join(dir, "proj", ".claude", "settings.json"));
+		expect(settingsFile("local", place)).toBe(path.join(dir, "proj", ".claude", "settings.local.json"));
+		expect(settingsFile("user", place)).toBe(path.join(dir, "home", ".claude", "settings.json"));
+		expect(settingsFile("user", { ...place, env: { ...env(), CLAUDE_CONFIG_DIR: "/cfg" } })).toBe("/cfg/settings.json");
+	});
+
+	it("backs the file up before changing it, and writes nothing when nothing changes", async () => {
+		const cwd = path.join(dir, "proj");
+		const file = path.join(cwd, ".claude", "settings.json");
+		await mkdir(path.dirname(file), { recursive: true });
+		await writeFile(file, USERS_SETTINGS);
+		await chmod(file, 0o640);
+
+		const first = await installClaudeCode({ scope: "project", cwd, env: env(), program, now: at });
+		const second = await installClaudeCode({ scope: "project", cwd, env: env(), program, now: at });
+
+		expect(first).toMatchObject({ action: "installed", backup: `${file}.boulder-backup-20261130T090507Z` });
+		expect(await readFile(first.backup as string, "utf8")).toBe(USERS_SETTINGS);
+		expect((await stat(file)).mode & 0o777).toBe(0o640);
+		expect(second).toEqual({ file, action: "unchanged", backup: null, entries: 0 });
+		expect((await readdir(path.dirname(file))).filter((name) => name.includes("backup"))).toHaveLength(1);
+	});
+
+	it("does not overwrite an earlier backup made in the same second", async () => {
+		const cwd = path.join(dir, "proj");
+		await installClaudeCode({ scope: "local", cwd, env: env(), program, now: at });
+		await installClaudeCode({ scope: "local", cwd, env: env(), program: { ...program, version: "2.0.0" }, now: at });
+		const removed = await uninstallClaudeCode({ scope: "local", cwd, env: env(), now: at });
+
+		const file = settingsFile("local", { cwd, env: env() });
+		expect(removed.backup).toBe(`${file}.boulder-backup-20261130T090507Z-2`);
+		expect(JSON.parse(await readFile(file, "utf8"))).toEqual({});
+	});
+
+	it("creates a missing settings file without a backup", async () => {
+		const report = await installClaudeCode({ scope: "user", cwd: dir, env: env(), program, now: at });
+
+		expect(report).toMatchObject({ action: "installed", backup: null, entries: REGISTRATIONS.length });
+		expect(ourEntries(JSON.parse(await readFile(report.file, "utf8")))).toHaveLength(REGISTRATIONS.length);
+	});
+
+	it("refuses a file that is not JSON and leaves it untouched, with no backup", async () => {
+		const cwd = path.join(dir, "proj");
+		const file = path.join(cwd, ".claude", "settings.json");
+		await mkdir(path.dirname(file), { recursive: true });
+		await writeFile(file, '{"model": "opus",,}');
+
+		await expect(installClaudeCode({ scope: "project", cwd, env: env(), program })).rejects.toMatchObject({
+			code: "settings-invalid",
+		});
+		expect(await readFile(file, "utf8")).toBe('{"model": "opus",,}');
+		expect(await readdir(path.dirname(file))).toEqual(["settings.json"]);
+	});
+
+	it("refuses to install a copy of boulder whose hook program was not built", async () => {
+		await expect(
+			installClaudeCode({ scope: "project", cwd: dir, env: env(), program: { ...program, bundle: "/nowhere/x.js" } }),
+		).rejects.toThrow(/was not built/);
+	});
+
+	it("uninstall says so when there is nothing to remove", async () => {
+		const cwd = path.join(dir, "proj");
+
+		expect(await uninstallClaudeCode({ scope: "project", cwd, env: env() })).toMatchObject({ action: "absent" });
+		expect(existsSync(path.join(cwd, ".claude"))).toBe(false);
+	});
+});

@@ -1,0 +1,257 @@
+/**
+ * The hook end to end in-process (stdin text in, stdout text out, real files
+ * in a temp worktree), and the bundled program as Claude Code runs it. The
+ * failure cases are the point: whatever breaks, nothing that blocks is
+ * printed and the error is recorded.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
+import { Config } from "../../../src/core/config.js";
+import { BoulderError } from "../../../src/core/errors.js";
+import { Engine } from "../../../src/engine/engine.js";
+import { FileStore } from "../../../src/state/file-store.js";
+import { SESSION, tempDir } from "./helpers.js";
+
+const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.js", import.meta.url));
+
+let worktree: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(async () => {
+	worktree = await tempDir("boulder-run-hook-");
+	await mkdir(path.join(worktree, ".git"));
+	env = {
+		HOME: path.join(worktree, "home"),
+		XDG_CONFIG_HOME: path.join(worktree, "config"),
+		BOULDER_STATE_HOME: path.join(worktree, "state"),
+	};
+});
+
+interface Ran {
+	stdout: string;
+	stderr: string;
+}
+
+async function run(event: string | undefined, input: unknown, extra: Parameters<typeof runClaudeCodeHook>[2] = {}) {
+	const out: Ran = { stdout: "", stderr: "" };
+	const text = typeof input === "string" ? input : JSON.stringify(input);
+	await runClaudeCodeHook(
+		event === undefined ? [] : [event],
+		{
+			stdin: [Buffer.from(text)],
+			stdout: { write: (chunk: string) => (out.stdout += chunk) },
+			stderr: { write: (chunk: string) => (out.stderr += chunk) },
+			env,
+			cwd: worktree,
+		},
+		extra,
+	);
+	return out;
+}
+
+function input(event: string, fields: Record<string, unknown> = {}) {
+	return {
+		session_id: SESSION,
+		transcript_path: path.join(worktree, "none.jsonl"),
+		cwd: worktree,
+		hook_event_name: event,
+		...fields,
+	};
+}
+
+async function session(open: number, total: number): Promise<void> {
+	await run("UserPromptSubmit", input("UserPromptSubmit", { prompt: "Go." }));
+	const todos = Array.from({ length: total }, (_, index) => ({
+		content: `Item ${index}`,
+		status: index < total - open ? "completed" : "pending",
+		activeForm: "x",
+	}));
+	await run("PostToolUse", input("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos } }));
+}
+
+async function logLines(): Promise<Record<string, unknown>[]> {
+	const text = await readFile(path.join(worktree, ".boulder", "decisions.jsonl"), "utf8").catch(() => "");
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("the hook in-process", () => {
+	it("prints the block for an open list and nothing else", async () => {
+		await session(2, 3);
+
+		const out = await run("Stop", input("Stop", { last_assistant_message: "Done." }));
+
+		expect(JSON.parse(out.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("1 of 3 done") });
+		expect(out.stderr).toBe("");
+	});
+
+	it("uses CLAUDE_PROJECT_DIR over the input's cwd, so an agent that cd's keeps its state", async () => {
+		const sub = path.join(worktree, "packages", "deep");
+		await mkdir(sub, { recursive: true });
+		env.CLAUDE_PROJECT_DIR = worktree;
+		await session(1, 2);
+
+		const out = await run("Stop", input("Stop", { cwd: sub }));
+
+		expect(out.stdout).toContain('"decision":"block"');
+		expect(existsSync(path.join(sub, ".boulder"))).toBe(false);
+	});
+
+	it("records malformed stdin in the decision log and prints nothing", async () => {
+		await session(1, 2);
+
+		const out = await run("Stop", '{"session_id": "s1", "cwd"');
+
+		expect(out.stdout).toBe("");
+		expect((await logLines()).at(-1)).toMatchObject({ reason: "error", detail: expect.stringMatching(/not JSON/) });
+	});
+
+	it("writes to stderr, and creates no state, when the folder has no boulder state yet", async () => {
+		const out = await run("Stop", "not json");
+
+		expect(out.stdout).toBe("");
+		expect(out.stderr).toMatch(/boulder: claude-code Stop hook: Stop: the hook input is not JSON/);
+		expect(existsSync(path.join(worktree, ".boulder"))).toBe(false);
+	});
+
+	it("prints nothing for an unknown event or none", async () => {
+		expect((await run("Notification", input("Notification"))).stdout).toBe("");
+		expect((await run(undefined, input("Stop"))).stdout).toBe("");
+	});
+
+	it("prints nothing when the project folder does not exist", async () => {
+		const out = await run("Stop", input("Stop", { cwd: path.join(worktree, "gone") }), {});
+		env.CLAUDE_PROJECT_DIR = path.join(worktree, "gone");
+		const again = await run("Stop", input("Stop"));
+
+		expect(out.stdout).toBe("");
+		expect(again.stdout).toBe("");
+		expect(again.stderr).toMatch(/does not exist/);
+	});
+
+	it("lets the agent stop on a bad config and records which file and key", async () => {
+		await session(1, 2);
+		await writeFile(path.join(worktree, "boulder.config.json"), JSON.stringify({ stagnationLimit: "three" }));
+
+		const out = await run("Stop", input("Stop"));
+
+		expect(out.stdout).toBe("");
+		expect((await logLines()).at(-1)).toMatchObject({
+			reason: "error",
+			detail: expect.stringMatching(/boulder\.config\.json[\s\S]*stagnationLimit/),
+		});
+	});
+
+	it("lets the agent stop on a corrupt state file, keeping the file aside", async () => {
+		await session(1, 2);
+		const scopes = path.join(worktree, ".boulder", "scopes");
+		const [file] = await readdir(scopes);
+		await writeFile(path.join(scopes, file as string), "{ this is not state");
+
+		const out = await run("Stop", input("Stop"));
+
+		expect(out.stdout).toBe("");
+		const names = await readdir(scopes);
+		expect(names.some((name) => name.includes("corrupt"))).toBe(true);
+		expect((await logLines()).some((line) => line.reason === "state-unreadable")).toBe(true);
+	});
+
+	it("lets the agent stop when the state's lock cannot be had, and records the timeout", async () => {
+		await session(1, 2);
+		const open = async () => {
+			const store = new FileStore(worktree, { lock: { waitMs: 50, staleMs: 60_000 } });
+			return {
+				engine: new Engine({ store, config: Config.parse({}), plans: { read: async () => null } }),
+				warnings: [],
+			};
+		};
+		const scopes = path.join(worktree, ".boulder", "scopes");
+		const [file] = await readdir(scopes);
+		await mkdir(path.join(scopes, `${file}.lock`));
+
+		const out = await run("Stop", input("Stop"), { open });
+
+		expect(out.stdout).toBe("");
+		expect((await logLines()).at(-1)).toMatchObject({ reason: "error", detail: expect.stringMatching(/Timed out/) });
+	});
+
+	it("records an engine that fails outright and prints nothing", async () => {
+		const open = async () => {
+			throw new BoulderError("internal", "the engine exploded");
+		};
+		await mkdir(path.join(worktree, ".boulder"));
+
+		const out = await run("Stop", input("Stop"), { open });
+
+		expect(out.stdout).toBe("");
+		expect((await logLines()).at(-1)).toMatchObject({ reason: "error", detail: expect.stringMatching(/exploded/) });
+	});
+
+	it("reports a nudge that could not be written as not delivered", async () => {
+		await session(1, 2);
+		const failing = {
+			stdin: [Buffer.from(JSON.stringify(input("Stop")))],
+			stdout: {
+				write: () => {
+					throw new Error("EPIPE: the harness went away");
+				},
+			},
+			stderr: { write: () => true },
+			env,
+			cwd: worktree,
+		};
+
+		await runClaudeCodeHook(["Stop"], failing);
+
+		const lines = await logLines();
+		expect(lines.some((line) => line.reason === "delivery-failed")).toBe(true);
+		expect(lines.at(-1)).toMatchObject({ reason: "error", detail: expect.stringMatching(/EPIPE/) });
+	});
+});
+
+describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
+	function spawnHook(event: string, stdin: string) {
+		return spawnSync(process.execPath, [BUNDLE, event], {
+			input: stdin,
+			env: { ...env, PATH: process.env.PATH },
+			cwd: worktree,
+		});
+	}
+
+	it("exits 0 with nothing on stdout for garbage, an empty input and an unknown event", () => {
+		for (const [event, stdin] of [
+			["Stop", "garbage"],
+			["Stop", ""],
+			["Bogus", JSON.stringify(input("Bogus"))],
+		] as const) {
+			const child = spawnHook(event, stdin);
+			expect(child.status).toBe(0);
+			expect(child.stdout.toString()).toBe("");
+		}
+	});
+
+	it("nudges through the real files, as Claude Code would run it", () => {
+		spawnHook("UserPromptSubmit", JSON.stringify(input("UserPromptSubmit", { prompt: "Go." })));
+		spawnHook(
+			"PostToolUse",
+			JSON.stringify(
+				input("PostToolUse", {
+					tool_name: "TodoWrite",
+					tool_input: { todos: [{ content: "One", status: "pending", activeForm: "One" }] },
+				}),
+			),
+		);
+
+		const child = spawnHook("Stop", JSON.stringify(input("Stop", { last_assistant_message: "Done." })));
+
+		expect(child.status).toBe(0);
+		expect(JSON.parse(child.stdout.toString())).toMatchObject({ decision: "block" });
+	});
+});
