@@ -4,6 +4,7 @@
  * `uninstall` and `hook <harness> <event>` the same way.
  */
 import type { Command } from "commander";
+import { registerHook, registerInstall, registerUninstall } from "../../adapters/claude-code/commands.js";
 import type { Cli } from "../context.js";
 import { registerConfig } from "./config.js";
 import { registerDoctor } from "./doctor.js";
@@ -31,5 +32,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
 	registerLog,
 	registerDoctor,
 	registerConfig,
-	// registerInstall, registerUninstall, registerHook: one line each, from their own files.
+	registerInstall,
+	registerUninstall,
+	registerHook,
 ];
