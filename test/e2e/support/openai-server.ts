@@ -119,6 +119,8 @@ export class ScriptedModelServer {
 		const port = (server.address() as AddressInfo).port;
 		const instance = new ScriptedModelServer(server, port, options);
 		server.on("request", (req, res) => {
+			// A client that hangs up mid-answer (an aborted turn) must not crash the test process.
+			res.on("error", () => undefined);
 			instance.handle(req, res).catch((error: unknown) => {
 				if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: String(error), type: "server_error" } }));

@@ -233,17 +233,15 @@ export class EventStream {
 	async waitFor(predicate: (event: ServerEvent) => boolean, options: WaitOptions = {}): Promise<ServerEvent> {
 		const from = options.from ?? 0;
 		const timeoutMs = options.timeoutMs ?? 30_000;
-		let found: ServerEvent | undefined;
-		const find = () => {
-			found = this.events.slice(from).find(predicate);
-			return found !== undefined;
-		};
-		if (find() && found) return found;
-		await new Promise<void>((resolve, reject) => {
+		const find = () => this.events.slice(from).find(predicate);
+		const already = find();
+		if (already) return already;
+		return await new Promise<ServerEvent>((resolve, reject) => {
 			const check = () => {
-				if (!find()) return;
+				const found = find();
+				if (!found) return;
 				cleanup();
-				resolve();
+				resolve(found);
 			};
 			const timer = setTimeout(() => {
 				cleanup();
@@ -255,7 +253,6 @@ export class EventStream {
 			};
 			this.waiters.add(check);
 		});
-		return found as unknown as ServerEvent;
 	}
 
 	/** Waits for `session.status` idle of a session at or after `from`. */
@@ -325,7 +322,7 @@ export interface WaitOptions {
 export class OpencodeServer {
 	client: OpencodeClient;
 	/** Events since the current process started (reopened on restart). */
-	events: EventStream;
+	events!: EventStream;
 	port = 0;
 	private child: ChildProcess | undefined;
 	private output: string[] = [];
@@ -336,7 +333,6 @@ export class OpencodeServer {
 		readonly options: OpencodeOptions,
 	) {
 		this.client = new OpencodeClient("http://127.0.0.1:1");
-		this.events = undefined as unknown as EventStream;
 	}
 
 	/** Creates the throwaway folders, writes the config and starts the server. */
