@@ -403,7 +403,10 @@ export class OpencodeServer {
 	}
 
 	/** Sends a prompt to a new or given session and returns the session id. */
-	async startTurn(input: string | TextPartInput[], options: PromptOptions & { sessionID?: string } = {}) {
+	async startTurn(
+		input: string | TextPartInput[],
+		options: PromptOptions & { sessionID?: string } = {},
+	): Promise<{ sessionID: string; from: number }> {
 		const sessionID = options.sessionID ?? (await this.client.createSession()).id;
 		const from = this.events.mark();
 		await this.client.promptAsync(sessionID, input, options);
@@ -439,7 +442,19 @@ export class OpencodeServer {
 			const git = (...args: string[]) => execFileSync("git", args, { cwd: this.projectDir, stdio: "ignore" });
 			git("init", "-q");
 			// OpenCode names a project by its first commit; without one it is "global".
-			git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-q", "--allow-empty", "-m", "init");
+			git(
+				"-c",
+				"user.name=e2e",
+				"-c",
+				"user.email=e2e@example.invalid",
+				"-c",
+				"commit.gpgsign=false",
+				"commit",
+				"-q",
+				"--allow-empty",
+				"-m",
+				"init",
+			);
 		}
 		for (const [path, content] of Object.entries(options.files ?? {})) {
 			const target = join(this.projectDir, path);
