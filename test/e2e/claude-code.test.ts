@@ -1,0 +1,481 @@
+/**
+ * The Claude Code adapter end to end: the real `claude` binary, headless,
+ * against the scripted model server, with boulder installed the way a user
+ * installs it (`boulder install claude-code --project`, the real CLI) and
+ * explained the way a user asks (`boulder why`). Assertions are on what the
+ * model received and on what boulder says; never on timings.
+ *
+ * Needs `npm run build` (the CLI and the bundled hook program).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+	type AnthropicServer,
+	isSubagentRequest,
+	lastUserText,
+	type RecordedRequest,
+	type ReplyStep,
+	type Scenario,
+	type ServerOptions,
+	startAnthropicServer,
+	stringsIn,
+} from "./support/anthropic-server.js";
+import {
+	type ClaudeRunResult,
+	type ClaudeSandbox,
+	childEnv,
+	createSandbox,
+	runClaude,
+	spawnClaude,
+	waitFor,
+} from "./support/claude-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const BIN = join(REPO, "bin", "boulder.js");
+const HOOK = join(REPO, "dist", "hook", "claude-code.js");
+const RUN_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 150_000;
+/** The first line of every boulder nudge. */
+const NUDGE = "[boulder · automatic continuation";
+const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
+
+const servers: AnthropicServer[] = [];
+let sandbox: ClaudeSandbox;
+
+beforeAll(() => {
+	for (const file of [join(REPO, "dist", "cli", "main.js"), HOOK]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+});
+
+beforeEach(async () => {
+	sandbox = await createSandbox();
+	await boulderOk("install", "claude-code", "--project");
+});
+
+afterEach(async () => {
+	for (const server of servers.splice(0)) await server.close();
+	await sandbox.dispose();
+});
+
+async function serve(scenario: Scenario, options: ServerOptions = {}): Promise<AnthropicServer> {
+	const server = await startAnthropicServer(scenario, options);
+	servers.push(server);
+	return server;
+}
+
+interface Cli {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** The real CLI, in the project, with the sandbox's HOME and state folders (the ones the hooks see). */
+async function boulder(...args: string[]): Promise<Cli> {
+	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
+	try {
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+			cwd: sandbox.project,
+			env,
+		});
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const failed = error as { code?: number; stdout?: string; stderr?: string };
+		return { code: failed.code ?? 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+	}
+}
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const result = await boulder(...args);
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+async function claude(
+	server: AnthropicServer,
+	prompt: string,
+	options: { resume?: string; env?: Record<string, string> } = {},
+): Promise<ClaudeRunResult> {
+	const run = await runClaude(sandbox, {
+		prompt,
+		baseUrl: server.url,
+		timeoutMs: RUN_TIMEOUT_MS,
+		...(options.resume ? { resume: options.resume } : {}),
+		...(options.env ? { env: options.env } : {}),
+	});
+	expect(run.timedOut, run.stderr).toBe(false);
+	return run;
+}
+
+/** Main requests of the agent itself (not of a subagent). */
+function agentRequests(server: AnthropicServer): RecordedRequest[] {
+	return server.mainRequests().filter((request) => !isSubagentRequest(request));
+}
+
+/** How many requests arrived right after a boulder nudge (the nudge is their last user message). */
+function nudges(server: AnthropicServer): number {
+	return agentRequests(server).filter((request) => lastUserText(request).includes(NUDGE)).length;
+}
+
+function todoWrite(statuses: string[]): ReplyStep {
+	const todos = statuses.map((status, index) => ({
+		content: `Item ${String.fromCharCode(65 + index)}`,
+		status,
+		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
+	}));
+	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
+}
+
+/** `done` items completed, the next one in progress, the rest pending. */
+function progress(done: number, total: number): ReplyStep {
+	return todoWrite(
+		Array.from({ length: total }, (_, index) =>
+			index < done ? "completed" : index === done ? "in_progress" : "pending",
+		),
+	);
+}
+
+function say(text: string): ReplyStep {
+	return { text };
+}
+
+async function decisions(): Promise<Record<string, unknown>[]> {
+	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("boulder with the real Claude Code", () => {
+	it(
+		"carries a lazy agent through all four todos (TodoWrite), then lets it stop",
+		async () => {
+			const server = await serve([
+				progress(0, 4),
+				progress(1, 4),
+				say("Finished item A."),
+				progress(2, 4),
+				say("Finished item B."),
+				progress(3, 4),
+				say("Finished item C."),
+				progress(4, 4),
+				say("All four items are done."),
+			]);
+
+			const run = await claude(server, "Work through the list.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(run.json?.result).toBe("All four items are done.");
+			expect(server.exhaustedCount()).toBe(0);
+			expect(nudges(server)).toBe(3);
+			const firstNudge = agentRequests(server).find((request) => lastUserText(request).includes(NUDGE));
+			expect(lastUserText(firstNudge as RecordedRequest)).toMatch(/1 of 4 done[\s\S]*Item B/);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"carries a lazy agent through four tasks made with the Task tools",
+		async () => {
+			const create = (subject: string) => ({ name: "TaskCreate", input: { subject, description: `Do ${subject}.` } });
+			const complete = (taskId: string): ReplyStep => ({
+				toolUses: [{ name: "TaskUpdate", input: { taskId, status: "completed" } }],
+			});
+			const server = await serve([
+				{ toolUses: [create("Item A"), create("Item B"), create("Item C"), create("Item D")] },
+				complete("1"),
+				say("Finished one task."),
+				complete("2"),
+				say("Finished another."),
+				complete("3"),
+				say("And another."),
+				complete("4"),
+				say("All four tasks are done."),
+			]);
+
+			const run = await claude(server, "Work through the tasks.");
+
+			expect(run.exitCode).toBe(0);
+			expect(run.json?.result).toBe("All four tasks are done.");
+			expect(server.exhaustedCount()).toBe(0);
+			expect(nudges(server)).toBe(3);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"stops a stalled agent after three nudges without progress, and says why",
+		async () => {
+			const server = await serve([
+				progress(0, 2),
+				say("I will look into it."),
+				say("Still thinking about it."),
+				say("Still thinking."),
+				say("Thinking some more."),
+			]);
+
+			const run = await claude(server, "Fix both items.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(agentRequests(server)).toHaveLength(5);
+			expect(nudges(server)).toBe(3);
+			expect(await boulderOk("why")).toMatch(/last 3 nudges brought no progress/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"does not nudge an agent that asked the user to choose",
+		async () => {
+			const server = await serve([
+				progress(0, 3),
+				say("Before I go on: should I store the data in Postgres or SQLite? Let me know which you prefer."),
+			]);
+
+			const run = await claude(server, "Build the store.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(agentRequests(server)).toHaveLength(2);
+			expect(nudges(server)).toBe(0);
+			expect(await boulderOk("why")).toMatch(/asked the user/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
+		async () => {
+			await writeFile(
+				join(sandbox.project, "plan.md"),
+				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
+			);
+			await writeFile(
+				join(sandbox.project, "check.mjs"),
+				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
+			);
+			await boulderOk("start", "plan.md");
+			const bash = (command: string): ReplyStep => ({
+				toolUses: [{ name: "Bash", input: { command, description: "edit" } }],
+			});
+			const server = await serve([
+				bash("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
+				say("Ticked the item."),
+				bash("echo hello > greeting.txt"),
+				say("Wrote the greeting; the check passes now."),
+			]);
+
+			const run = await claude(server, "Roll the plan.");
+
+			expect(run.exitCode).toBe(0);
+			expect(server.exhaustedCount()).toBe(0);
+			const requests = agentRequests(server);
+			expect(requests).toHaveLength(4);
+			const nudge = lastUserText(requests[2] as RecordedRequest);
+			expect(nudge).toContain(NUDGE);
+			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain("node check.mjs");
+			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
+			expect(Object.values(works.works)).toEqual([
+				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
+			]);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"lets a subagent stop without a nudge",
+		async () => {
+			let agentTurn = 0;
+			const steps = [
+				progress(0, 2),
+				{
+					toolUses: [
+						{
+							name: "Agent",
+							input: { description: "Do item A", prompt: "Do item A.", subagent_type: "general-purpose" },
+						},
+					],
+				},
+				progress(2, 2),
+				say("Both items are done."),
+			];
+			const server = await serve((turn) => {
+				if (isSubagentRequest(turn.request)) return say("Subagent: item A is done.");
+				return steps[agentTurn++] ?? say("Nothing more.");
+			});
+
+			const run = await claude(server, "Do both items; hand item A to a subagent.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			const subagent = server.mainRequests().filter(isSubagentRequest);
+			expect(subagent).toHaveLength(1);
+			expect(subagent.some((request) => stringsIn(request.body).some((text) => text.includes(NUDGE)))).toBe(false);
+			expect(agentTurn).toBe(4);
+			expect(nudges(server)).toBe(0);
+			expect(await decisions()).toContainEqual(
+				expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
+			);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"stops at the episode's turn budget; the user's next prompt (--resume) opens a fresh episode",
+		async () => {
+			await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ budgets: { autoTurns: 2 } }));
+			const first = await serve([
+				progress(0, 5),
+				say("Starting."),
+				progress(1, 5),
+				say("One done."),
+				progress(2, 5),
+				say("Two done."),
+			]);
+
+			const run = await claude(first, "Do all five.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(first.exhaustedCount()).toBe(0);
+			expect(nudges(first)).toBe(2);
+			expect(await boulderOk("why")).toMatch(/all 2 automatic turns/);
+
+			const second = await serve([say("Picking it up again."), progress(3, 5), say("Three done.")], {
+				whenExhausted: say("Resting."),
+			});
+			const resumed = await claude(second, "Keep going, please.", { resume: run.sessionId, env: TODO_TOOLS_OFF });
+
+			expect(resumed.exitCode).toBe(0);
+			expect(resumed.sessionId).toBe(run.sessionId);
+			expect(nudges(second)).toBe(2);
+			expect(lastUserText(agentRequests(second)[1] as RecordedRequest)).toContain(NUDGE);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"`boulder stop` between turns holds across --resume; `boulder go` turns it back on",
+		async () => {
+			const first = await serve([progress(0, 3), say("Should I start with item A or item B? Which do you prefer?")]);
+			const run = await claude(first, "Do the three items.", { env: TODO_TOOLS_OFF });
+			expect(nudges(first)).toBe(0);
+
+			expect(await boulderOk("stop")).toMatch(/Stopped/);
+
+			const second = await serve([progress(1, 3), say("Item A is done.")]);
+			await claude(second, "Start with A, then do the rest.", { resume: run.sessionId, env: TODO_TOOLS_OFF });
+			const third = await serve([say("I will carry on later.")]);
+			await claude(third, "Carry on.", { resume: run.sessionId, env: TODO_TOOLS_OFF });
+
+			expect(nudges(second)).toBe(0);
+			expect(nudges(third)).toBe(0);
+			expect(await boulderOk("why")).toMatch(/boulder stop/);
+
+			await boulderOk("go");
+			const fourth = await serve([say("Going on.")], { whenExhausted: say("Still here.") });
+			await claude(fourth, "Go on.", { resume: run.sessionId, env: TODO_TOOLS_OFF });
+			expect(nudges(fourth)).toBeGreaterThan(0);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"lets the agent stop normally on a corrupt state file, keeps the file aside, and `boulder doctor` reports it",
+		async () => {
+			const server = await serve([
+				progress(0, 2),
+				{
+					toolUses: [
+						{
+							name: "Bash",
+							input: {
+								command: "for f in .boulder/scopes/*.json; do printf '{garbage' > \"$f\"; done",
+								description: "x",
+							},
+						},
+					],
+				},
+				say("Done for now."),
+			]);
+
+			const run = await claude(server, "Work on the items.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(run.json?.result).toBe("Done for now.");
+			expect(agentRequests(server)).toHaveLength(3);
+			expect(nudges(server)).toBe(0);
+			const aside = (await readdir(join(sandbox.project, ".boulder", "scopes"))).filter((name) =>
+				name.includes("corrupt"),
+			);
+			expect(aside).toHaveLength(1);
+			expect(await readFile(join(sandbox.project, ".boulder", "scopes", aside[0] as string), "utf8")).toBe("{garbage");
+			const doctor = await boulder("doctor");
+			expect(`${doctor.stdout}${doctor.stderr}`).toContain(aside[0]);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"honours the user's interrupt, read from the transcript, until the user writes again",
+		async () => {
+			const first = await serve([
+				progress(0, 2),
+				{ toolUses: [{ name: "Bash", input: { command: "sleep 30", description: "wait" } }] },
+			]);
+			const running = spawnClaude(sandbox, {
+				prompt: "Do both items.",
+				baseUrl: first.url,
+				env: TODO_TOOLS_OFF,
+				timeoutMs: RUN_TIMEOUT_MS,
+			});
+			await waitFor(() => (agentRequests(first).length >= 2 ? true : undefined), 30_000);
+			await waitFor(async () => ((await sleepRunning()) ? true : undefined), 15_000);
+			running.signal("SIGINT");
+			const interrupted = await running.done;
+			expect(interrupted.timedOut).toBe(false);
+			const transcript = await readTranscriptText(interrupted.sessionId ?? (await onlySession()));
+			expect(transcript).toContain("[Request interrupted by user");
+
+			const second = await serve([say("Where was I?")], { whenExhausted: say("Carrying on.") });
+			await claude(second, "Carry on.", { resume: await onlySession(), env: TODO_TOOLS_OFF });
+
+			const reasons = (await decisions()).map((record) => `${record.kind}:${record.reason}`);
+			const aborted = reasons.indexOf("event:user-aborted");
+			expect(aborted).toBeGreaterThan(-1);
+			expect(reasons.indexOf("event:user-turn", aborted)).toBeGreaterThan(aborted);
+			expect(nudges(second)).toBeGreaterThan(0);
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
+
+/** Whether the scripted `sleep 30` has started (so the interrupt lands while the tool runs). */
+async function sleepRunning(): Promise<boolean> {
+	const { stdout } = await promisify(execFile)("ps", ["-eo", "args"]);
+	return stdout.split("\n").some((line) => line.includes("sleep 30") && !line.includes("ps -eo"));
+}
+
+async function onlySession(): Promise<string> {
+	const projects = join(sandbox.home, ".claude", "projects");
+	for (const folder of await readdir(projects)) {
+		const files = (await readdir(join(projects, folder))).filter((name) => name.endsWith(".jsonl"));
+		if (files[0]) return files[0].replace(/\.jsonl$/, "");
+	}
+	throw new Error("no session transcript");
+}
+
+async function readTranscriptText(sessionId: string): Promise<string> {
+	const projects = join(sandbox.home, ".claude", "projects");
+	for (const folder of await readdir(projects)) {
+		const text = await readFile(join(projects, folder, `${sessionId}.jsonl`), "utf8").catch(() => null);
+		if (text !== null) return text;
+	}
+	throw new Error(`no transcript for ${sessionId}`);
+}
