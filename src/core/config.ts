@@ -38,7 +38,7 @@ export const Config = z
 			.max(10)
 			.default(2)
 			.describe(
-				"Nudges per episode that may go without list progress when the agent visibly worked (edits, commands).",
+				"Nudges in a row that may go without list progress when the agent changed files; refilled by real progress.",
 			),
 		backoff: z
 			.object({
@@ -48,6 +48,12 @@ export const Config = z
 				capMs: positiveInt(1)
 					.default(5 * MINUTE)
 					.describe("Longest wait; the wait doubles per consecutive failure up to this."),
+				maxFailures: positiveInt(1)
+					.max(100)
+					.default(6)
+					.describe(
+						"Give up until the user writes after this many failed deliveries in a row, or nudged turns lost to API errors without progress.",
+					),
 			})
 			.strict()
 			.prefault({}),

@@ -174,7 +174,7 @@ export function decide(input: IdleInput): Decision {
 			{
 				kind: "skip",
 				reason: "turn-unsafe",
-				detail: "the first idle after a restart belongs to the restart",
+				detail: "this idle is left over from a turn the restart interrupted",
 			},
 		);
 	}
@@ -201,6 +201,18 @@ export function decide(input: IdleInput): Decision {
 	}
 
 	// 10
+	if (state.failures?.kind === "delivery" && state.failures.count >= config.backoff.maxFailures) {
+		return skip(
+			"backoff",
+			`gave up after ${state.failures.count} failed deliveries in a row; waiting for your next message`,
+		);
+	}
+	if (state.episode && state.episode.errors >= config.backoff.maxFailures) {
+		return skip(
+			"backoff",
+			`gave up after ${state.episode.errors} nudged turns failed on API errors; waiting for your next message`,
+		);
+	}
 	if (state.failures) {
 		const retryAt =
 			state.failures.lastAt + backoffDelay(state.failures.count, config.backoff.baseMs, config.backoff.capMs);
@@ -253,22 +265,28 @@ export function decide(input: IdleInput): Decision {
 
 /**
  * Progress accounting at every idle after a finished turn: beating the
- * episode's high-water marks is progress (churn never beats them twice). A
- * delivered nudge that brought none counts toward stagnation once, unless the
- * agent visibly worked (edits, commands) and grace is left.
+ * episode's high-water marks is progress (churn never beats them twice), and
+ * refills the grace. A delivered nudge that brought none counts toward
+ * stagnation once, unless the agent changed files and grace is left. A nudge
+ * whose turn died on an API error is not judged: the backoff and its cap
+ * bound those.
  */
 function account(input: IdleInput): ContinuationState {
 	const { state, work, config } = input;
 	const episode = state.episode;
-	if (!episode || !work || !state.turn || state.turn.outcome === null) return state;
+	const turn = state.turn;
+	if (!episode || !work || !turn || turn.outcome === null) return state;
 	const open = work.counts.open;
 	const done = doneCount(work);
 	const marks = { bestOpen: Math.min(open, episode.bestOpen), bestDone: Math.max(done, episode.bestDone) };
 	if (open < episode.bestOpen || done > episode.bestDone) {
-		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, stagnation: 0 } };
+		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, stagnation: 0, graceUsed: 0, errors: 0 } };
 	}
 	const check = state.pendingCheck;
 	if (!check) return { ...state, episode: { ...episode, ...marks } };
+	if (turn.outcome === "error") {
+		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, errors: episode.errors + 1 } };
+	}
 	if (check.activity > 0 && episode.graceUsed < config.activityGrace) {
 		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, graceUsed: episode.graceUsed + 1 } };
 	}
@@ -283,6 +301,7 @@ function openEpisode(state: ContinuationState, work: WorkView, now: number): Epi
 		tokens: 0,
 		stagnation: 0,
 		graceUsed: 0,
+		errors: 0,
 		bestOpen: work.counts.open,
 		bestDone: doneCount(work),
 	};

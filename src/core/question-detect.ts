@@ -8,7 +8,7 @@
 
 const ADDRESSED = /\b(you|your|yours|should i|shall i|do i|can i|may i|would it|which|whether|prefer|want|ok|okay)\b/i;
 const EXPLICIT_ASK =
-	/\b(let me know|please (confirm|choose|decide|advise|tell me|reply|answer)|waiting for your|awaiting your|need your (input|answer|decision|confirmation|approval)|your call)\b/i;
+	/\b(let me know|please (confirm|choose|decide|advise|tell me|reply|answer|run|paste|send|share|provide|upload|give me|grant|approve|restart|install|log in|sign in)|send me|waiting for your|awaiting your|need (your|you to)|your call)\b/i;
 
 export function closingParagraph(text: string): string {
 	const withoutCode = text.replace(/```[\s\S]*?(```|$)/g, " ").replace(/`[^`\n]*`/g, "code");

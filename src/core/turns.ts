@@ -33,7 +33,7 @@ export const Turn = z.object({
 	outcome: TurnOutcome.nullable(),
 	endedAt: time.nullable(),
 	tokens: count,
-	/** Tool calls that changed something (edits, commands): work the list may not show. */
+	/** Tool calls that changed files: work the list may not show yet. */
 	activity: count,
 	/** The idempotency key of the nudge that started this turn, for continuation turns. */
 	nudgeKey: z.string().nullable(),
@@ -49,6 +49,8 @@ export const Episode = z.object({
 	/** Nudges in a row that brought no real progress. */
 	stagnation: count,
 	graceUsed: count,
+	/** Nudged turns that died on an API error since the last progress: not judged, but capped. */
+	errors: count.default(0),
 	/** High-water marks: progress means beating them, so churn never counts twice. */
 	bestOpen: count,
 	bestDone: count,
@@ -97,7 +99,7 @@ export const ContinuationState = z.object({
 	abortBlock: z.object({ at: time, how: z.enum(["abort", "interrupt"]) }).nullable(),
 	/** One-shot: the next abort is a restart's, not the user's. */
 	restartAbortPending: z.boolean(),
-	/** One-shot: the first idle after a restart belongs to the restart. */
+	/** One-shot: the next idle is the stale one of a turn a restart interrupted. */
 	suppressNextIdle: z.literal("restart").nullable(),
 	failures: Failures.nullable(),
 	lastDecision: LastDecision.nullable(),
@@ -162,7 +164,7 @@ function newTurn(state: ContinuationState, provenance: Provenance, now: number, 
 
 /**
  * A turn starts. Only a real user turn closes the episode and lifts the abort
- * block and the one-shot suppressors; a restart arms them.
+ * block; any new turn supersedes a stale idle a restart left behind.
  */
 export function onTurnStart(
 	state: ContinuationState,
@@ -171,24 +173,27 @@ export function onTurnStart(
 	nudgeKey: string | null = null,
 ): ContinuationState {
 	const turn = newTurn(state, provenance, now, nudgeKey);
-	const next: ContinuationState = { ...state, turn, seq: turn.seq };
-	if (provenance === "user") {
-		return {
-			...next,
-			episode: null,
-			pendingCheck: null,
-			abortBlock: null,
-			restartAbortPending: false,
-			suppressNextIdle: null,
-			failures: null,
-			observed: { ...state.observed, pendingInput: null },
-			disabled: state.disabled?.untilUserTurn ? null : state.disabled,
-		};
-	}
-	if (provenance === "restart") {
-		return { ...next, restartAbortPending: true, suppressNextIdle: "restart" };
-	}
-	return next;
+	const next: ContinuationState = { ...state, turn, seq: turn.seq, suppressNextIdle: null };
+	if (provenance !== "user") return next;
+	return {
+		...next,
+		episode: null,
+		pendingCheck: null,
+		abortBlock: null,
+		restartAbortPending: false,
+		failures: null,
+		observed: { ...state.observed, pendingInput: null },
+		disabled: state.disabled?.untilUserTurn ? null : state.disabled,
+	};
+}
+
+/**
+ * The harness is going down to restart: the abort it causes is not the
+ * user's, and the idle of the interrupted turn, seen after boot, is stale
+ * (both one-shot). The restart's own kick then starts a `restart` turn.
+ */
+export function onRestart(state: ContinuationState): ContinuationState {
+	return { ...state, restartAbortPending: true, suppressNextIdle: "restart" };
 }
 
 export interface TurnEnd {
@@ -234,7 +239,7 @@ export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): 
 	return next;
 }
 
-/** Activity seen while a turn runs (an edit, a command), before its end is known. */
+/** Files changed while a turn runs, before its end is known. Commands alone do not count. */
 export function onActivity(state: ContinuationState, amount = 1): ContinuationState {
 	if (!state.turn || state.turn.outcome !== null) return state;
 	return {

@@ -21,6 +21,7 @@ import {
 	onActivity,
 	onDelivered,
 	onDeliveryFailed,
+	onRestart,
 	onTurnEnd,
 	onTurnStart,
 	onUserAbort,
@@ -55,7 +56,9 @@ export type SessionEvent =
 	| { type: "api-error"; message?: string }
 	| { type: "context-overflow" }
 	| { type: "compaction" }
-	| { type: "deleted" };
+	| { type: "deleted" }
+	/** The harness is restarting: the abort it causes is not the user's. */
+	| { type: "restart" };
 
 /** The decision as the adapter needs it (without the persisted state). */
 export interface IdleResult {
@@ -186,6 +189,9 @@ export class Engine {
 				return;
 			case "deleted":
 				await this.event(ref, "session-deleted", "the harness deleted the session; its state is kept");
+				return;
+			case "restart":
+				await this.change(ref, (state) => onRestart(state));
 				return;
 		}
 	}

@@ -40,15 +40,20 @@ describe("boulder through its pure core", () => {
 		expect(again.kind === "skip" ? again.retryAt : 0).toBeGreaterThan(driver.now);
 	});
 
-	it("does not take a restart's abort for the user's, and skips the first idle after the restart turn", () => {
+	it("does not take a restart's abort for the user's, and decides the restart turn's idle normally", () => {
 		const driver = started();
 		driver.emit({ type: "turn-start", session: "main", source: "nudge" });
 		driver.emit({ type: "shutdown" });
 		driver.emit({ type: "abort", session: "main" });
 		driver.emit({ type: "restart" });
 		driver.turn("restart");
-		expect(reason(driver.idle().answer)).toBe("turn-unsafe");
 		expect(driver.idle().delivered).toBe(true);
+	});
+
+	it("skips the stale idle of the turn a restart interrupted", () => {
+		const driver = started();
+		driver.emit({ type: "shutdown" });
+		expect(reason(driver.idle().answer)).toBe("turn-unsafe");
 	});
 
 	it("never nudges a subagent, a pending question or a running background task", () => {

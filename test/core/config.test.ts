@@ -15,7 +15,7 @@ describe("config schema", () => {
 		expect(DEFAULT_CONFIG.budgets).toEqual({ autoTurns: 40, tokens: 4_000_000, wallClockMs: 10_800_000 });
 		expect(DEFAULT_CONFIG.stagnationLimit).toBe(3);
 		expect(DEFAULT_CONFIG.activityGrace).toBe(2);
-		expect(DEFAULT_CONFIG.backoff).toEqual({ baseMs: 5000, capMs: 300_000 });
+		expect(DEFAULT_CONFIG.backoff).toEqual({ baseMs: 5000, capMs: 300_000, maxFailures: 6 });
 		expect(DEFAULT_CONFIG.countdownMs).toBe(2000);
 		expect(DEFAULT_CONFIG.skipAgents).toEqual(["plan", "compaction"]);
 		expect(DEFAULT_CONFIG.questionDetection).toBe(true);

@@ -4,6 +4,7 @@ import {
 	emptyContinuationState,
 	onDelivered,
 	onDeliveryFailed,
+	onRestart,
 	onTurnEnd,
 	onTurnStart,
 	onUserAbort,
@@ -169,12 +170,16 @@ describe("the decision on idle, guard by guard", () => {
 		it("fires when the last turn's outcome is unknown", () => {
 			expect(idle(afterTurn("user", { outcome: "unknown" }), open).reason).toBe("turn-unsafe");
 		});
-		it("fires once for the first idle after a restart, then lets it go", () => {
-			const restarted = afterTurn("restart", { outcome: "end" }, afterTurn());
+		it("fires once for the stale idle a restart left behind, then lets it go", () => {
+			const restarted = onRestart(afterTurn());
 			const first = idle(restarted, open);
 			expect(first.reason).toBe("turn-unsafe");
 			expect(first.detail).toContain("restart");
 			expect(idle(first.next, open).kind).toBe("inject");
+		});
+		it("lets the restart's own turn be decided normally when it ends", () => {
+			const kicked = afterTurn("restart", { outcome: "end" }, onRestart(afterTurn()));
+			expect(idle(kicked, open).kind).toBe("inject");
 		});
 		it("lets the next guard answer after a safe turn", () => {
 			expect(idle(afterTurn("user", { outcome: "context-overflow" }), open).reason).toBe("context-overflow");
@@ -243,6 +248,57 @@ describe("the decision on idle, guard by guard", () => {
 		});
 	});
 
+	describe("10 backoff: giving up", () => {
+		const nudgedTurn = (state: ReturnType<typeof afterTurn>, outcome: "end" | "error", at: number, activity = 0) => {
+			const decision = idle(state, open, { now: at });
+			if (decision.kind !== "inject" || !decision.key) return { decision, state: decision.next };
+			const delivered = onDelivered(decision.next, decision.key, at);
+			return { decision, state: onTurnEnd(delivered, { outcome, activity }, at + 1000) };
+		};
+		it("does not count a nudge whose turn died on an API error as stagnation", () => {
+			let state = afterTurn();
+			let at = T0 + 10_000;
+			for (let i = 0; i < 4; i++) {
+				({ state } = nudgedTurn(state, "error", at));
+				at += 10 * 60_000;
+			}
+			expect(idle(state, open, { now: at }).kind).toBe("inject");
+			expect(state.episode?.stagnation).toBe(0);
+		});
+		it("gives up after too many nudged turns lost to API errors, until the user writes", () => {
+			let state = afterTurn();
+			let at = T0 + 10_000;
+			for (let i = 0; i < 6; i++) {
+				({ state } = nudgedTurn(state, "error", at));
+				at += 10 * 60_000;
+			}
+			const decision = idle(state, open, { now: at });
+			expect(decision.reason).toBe("backoff");
+			expect(decision.detail).toContain("gave up");
+			expect(decision.retryAt).toBeNull();
+			expect(idle(afterTurn("user", { outcome: "end" }, state), open, { now: at }).kind).toBe("inject");
+		});
+		it("gives up after too many failed deliveries in a row", () => {
+			let state = afterTurn();
+			let at = T0 + 10_000;
+			for (let i = 0; i < 6; i++) {
+				const decision = idle(state, open, { now: at });
+				state = onDeliveryFailed(decision.next, decision.key ?? "", at);
+				at += 10 * 60_000;
+			}
+			expect(idle(state, open, { now: at }).detail).toContain("gave up after 6 failed deliveries");
+		});
+		it("refills the activity grace on real progress", () => {
+			let state = afterTurn();
+			({ state } = nudgedTurn(state, "end", T0 + 10_000, 3));
+			({ state } = nudgedTurn(state, "end", T0 + 20_000, 3));
+			expect(state.pendingCheck).not.toBeNull();
+			const progressed = idle(state, view("xx."), { now: T0 + 30_000 });
+			expect(progressed.next.episode?.graceUsed).toBe(0);
+			expect(progressed.next.episode?.stagnation).toBe(0);
+		});
+	});
+
 	describe("11 budgets", () => {
 		const withEpisode = (episode: Partial<NonNullable<ReturnType<typeof afterTurn>["episode"]>>) => ({
 			...afterTurn(),
@@ -253,6 +309,7 @@ describe("the decision on idle, guard by guard", () => {
 				tokens: 0,
 				stagnation: 0,
 				graceUsed: 0,
+				errors: 0,
 				bestOpen: 2,
 				bestDone: 1,
 				...episode,

@@ -13,6 +13,7 @@ import {
 	onActivity,
 	onDelivered,
 	onDeliveryFailed,
+	onRestart,
 	onTurnEnd,
 	onTurnStart,
 	onUserAbort,
@@ -32,6 +33,7 @@ const configArb = fc
 		wallClockMs: fc.integer({ min: 1, max: 10 * 3_600_000 }),
 		baseMs: fc.integer({ min: 1, max: 60_000 }),
 		capMs: fc.integer({ min: 1, max: 3_600_000 }),
+		maxFailures: fc.integer({ min: 1, max: 10 }),
 		questionDetection: fc.boolean(),
 	})
 	.map((c) =>
@@ -39,7 +41,7 @@ const configArb = fc
 			stagnationLimit: c.stagnationLimit,
 			activityGrace: c.activityGrace,
 			budgets: { autoTurns: c.autoTurns, tokens: c.tokens, wallClockMs: c.wallClockMs },
-			backoff: { baseMs: c.baseMs, capMs: c.capMs },
+			backoff: { baseMs: c.baseMs, capMs: c.capMs, maxFailures: c.maxFailures },
 			questionDetection: c.questionDetection,
 		}),
 	);
@@ -64,6 +66,7 @@ const eventArb = fc.oneof(
 	fc.record({ type: fc.constant("deliver-fails" as const) }),
 	fc.record({ type: fc.constant("system-turn" as const), outcome: outcomeArb }),
 	fc.record({ type: fc.constant("restart" as const) }),
+	fc.record({ type: fc.constant("restart-signal" as const) }),
 	fc.record({ type: fc.constant("churn" as const), how: fc.constantFrom("reorder", "flip", "reword", "add") }),
 	fc.record({ type: fc.constant("background" as const), count: fc.integer({ min: 0, max: 2 }) }),
 	fc.record({ type: fc.constant("wait" as const), ms: fc.integer({ min: 0, max: 600_000 }) }),
@@ -78,6 +81,8 @@ interface World {
 	pendingKey: string | null;
 	/** Nudges delivered to the agent: each started a continuation turn. */
 	delivered: number;
+	/** Of those, the ones whose turn died on an API error. */
+	erroredNudges: number;
 }
 
 function startList(): Todo[] {
@@ -124,12 +129,14 @@ function step(world: World, event: Event, config: Config, index: number, decisio
 			return { ...world, state: onDelivered(state, pendingKey, now), pendingKey: null, delivered: world.delivered + 1 };
 		}
 		case "agent-turn": {
+			const nudged = world.state.turn?.provenance === "continuation" && world.state.turn.outcome === null;
+			const erroredNudges = world.erroredNudges + (nudged && event.outcome === "error" ? 1 : 0);
 			const state = onTurnEnd(
 				onActivity(world.state, event.activity),
 				{ outcome: event.outcome, spend: { input: event.tokens, output: 0, cacheWrite: 0 } },
 				now + 1,
 			);
-			return { ...world, state, now: now + 1 };
+			return { ...world, state, now: now + 1, erroredNudges };
 		}
 		case "deliver-fails": {
 			const last = world.state.lastDecision;
@@ -143,6 +150,8 @@ function step(world: World, event: Event, config: Config, index: number, decisio
 			};
 		case "restart":
 			return { ...world, state: onTurnStart(world.state, "restart", now) };
+		case "restart-signal":
+			return { ...world, state: onRestart(world.state) };
 		case "churn":
 			return { ...world, list: churn(world.list, event.how, index) };
 		case "background":
@@ -163,11 +172,11 @@ function play(config: Config, events: Event[], start: World): { decisions: Decis
 
 function userTurnWorld(): World {
 	const state = onTurnEnd(onTurnStart(emptyContinuationState(), "user", T0), { outcome: "end" }, T0 + 1);
-	return { state, list: startList(), facts: {}, now: T0 + 2, pendingKey: null, delivered: 0 };
+	return { state, list: startList(), facts: {}, now: T0 + 2, pendingKey: null, delivered: 0, erroredNudges: 0 };
 }
 
 describe("policy invariants", () => {
-	it(`(a) bounds nudges without progress by the stagnation limit plus grace, and by the turn budget (${RUNS} runs)`, () => {
+	it(`(a) bounds nudges without progress by the stagnation limit plus grace (plus the cap on API-error turns), and by the turn budget (${RUNS} runs)`, () => {
 		let runsWithNudges = 0;
 		let runsAtTheBound = 0;
 		fc.assert(
@@ -175,11 +184,19 @@ describe("policy invariants", () => {
 				const { decisions, world } = play(config, events, userTurnWorld());
 				const injects = decisions.filter((decision) => decision.kind === "inject");
 				if (world.delivered > 0) runsWithNudges++;
-				if (world.delivered === Math.min(config.stagnationLimit + config.activityGrace, config.budgets.autoTurns)) {
+				if (
+					world.delivered - world.erroredNudges ===
+					Math.min(config.stagnationLimit + config.activityGrace, config.budgets.autoTurns)
+				) {
 					runsAtTheBound++;
 				}
 				expect(injects.length).toBeLessThanOrEqual(config.budgets.autoTurns);
-				expect(world.delivered).toBeLessThanOrEqual(config.stagnationLimit + config.activityGrace);
+				const bound = config.stagnationLimit + config.activityGrace + config.backoff.maxFailures;
+				expect(world.delivered).toBeLessThanOrEqual(bound);
+				// Nudges the agent answered (its turn did not die on an API error) obey the tighter bound.
+				expect(world.delivered - world.erroredNudges).toBeLessThanOrEqual(
+					config.stagnationLimit + config.activityGrace,
+				);
 				expect(world.delivered).toBeLessThanOrEqual(config.budgets.autoTurns);
 			}),
 			{ numRuns: RUNS },

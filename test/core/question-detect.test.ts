@@ -8,6 +8,9 @@ describe("question detection (conservative)", () => {
 		"Two options:\n1. Keep the API\n2. Break it\n\nLet me know which one you want.",
 		"Done with the schema. Please confirm the column names before I go on.",
 		"Do you want me to push the branch? **",
+		"Please run `docker compose logs app` and send me the output, so I can see why it crashes.",
+		"Please paste the API key and I'll finish the integration.",
+		"I need you to approve the migration before I run it.",
 	])("sees a question to the user in %j", (text) => {
 		expect(detectsQuestion(text)).toBe(true);
 	});

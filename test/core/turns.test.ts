@@ -6,6 +6,7 @@ import {
 	onActivity,
 	onDelivered,
 	onDeliveryFailed,
+	onRestart,
 	onTurnEnd,
 	onTurnStart,
 	onUserAbort,
@@ -67,7 +68,7 @@ describe("turn bookkeeping", () => {
 	});
 
 	it("does not take the abort a restart causes for the user's (one shot)", () => {
-		let state = onTurnStart(afterTurn(), "restart", T0);
+		let state = onRestart(afterTurn());
 		state = onUserAbort(state, "abort", T0 + 1);
 		expect(state.abortBlock).toBeNull();
 		state = onUserAbort(state, "abort", T0 + 2);

@@ -8,8 +8,10 @@
  * - state is per session and persisted (a restart loses nothing);
  * - provenance: user → `user`; a harness wake or compaction → `system`; the
  *   restart kick → `restart`; our own nudge → `onDelivered` starts the turn;
- * - the SIGTERM before a restart calls `onTurnStart(restart)`, which is how
- *   the core marks the coming abort as the restart's;
+ * - the SIGTERM before a restart calls `onRestart`, which is how the core
+ *   marks the coming abort as the restart's and the interrupted turn's idle
+ *   as stale;
+ * - activity counts file changes only (edits), as the adapters report it;
  * - an abort event → `onUserAbort(interrupt)`; the aborted turn end that
  *   always follows it is the same fact and is not booked twice;
  * - the stop command sets `disabled` (what `boulder stop` persists);
@@ -24,6 +26,7 @@ import {
 	onActivity,
 	onDelivered,
 	onDeliveryFailed,
+	onRestart,
 	onTurnEnd,
 	onTurnStart,
 	onUserAbort,
@@ -68,7 +71,8 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 						set(event.session, onTurnStart(get(event.session), PROVENANCE[event.source], event.at));
 					return;
 				case "activity":
-					set(event.session, onActivity(get(event.session), 1));
+					// Only file changes are activity to boulder: commands alone earn no grace.
+					if (event.tool === "edit") set(event.session, onActivity(get(event.session), 1));
 					return;
 				case "turn-end":
 					if (event.outcome === "aborted") return;
@@ -84,7 +88,7 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 					set(event.session, { ...get(event.session), disabled: { at: event.at, by: "the user's stop command" } });
 					return;
 				case "shutdown":
-					for (const [session, state] of states) set(session, onTurnStart(state, "restart", event.at));
+					for (const [session, state] of states) set(session, onRestart(state));
 					return;
 				case "delivered":
 					set(event.session, onDelivered(get(event.session), event.key, event.at));
