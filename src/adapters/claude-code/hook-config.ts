@@ -50,8 +50,8 @@ export function watchdogMs(event: string | undefined): number {
 /** Every command boulder installs carries this, so uninstall removes exactly boulder's entries. */
 export const HOOK_MARKER = "--boulder-hook";
 
-/** The bundled hook program, relative to the package root. */
-export const HOOK_BUNDLE = "dist/hook/claude-code.js";
+/** The hook program (the loader of the bundle), relative to the package root. */
+export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
 
 export interface HookProgram {
 	/** The node binary (absolute, for settings files; `node` for the plugin). */

@@ -1,8 +1,9 @@
 /**
- * The hook program Claude Code starts for every hook event:
- * `node dist/hook/claude-code.js <Event>`, bundled into one file (see
- * `tsdown.config.ts`) so that start-up costs as little as possible: no CLI
- * framework, nothing resolved from node_modules at run time.
+ * The hook program Claude Code starts for every hook event (through the
+ * loader, `node dist/hook/claude-code.cjs <Event>`), bundled into one file,
+ * `claude-code-main.cjs` (see `tsdown.config.ts`), so that start-up costs as
+ * little as possible: no CLI framework, nothing resolved from node_modules at
+ * run time.
  *
  * It always exits 0. A watchdog ends it, printing nothing, shortly before the
  * harness's own timeout would kill it.
@@ -18,11 +19,13 @@ const watchdog = setTimeout(() => {
 }, watchdogMs(argv[0]));
 watchdog.unref();
 
-await runClaudeCodeHook(argv, {
+// Contract: runClaudeCodeHook never rejects; the exit code is 0 whatever happened.
+void runClaudeCodeHook(argv, {
 	stdin: process.stdin,
 	stdout: process.stdout,
 	stderr: process.stderr,
 	env: process.env,
 	cwd: process.cwd(),
+}).then(() => {
+	process.exitCode = 0;
 });
-process.exitCode = 0;

@@ -13,7 +13,7 @@ let program: HookProgram;
 beforeEach(async () => {
 	dir = await tempDir("boulder-doctor-");
 	place = { cwd: path.join(dir, "proj"), env: { HOME: path.join(dir, "home") } };
-	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.js");
+	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.cjs");
 	await mkdir(path.dirname(bundle), { recursive: true });
 	await writeFile(bundle, "// the hook");
 	program = { node: process.execPath, bundle, version: "1.2.3" };

@@ -21,7 +21,7 @@ let program: HookProgram;
 
 beforeEach(async () => {
 	dir = await tempDir("boulder-install-");
-	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.js");
+	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.cjs");
 	await mkdir(path.dirname(bundle), { recursive: true });
 	await writeFile(bundle, "// the hook");
 	program = { node: "/usr/local/bin/node", bundle, version: "1.2.3" };

@@ -31,7 +31,7 @@ describe("the plugin", () => {
 		);
 		expect(PLUGIN_ROOT).toBe("$" + "{CLAUDE_PLUGIN_ROOT}");
 		expect(hooks.hooks.Stop[0].hooks[0].command).toBe(
-			`node "${PLUGIN_ROOT}/dist/hook/claude-code.js" Stop --boulder-hook=plugin`,
+			`node "${PLUGIN_ROOT}/dist/hook/claude-code.cjs" Stop --boulder-hook=plugin`,
 		);
 	});
 
@@ -61,7 +61,7 @@ describe("the plugin", () => {
 describe("hook commands", () => {
 	it("read back what they were written as, whatever the paths hold", () => {
 		for (const bundle of [
-			"/opt/boulder/dist/hook/claude-code.js",
+			"/opt/boulder/dist/hook/claude-code.cjs",
 			"/Users/Jo Doe/it's here/claude-code.js",
 			"/a/$HOME/`x`",
 		]) {

@@ -17,7 +17,7 @@ import { Engine } from "../../../src/engine/engine.js";
 import { FileStore } from "../../../src/state/file-store.js";
 import { SESSION, tempDir } from "./helpers.js";
 
-const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.js", import.meta.url));
+const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
 
 let worktree: string;
 let env: NodeJS.ProcessEnv;
@@ -235,6 +235,23 @@ describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
 			expect(child.status).toBe(0);
 			expect(child.stdout.toString()).toBe("");
 		}
+	});
+
+	it("keeps V8's code cache in the user's cache folder, and survives a damaged one", async () => {
+		const cacheFolder = path.join(worktree, "cache", "boulder", "hook-code-cache");
+		env.XDG_CACHE_HOME = path.join(worktree, "cache");
+
+		expect(spawnHook("Stop", "garbage").status).toBe(0);
+		const [cache] = await readdir(cacheFolder);
+		expect(cache).toMatch(
+			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`),
+		);
+		await writeFile(path.join(cacheFolder, cache as string), "not a code cache");
+		const damaged = spawnHook("Stop", "garbage");
+
+		expect(damaged.status).toBe(0);
+		expect(damaged.stdout.toString()).toBe("");
+		expect((await readFile(path.join(cacheFolder, cache as string))).length).toBeGreaterThan(1000);
 	});
 
 	it("nudges through the real files, as Claude Code would run it", () => {

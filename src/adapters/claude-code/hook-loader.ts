@@ -1,0 +1,74 @@
+/**
+ * The file Claude Code runs for every hook event (`dist/hook/claude-code.cjs`):
+ * it loads the bundled hook program (`claude-code-main.cjs`, next to it)
+ * through V8's code cache, which Node 20 does not keep for us. Compiling the
+ * bundle is a good part of the hook's start-up; with the cache, V8 reuses the
+ * bytecode of the previous run.
+ *
+ * The cache lives in the user's cache folder, one file per bundle and node
+ * (keyed by the bundle's size and modification time, and node's version and
+ * architecture: V8 itself only checks the source's length), written once,
+ * atomically, when it is missing or V8 rejects it. Anything that goes wrong
+ * with the cache only costs the compile: the bundle still runs.
+ *
+ * Contract: built as CommonJS; imports node built-ins only.
+ */
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import vm from "node:vm";
+
+const BUNDLE = path.join(__dirname, "claude-code-main.cjs");
+
+function cacheFile(env: NodeJS.ProcessEnv): string {
+	const { size, mtimeMs } = statSync(BUNDLE);
+	const key = `${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
+	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
+	return path.join(base, "boulder", "hook-code-cache", `claude-code-${key}.bin`);
+}
+
+function readCache(file: string): Buffer | undefined {
+	try {
+		return readFileSync(file);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") warn(`cannot read the code cache ${file}`, error);
+		return undefined;
+	}
+}
+
+function writeCache(file: string, data: Buffer): void {
+	try {
+		mkdirSync(path.dirname(file), { recursive: true });
+		const temp = `${file}.${process.pid}.tmp`;
+		writeFileSync(temp, data);
+		renameSync(temp, file);
+	} catch (error) {
+		warn(`cannot write the code cache ${file}`, error);
+	}
+}
+
+function warn(what: string, error: unknown): void {
+	process.stderr.write(
+		`boulder: ${what} (${error instanceof Error ? error.message : String(error)}); running without it\n`,
+	);
+}
+
+const source = readFileSync(BUNDLE, "utf8");
+let file: string | null = null;
+try {
+	file = cacheFile(process.env);
+} catch (error) {
+	warn("cannot place the code cache", error);
+}
+const cachedData = file ? readCache(file) : undefined;
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+	filename: BUNDLE,
+	...(cachedData ? { cachedData } : {}),
+});
+if (file && (!cachedData || script.cachedDataRejected)) {
+	const target = file;
+	// At exit, so the bytecode of everything this run executed is in the cache.
+	process.once("exit", () => writeCache(target, script.createCachedData()));
+}
+const bundleModule = { exports: {} };
+script.runInThisContext()(bundleModule.exports, require, bundleModule, BUNDLE, path.dirname(BUNDLE));
