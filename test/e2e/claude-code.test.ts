@@ -99,7 +99,7 @@ async function boulderOk(...args: string[]): Promise<string> {
 async function claude(
 	server: AnthropicServer,
 	prompt: string,
-	options: { resume?: string; env?: Record<string, string> } = {},
+	options: { resume?: string; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<ClaudeRunResult> {
 	const run = await runClaude(sandbox, {
 		prompt,
@@ -107,6 +107,7 @@ async function claude(
 		timeoutMs: RUN_TIMEOUT_MS,
 		...(options.resume ? { resume: options.resume } : {}),
 		...(options.env ? { env: options.env } : {}),
+		...(options.args ? { args: options.args } : {}),
 	});
 	expect(run.timedOut, run.stderr).toBe(false);
 	return run;
@@ -418,6 +419,26 @@ describe("boulder with the real Claude Code", () => {
 			expect(await readFile(join(sandbox.project, ".boulder", "scopes", aside[0] as string), "utf8")).toBe("{garbage");
 			const doctor = await boulder("doctor");
 			expect(`${doctor.stdout}${doctor.stderr}`).toContain(aside[0]);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"works as a plugin: its hooks nudge, and /boulder:status shows boulder's status without restarting the episode",
+		async () => {
+			await boulderOk("uninstall", "claude-code", "--project");
+			const plugin = ["--plugin-dir", REPO];
+			const first = await serve([progress(0, 2), say("Stopping here.")], { whenExhausted: say("Still stopping.") });
+			const run = await claude(first, "Do both items.", { env: TODO_TOOLS_OFF, args: plugin });
+			expect(nudges(first)).toBe(3);
+
+			const second = await serve([say("Here is boulder's status.")]);
+			await claude(second, "/boulder:status", { resume: run.sessionId, env: TODO_TOOLS_OFF, args: plugin });
+
+			const [request] = agentRequests(second);
+			expect(lastUserText(request as RecordedRequest)).toMatch(/boulder's status:[\s\S]*no progress/);
+			expect(agentRequests(second)).toHaveLength(1);
+			expect((await decisions()).at(-1)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
 		},
 		TEST_TIMEOUT_MS,
 	);
