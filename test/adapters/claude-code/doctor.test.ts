@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { checkClaudeCodeHooks } from "../../../src/adapters/claude-code/doctor.js";
@@ -80,6 +80,18 @@ describe("boulder doctor's Claude Code check", () => {
 			level: "warn",
 			message: expect.stringMatching(/more than one settings file \(project, user\)/),
 		});
+	});
+
+	it("warns when some of the hooks were taken out by hand", async () => {
+		const report = await installClaudeCode({ ...place, scope: "project", program });
+		const settings = JSON.parse(await readFile(report.file, "utf8"));
+		delete settings.hooks.PreCompact;
+		delete settings.hooks.SubagentStop;
+		await writeFile(report.file, JSON.stringify(settings));
+
+		const [finding] = await check();
+
+		expect(finding).toMatchObject({ level: "warn", message: expect.stringMatching(/miss SubagentStop, PreCompact$/) });
 	});
 
 	it("reports a settings file that is not JSON", async () => {
