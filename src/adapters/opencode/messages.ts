@@ -1,0 +1,67 @@
+/**
+ * What the OpenCode adapter says to people: toasts, the `/boulder` command's
+ * declaration and answers, and the installer's messages. The nudges
+ * themselves are the core's prompts.
+ */
+
+export const COMMAND_NAME = "boulder";
+
+export const COMMAND_DESCRIPTION = "boulder: status, stop, go or why (answered without a model turn)";
+
+/**
+ * The template OpenCode would send to the model if boulder's plugin did not
+ * answer the command itself: it only runs when the plugin is not working.
+ */
+export const COMMAND_TEMPLATE = `The user ran "/boulder $ARGUMENTS", but boulder's plugin did not answer it, so it is probably not running. Tell the user this in one sentence and suggest running \`boulder doctor\` in a terminal. Do nothing else.`;
+
+export const TEXT = {
+	countdown: (ms: number, open: number) =>
+		`continuing in ${Math.max(1, Math.round(ms / 1000))}s — ${open} item${open === 1 ? "" : "s"} left (/boulder stop cancels)`,
+	complete: (text: string) => text,
+	limit: (detail: string) => `not continuing — ${detail}. /boulder why explains; your next message starts afresh.`,
+	configProblem: (message: string) => `not continuing: ${message}`,
+} as const;
+
+export const ANSWER = {
+	stopped:
+		"boulder: stopped for this session — no automatic continuation here until `/boulder go`. This holds across restarts.",
+	stoppedAlready: "boulder: already stopped for this session; `/boulder go` turns it back on.",
+	resumed: (worktreeToo: boolean) =>
+		`boulder: on again for this session${worktreeToo ? " (and the worktree-wide `boulder stop` is lifted)" : ""}.`,
+	usage: [
+		"boulder: /boulder status | stop | go | why",
+		"  status  the works of this worktree and this session's state",
+		"  stop    no automatic continuation in this session until /boulder go (holds across restarts)",
+		"  go      turn it back on",
+		"  why     the last decisions for this session, in plain words",
+	].join("\n"),
+	unknown: (word: string) => `boulder: no subcommand "${word}".`,
+	sessionLine: (stoppedBy: string | null) =>
+		stoppedBy ? `This session: stopped (by ${stoppedBy}).` : "This session: continuation on.",
+	failed: (message: string) => `boulder: could not do that: ${message}`,
+} as const;
+
+/** Logged by OpenCode when boulder stops a `/boulder` command from reaching the model. */
+export const ANSWERED_ERROR =
+	"boulder answered /boulder in the session itself; this error only keeps OpenCode from sending the command to the model";
+
+export const INSTALL_TEXT = {
+	notJson: (file: string, problem: string) =>
+		`${file} is not valid JSON or JSONC (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
+	notObject: (file: string, what: string) =>
+		`${file} holds ${what} where OpenCode expects a config object; boulder did not touch it.`,
+	pluginNotList: (file: string) =>
+		`"plugin" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
+	noBundle: (file: string) =>
+		`the plugin ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
+	installed: (file: string) => `Installed boulder's OpenCode plugin in ${file}.`,
+	updated: (file: string) => `Updated boulder's OpenCode plugin entry in ${file}.`,
+	unchanged: (file: string) => `boulder's OpenCode plugin is already in ${file}; nothing changed.`,
+	backup: (file: string) => `The previous file is kept as ${file}.`,
+	removed: (file: string, entries: number) =>
+		`Removed boulder's OpenCode plugin (${entries} entr${entries === 1 ? "y" : "ies"}) from ${file}.`,
+	notInstalled: (file: string) => `boulder's OpenCode plugin is not in ${file}; nothing changed.`,
+	restart: "OpenCode loads plugins when it starts: restart it to pick the change up.",
+	machineLocal:
+		"The entry is an absolute path to this copy of boulder: it works on this machine only (keep it out of a shared config, or use --user).",
+} as const;

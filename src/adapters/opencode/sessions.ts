@@ -1,0 +1,154 @@
+/**
+ * What the adapter remembers about each OpenCode session between events, in
+ * memory: whether it is a child, whether it is idle, which messages it has
+ * seen, the assistant messages of the current turn (their spend and how they
+ * ended), the route (agent and model) of the last real user message, pending
+ * questions and permissions, and running child sessions.
+ *
+ * Nothing here decides anything; it only lets the hub turn a stream of
+ * events into the engine's calls. What matters across restarts is persisted
+ * by the engine, and what is lost here is read back from OpenCode's API.
+ */
+import type { PendingInput } from "../../core/policy.js";
+import type { TokenSpend } from "../../core/turns.js";
+import type { PromptRoute } from "./api.js";
+import { type AssistantInfo, addSpend, type PendingAsk } from "./event-read.js";
+
+export type SessionStatus = "idle" | "busy" | "unknown";
+
+/** Most message ids remembered per session: enough to recognise repeats, bounded for long sessions. */
+const MAX_SEEN = 500;
+
+export class SessionTrack {
+	readonly id: string;
+	/** undefined: not known yet; null: a root session. */
+	parentId: string | null | undefined = undefined;
+	status: SessionStatus = "unknown";
+	/** The route of the last real user message; null until one is seen. */
+	route: PromptRoute | null = null;
+	/** The list was read from OpenCode (or reported by `todo.updated`) since this process started. */
+	todosKnown = false;
+	readonly pending = new Map<string, PendingAsk>();
+	readonly runningChildren = new Set<string>();
+	private readonly seenMessages = new Set<string>();
+	private turnAssistants = new Map<string, AssistantInfo>();
+	private lastAssistant: AssistantInfo | null = null;
+	private readonly assistantIds = new Set<string>();
+	private readonly assistantText = new Map<string, Map<string, string>>();
+	private readonly countedTools = new Set<string>();
+
+	constructor(id: string) {
+		this.id = id;
+	}
+
+	get isChild(): boolean {
+		return typeof this.parentId === "string";
+	}
+
+	/** Marks a message id seen; returns false when it was seen already. */
+	see(messageId: string): boolean {
+		if (this.seenMessages.has(messageId)) return false;
+		this.seenMessages.add(messageId);
+		if (this.seenMessages.size > MAX_SEEN) {
+			const oldest = this.seenMessages.values().next().value;
+			if (oldest !== undefined) this.seenMessages.delete(oldest);
+		}
+		return true;
+	}
+
+	/** A new turn starts: spend and tool counts begin again. */
+	startTurn(): void {
+		this.turnAssistants = new Map();
+		this.countedTools.clear();
+	}
+
+	noteAssistant(info: AssistantInfo): void {
+		this.turnAssistants.set(info.id, info);
+		this.lastAssistant = info;
+		this.assistantIds.add(info.id);
+		if (this.assistantIds.size > MAX_SEEN) {
+			const oldest = this.assistantIds.values().next().value;
+			if (oldest !== undefined) this.assistantIds.delete(oldest);
+		}
+	}
+
+	isAssistantMessage(messageId: string): boolean {
+		return this.assistantIds.has(messageId);
+	}
+
+	noteText(messageId: string, partId: string, text: string): void {
+		let parts = this.assistantText.get(messageId);
+		if (!parts) {
+			parts = new Map();
+			this.assistantText.set(messageId, parts);
+			if (this.assistantText.size > 20) {
+				const oldest = this.assistantText.keys().next().value;
+				if (oldest !== undefined) this.assistantText.delete(oldest);
+			}
+		}
+		parts.set(partId, text);
+	}
+
+	/** Counts a file-changing tool call once, however many times its part is updated. */
+	countTool(callId: string): boolean {
+		if (this.countedTools.has(callId)) return false;
+		this.countedTools.add(callId);
+		return true;
+	}
+
+	/** The turn's assistant messages, summed, and the last one (how the turn ended); null when none was seen. */
+	turnSummary(): { spend: TokenSpend; last: AssistantInfo } | null {
+		let last: AssistantInfo | null = null;
+		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+		for (const info of this.turnAssistants.values()) {
+			spend = addSpend(spend, info.spend);
+			last = info;
+		}
+		return last ? { spend, last } : null;
+	}
+
+	/** The agent that answered last (what the skip list is checked against). */
+	lastAgent(): string | null {
+		return this.lastAssistant?.agent ?? this.route?.agent ?? null;
+	}
+
+	/** The text of the newest assistant message that has any. */
+	lastAssistantText(): string | null {
+		const ids = [...this.assistantText.keys()].reverse();
+		for (const id of ids) {
+			const text = [...(this.assistantText.get(id)?.values() ?? [])].join("\n").trim();
+			if (text) return text;
+		}
+		return null;
+	}
+
+	pendingInput(): PendingInput | null {
+		const first = this.pending.values().next().value;
+		return first ? { kind: first.kind, detail: first.detail } : null;
+	}
+}
+
+export class SessionTable {
+	private readonly sessions = new Map<string, SessionTrack>();
+
+	get(id: string): SessionTrack {
+		let track = this.sessions.get(id);
+		if (!track) {
+			track = new SessionTrack(id);
+			this.sessions.set(id, track);
+		}
+		return track;
+	}
+
+	peek(id: string): SessionTrack | undefined {
+		return this.sessions.get(id);
+	}
+
+	delete(id: string): void {
+		this.sessions.delete(id);
+	}
+
+	all(): IterableIterator<SessionTrack> {
+		return this.sessions.values();
+	}
+}

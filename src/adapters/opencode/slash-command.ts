@@ -1,0 +1,129 @@
+/**
+ * `/boulder status | stop | go | why` inside OpenCode: declared through the
+ * plugin's `config` hook (OpenCode refuses undeclared commands) and answered
+ * by boulder itself, never by the model.
+ *
+ * How the answer avoids a model turn on OpenCode 1.18.33: `command.execute.before`
+ * runs before OpenCode creates the command's message, and whatever the hook
+ * does to the parts, OpenCode then runs a model turn; only an error thrown
+ * from the hook keeps it from doing so. So the hub does the work here, shows
+ * the answer as a toast, appends it to the session as a message that starts
+ * no turn (`noReply`) and that the model never sees (`ignored`), and then
+ * throws. The client's command request fails with OpenCode's generic error;
+ * the answer is what the user reads. See docs/opencode-notes.md.
+ *
+ * `stop` and `go` act on this session through the engine, which persists
+ * them: a stop holds across restarts of OpenCode.
+ */
+
+import { plainColors } from "../../cli/io.js";
+import { renderStatus } from "../../cli/render/status.js";
+import { renderWhy } from "../../cli/render/why.js";
+import { EXPLAINING_EVENTS } from "../../cli/why-text.js";
+import type { Engine, SessionRef } from "../../engine/engine.js";
+import { filePlans } from "../../engine/plan-files.js";
+import { readWorktreeStatus } from "../../engine/status.js";
+import { setStopped } from "../../engine/works-ops.js";
+import type { Clock, Store } from "../../state/store.js";
+import { ANSWER, ANSWERED_ERROR, COMMAND_DESCRIPTION, COMMAND_NAME, COMMAND_TEMPLATE } from "./messages.js";
+
+/** Who the engine and the log say turned continuation off or on. */
+export const STOP_BY = "/boulder stop";
+export const GO_BY = "/boulder go";
+
+const WHY_LINES = 10;
+
+export type Subcommand = "status" | "stop" | "go" | "why" | "help";
+
+export function parseSubcommand(args: string): { sub: Subcommand; unknown: string | null } {
+	const word = args.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+	if (word === "") return { sub: "help", unknown: null };
+	if (word === "status" || word === "stop" || word === "go" || word === "why" || word === "help") {
+		return { sub: word, unknown: null };
+	}
+	return { sub: "help", unknown: word };
+}
+
+/** Adds the `/boulder` command to OpenCode's config, unless the user declared one of that name. */
+export function declareCommand(config: unknown): void {
+	if (typeof config !== "object" || config === null) return;
+	const cfg = config as { command?: Record<string, unknown> };
+	cfg.command ??= {};
+	if (cfg.command[COMMAND_NAME] !== undefined) return;
+	cfg.command[COMMAND_NAME] = { template: COMMAND_TEMPLATE, description: COMMAND_DESCRIPTION };
+}
+
+export interface CommandContext {
+	engine: Engine;
+	store: Store;
+	clock: Clock;
+	ref: SessionRef;
+}
+
+export interface CommandResult {
+	text: string;
+	/** What changed, so the hub can cancel a countdown or decide again. */
+	effect: "stopped" | "resumed" | null;
+}
+
+/** Does what the subcommand says and returns the answer. Contract: throws only what the engine or store throws. */
+export async function runSubcommand(args: string, context: CommandContext): Promise<CommandResult> {
+	const { sub, unknown } = parseSubcommand(args);
+	switch (sub) {
+		case "help":
+			return { text: unknown ? `${ANSWER.unknown(unknown)}\n${ANSWER.usage}` : ANSWER.usage, effect: null };
+		case "status":
+			return { text: await statusText(context), effect: null };
+		case "why":
+			return { text: await whyText(context), effect: null };
+		case "stop":
+			return stop(context);
+		case "go":
+			return go(context);
+	}
+}
+
+async function stop({ engine, ref }: CommandContext): Promise<CommandResult> {
+	const already = (await stoppedBy(engine, ref)) !== null;
+	if (already) return { text: ANSWER.stoppedAlready, effect: "stopped" };
+	await engine.stopSession(ref, STOP_BY);
+	return { text: ANSWER.stopped, effect: "stopped" };
+}
+
+async function go({ engine, store, clock, ref }: CommandContext): Promise<CommandResult> {
+	await engine.goSession(ref, GO_BY);
+	const works = await store.readWorks();
+	const worktreeStopped = works.kind === "ok" && works.value.stopped !== null;
+	if (worktreeStopped) await setStopped({ store, clock, plans: filePlans }, false, GO_BY);
+	return { text: ANSWER.resumed(worktreeStopped), effect: "resumed" };
+}
+
+async function statusText({ engine, store, clock, ref }: CommandContext): Promise<string> {
+	const now = clock.now();
+	const view = await readWorktreeStatus(store, { now });
+	const status = renderStatus({ now, all: false, worktrees: [view], vanished: [] }, plainColors);
+	return `${status}\n${ANSWER.sessionLine(await stoppedBy(engine, ref))}`;
+}
+
+async function whyText({ store, clock, ref }: CommandContext): Promise<string> {
+	const records = await store.readDecisions({ limit: WHY_LINES * 20, session: ref.sessionId });
+	const shown = records
+		.filter((record) => record.kind !== "event" || EXPLAINING_EVENTS.has(record.reason))
+		.slice(-WHY_LINES);
+	return renderWhy(shown, clock.now(), plainColors);
+}
+
+async function stoppedBy(engine: Engine, ref: SessionRef): Promise<string | null> {
+	const scope = engine.scopeOf(ref);
+	if (scope === null) return null;
+	const state = await engine.store.readScope(scope);
+	return state.kind === "ok" ? (state.value.disabled?.by ?? null) : null;
+}
+
+/** Thrown from `command.execute.before` after the answer is shown: it keeps OpenCode from running a model turn. */
+export class CommandAnswered extends Error {
+	constructor() {
+		super(ANSWERED_ERROR);
+		this.name = "BoulderCommandAnswered";
+	}
+}
