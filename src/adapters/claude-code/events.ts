@@ -18,9 +18,10 @@
  *   first idle of the user's own next prompt. It does reset the background
  *   count: tasks of an earlier process do not survive it. `compact` is left to
  *   PreCompact, which has already reported the compaction.
- * - Activity (edits, commands) is counted from the transcript when the turn
- *   ends, not by a PostToolUse hook on every tool: one process fewer per tool
- *   call. PostToolUse is installed only for the todo tools.
+ * - Activity (file edits: Edit, MultiEdit, Write, NotebookEdit) is counted
+ *   from the transcript when the turn ends, not by a PostToolUse hook on
+ *   every tool: one process fewer per tool call. PostToolUse is installed
+ *   only for the todo tools.
  * - A Stop for a turn that already ended (a second registration of the hook,
  *   say) ends nothing; the engine's duplicate guard answers it.
  */

@@ -1,7 +1,7 @@
 /**
  * What the harness does not tell a hook, read from the session's transcript
  * (JSONL, one line per content block): the real token spend of the current
- * turn, the edits and commands it made, whether the user interrupted it, and
+ * turn, the file edits it made, whether the user interrupted it, and
  * whether a question to the user is still unanswered.
  *
  * "The current turn" is everything after the last line that began one: a
@@ -19,15 +19,12 @@ import { open } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
 import { isRecord } from "./hook-input.js";
 
-/** Tools whose use changes something the todo list may not show: they count as activity. */
-export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set([
-	"Edit",
-	"MultiEdit",
-	"Write",
-	"NotebookEdit",
-	"Bash",
-	"PowerShell",
-]);
+/**
+ * Tools that change files: work the todo list may not show yet, which the
+ * policy counts as activity. Commands (Bash) do not count: running one is not
+ * evidence of progress, and a stalled agent can run them forever.
+ */
+export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
 
 /** The tool that asks the user a question and waits for the answer. */
 export const QUESTION_TOOL = "AskUserQuestion";

@@ -273,7 +273,7 @@ describe("what happened in the turn", () => {
 		expect(turn.pendingQuestion).toBeNull();
 	});
 
-	it("counts edits and commands as activity, and reads nothing else as such", () => {
+	it("counts file edits as activity, and not commands, reads or list updates", () => {
 		const turn = analyseTurn([
 			promptLine("Go."),
 			...assistantLines("msg_a", [
@@ -286,7 +286,7 @@ describe("what happened in the turn", () => {
 			]),
 		]);
 
-		expect(turn.activity).toBe(3);
+		expect(turn.activity).toBe(2);
 	});
 
 	it("gives the text of the last assistant message only", () => {
