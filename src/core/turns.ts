@@ -111,6 +111,11 @@ export const ContinuationState = z.object({
 	completed: z.object({ fingerprint: z.string(), at: time }).nullable(),
 	verification: Verification.nullable(),
 	/**
+	 * The harness's own identity of the last turn that ended, when it gives one:
+	 * a second report of that end (two hook registrations) changes nothing.
+	 */
+	endedMarker: z.string().nullable().default(null),
+	/**
 	 * Continuation turned off for this scope: by the user (holds until they turn
 	 * it on), or by boulder failing closed (lifted by the next real user turn).
 	 */
@@ -144,6 +149,7 @@ export function emptyContinuationState(): ContinuationState {
 		completed: null,
 		verification: null,
 		disabled: null,
+		endedMarker: null,
 		todos: null,
 		observed: { harness: null, sessionId: null, agent: null, backgroundTasks: 0, pendingInput: null },
 	};
@@ -201,6 +207,8 @@ export interface TurnEnd {
 	/** Real spend of the whole turn (all its model calls). */
 	spend?: TokenSpend;
 	activity?: number;
+	/** The harness's identity of the turn (e.g. the transcript line that began it), when it has one. */
+	marker?: string | null;
 }
 
 /**
@@ -209,6 +217,7 @@ export interface TurnEnd {
  * seen start is recorded as a `system` turn: never mistaken for the user's.
  */
 export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): ContinuationState {
+	if (end.marker && state.endedMarker === end.marker) return state;
 	const base = state.turn && state.turn.outcome === null ? state : onTurnStart(state, "system", now);
 	const running = base.turn as Turn;
 	const tokens = spendTotal(end.spend);
@@ -222,6 +231,7 @@ export function onTurnEnd(state: ContinuationState, end: TurnEnd, now: number): 
 	let next: ContinuationState = {
 		...base,
 		turn,
+		endedMarker: end.marker ?? null,
 		restartAbortPending: false,
 		pendingCheck: addActivity(base.pendingCheck, end.activity ?? 0),
 	};

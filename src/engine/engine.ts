@@ -196,6 +196,24 @@ export class Engine {
 		}
 	}
 
+	/**
+	 * An interrupt the adapter read after the fact (Claude Code's Esc fires no
+	 * hook): recorded once, unless the state knows one as recent or the turn
+	 * began after it (`at` null: time unknown). Returns whether it was new.
+	 */
+	async interruptSeen(ref: SessionRef, at: number | null): Promise<boolean> {
+		const scope = this.scopeOf(ref);
+		if (scope === null) return false;
+		const fresh = await this.store.updateScope(scope, (current) => {
+			const now = this.clock.now();
+			const state = stateOf(current, now);
+			if (!isNewInterrupt(state, at)) return { result: false, next: null };
+			return { result: true, next: onUserAbort(state, "interrupt", now) };
+		});
+		if (fresh) await this.event(ref, "user-aborted", "the user interrupted the agent");
+		return fresh;
+	}
+
 	/** Turns continuation off (`by` says who) for this session only, until turned on again. */
 	async stopSession(ref: SessionRef, by: string): Promise<void> {
 		await this.change(ref, (state, now) => ({ ...state, disabled: { at: now, by } }));
@@ -236,6 +254,45 @@ export class Engine {
 	 * the decision that follows from its result is returned instead.
 	 */
 	async onIdle(ref: SessionRef, facts: IdleFacts = {}): Promise<IdleResult> {
+		return this.idle(ref, facts, {});
+	}
+
+	/**
+	 * A turn ended and the session is idle, in one locked write: for harnesses
+	 * that start a process per event (Claude Code's Stop), where every write
+	 * costs start-up time. Records an interrupt the adapter saw (unless the
+	 * state already knows one as recent, or the turn began after it), ends the
+	 * running turn (a second report for the same turn invents none), decides,
+	 * and with `deliverNow` records an inject as delivered in the same write:
+	 * the adapter delivers it synchronously (Claude Code prints it), so a crash
+	 * can still only lose the nudge, never send it twice.
+	 */
+	async turnEndedAndIdle(
+		ref: SessionRef,
+		end: TurnEnd,
+		facts: IdleFacts & { interruptAt?: number | null },
+		options: { deliverNow?: boolean } = {},
+	): Promise<IdleResult> {
+		let interrupted = false;
+		const prepare = (state: ContinuationState, now: number): ContinuationState => {
+			let next = state;
+			if (facts.interruptAt !== undefined && isNewInterrupt(state, facts.interruptAt)) {
+				interrupted = true;
+				next = onUserAbort(next, "interrupt", now);
+			}
+			const running = next.turn === null || next.turn.outcome === null;
+			return running ? onTurnEnd(next, end, now) : next;
+		};
+		const result = await this.idle(ref, facts, { prepare, deliverNow: options.deliverNow ?? false });
+		if (interrupted) await this.event(ref, "user-aborted", "the user interrupted the agent");
+		return result;
+	}
+
+	private async idle(
+		ref: SessionRef,
+		facts: IdleFacts,
+		options: { prepare?: Prepare; deliverNow?: boolean },
+	): Promise<IdleResult> {
 		const scope = this.scopeOf(ref);
 		if (scope === null) {
 			return this.logged(ref, null, null, {
@@ -245,11 +302,11 @@ export class Engine {
 			});
 		}
 		const context = await this.workContext(ref);
-		let result = await this.decideLocked(ref, scope, context, facts);
+		let result = await this.decideLocked(ref, scope, context, facts, options);
 		if (result.kind === "verify" && context.view && context.work) {
 			await this.logResult(ref, scope, context.work, result);
 			const verified = await this.verify(context.work, context.view);
-			result = await this.decideLocked(ref, scope, context, facts, verified);
+			result = await this.decideLocked(ref, scope, context, facts, { ...options, prepare: undefined, verified });
 		}
 		if (result.kind === "complete" && context.work) await this.completeWork(context.work.id);
 		return this.logResult(ref, scope, context.work, result);
@@ -260,12 +317,13 @@ export class Engine {
 		scope: string,
 		context: WorkContext,
 		facts: IdleFacts,
-		verified?: VerifyOutcome,
+		options: { prepare?: Prepare | undefined; deliverNow?: boolean; verified?: VerifyOutcome },
 	): Promise<Decision> {
 		return this.store.updateScope(scope, (current) => {
 			const now = this.clock.now();
 			let state = observe(stateOf(current, now), ref);
-			if (verified) state = onVerified(state, verified, now);
+			if (options.prepare) state = options.prepare(state, now);
+			if (options.verified) state = onVerified(state, options.verified, now);
 			const view = context.work ? context.view : todosView(state.todos ?? [], this.config.nextItems);
 			const decision = decide({
 				state,
@@ -284,7 +342,11 @@ export class Engine {
 			});
 			const withProblem =
 				context.problem && decision.reason === "no-open-work" ? { ...decision, detail: context.problem } : decision;
-			return { result: withProblem, next: decision.next };
+			const next =
+				options.deliverNow && decision.kind === "inject" && decision.key
+					? onDelivered(decision.next, decision.key, now)
+					: decision.next;
+			return { result: withProblem, next };
 		});
 	}
 
@@ -453,6 +515,14 @@ export class Engine {
 }
 
 type VerifyOutcome = Parameters<typeof onVerified>[1];
+type Prepare = (state: ContinuationState, now: number) => ContinuationState;
+
+/** An interrupt seen at `at` (null: time unknown) that the state does not know yet. */
+function isNewInterrupt(state: ContinuationState, at: number | null): boolean {
+	if (state.abortBlock && (at === null || state.abortBlock.at >= at)) return false;
+	if (at !== null && state.turn && state.turn.startedAt > at) return false;
+	return true;
+}
 
 /**
  * A scope whose file could not be read fails closed: no nudges until the user

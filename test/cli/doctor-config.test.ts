@@ -94,7 +94,9 @@ describe("boulder doctor", () => {
 		await utimes(lock, longAgo, longAgo);
 		const ran = await box.run(["doctor"]);
 		expect(ran.code).toBe(0);
-		expect(ran.stdout).toContain(`! state   ${lock}: lock left behind (its holder probably died)`);
+		expect(ran.stdout).toMatch(
+			new RegExp(`! state +${lock.replaceAll(".", "\\.")}: lock left behind \\(its holder probably died\\)`),
+		);
 		expect(ran.stdout).toContain("No problems; 1 warning(s).");
 	});
 

@@ -50,6 +50,17 @@ describe("turn bookkeeping", () => {
 		expect(state.episode).toBeNull();
 	});
 
+	it("ignores a second report of the same turn's end (same harness marker)", () => {
+		const ended = onTurnEnd(
+			onTurnStart(emptyContinuationState(), "user", T0),
+			{ outcome: "end", marker: "m1" },
+			T0 + 1,
+		);
+		const next = onTurnStart(ended, "continuation", T0 + 2);
+		expect(onTurnEnd(next, { outcome: "end", marker: "m1" }, T0 + 3)).toBe(next);
+		expect(onTurnEnd(next, { outcome: "end", marker: "m2" }, T0 + 3).turn?.outcome).toBe("end");
+	});
+
 	it("records a turn end without a seen start as a system turn, never as the user's", () => {
 		const state = onTurnEnd(emptyContinuationState(), { outcome: "end" }, T0);
 		expect(state.turn?.provenance).toBe("system");

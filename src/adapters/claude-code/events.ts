@@ -105,24 +105,34 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	const { engine } = deps;
 	const lastMessage = stringField(input, "last_assistant_message");
 	const turn = await readTurnOf(input, ref, deps, lastMessage);
-	await noteInterrupt(ref, turn, engine);
-	await engine.turnEndedIfRunning(ref, {
-		outcome: "end",
-		...(turn ? { spend: turn.spend, activity: turn.activity } : {}),
-	});
-	const facts: IdleFacts = { lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null };
+	const facts: IdleFacts & { interruptAt?: number | null } = {
+		lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null,
+	};
+	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	const background = runningBackgroundTasks(input.fields.background_tasks);
 	if (background !== null) facts.backgroundTasks = background;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
-	return answerFor(await engine.onIdle(ref, facts), ref, engine);
+	const end = {
+		outcome: "end" as const,
+		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
+	};
+	// Printing the block is the delivery: recorded in the same write as the decision.
+	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
+	return answerFor(result, ref, engine, { delivered: true });
 }
 
 /** The engine's decision as Claude Code's Stop output. */
-export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
+export function answerFor(
+	result: IdleResult,
+	ref: SessionRef,
+	engine: Engine,
+	options: { delivered?: boolean } = {},
+): HookAnswer {
 	if (result.kind === "inject") {
 		const { key, text } = result;
 		if (key === null || text === null)
 			throw new Error(`the engine chose to inject without ${key ? "a text" : "a key"}`);
+		if (options.delivered) return { output: { decision: "block", reason: text } };
 		return {
 			output: { decision: "block", reason: text },
 			written: () => engine.delivered(ref, key),
@@ -204,17 +214,7 @@ async function onStopFailure(input: HookInput, ref: SessionRef, deps: HookDeps):
  * state's turn began after it.
  */
 async function noteInterrupt(ref: SessionRef, turn: TurnReading | null, engine: Engine): Promise<void> {
-	const interrupt = turn?.interrupt;
-	const scope = engine.scopeOf(ref);
-	if (!interrupt || scope === null) return;
-	const current = await engine.store.readScope(scope);
-	if (current.kind === "ok") {
-		const { abortBlock, turn: known } = current.value;
-		const at = interrupt.at;
-		if (abortBlock && (at === null || abortBlock.at >= at)) return;
-		if (at !== null && known && known.startedAt > at) return;
-	}
-	await engine.sessionEvent(ref, { type: "interrupt" });
+	if (turn?.interrupt) await engine.interruptSeen(ref, turn.interrupt.at);
 }
 
 async function readTurnOf(

@@ -48,6 +48,8 @@ export interface TurnReading {
 	lastAssistantText: string | null;
 	/** The line that began the turn was found (false: the turn is longer than `maxBytes`, or the file is new). */
 	foundStart: boolean;
+	/** The `uuid` of the line that began the turn: the same for every report of this turn's end. */
+	startMarker: string | null;
 	/** The file's last line was incomplete and left out. */
 	partialLastLine: boolean;
 	/** Lines that were not JSON objects. */
@@ -213,6 +215,7 @@ export function analyseTurn(
 		pendingQuestion: questions.size > 0 ? ([...questions.values()].at(-1) ?? null) : null,
 		lastAssistantText: joined.trim() === "" ? null : joined,
 		foundStart: flags.foundStart,
+		startMarker: flags.foundStart && typeof lines[0]?.uuid === "string" ? lines[0].uuid : null,
 		partialLastLine: flags.partialLastLine,
 		skippedLines: flags.skippedLines,
 		lagging: false,

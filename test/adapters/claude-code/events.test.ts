@@ -18,6 +18,7 @@ function reading(partial: Partial<TurnReading> = {}): TurnReading {
 		activity: 0,
 		interrupt: null,
 		pendingQuestion: null,
+		startMarker: null,
 		lastAssistantText: "Done for now.",
 		foundStart: true,
 		partialLastLine: false,
@@ -196,13 +197,28 @@ describe("Stop", () => {
 	it("answers a second Stop for the same turn (two registrations) with nothing", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
 		await todoWrite(1, 4);
+		// Claude Code runs both registrations before it acts on the block: both read the same turn.
+		transcript = reading({ startMarker: "prompt-line-1" });
 		const first = await send("Stop", { last_assistant_message: "Done." });
 
 		const second = await send("Stop", { last_assistant_message: "Done." });
 
 		expect(first.output).toMatchObject({ decision: "block" });
 		expect(second.output).toBeNull();
-		expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "duplicate" });
+		expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "turn-unsafe" });
+	});
+
+	it("decides the next Stop, which begins at the nudge's feedback line, as a new turn", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		transcript = reading({ startMarker: "prompt-line-1" });
+		await send("Stop", { last_assistant_message: "Done." });
+		await todoWrite(2, 4);
+		transcript = reading({ startMarker: "stop-feedback-line-2" });
+
+		const next = await send("Stop", { last_assistant_message: "Done with item 2." });
+
+		expect(next.output).toMatchObject({ decision: "block" });
 	});
 
 	it("still decides when the transcript cannot be read, and records why", async () => {

@@ -246,6 +246,18 @@ describe("what happened in the turn", () => {
 		expect(turn.interrupt).toEqual({ at });
 	});
 
+	it("names the turn by the line that began it, so two reports of one turn's end match", () => {
+		const start = { ...promptLine("Go."), uuid: "line-1" };
+		const turn = analyseTurn([start, ...assistantLines("msg_a", [text("Done.")])]);
+		expect(turn.startMarker).toBe("line-1");
+		const unknownStart = analyseTurn(assistantLines("msg_a", [text("Done.")]), {
+			foundStart: false,
+			partialLastLine: false,
+			skippedLines: 0,
+		});
+		expect(unknownStart.startMarker).toBeNull();
+	});
+
 	it("sees no interrupt in an ordinary turn", () => {
 		const turn = analyseTurn([promptLine("Go."), ...assistantLines("msg_a", [text("Done.")])]);
 
