@@ -12,7 +12,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -40,10 +40,13 @@ beforeAll(() => {
 });
 
 afterEach(async () => {
+	const errors = oc ? (await decisions()).filter((record) => record.reason === "error") : [];
 	await oc?.dispose();
 	oc = undefined;
 	await model?.close();
 	model = undefined;
+	// boulder records every internal error in the decision log: none is expected in these runs.
+	expect(errors.map((record) => record.detail)).toEqual([]);
 });
 
 interface Setup {
@@ -173,4 +176,276 @@ describe("boulder with the real OpenCode", () => {
 		},
 		TEST_TIMEOUT_MS,
 	);
+
+	it(
+		"stops a stalled agent after three nudges without progress, and says why",
+		async () => {
+			const { model, oc } = await setUp([
+				progress(0, 2),
+				say("I will look into it."),
+				say("Still thinking about it."),
+				say("Still thinking."),
+				say("Thinking some more."),
+			]);
+
+			const { sessionID } = await oc.startTurn("Fix both items.");
+			await model.waitForMainRequests(5, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			expect(model.mainRequests()).toHaveLength(5);
+			expect(nudges(model)).toHaveLength(3);
+			expect(await boulderOk("why")).toMatch(/last 3 nudges brought no progress/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"does not nudge while the question tool waits for the user; nudges once it is answered",
+		async () => {
+			const ask: ModelStep = {
+				toolCalls: [
+					{
+						name: "question",
+						args: {
+							questions: [
+								{
+									question: "Which database should I use?",
+									header: "Database",
+									options: [
+										{ label: "Postgres", description: "a server" },
+										{ label: "SQLite", description: "a file" },
+									],
+								},
+							],
+						},
+					},
+				],
+			};
+			const { model, oc } = await setUp([
+				progress(0, 2),
+				ask,
+				say("Going with Postgres."),
+				progress(2, 2),
+				say("Done."),
+			]);
+
+			const { sessionID } = await oc.startTurn("Build the store.");
+			const asked = await oc.events.waitFor((e) => e.type === "question.asked", { timeoutMs: 30_000 });
+			const requestsWhileAsking = model.mainRequests().length;
+			await new Promise((resolve) => setTimeout(resolve, 1_500));
+			expect(model.mainRequests()).toHaveLength(requestsWhileAsking);
+			expect(nudges(model)).toHaveLength(0);
+
+			await oc.client.replyQuestion(String(asked.properties.id), [["Postgres"]]);
+			await model.waitForMainRequests(5, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			const all = model.mainRequests();
+			const first = nudges(model)[0] as RecordedRequest;
+			expect(nudges(model)).toHaveLength(1);
+			expect(first.mainIndex).toBeGreaterThan(requestsWhileAsking - 1);
+			expect(model.toolResults(all[2]).some((result) => result.content.includes("Postgres"))).toBe(true);
+			expect(model.overruns).toBe(0);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"honours an abort mid-turn until the user writes again",
+		async () => {
+			const { model, oc } = await setUp([progress(0, 2), { text: "Working on it...", delayMs: 20_000 }]);
+
+			const { sessionID } = await oc.startTurn("Do both items.");
+			await model.waitForMainRequests(2, 30_000);
+			await oc.client.abort(sessionID);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			expect(nudges(model)).toHaveLength(0);
+			expect(await boulderOk("why")).toMatch(/pressed Esc/);
+
+			model.setScenario([say("Carrying on with item A."), progress(2, 2), say("Both done.")]);
+			const next = await oc.startTurn("Carry on, please.", { sessionID });
+			await model.waitFor((server) => nudges(server).length > 0, 30_000);
+			await oc.waitForQuiet(next.sessionID, { quietMs: 2_000 });
+
+			const reasons = (await decisions()).map((record) => `${record.kind}:${record.reason}`);
+			const aborted = reasons.indexOf("event:user-aborted");
+			expect(aborted).toBeGreaterThan(-1);
+			expect(reasons.slice(aborted)).toContain("skip:user-aborted");
+			expect(reasons.indexOf("event:user-turn", aborted)).toBeGreaterThan(aborted);
+			expect(nudges(model)).toHaveLength(1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"sends exactly one nudge for a turn that ends with two idle events, with the plugin loaded twice",
+		async () => {
+			// The second instance is boulder's plugin again, wrapped only to show that it loaded and saw the idles.
+			const wrapper = [
+				'import { appendFileSync } from "node:fs";',
+				`import { BoulderPlugin } from ${JSON.stringify(pathToFileURL(PLUGIN).href)};`,
+				"export const BoulderAgain = async (input, options) => {",
+				'\tconst note = (line) => appendFileSync(input.directory + "/second-instance.log", line + "\\n");',
+				'\tnote("loaded");',
+				"\tconst hooks = await BoulderPlugin(input, options);",
+				"\treturn { ...hooks, event: async (arg) => {",
+				'\t\tif (arg.event.type === "session.idle" || arg.event.properties?.status?.type === "idle") note("idle");',
+				"\t\treturn hooks.event(arg);",
+				"\t} };",
+				"};",
+			].join("\n");
+			const { model, oc } = await setUp([progress(0, 2), say("Started on item A."), progress(2, 2), say("All done.")], {
+				plugins: ["boulder-agent", "./plugins/boulder-again.js"],
+				files: { "plugins/boulder-again.js": wrapper },
+			});
+
+			const { sessionID, from } = await oc.startTurn("Do both items.");
+			await model.waitForMainRequests(4, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			const firstIdle = oc.events.events.slice(from).findIndex((e) => e.type === "session.idle");
+			const idles = oc.events.events
+				.slice(from, from + firstIdle + 1)
+				.filter((e) => e.type === "session.idle" || (e.type === "session.status" && statusOf(e) === "idle"));
+			expect(idles.map((e) => e.type)).toEqual(["session.status", "session.idle"]);
+			const second = (await readFile(join(oc.projectDir, "second-instance.log"), "utf8")).split("\n");
+			expect(second.filter((line) => line === "loaded")).toHaveLength(1);
+			expect(second.filter((line) => line === "idle").length).toBeGreaterThanOrEqual(4);
+			expect(nudges(model)).toHaveLength(1);
+			expect(model.overruns).toBe(0);
+			const injects = (await decisions()).filter((record) => record.kind === "inject");
+			expect(injects).toHaveLength(1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"never nudges a child session, and defers its parent while the child runs",
+		async () => {
+			const CHILD = "CHILD TASK: summarise the notes.";
+			let parentStep = 0;
+			const parentSteps = [progress(0, 2), say("Waiting for the helper."), progress(2, 2), say("Both items are done.")];
+			const { model, oc } = await setUp(({ request, server }) => {
+				if (server.userTexts(request).some((text) => text.includes(CHILD))) {
+					return { text: "Child: the notes are summarised.", delayMs: 4_000 };
+				}
+				return parentSteps[parentStep++] ?? say("Nothing more.");
+			});
+
+			const parent = await oc.client.createSession();
+			const child = await oc.client.createSession({ parentID: parent.id });
+			await oc.client.promptAsync(child.id, CHILD);
+			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 30_000);
+			await oc.startTurn("Do both items.", { sessionID: parent.id });
+			await model.waitFor(() => parentStep >= 4, 60_000);
+			await oc.waitForQuiet(parent.id, { quietMs: 2_000 });
+			await oc.waitForQuiet(child.id, { quietMs: 500 });
+
+			const childRequests = model
+				.mainRequests()
+				.filter((request) => model.userTexts(request).some((text) => text.includes(CHILD)));
+			expect(childRequests).toHaveLength(1);
+			expect(childRequests.some((request) => model.userTexts(request).some((t) => t.includes(NUDGE)))).toBe(false);
+			expect(nudges(model)).toHaveLength(1);
+			const records = await decisions();
+			const decided = records.filter((record) => record.kind !== "event").map((r) => `${r.session}:${r.reason}`);
+			expect(decided).toContain(`${child.id}:not-eligible`);
+			const deferred = decided.indexOf(`${parent.id}:background-busy`);
+			expect(deferred).toBeGreaterThan(-1);
+			expect(decided.indexOf(`${parent.id}:continue`)).toBeGreaterThan(deferred);
+			expect(decided.indexOf(`${child.id}:not-eligible`)).toBeGreaterThan(deferred);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
+		async () => {
+			const bash = (command: string): ModelStep => ({
+				toolCalls: [{ name: "bash", args: { command, description: "edit" } }],
+			});
+			const { model, oc } = await setUp(
+				[
+					bash("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
+					say("Ticked the item."),
+					bash("echo hello > greeting.txt"),
+					say("Wrote the greeting; the check passes now."),
+				],
+				{
+					files: {
+						"plan.md": "---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
+						"check.mjs":
+							'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
+					},
+				},
+			);
+			await boulderOk("start", "plan.md");
+
+			const { sessionID } = await oc.startTurn("Roll the plan.");
+			await model.waitForMainRequests(4, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			expect(model.overruns).toBe(0);
+			expect(nudges(model)).toHaveLength(1);
+			const nudge = model.lastUserText(nudges(model)[0]) ?? "";
+			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain("node check.mjs");
+			const works = JSON.parse(await readFile(join(oc.projectDir, ".boulder", "works.json"), "utf8"));
+			expect(Object.values(works.works)).toEqual([
+				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
+			]);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"/boulder stop holds, also after OpenCode restarts, and is answered without a model turn; /boulder go resumes",
+		async () => {
+			const { model, oc } = await setUp([
+				progress(0, 3),
+				say("Should I start with item A or item B? Which do you prefer?"),
+			]);
+
+			const { sessionID } = await oc.startTurn("Do the three items.");
+			await model.waitForMainRequests(2, 30_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 1_500 });
+			expect(nudges(model)).toHaveLength(0);
+
+			const before = model.requests.length;
+			await expect(oc.client.command(sessionID, "boulder", "stop")).rejects.toThrow(/500/);
+			expect(model.requests).toHaveLength(before);
+			const answers = (await oc.client.messages(sessionID))
+				.flatMap((message) => message.parts)
+				.filter((part) => part.type === "text" && part.text.includes("stopped for this session"));
+			expect(answers).toEqual([expect.objectContaining({ ignored: true })]);
+
+			model.setScenario([progress(1, 3), say("Item A is done.")]);
+			let turn = await oc.startTurn("Start with A, then do the rest.", { sessionID });
+			await model.waitForMainRequests(4, 30_000);
+			await oc.waitForQuiet(turn.sessionID, { quietMs: 1_500 });
+
+			await oc.restart();
+			model.setScenario([say("I will carry on later.")]);
+			turn = await oc.startTurn("Carry on.", { sessionID });
+			await model.waitForMainRequests(5, 30_000);
+			await oc.waitForQuiet(turn.sessionID, { quietMs: 1_500 });
+
+			expect(nudges(model)).toHaveLength(0);
+			expect(await boulderOk("why", "--session", sessionID)).toMatch(/\/boulder stop/);
+			expect(model.userTexts().join("\n")).not.toContain("stopped for this session");
+
+			model.setScenario([progress(3, 3), say("All three are done.")]);
+			await expect(oc.client.command(sessionID, "boulder", "go")).rejects.toThrow(/500/);
+			await model.waitFor((server) => nudges(server).length > 0, 30_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 1_500 });
+			expect(nudges(model)).toHaveLength(1);
+		},
+		TEST_TIMEOUT_MS,
+	);
 });
+
+function statusOf(event: { properties: Record<string, unknown> }): string | undefined {
+	return (event.properties.status as { type?: string } | undefined)?.type;
+}
