@@ -9,8 +9,12 @@
  * - `dist/hook/claude-code.cjs`: the small loader the hooks run; it loads the
  *   bundle through V8's code cache (`hook-loader.ts`).
  *
+ * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
+ * process that lives for one event gains nothing from it but start-up time.
+ *
  * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`.
  */
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 
 const common = {
@@ -24,6 +28,7 @@ const common = {
 	sourcemap: false,
 	minify: true,
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
+	alias: { "graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)) },
 } as const;
 
 export default defineConfig([

@@ -9,7 +9,6 @@
  * is taken over once stale, and a lost lock is reported to the holder.
  */
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import lockfile from "proper-lockfile";
 import { BoulderError } from "../core/errors.js";
 import { attachCleanupError, ensureDir } from "./atomic-write.js";

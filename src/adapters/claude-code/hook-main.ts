@@ -9,6 +9,7 @@
  * harness's own timeout would kill it.
  */
 import "./zod-jitless.js";
+import { readFileSync } from "node:fs";
 import { watchdogMs } from "./hook-config.js";
 import { runClaudeCodeHook } from "./run-hook.js";
 
@@ -19,9 +20,22 @@ const watchdog = setTimeout(() => {
 }, watchdogMs(argv[0]));
 watchdog.unref();
 
+/**
+ * Claude Code writes the whole input and closes the pipe: one synchronous
+ * read is much cheaper than setting up a stream. A stdin that cannot be read
+ * that way (EAGAIN on a non-blocking pipe) falls back to the stream.
+ */
+function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
+	try {
+		return [readFileSync(0)];
+	} catch {
+		return process.stdin;
+	}
+}
+
 // Contract: runClaudeCodeHook never rejects; the exit code is 0 whatever happened.
 void runClaudeCodeHook(argv, {
-	stdin: process.stdin,
+	stdin: stdin(),
 	stdout: process.stdout,
 	stderr: process.stderr,
 	env: process.env,
