@@ -1,13 +1,15 @@
 /**
  * The subcommands of `boulder`, as a table: adding one is one line here and
- * one file that exports its `register`. The adapters add `install`,
- * `uninstall` and `hook <harness> <event>` the same way.
+ * one file that exports its `register`. `install`/`uninstall <harness>`
+ * dispatch to each adapter through their own table (`install.ts`); Claude
+ * Code adds `hook <harness> <event>`.
  */
 import type { Command } from "commander";
-import { registerHook, registerInstall, registerUninstall } from "../../adapters/claude-code/commands.js";
+import { registerHook } from "../../adapters/claude-code/commands.js";
 import type { Cli } from "../context.js";
 import { registerConfig } from "./config.js";
 import { registerDoctor } from "./doctor.js";
+import { registerInstall, registerUninstall } from "./install.js";
 import { registerLog } from "./log.js";
 import { registerPlans } from "./plans.js";
 import { registerStart } from "./start.js";

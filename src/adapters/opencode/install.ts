@@ -1,0 +1,449 @@
+/**
+ * `boulder install opencode` / `boulder uninstall opencode`: boulder's plugin
+ * added to (or taken out of) the `plugin` list of an OpenCode config file.
+ *
+ * - project: `<cwd>/opencode.json` (or `opencode.jsonc`), where OpenCode starts
+ * - user:    `$XDG_CONFIG_HOME/opencode/opencode.json` (default `~/.config/opencode/`)
+ *
+ * The entry is an absolute `file://` URL of this copy's built plugin
+ * (`dist/adapters/opencode/plugin.js`), so it works from a clone without
+ * publishing anything. Entries of that shape are boulder's: uninstall removes
+ * exactly those, and installing again replaces them (a moved clone, a newer
+ * boulder) rather than adding a second one.
+ *
+ * The file is edited in place: comments, layout and the user's other settings
+ * keep every byte (`jsonc.ts` + the span parser). Nothing is written when
+ * nothing changes; otherwise the old file is first copied to
+ * `<file>.boulder-backup-<UTC time>`. A file that cannot be parsed is refused,
+ * never rewritten.
+ */
+import { constants, existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { BoulderError } from "../../core/errors.js";
+import { packageRoot } from "../claude-code/install.js";
+import {
+	addMemberEdit,
+	appendItemEdit,
+	applyEdit,
+	type JsonArrayNode,
+	type JsonNode,
+	type JsonObjectNode,
+	JsonSyntaxError,
+	parseJsonWithSpans,
+	plainValue,
+	removeElementEdit,
+	type Span,
+	styleOf,
+	type TextEdit,
+} from "../claude-code/settings-json.js";
+import { isRecord, messageOf } from "./event-read.js";
+import { blankJsonc } from "./jsonc.js";
+import { INSTALL_TEXT } from "./messages.js";
+
+export const INSTALL_SCOPES = ["project", "user"] as const;
+export type InstallScope = (typeof INSTALL_SCOPES)[number];
+
+/** Where the built plugin sits inside boulder's package. */
+export const PLUGIN_FILE = path.join("dist", "adapters", "opencode", "plugin.js");
+const PLUGIN_SUFFIX = "/dist/adapters/opencode/plugin.js";
+export const PACKAGE_NAME = "boulder-agent";
+const CONFIG_NAMES = ["opencode.json", "opencode.jsonc"] as const;
+const SCHEMA_URL = "https://opencode.ai/config.json";
+
+export interface Place {
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+}
+
+/** The folder of the scope's config: the project folder, or OpenCode's user config folder. */
+export function configDir(scope: InstallScope, place: Place): string {
+	if (scope === "project") return place.cwd;
+	const base = place.env.XDG_CONFIG_HOME || path.join(place.env.HOME || os.homedir(), ".config");
+	return path.join(base, "opencode");
+}
+
+/** The scope's config files that exist (`opencode.json`, `opencode.jsonc`). */
+export function existingConfigFiles(scope: InstallScope, place: Place): string[] {
+	const dir = configDir(scope, place);
+	return CONFIG_NAMES.map((name) => path.join(dir, name)).filter((file) => existsSync(file));
+}
+
+/** The plugin entry for this copy of boulder: the `file://` URL of its built plugin. */
+export function pluginEntry(root: string = packageRoot()): string {
+	return pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+}
+
+/** The plugin file an entry names, when it is one of boulder's path entries; null otherwise. */
+export function ourPluginPath(entry: unknown): string | null {
+	const spec = Array.isArray(entry) ? entry[0] : entry;
+	if (typeof spec !== "string") return null;
+	let file: string;
+	if (spec.startsWith("file:")) {
+		try {
+			file = fileURLToPath(spec);
+		} catch {
+			// Not a usable file URL: OpenCode cannot load it either, and it is not boulder's.
+			return null;
+		}
+	} else if (path.isAbsolute(spec)) {
+		file = spec;
+	} else {
+		return null;
+	}
+	return file.split(path.sep).join("/").endsWith(PLUGIN_SUFFIX) ? file : null;
+}
+
+/** Whether an entry loads boulder by package name (`boulder-agent`, `boulder-agent@1.2.3`). */
+export function isPackageEntry(entry: unknown): boolean {
+	const spec = Array.isArray(entry) ? entry[0] : entry;
+	return typeof spec === "string" && (spec === PACKAGE_NAME || spec.startsWith(`${PACKAGE_NAME}@`));
+}
+
+export interface InstallOptions extends Place {
+	scope: InstallScope;
+	/** The entry to write; defaults to this copy's plugin. */
+	entry?: string;
+	now?: () => Date;
+}
+
+export interface InstallReport {
+	file: string;
+	/** installed: there was none; updated: an older entry replaced; unchanged: already so; removed; absent: nothing to remove. */
+	action: "installed" | "updated" | "unchanged" | "removed" | "absent";
+	/** Where the previous file was copied, or null when nothing was written or there was no file. */
+	backup: string | null;
+	/** boulder's entries added or removed. */
+	entries: number;
+}
+
+export async function installOpenCode(options: InstallOptions): Promise<InstallReport> {
+	const entry = options.entry ?? pluginEntry();
+	const plugin = ourPluginPath(entry);
+	if (plugin !== null && !existsSync(plugin)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(plugin));
+	const file = await targetFile(options);
+	const original = await readIfExists(file);
+	const edit = withOurPlugin(original ?? "", file, entry);
+	if (!edit.changed) return { file, action: "unchanged", backup: null, entries: 0 };
+	const backup = await writeConfig(file, original, edit.text, options.now);
+	return { file, action: edit.removed > 0 ? "updated" : "installed", backup, entries: edit.added };
+}
+
+export async function uninstallOpenCode(options: InstallOptions): Promise<InstallReport> {
+	const files = existingConfigFiles(options.scope, options);
+	for (const file of files) {
+		const original = await readIfExists(file);
+		if (original === null) continue;
+		const edit = withoutOurPlugin(original, file);
+		if (edit.removed === 0) continue;
+		const backup = await writeConfig(file, original, edit.text, options.now);
+		return { file, action: "removed", backup, entries: edit.removed };
+	}
+	const file = files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
+	return { file, action: "absent", backup: null, entries: 0 };
+}
+
+/** The file to install into: one that already has boulder, else an existing one, else a new `opencode.json`. */
+async function targetFile(options: InstallOptions): Promise<string> {
+	const files = existingConfigFiles(options.scope, options);
+	for (const file of files) {
+		const text = await readIfExists(file);
+		if (text !== null && ourEntries(readConfig(text, file)).length > 0) return file;
+	}
+	return files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
+}
+
+export interface ConfigEditResult {
+	text: string;
+	changed: boolean;
+	added: number;
+	removed: number;
+}
+
+/**
+ * Pure: the config text with exactly one boulder entry, `entry`, in the
+ * `plugin` list (added last). When it is there already, the text comes back
+ * unchanged.
+ *
+ * Contract: throws `BoulderError("settings-invalid")` for text that is not a
+ * JSON(C) object, or whose `plugin` is not a list.
+ */
+export function withOurPlugin(text: string, file: string, entry: string): ConfigEditResult {
+	if (text.trim() === "") {
+		const fresh = `${JSON.stringify({ $schema: SCHEMA_URL, plugin: [entry] }, null, 2)}\n`;
+		return { text: fresh, changed: true, added: 1, removed: 0 };
+	}
+	const before = plainValue(parseConfig(text, file)) as Record<string, unknown>;
+	const list = Array.isArray(before.plugin) ? before.plugin : [];
+	const ours = list.filter((item) => ourPluginPath(item) !== null);
+	if (ours.length === 1 && ours[0] === entry) return { text, changed: false, added: 0, removed: 0 };
+	const cleared = removeOurs(text, file, false);
+	const root = parseConfig(cleared.text, file);
+	const plugin = memberOf(root, "plugin");
+	const next =
+		plugin?.kind === "array"
+			? appendElement(cleared.text, plugin, () => JSON.stringify(entry), appendItemEdit(cleared.text, plugin, entry))
+			: appendElement(
+					cleared.text,
+					root,
+					(layout) =>
+						`"plugin": [${layout.eol}${layout.indent}${layout.unit}${JSON.stringify(entry)}${layout.eol}${layout.indent}]`,
+					addMemberEdit(cleared.text, root, "plugin", [entry]),
+				);
+	const others = list.filter((item) => ourPluginPath(item) === null);
+	verify(next, { ...before, plugin: [...others, entry] }, file);
+	return { text: next, changed: next !== text, added: 1, removed: cleared.removed };
+}
+
+/**
+ * Pure: the config text without boulder's entries (and without `plugin` when
+ * nothing else, not even a comment, is left in it); everything else byte for byte.
+ */
+export function withoutOurPlugin(text: string, file: string): ConfigEditResult {
+	if (text.trim() === "") return { text, changed: false, added: 0, removed: 0 };
+	const before = plainValue(parseConfig(text, file)) as Record<string, unknown>;
+	const result = removeOurs(text, file, true);
+	if (result.removed > 0) {
+		const list = (Array.isArray(before.plugin) ? before.plugin : []).filter((item) => ourPluginPath(item) === null);
+		const after = plainValue(parseConfig(result.text, file)) as Record<string, unknown>;
+		const { plugin: _, ...rest } = before;
+		verify(result.text, "plugin" in after || list.length > 0 ? { ...before, plugin: list } : rest, file);
+	}
+	return result;
+}
+
+export interface OurEntry {
+	entry: unknown;
+	/** The plugin file a path entry names; null for a package-name entry. */
+	file: string | null;
+}
+
+/** boulder's entries in a config value: path entries (with the file they name) and package-name entries. */
+export function ourEntries(config: unknown): OurEntry[] {
+	const list: unknown[] = isRecord(config) && Array.isArray(config.plugin) ? config.plugin : [];
+	return list.flatMap((entry): OurEntry[] => {
+		const file = ourPluginPath(entry);
+		if (file !== null) return [{ entry, file }];
+		return isPackageEntry(entry) ? [{ entry, file: null }] : [];
+	});
+}
+
+/** Parses a config file's text into its value. Contract: throws `BoulderError("settings-invalid")`. */
+export function readConfig(text: string, file: string): unknown {
+	return plainValue(parseConfig(text, file));
+}
+
+function removeOurs(text: string, file: string, dropEmptyList: boolean): ConfigEditResult {
+	let next = text;
+	let removed = 0;
+	for (;;) {
+		const root = parseConfig(next, file);
+		const index = root.members.findLastIndex((member) => member.key === "plugin");
+		const plugin = root.members[index]?.value;
+		if (plugin?.kind !== "array") break;
+		const at = plugin.items.findIndex((item) => ourPluginPath(plainValue(item)) !== null);
+		if (at === -1) break;
+		const dropList = dropEmptyList && plugin.items.length === 1 && !hasComment(next, plugin);
+		next = dropList ? removeElement(next, root, index) : removeElement(next, plugin, at);
+		removed++;
+	}
+	return { text: next, changed: removed > 0, added: 0, removed };
+}
+
+interface Layout {
+	eol: string;
+	/** The indent of the container's elements. */
+	indent: string;
+	/** One level of indentation. */
+	unit: string;
+}
+
+/**
+ * Adds an element after the last one of a container laid out one element per
+ * line, on a line of its own: after the last element's comment, if it has
+ * one, so a comment stays with the element it was written for; with a
+ * trailing comma when the last element had one, so removing it again gives
+ * back the same bytes. An empty container that holds comments gets the
+ * element before its closing bracket, comments kept. Other layouts take
+ * `fallback`.
+ */
+function appendElement(
+	text: string,
+	container: JsonObjectNode | JsonArrayNode,
+	render: (layout: Layout) => string,
+	fallback: TextEdit,
+): string {
+	const elements: Span[] = container.kind === "object" ? container.members : container.items;
+	const eol = text.includes("\r\n") ? "\r\n" : "\n";
+	const unit = styleOf(text).unit;
+	const last = elements.at(-1);
+	if (!last) {
+		if (!hasComment(text, container)) return applyEdit(text, fallback);
+		const close = container.end - 1;
+		const start = lineStart(text, close);
+		if (!/^[ \t]*$/.test(text.slice(start, close))) {
+			const space = text[close - 1] === " " ? "" : " ";
+			return applyEdit(text, { start: close, end: close, text: `${space}${render({ eol, indent: "", unit: "" })} ` });
+		}
+		const indent = `${text.slice(start, close)}${unit}`;
+		return applyEdit(text, { start, end: start, text: `${indent}${render({ eol, indent, unit })}${eol}` });
+	}
+	const line = lineOf(text, last);
+	if (!line || container.end <= line.stop) return applyEdit(text, fallback);
+	const piece = `${eol}${line.indent}${render({ eol, indent: line.indent, unit })}${line.comma ? "," : ""}`;
+	const withLine = applyEdit(text, { start: line.stop, end: line.stop, text: piece });
+	return line.comma ? withLine : applyEdit(withLine, { start: last.end, end: last.end, text: "," });
+}
+
+/**
+ * Removes an element. One that sits on lines of its own goes with those
+ * lines (and with the comma before it when it was the last and had none
+ * after it), so comments on other lines stay; the only element of a
+ * one-line container goes alone; other layouts use the plain removal.
+ */
+function removeElement(text: string, container: JsonObjectNode | JsonArrayNode, index: number): string {
+	const elements: Span[] = container.kind === "object" ? container.members : container.items;
+	const element = elements[index] as Span;
+	const line = lineOf(text, element);
+	const first = lineStart(text, element.start);
+	if (!line || container.end <= line.stop || container.start >= first) {
+		if (elements.length === 1) {
+			const end = text[element.end] === " " ? element.end + 1 : element.end;
+			return applyEdit(text, { start: element.start, end, text: "" });
+		}
+		return applyEdit(text, removeElementEdit(container, index));
+	}
+	const nextLine = text.indexOf("\n", line.stop);
+	let next = applyEdit(text, { start: first, end: nextLine === -1 ? text.length : nextLine + 1, text: "" });
+	const previous = elements[index - 1];
+	if (index === elements.length - 1 && !line.comma && previous) {
+		const comma = blankJsonc(next, { trailingCommas: false }).text.indexOf(",", previous.end);
+		if (comma !== -1 && comma < first) next = applyEdit(next, { start: comma, end: comma + 1, text: "" });
+	}
+	return next;
+}
+
+/**
+ * The line an element ends on, when the element starts a line (only spaces
+ * before it) and nothing but a comma and comments follows it there: its
+ * indent, where the line's text stops (before the line break), and whether a
+ * comma follows. Null for any other layout.
+ */
+function lineOf(text: string, element: Span): { indent: string; stop: number; comma: boolean } | null {
+	const indent = text.slice(lineStart(text, element.start), element.start);
+	if (!/^[ \t]*$/.test(indent)) return null;
+	const lineEnd = text.indexOf("\n", element.end);
+	const stop = lineEnd === -1 ? text.length : text[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
+	const rest = blankJsonc(text, { trailingCommas: false }).text.slice(element.end, stop);
+	if (!/^\s*,?\s*$/.test(rest)) return null;
+	return { indent, stop, comma: rest.includes(",") };
+}
+
+function lineStart(text: string, offset: number): number {
+	return text.lastIndexOf("\n", offset - 1) + 1;
+}
+
+/** Whether a container holds a comment anywhere inside it. */
+function hasComment(text: string, container: Span): boolean {
+	return blankJsonc(text.slice(container.start, container.end)).comments > 0;
+}
+
+function parseConfig(text: string, file: string): JsonObjectNode {
+	let root: JsonNode;
+	try {
+		root = parseJsonWithSpans(blankJsonc(text).text);
+	} catch (error) {
+		if (error instanceof JsonSyntaxError) {
+			throw new BoulderError("settings-invalid", INSTALL_TEXT.notJson(file, error.message));
+		}
+		throw error;
+	}
+	if (root.kind !== "object") {
+		const what = root.kind === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
+		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
+	}
+	const plugin = memberOf(root, "plugin");
+	if (plugin && plugin.kind !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.pluginNotList(file));
+	return root;
+}
+
+function memberOf(object: JsonObjectNode, key: string): JsonNode | undefined {
+	// The last of duplicate keys wins, as in JSON.parse.
+	return object.members.findLast((member) => member.key === key)?.value;
+}
+
+/** The edit must give exactly the intended config: a guard against a bug writing a damaged file. */
+function verify(text: string, expected: unknown, file: string): void {
+	if (!sameJson(plainValue(parseConfig(text, file)), expected)) {
+		throw new BoulderError(
+			"internal",
+			`editing ${file} went wrong (the result differs from the intent); nothing written`,
+		);
+	}
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	if (Array.isArray(a) || Array.isArray(b)) {
+		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+	}
+	if (!isRecord(a) || !isRecord(b)) return false;
+	const keys = Object.keys(a);
+	return (
+		keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
+	);
+}
+
+async function readIfExists(file: string): Promise<string | null> {
+	try {
+		return await readFile(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw new BoulderError("settings-invalid", `cannot read ${file}: ${messageOf(error)}`, { cause: error });
+	}
+}
+
+/** Backs the old file up (when there is one), then replaces it atomically, keeping its permissions. */
+async function writeConfig(
+	file: string,
+	original: string | null,
+	text: string,
+	now: () => Date = () => new Date(),
+): Promise<string | null> {
+	await mkdir(path.dirname(file), { recursive: true });
+	let backup: string | null = null;
+	let mode = 0o644;
+	if (original !== null) {
+		mode = (await stat(file)).mode & 0o777;
+		backup = await backUp(file, now());
+	}
+	const temp = `${file}.boulder-${process.pid}.tmp`;
+	try {
+		await writeFile(temp, text, { mode, flag: "wx" });
+		await rename(temp, file);
+	} catch (error) {
+		await unlink(temp).catch((cleanup: NodeJS.ErrnoException) => {
+			if (cleanup.code !== "ENOENT") (error as Error & { cleanup?: unknown }).cleanup = cleanup;
+		});
+		throw error;
+	}
+	return backup;
+}
+
+async function backUp(file: string, at: Date): Promise<string> {
+	const stamp = at
+		.toISOString()
+		.replace(/[-:]/g, "")
+		.replace(/\.\d+Z$/, "Z");
+	for (let n = 1; ; n++) {
+		const backup = `${file}.boulder-backup-${stamp}${n > 1 ? `-${n}` : ""}`;
+		try {
+			await copyFile(file, backup, constants.COPYFILE_EXCL);
+			return backup;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+		}
+	}
+}

@@ -1,0 +1,238 @@
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+	configDir,
+	installOpenCode,
+	ourEntries,
+	ourPluginPath,
+	PLUGIN_FILE,
+	uninstallOpenCode,
+	withOurPlugin,
+	withoutOurPlugin,
+} from "../../../src/adapters/opencode/install.js";
+import { blankJsonc } from "../../../src/adapters/opencode/jsonc.js";
+import { BoulderError } from "../../../src/core/errors.js";
+
+const ENTRY = "file:///opt/boulder/dist/adapters/opencode/plugin.js";
+const OLD_ENTRY = "file:///home/me/old-clone/dist/adapters/opencode/plugin.js";
+const FILE = "/p/opencode.jsonc";
+
+async function tempDir(): Promise<string> {
+	return mkdtemp(path.join(os.tmpdir(), "boulder-oc-install-"));
+}
+
+/** A built copy of boulder: a folder holding the plugin file. */
+async function fakeBoulder(): Promise<string> {
+	const root = await tempDir();
+	await mkdir(path.dirname(path.join(root, PLUGIN_FILE)), { recursive: true });
+	await writeFile(path.join(root, PLUGIN_FILE), "export const BoulderPlugin = async () => ({});\n");
+	await writeFile(path.join(root, "package.json"), JSON.stringify({ name: "boulder-agent", version: "9.9.9" }));
+	return root;
+}
+
+function roundTrip(text: string): string {
+	const installed = withOurPlugin(text, FILE, ENTRY);
+	expect(installed.changed).toBe(true);
+	expect(ourEntries(parse(installed.text))).toEqual([
+		{ entry: ENTRY, file: "/opt/boulder/dist/adapters/opencode/plugin.js" },
+	]);
+	return withoutOurPlugin(installed.text, FILE).text;
+}
+
+function parse(text: string): unknown {
+	return JSON.parse(blankJsonc(text).text);
+}
+
+describe("recognising boulder's entries", () => {
+	it("takes file URLs and absolute paths of a built boulder plugin, alone or with options", () => {
+		expect(ourPluginPath(ENTRY)).toBe("/opt/boulder/dist/adapters/opencode/plugin.js");
+		expect(ourPluginPath("/opt/boulder/dist/adapters/opencode/plugin.js")).not.toBeNull();
+		expect(ourPluginPath([ENTRY, { any: 1 }])).not.toBeNull();
+	});
+
+	it("leaves other plugins, relative paths and package names alone", () => {
+		expect(ourPluginPath("opencode-foo")).toBeNull();
+		expect(ourPluginPath("./dist/adapters/opencode/plugin.js")).toBeNull();
+		expect(ourPluginPath("file:///opt/other/plugin.js")).toBeNull();
+		expect(ourPluginPath("boulder-agent")).toBeNull();
+		expect(ourEntries({ plugin: ["boulder-agent@1.0.0", "x"] })).toEqual([
+			{ entry: "boulder-agent@1.0.0", file: null },
+		]);
+	});
+});
+
+describe("adding the plugin to a config", () => {
+	it("writes a new config with only the plugin when there is none", () => {
+		const result = withOurPlugin("", FILE, ENTRY);
+		expect(JSON.parse(result.text)).toEqual({ $schema: "https://opencode.ai/config.json", plugin: [ENTRY] });
+	});
+
+	it("adds itself last to the user's list and keeps their plugins, comments and layout", () => {
+		const text = '{\n  // mine\n  "model": "x/y", /* why */\n  "plugin": [\n    "other-plugin", // keep me\n  ],\n}\n';
+		const result = withOurPlugin(text, FILE, ENTRY);
+		expect(result.text).toBe(
+			`{\n  // mine\n  "model": "x/y", /* why */\n  "plugin": [\n    "other-plugin", // keep me\n    "${ENTRY}",\n  ],\n}\n`,
+		);
+	});
+
+	it("is idempotent: a second install changes nothing", () => {
+		const once = withOurPlugin('{"plugin": ["a"]}\n', FILE, ENTRY).text;
+		expect(withOurPlugin(once, FILE, ENTRY)).toEqual({ text: once, changed: false, added: 0, removed: 0 });
+	});
+
+	it("replaces an entry from another copy of boulder instead of adding a second", () => {
+		const text = `{\n  "plugin": [\n    "${OLD_ENTRY}",\n    "a"\n  ]\n}\n`;
+		const result = withOurPlugin(text, FILE, ENTRY);
+		expect(result.removed).toBe(1);
+		expect((parse(result.text) as { plugin: unknown[] }).plugin).toEqual(["a", ENTRY]);
+	});
+
+	it("refuses text that is not JSON(C), or a plugin setting that is not a list, naming the file", () => {
+		expect(() => withOurPlugin('{"plugin": [', FILE, ENTRY)).toThrow(BoulderError);
+		expect(() => withOurPlugin('{"plugin": [', FILE, ENTRY)).toThrow(/opencode\.jsonc is not valid JSON or JSONC/);
+		expect(() => withOurPlugin('{"plugin": "x"}', FILE, ENTRY)).toThrow(
+			/"plugin" in \/p\/opencode.jsonc is not a list/,
+		);
+		expect(() => withOurPlugin("[1]", FILE, ENTRY)).toThrow(/holds a list where OpenCode expects a config object/);
+	});
+});
+
+describe("removing the plugin", () => {
+	it.each([
+		["a list with a trailing comma and a comment on its last line", '{\n  "plugin": [\n    "a", // keep\n  ],\n}\n'],
+		["a list without a trailing comma, comment on its last line", '{\n  "plugin": [\n    "a" // keep\n  ]\n}\n'],
+		["a list on one line", '{ "plugin": ["a", "b"], "model": "x/y" }\n'],
+		["no list, a comment after the last setting", '{\n  "model": "x/y" // favourite\n}\n'],
+		["no list, a comment before the next setting", '{\n  "plugin": ["a"],\n  // the model\n  "model": "x/y"\n}\n'],
+		["tabs and CRLF line ends", '{\r\n\t"model": "x/y",\r\n\t"plugin": [\r\n\t\t"a"\r\n\t]\r\n}\r\n'],
+		["a one-line object", '{"model":"x/y"}'],
+	])("gives back the same bytes after an install: %s", (_, text) => {
+		expect(roundTrip(text)).toBe(text);
+	});
+
+	it("takes out the list it leaves empty", () => {
+		const installed = withOurPlugin('{\n  "plugin": []\n}\n', FILE, ENTRY).text;
+		expect(installed).toBe(`{\n  "plugin": [\n    "${ENTRY}"\n  ]\n}\n`);
+		expect(withoutOurPlugin(installed, FILE).text).toBe("{\n}\n");
+	});
+
+	it.each([
+		["an object", "{\n  // settings come later\n}\n"],
+		["a list", '{\n  "plugin": [\n    // none yet\n  ]\n}\n'],
+		["a one-line object", "{ /* empty */ }"],
+	])("keeps the comments of an empty container it adds to: %s", (_, text) => {
+		const installed = withOurPlugin(text, FILE, ENTRY).text;
+		expect(installed).toContain(ENTRY);
+		expect(roundTrip(text)).toBe(text);
+	});
+
+	it("removes exactly boulder's path entries: other plugins and package-name entries stay", () => {
+		const text = `{\n  "plugin": [\n    "a",\n    ["${OLD_ENTRY}", {"x": 1}],\n    "boulder-agent",\n    "${ENTRY}"\n  ]\n}\n`;
+		const result = withoutOurPlugin(text, FILE);
+		expect(result.removed).toBe(2);
+		expect((parse(result.text) as { plugin: unknown[] }).plugin).toEqual(["a", "boulder-agent"]);
+	});
+
+	it("keeps a list that still holds a comment", () => {
+		const text = `{\n  "plugin": [\n    // later: more plugins\n    "${ENTRY}"\n  ]\n}\n`;
+		const result = withoutOurPlugin(text, FILE).text;
+		expect(result).toContain("// later: more plugins");
+		expect(parse(result)).toEqual({ plugin: [] });
+	});
+
+	it("keeps the user's bytes for any config without boulder (install, then uninstall)", () => {
+		const value = fc.record(
+			{
+				model: fc.string({ maxLength: 8 }),
+				plugin: fc.array(fc.constantFrom("a", "opencode-foo", "b@1.0.0"), { minLength: 1, maxLength: 3 }),
+				share: fc.constantFrom("manual", "disabled"),
+			},
+			{ requiredKeys: ["model"] },
+		);
+		fc.assert(
+			fc.property(value, fc.constantFrom(0, 2, "\t"), fc.boolean(), (config, indent, comment) => {
+				let text = JSON.stringify(config, null, indent);
+				if (comment && indent !== 0) text = text.replace(/\n/, "\n  // a comment\n");
+				expect(roundTrip(text)).toBe(text);
+			}),
+		);
+	});
+});
+
+describe("installing into a folder", () => {
+	it("writes ./opencode.json in the project, backs up the old file, and uninstall restores it", async () => {
+		const root = await fakeBoulder();
+		const project = await tempDir();
+		const original = '{\n  "model": "x/y"\n}\n';
+		await writeFile(path.join(project, "opencode.json"), original, { mode: 0o600 });
+		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+		const place = {
+			cwd: project,
+			env: {},
+			scope: "project" as const,
+			entry,
+			now: () => new Date(Date.UTC(2026, 0, 2)),
+		};
+
+		const installed = await installOpenCode(place);
+		expect(installed).toMatchObject({ action: "installed", file: path.join(project, "opencode.json"), entries: 1 });
+		expect(await readFile(installed.backup as string, "utf8")).toBe(original);
+		expect((await stat(installed.file)).mode & 0o777).toBe(0o600);
+		expect(JSON.parse(await readFile(installed.file, "utf8")).plugin).toEqual([entry]);
+		expect((await installOpenCode(place)).action).toBe("unchanged");
+
+		const removed = await uninstallOpenCode(place);
+		expect(removed).toMatchObject({ action: "removed", entries: 1 });
+		expect(await readFile(installed.file, "utf8")).toBe(original);
+		expect((await uninstallOpenCode(place)).action).toBe("absent");
+		expect((await readdir(project)).filter((name) => name.includes("boulder-backup"))).toHaveLength(2);
+	});
+
+	it("uses opencode.jsonc when that is the project's config file", async () => {
+		const root = await fakeBoulder();
+		const project = await tempDir();
+		await writeFile(path.join(project, "opencode.jsonc"), "{\n  // settings\n}\n");
+		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+		const report = await installOpenCode({ cwd: project, env: {}, scope: "project", entry });
+		expect(report.file).toBe(path.join(project, "opencode.jsonc"));
+		expect(await readFile(report.file, "utf8")).toContain("// settings");
+	});
+
+	it("writes the user config under $XDG_CONFIG_HOME/opencode, or ~/.config/opencode", async () => {
+		const root = await fakeBoulder();
+		const home = await tempDir();
+		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+		const xdg = path.join(home, "xdg");
+		expect(configDir("user", { cwd: "/p", env: { HOME: home } })).toBe(path.join(home, ".config", "opencode"));
+		const report = await installOpenCode({
+			cwd: "/p",
+			env: { HOME: home, XDG_CONFIG_HOME: xdg },
+			scope: "user",
+			entry,
+		});
+		expect(report.file).toBe(path.join(xdg, "opencode", "opencode.json"));
+		expect(report.backup).toBeNull();
+	});
+
+	it("refuses to point OpenCode at a plugin that was never built", async () => {
+		const project = await tempDir();
+		const entry = pathToFileURL(path.join(project, "nowhere", PLUGIN_FILE)).href;
+		await expect(installOpenCode({ cwd: project, env: {}, scope: "project", entry })).rejects.toThrow(/was not built/);
+	});
+
+	it("leaves a file it cannot parse untouched", async () => {
+		const root = await fakeBoulder();
+		const project = await tempDir();
+		await writeFile(path.join(project, "opencode.json"), "{ nope");
+		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+		await expect(installOpenCode({ cwd: project, env: {}, scope: "project", entry })).rejects.toThrow(
+			/did not touch it/,
+		);
+		expect(await readFile(path.join(project, "opencode.json"), "utf8")).toBe("{ nope");
+		expect(await readdir(project)).toEqual(["opencode.json"]);
+	});
+});
