@@ -29,6 +29,7 @@ import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { scopeFilePath } from "./scope-path.js";
 import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
 import {
+	inspectVersionedFile,
 	keepCopy,
 	parseAsideName,
 	readVersionedFile,
@@ -100,11 +101,32 @@ export class FileStore implements Store {
 		return scopeFilePath(this.paths.scopes, scopeKey);
 	}
 
+	/**
+	 * Contract: changes nothing on disk. A bad scope file is only moved aside by
+	 * `updateScope`, whose caller then writes the fail-closed state in its
+	 * place; a plain read (`boulder status`) moving it would let the next update
+	 * find the scope missing and start afresh, failing open.
+	 */
 	async readScope(scopeKey: string): Promise<Read<ContinuationState>> {
 		const file = this.scopeFile(scopeKey);
 		if (!(await this.layoutExists(true))) return { kind: "missing" };
-		const read = await readVersionedFile(file, scopeFileSpec, { clock: this.clock, lock: this.lock });
-		return this.unwrapScope(await this.noted(read, scopeKey));
+		const inspected = await inspectVersionedFile(file, scopeFileSpec);
+		switch (inspected.kind) {
+			case "ok":
+				return { kind: "ok", value: inspected.value.state };
+			case "missing":
+				return inspected;
+			case "bad":
+				return {
+					kind: "unreadable",
+					problem: { file, movedTo: null, reason: `${inspected.reason}: ${inspected.detail}`, at: this.clock.now() },
+				};
+			case "inaccessible":
+				return {
+					kind: "unreadable",
+					problem: { file, movedTo: null, reason: `cannot be read: ${inspected.detail}`, at: this.clock.now() },
+				};
+		}
 	}
 
 	async updateScope<R>(

@@ -30,9 +30,14 @@ export class MemoryStore implements Store {
 		this.clock = options.clock ?? systemClock;
 	}
 
+	/** Like the file store: a plain read changes nothing; only `updateScope` moves a bad file aside. */
 	async readScope(scopeKey: string): Promise<Read<ContinuationState>> {
 		checkKey(scopeKey);
-		return this.take(this.scopes.get(scopeKey) ?? null, `scopes/${scopeKey}.json`, () => this.scopes.delete(scopeKey));
+		const slot = this.scopes.get(scopeKey);
+		if (!slot) return { kind: "missing" };
+		if (slot.kind === "ok") return { kind: "ok", value: structuredClone(slot.value) };
+		const file = `${this.worktree}/.boulder/scopes/${scopeKey}.json`;
+		return { kind: "unreadable", problem: { file, movedTo: null, reason: slot.reason, at: this.clock.now() } };
 	}
 
 	async updateScope<R>(

@@ -80,7 +80,14 @@ async function setUp(kind: "works" | "scope", bad: BadCase) {
 	await bad.make(file);
 	const before = await snapshotTree(path.dirname(file));
 	const original = before[path.basename(file)];
-	const read = (): Promise<Read<unknown>> => (kind === "works" ? store.readWorks() : store.readScope("scope-a"));
+	// A plain read of a scope changes nothing; the locked update is what moves a bad scope file aside.
+	const read = (): Promise<Read<unknown>> =>
+		kind === "works"
+			? store.readWorks()
+			: store.updateScope("scope-a", (current): { result: Read<unknown>; next: null } => ({
+					result: current,
+					next: null,
+				}));
 	return { store, file, original, read };
 }
 
@@ -117,6 +124,18 @@ for (const kind of ["works", "scope"] as const) {
 		}
 	});
 }
+
+describe("a plain read of a bad scope file", () => {
+	it("reports it unreadable and leaves it in place, so the next update still fails closed", async () => {
+		const { store, file, original } = await setUp("scope", cases.scope[0] as BadCase);
+		const read = await store.readScope("scope-a");
+		expect(read.kind).toBe("unreadable");
+		expect(read.kind === "unreadable" && read.problem.movedTo).toBeNull();
+		expect((await snapshotTree(path.dirname(file)))[path.basename(file)]).toBe(original);
+		const seen = await store.updateScope("scope-a", (current) => ({ result: current.kind, next: null }));
+		expect(seen).toBe("unreadable");
+	});
+});
 
 describe("bad files met inside an update", () => {
 	it("hands the update `unreadable`, moves the file aside, then writes the fresh state", async () => {
