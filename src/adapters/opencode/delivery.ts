@@ -21,7 +21,7 @@ import type { SessionRef } from "../../engine/engine.js";
 import { type OpenCodeApi, type PromptRoute, type TextPart, unref } from "./api.js";
 import { MARK, messageOf } from "./event-read.js";
 import { TEXT } from "./messages.js";
-import { claimOnce } from "./shared.js";
+import { claimKey, releaseClaim } from "./shared.js";
 
 export interface DeliveryReport {
 	failed(ref: SessionRef, key: string, reason: string): Promise<void>;
@@ -66,7 +66,7 @@ export class Deliveries {
 
 	/** Starts delivering; false when the key was already claimed in this process (someone else delivers it). */
 	begin(nudge: Nudge): boolean {
-		if (this.closed || !claimOnce(nudge.key, this.options.now?.())) return false;
+		if (this.closed || !claimKey(nudge.key, this.now())) return false;
 		const session = nudge.ref.sessionId;
 		this.cancel(session, "a newer nudge replaced it");
 		if (nudge.countdownMs <= 0) {
@@ -92,6 +92,7 @@ export class Deliveries {
 		if (!countdown) return false;
 		clearTimeout(countdown.timer);
 		this.countdowns.delete(sessionId);
+		releaseClaim(countdown.nudge.key, this.now());
 		void this.options.report.failed(countdown.nudge.ref, countdown.nudge.key, `cancelled before sending: ${reason}`);
 		return true;
 	}
@@ -111,6 +112,7 @@ export class Deliveries {
 		if (entry?.state !== "waiting") return false;
 		entry.state = "confirmed";
 		this.awaiting.delete(key);
+		releaseClaim(key, this.now());
 		entry.resolve();
 		return true;
 	}
@@ -120,6 +122,10 @@ export class Deliveries {
 		this.closed = true;
 		for (const session of [...this.countdowns.keys()]) this.cancel(session, reason);
 		for (const entry of this.awaiting.values()) entry.resolve();
+	}
+
+	private now(): number {
+		return this.options.now?.() ?? Date.now();
 	}
 
 	private async send(nudge: Nudge): Promise<void> {
@@ -134,6 +140,7 @@ export class Deliveries {
 			if (entry.state !== "waiting") return;
 			entry.state = "gave-up";
 			this.awaiting.delete(nudge.key);
+			releaseClaim(nudge.key, this.now());
 			await report.failed(nudge.ref, nudge.key, reason);
 		};
 		try {

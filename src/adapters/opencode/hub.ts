@@ -125,8 +125,7 @@ export class Hub {
 			confirmMs: options.confirmMs ?? 20_000,
 			now: () => this.clock.now(),
 			report: {
-				failed: (ref, key, reason) =>
-					this.enqueue(ref.sessionId, async () => (await this.engine()).deliveryFailed(ref, key, reason)),
+				failed: (ref, key, reason) => this.deliveryFailed(ref, key, reason),
 				error: (ref, where, error) => this.recordError(ref, where, error),
 			},
 		});
@@ -158,6 +157,11 @@ export class Hub {
 			},
 			"command.execute.before": async (input) => this.onCommand(input),
 		};
+	}
+
+	/** Resolves once every queued job has run (for tests, and to wait before shutting down). */
+	async settled(): Promise<void> {
+		while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
 	}
 
 	close(): void {
@@ -520,6 +524,21 @@ export class Hub {
 			case "verify":
 				return;
 		}
+	}
+
+	/**
+	 * A nudge that was not delivered goes back to the engine, which backs off;
+	 * if the session is still idle, it is decided again at once, so the
+	 * backoff's own retry time (not a blind retry) says when to try again.
+	 */
+	private deliveryFailed(ref: SessionRef, key: string, reason: string): Promise<void> {
+		return this.enqueue(ref.sessionId, async () => {
+			await (await this.engine()).deliveryFailed(ref, key, reason);
+			const track = this.sessions.get(ref.sessionId);
+			if (track.status === "idle" && !this.deliveries.counting(track.id) && !track.isChild) {
+				await this.decide(track, track.lastAssistantText());
+			}
+		});
 	}
 
 	/** One re-decide at `at`, for a backoff that ends then (replaces an earlier one). */

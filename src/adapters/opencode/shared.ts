@@ -8,8 +8,9 @@
  *   its hooks to it, so paired events and duplicate instances are handled once.
  * - `claims`: the delivery gate. A nudge's idempotency key is claimed here
  *   before anything is shown or sent; a second claim of the same key in this
- *   process fails. Across processes the engine's idempotency (the persisted
- *   decision and its duplicate guard) does the same job.
+ *   process fails while that delivery runs and for a while after. Across
+ *   processes the engine's idempotency (the persisted decision and its
+ *   duplicate guard) does the same job.
  *
  * The shape is versioned in the Symbol's name: a change that another copy
  * could misread gets a new name.
@@ -17,8 +18,12 @@
 
 const SHARED = Symbol.for("boulder-agent.opencode.shared.v1");
 
-/** A claimed key is forgotten after this long; the engine never reuses a key within a session anyway. */
-export const CLAIM_TTL_MS = 60 * 60 * 1000;
+/**
+ * A finished delivery's key stays claimed this long, to absorb a duplicate
+ * that arrives just after; after that the key may be claimed again (the
+ * engine reuses a key only after its state was reset, e.g. a corrupt file).
+ */
+export const CLAIM_LINGER_MS = 60_000;
 const MAX_CLAIMS = 10_000;
 
 export interface HubHandle {
@@ -28,6 +33,7 @@ export interface HubHandle {
 
 export interface Shared {
 	hubs: Map<string, HubHandle>;
+	/** Claimed keys: until when they stay claimed (Infinity while their delivery runs). */
 	claims: Map<string, number>;
 }
 
@@ -42,22 +48,28 @@ export function shared(): Shared {
 }
 
 /**
- * Claims `key` for this process: true the first time, false for every later
- * claim within the TTL. Synchronous, so two callers racing in one tick can
- * never both win.
+ * Claims `key` for this process: true when no delivery with this key runs or
+ * finished within the linger time, false otherwise. Synchronous, so two
+ * callers racing in one tick can never both win. The winner calls
+ * `releaseClaim` when its delivery is over.
  */
-export function claimOnce(key: string, now: number = Date.now()): boolean {
+export function claimKey(key: string, now: number = Date.now()): boolean {
 	const { claims } = shared();
-	const at = claims.get(key);
-	if (at !== undefined && now - at < CLAIM_TTL_MS) return false;
-	claims.set(key, now);
+	const until = claims.get(key);
+	if (until !== undefined && now < until) return false;
+	claims.set(key, Number.POSITIVE_INFINITY);
 	if (claims.size > MAX_CLAIMS) prune(claims, now);
 	return true;
 }
 
+/** The delivery with this key is over (delivered, failed or cancelled): its claim lingers, then lapses. */
+export function releaseClaim(key: string, now: number = Date.now()): void {
+	const { claims } = shared();
+	if (claims.has(key)) claims.set(key, now + CLAIM_LINGER_MS);
+}
+
 function prune(claims: Map<string, number>, now: number): void {
-	for (const [key, at] of claims) {
-		if (now - at >= CLAIM_TTL_MS || claims.size > MAX_CLAIMS / 2) claims.delete(key);
-		else break;
+	for (const [key, until] of claims) {
+		if (until <= now) claims.delete(key);
 	}
 }

@@ -1,0 +1,503 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Hub } from "../../../src/adapters/opencode/hub.js";
+import { CommandAnswered } from "../../../src/adapters/opencode/slash-command.js";
+import { BoulderError } from "../../../src/core/errors.js";
+import { type Call, decisionsOf, FakeOpenCode, MODEL, records, sleep, stateOf, testHub, until } from "./helpers.js";
+
+const hubs: Hub[] = [];
+let sessions = 0;
+/** The session under test: a new id per test, as the delivery gate is process-wide. */
+let S = "";
+
+beforeEach(() => {
+	S = `ses_root_${++sessions}`;
+});
+
+function setUp(options: Parameters<typeof testHub>[0] = {}) {
+	const made = testHub(options);
+	hubs.push(made.hub);
+	const oc = new FakeOpenCode(made.hub.hooks());
+	return { ...made, oc };
+}
+
+afterEach(async () => {
+	for (const hub of hubs.splice(0)) {
+		hub.close();
+		await hub.settled();
+	}
+});
+
+/** Lets a sent nudge start the way OpenCode starts it (chat.message with its marked part). */
+function autoStart(api: ReturnType<typeof testHub>["api"], oc: FakeOpenCode): void {
+	api.onPrompt = (call: Call) => oc.promptFromPlugin(call);
+}
+
+describe("turns from OpenCode's events", () => {
+	it("starts a user turn on a real prompt and ends it at idle with the steps' real spend and finish", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		await oc.prompt(S, "Do the list.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S, {
+			finish: "tool-calls",
+			tokens: { input: 600, output: 50, reasoning: 10, cache: { read: 400, write: 30 } },
+		});
+		await oc.step(S, { finish: "stop", tokens: { input: 700, output: 20, cache: { read: 500 } } });
+		await oc.idle(S);
+		await hub.settled();
+
+		const state = await stateOf(ws.store, S);
+		expect(state.turn).toMatchObject({ provenance: "user", outcome: "end", tokens: 600 + 50 + 10 + 30 + 700 + 20 });
+		expect(state.todos?.map((todo) => todo.status)).toEqual(["in_progress", "pending"]);
+		expect(await decisionsOf(ws.store)).toEqual(["event:user-turn", "skip:disabled"]);
+	});
+
+	it("takes a repeated user message.updated for the same turn, and an unannounced user message for OpenCode's own", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		const id = await oc.prompt(S, "Do it.");
+		await oc.emit("message.updated", {
+			sessionID: S,
+			info: { id, sessionID: S, role: "user", agent: "build", model: MODEL },
+		});
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn).toMatchObject({ seq: 1, provenance: "user" });
+
+		await oc.unannouncedUserMessage(S);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn).toMatchObject({ seq: 2, provenance: "system" });
+	});
+
+	it("takes synthetic-only prompts and OpenCode's compaction continue for system turns, never the user's", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		await oc.prompt(S, "A plugin's reminder", { synthetic: true });
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.provenance).toBe("system");
+		await oc.prompt(S, "Continue if you have next steps", { synthetic: true, metadata: { compaction_continue: true } });
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.provenance).toBe("system");
+		expect(await decisionsOf(ws.store)).not.toContain("event:user-turn");
+	});
+
+	it("reads how the turn ended: length, API errors, unknown finishes", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		await oc.turn(S, "One.", [{ finish: "length" }]);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.outcome).toBe("length");
+		await oc.turn(S, "Two.", [{ finish: "tool-calls" }]);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.outcome).toBe("unknown");
+	});
+
+	it("counts each completed file-changing tool call once as activity; reads and commands do not count", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		await oc.prompt(S, "Edit.");
+		await oc.step(S, { finish: "tool-calls", tool: { tool: "edit", callID: "c1" } });
+		await oc.step(S, { finish: "tool-calls", tool: { tool: "write", callID: "c2" } });
+		await oc.step(S, { finish: "tool-calls", tool: { tool: "bash", callID: "c3" } });
+		await oc.step(S, { finish: "tool-calls", tool: { tool: "read", callID: "c4" } });
+		await oc.step(S, { finish: "stop" });
+		await oc.idle(S);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.activity).toBe(2);
+	});
+
+	it("reads the list from OpenCode at the first idle when no todo.updated was seen", async () => {
+		const { hub, ws, oc, api } = setUp({ config: { enabled: false } });
+		api.todoLists.set(S, [{ content: "Left over", status: "pending", priority: "high" }]);
+		await oc.turn(S, "Go on.");
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).todos).toEqual([{ content: "Left over", status: "pending", priority: "high" }]);
+	});
+});
+
+describe("when boulder must not nudge", () => {
+	it("blocks after the user aborts (both idle pairs), until the user writes again", async () => {
+		const { hub, ws, oc, api } = setUp();
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.emit("session.error", {
+			sessionID: S,
+			error: { name: "MessageAbortedError", data: { message: "Aborted" } },
+		});
+		await oc.idle(S);
+		await oc.emit("message.updated", {
+			sessionID: S,
+			info: { id: "msg_aborted", sessionID: S, role: "assistant", error: { name: "MessageAbortedError", data: {} } },
+		});
+		await oc.idle(S);
+		await hub.settled();
+		await sleep(60);
+		expect(api.prompts).toHaveLength(0);
+		expect(await decisionsOf(ws.store)).toEqual(["event:user-turn", "event:user-aborted", "skip:user-aborted"]);
+
+		await oc.turn(S, "Carry on.");
+		await until(() => api.prompts.length === 1);
+	});
+
+	it("waits while a question or a permission request is pending", async () => {
+		const { hub, ws, oc, api } = setUp();
+		await oc.prompt(S, "Build.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.emit("question.asked", { id: "que_1", sessionID: S, questions: [{ question: "Postgres or SQLite?" }] });
+		await oc.emit("permission.asked", { id: "per_1", sessionID: S, permission: "bash", patterns: ["rm *"] });
+		await oc.step(S);
+		await oc.idle(S);
+		await hub.settled();
+		await sleep(60);
+		expect(api.prompts).toHaveLength(0);
+		expect((await records(ws.store)).at(-1)).toMatchObject({
+			reason: "awaiting-user",
+			detail: "a question is waiting for the user: Postgres or SQLite?",
+		});
+
+		await oc.emit("question.replied", { sessionID: S, requestID: "que_1", answers: [["Postgres"]] });
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).observed.pendingInput).toMatchObject({ kind: "permission" });
+		await oc.emit("permission.replied", { sessionID: S, requestID: "per_1", reply: "once" });
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).observed.pendingInput).toBeNull();
+	});
+
+	it("never nudges a child session; the parent waits while it runs and is decided again when it stops", async () => {
+		const { hub, ws, oc, api } = setUp();
+		const child = "ses_child";
+		await oc.emit("session.created", { sessionID: child, info: { id: child, parentID: S } });
+		await oc.prompt(child, "Summarise the notes.", { agent: "general" });
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await hub.settled();
+		expect(await decisionsOf(ws.store, S)).toContain("skip:background-busy");
+		expect(api.prompts).toHaveLength(0);
+
+		await oc.step(child, { agent: "general" });
+		await oc.idle(child);
+		await until(() => api.prompts.length === 1);
+		expect(api.prompts[0]?.sessionId).toBe(S);
+		expect((await records(ws.store)).filter((r) => r.session === child).map((r) => r.reason)).toEqual(["not-eligible"]);
+	});
+
+	it("asks OpenCode whether a session is a child when no event said so", async () => {
+		const { hub, ws, oc, api } = setUp();
+		api.parents.set("ses_orphan", S);
+		await oc.turn("ses_orphan", "Work.");
+		await hub.settled();
+		expect((await records(ws.store)).map((r) => `${r.session}:${r.reason}`)).toEqual(["ses_orphan:not-eligible"]);
+	});
+
+	it("does not continue a skip-listed agent (plan)", async () => {
+		const { hub, ws, oc, api } = setUp();
+		await oc.prompt(S, "Plan it.", { agent: "plan" });
+		await oc.todos(S, ["pending"]);
+		await oc.step(S, { agent: "plan" });
+		await oc.idle(S);
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+		expect(await decisionsOf(ws.store)).toContain("skip:not-eligible");
+	});
+
+	it("ends the turn as an API error or a context overflow, as OpenCode reports it", async () => {
+		const { hub, ws, oc } = setUp({ config: { enabled: false } });
+		await oc.prompt(S, "One.");
+		await oc.emit("session.error", {
+			sessionID: S,
+			error: { name: "APIError", data: { message: "Bad request", statusCode: 400, isRetryable: false } },
+		});
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.outcome).toBe("error");
+		await oc.prompt(S, "Two.");
+		await oc.emit("session.error", {
+			sessionID: S,
+			error: { name: "ContextOverflowError", data: { message: "too long" } },
+		});
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.outcome).toBe("context-overflow");
+		expect(await decisionsOf(ws.store)).toEqual(expect.arrayContaining(["event:api-error", "event:context-overflow"]));
+	});
+});
+
+describe("delivering a nudge", () => {
+	it("sends one marked prompt with the last real user message's agent and model, after the countdown", async () => {
+		const { hub, ws, oc, api } = setUp();
+		autoStart(api, oc);
+		await oc.prompt(S, "Plan, then build.", { agent: "builder", model: { providerID: "p", modelID: "big" } });
+		await oc.todos(S, ["completed", "in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(() => api.prompts.length === 1);
+		await until(async () => (await stateOf(ws.store, S)).lastDecision?.delivery === "delivered");
+		await hub.settled();
+
+		const call = api.prompts[0] as Call;
+		expect(call.route).toEqual({ agent: "builder", model: { providerID: "p", modelID: "big" } });
+		expect(call.parts).toEqual([
+			{
+				type: "text",
+				text: expect.stringContaining("1 of 3 done"),
+				synthetic: true,
+				metadata: { boulder: { kind: "nudge", key: expect.any(String) } },
+			},
+		]);
+		expect(api.toasts[0]?.message).toMatch(/^continuing in 1s — 2 items left/);
+		const state = await stateOf(ws.store, S);
+		expect(state.turn).toMatchObject({ provenance: "continuation", nudgeKey: state.lastDecision?.key });
+		expect(state.episode?.autoTurns).toBe(1);
+	});
+
+	it("sends exactly one nudge for paired idle events reaching two plugin instances", async () => {
+		const { hub, ws, api } = setUp();
+		const oc = new FakeOpenCode(hub.hooks(), hub.hooks());
+		autoStart(api, oc);
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await oc.idle(S);
+		await until(() => api.prompts.length === 1);
+		await sleep(80);
+		await hub.settled();
+		expect(api.prompts).toHaveLength(1);
+		expect((await records(ws.store)).filter((r) => r.kind === "inject")).toHaveLength(1);
+		expect(await decisionsOf(ws.store)).toEqual(["event:user-turn", "inject:continue"]);
+	});
+
+	it.each([
+		["the user writes", (oc: FakeOpenCode) => oc.prompt(S, "Wait, do B first.")],
+		[
+			"the session goes busy",
+			(oc: FakeOpenCode) => oc.emit("session.status", { sessionID: S, status: { type: "busy" } }),
+		],
+		[
+			"the user aborts",
+			(oc: FakeOpenCode) =>
+				oc.emit("session.error", {
+					sessionID: S,
+					error: { name: "MessageAbortedError", data: { message: "Aborted" } },
+				}),
+		],
+		["a question is asked", (oc: FakeOpenCode) => oc.emit("question.asked", { id: "q", sessionID: S, questions: [] })],
+		[
+			"a tool runs",
+			(oc: FakeOpenCode) => oc.instances[0]?.["tool.execute.before"]({ tool: "bash", sessionID: S, callID: "c" }),
+		],
+	])("cancels the countdown when %s, and reports the nudge as not delivered", async (_, interrupt) => {
+		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 200 } });
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(() => api.toasts.length === 1);
+		await interrupt(oc);
+		await hub.settled();
+		await sleep(250);
+		expect(api.prompts).toHaveLength(0);
+		const failed = (await records(ws.store)).find((r) => r.reason === "delivery-failed");
+		expect(failed?.detail).toMatch(/cancelled before sending/);
+	});
+
+	it("counts a prompt OpenCode accepted but that never appeared as not delivered, and backs off", async () => {
+		const { hub, ws, oc, api } = setUp({ confirmMs: 50 });
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
+		await hub.settled();
+		expect(api.prompts).toHaveLength(1);
+		expect((await stateOf(ws.store, S)).failures).toMatchObject({ kind: "delivery", count: 1 });
+		expect((await records(ws.store)).find((r) => r.reason === "delivery-failed")?.detail).toMatch(
+			/did not appear in the session/,
+		);
+	});
+
+	it("does not retry a rejected prompt blindly: one re-decide when the backoff ends", async () => {
+		const { hub, ws, oc, api } = setUp();
+		api.promptError = new Error("HTTP 500");
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
+		await hub.settled();
+		api.promptError = null;
+		autoStart(api, oc);
+		await until(() => api.prompts.length === 1, 3_000);
+		const reasons = await decisionsOf(ws.store);
+		expect(reasons).toEqual([
+			"event:user-turn",
+			"inject:continue",
+			"event:delivery-failed",
+			"skip:backoff",
+			"inject:continue",
+		]);
+	});
+
+	it("takes a late nudge that appears after it was given up for a continuation turn", async () => {
+		const { hub, ws, oc, api } = setUp({ confirmMs: 20 });
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
+		await oc.promptFromPlugin(api.prompts[0] as Call);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.provenance).toBe("continuation");
+		expect((await decisionsOf(ws.store)).filter((r) => r === "event:user-turn")).toHaveLength(1);
+	});
+});
+
+describe("/boulder", () => {
+	async function run(oc: FakeOpenCode, args: string): Promise<unknown> {
+		return (oc.instances[0] as NonNullable<(typeof oc.instances)[0]>)
+			["command.execute.before"]({
+				command: "boulder",
+				sessionID: S,
+				arguments: args,
+			})
+			.then(
+				() => null,
+				(error: unknown) => error,
+			);
+	}
+
+	it("stop answers in the session without a model turn, holds, and cancels a running countdown", async () => {
+		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 300 } });
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(() => api.toasts.length === 1);
+
+		expect(await run(oc, "stop")).toBeInstanceOf(CommandAnswered);
+		expect(api.appended).toEqual([
+			{
+				sessionId: S,
+				parts: [
+					{
+						type: "text",
+						text: expect.stringMatching(/stopped for this session/),
+						ignored: true,
+						metadata: { boulder: { kind: "answer" } },
+					},
+				],
+				route: { agent: "build", model: MODEL },
+			},
+		]);
+		expect(api.toasts.at(-1)?.message).toMatch(/stopped for this session/);
+		await sleep(350);
+		expect(api.prompts).toHaveLength(0);
+
+		await oc.turn(S, "Do B.");
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+		expect((await records(ws.store)).at(-1)).toMatchObject({
+			reason: "disabled",
+			detail: expect.stringMatching(/\/boulder stop/),
+		});
+	});
+
+	it("go turns it back on and decides again at once when the session is idle", async () => {
+		const { hub, oc, api } = setUp();
+		autoStart(api, oc);
+		await run(oc, "stop");
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+
+		expect(await run(oc, "go")).toBeInstanceOf(CommandAnswered);
+		await until(() => api.prompts.length === 1);
+		expect(api.appended.at(-1)?.parts[0]?.text).toMatch(/on again for this session/);
+	});
+
+	it("answers why, status and help with text, and its answer never starts a turn", async () => {
+		const { hub, ws, oc, api } = setUp({ config: { enabled: false } });
+		await oc.turn(S, "Hello.");
+		await hub.settled();
+		await run(oc, "why");
+		await run(oc, "status");
+		await run(oc, "dance");
+		expect(api.appended.map((call) => call.parts[0]?.text)).toEqual([
+			expect.stringMatching(/did not continue/),
+			expect.stringMatching(/This session: continuation on\./),
+			expect.stringMatching(/no subcommand "dance"[\s\S]*\/boulder status \| stop \| go \| why/),
+		]);
+		const seq = (await stateOf(ws.store, S)).turn?.seq;
+		await oc.promptFromPlugin(api.appended[0] as Call);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn?.seq).toBe(seq);
+	});
+
+	it("leaves other commands to OpenCode", async () => {
+		const { oc, api } = setUp();
+		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
+		await expect(
+			hooks["command.execute.before"]({ command: "init", sessionID: S, arguments: "" }),
+		).resolves.toBeUndefined();
+		expect(api.appended).toHaveLength(0);
+	});
+
+	it("is declared through the config hook, without replacing a command of that name the user declared", async () => {
+		const { oc } = setUp();
+		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
+		const config: { command?: Record<string, unknown> } = {};
+		await hooks.config(config);
+		expect(config.command?.boulder).toMatchObject({ template: expect.stringContaining("$ARGUMENTS") });
+		const mine = { command: { boulder: { template: "my own" } } };
+		await hooks.config(mine);
+		expect(mine.command.boulder).toEqual({ template: "my own" });
+	});
+});
+
+describe("never wedging OpenCode", () => {
+	it("records a broken config, shows it, lets the agent stop, and keeps the bookkeeping", async () => {
+		const { hub, ws, oc, api } = setUp();
+		ws.brokenConfig = new BoulderError("config-invalid", "boulder.config.json is not a valid boulder config");
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+		expect(api.toasts.at(-1)).toMatchObject({
+			variant: "error",
+			message: expect.stringMatching(/not a valid boulder config/),
+		});
+		expect((await records(ws.store)).at(-1)).toMatchObject({
+			reason: "error",
+			detail: expect.stringMatching(/reading boulder's config/),
+		});
+		expect((await stateOf(ws.store, S)).turn?.outcome).toBe("end");
+	});
+
+	it("records a failing store instead of throwing into OpenCode", async () => {
+		const { hub, ws, oc } = setUp();
+		const original = ws.store.updateScope.bind(ws.store);
+		let failing = true;
+		ws.store.updateScope = (async (...args: Parameters<typeof original>) => {
+			if (failing) {
+				failing = false;
+				throw new Error("disk full");
+			}
+			return original(...args);
+		}) as typeof ws.store.updateScope;
+		await expect(oc.prompt(S, "Do it.")).resolves.toBeTypeOf("string");
+		await hub.settled();
+		expect((await records(ws.store)).some((r) => r.reason === "error" && /disk full/.test(r.detail))).toBe(true);
+	});
+
+	it("ignores events it cannot read", async () => {
+		const { hub, oc } = setUp();
+		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
+		await expect(hooks.event({ event: null })).resolves.toBeUndefined();
+		await expect(
+			hooks.event({ event: { type: "session.status", properties: { status: 3 } } }),
+		).resolves.toBeUndefined();
+		await expect(
+			hooks.event({ event: { type: "message.updated", properties: { info: "x" } } }),
+		).resolves.toBeUndefined();
+		await hub.settled();
+	});
+});
