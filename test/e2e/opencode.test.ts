@@ -178,15 +178,23 @@ describe("boulder with the real OpenCode", () => {
 	);
 
 	it(
-		"stops a stalled agent after three nudges without progress, and says why",
+		"stops a stalled agent after three nudges without progress, and says why (installed with `boulder install opencode`)",
 		async () => {
-			const { model, oc } = await setUp([
-				progress(0, 2),
-				say("I will look into it."),
-				say("Still thinking about it."),
-				say("Still thinking."),
-				say("Thinking some more."),
-			]);
+			const { model, oc } = await setUp(
+				[
+					progress(0, 2),
+					say("I will look into it."),
+					say("Still thinking about it."),
+					say("Still thinking."),
+					say("Thinking some more."),
+				],
+				{ plugins: [] },
+			);
+			const installed = await boulderOk("install", "opencode", "--user");
+			const file = /Installed boulder's OpenCode plugin in (.+)\.\n/.exec(installed)?.[1] ?? "";
+			expect(file.startsWith(join(oc.homeDir, ".config", "opencode", "opencode.json"))).toBe(true);
+			expect(await readFile(file, "utf8")).toContain(JSON.stringify(pathToFileURL(PLUGIN).href));
+			await oc.restart();
 
 			const { sessionID } = await oc.startTurn("Fix both items.");
 			await model.waitForMainRequests(5, 60_000);

@@ -24,7 +24,8 @@ import { TEXT } from "./messages.js";
 import { claimKey, releaseClaim } from "./shared.js";
 
 export interface DeliveryReport {
-	failed(ref: SessionRef, key: string, reason: string): Promise<void>;
+	/** `cancelled`: something in the session stopped the countdown; otherwise OpenCode did not take or start the prompt. */
+	failed(ref: SessionRef, key: string, reason: string, cancelled: boolean): Promise<void>;
 	error(ref: SessionRef, where: string, error: unknown): Promise<void>;
 }
 
@@ -93,7 +94,12 @@ export class Deliveries {
 		clearTimeout(countdown.timer);
 		this.countdowns.delete(sessionId);
 		releaseClaim(countdown.nudge.key, this.now());
-		void this.options.report.failed(countdown.nudge.ref, countdown.nudge.key, `cancelled before sending: ${reason}`);
+		void this.options.report.failed(
+			countdown.nudge.ref,
+			countdown.nudge.key,
+			`cancelled before sending: ${reason}`,
+			true,
+		);
 		return true;
 	}
 
@@ -141,7 +147,7 @@ export class Deliveries {
 			entry.state = "gave-up";
 			this.awaiting.delete(nudge.key);
 			releaseClaim(nudge.key, this.now());
-			await report.failed(nudge.ref, nudge.key, reason);
+			await report.failed(nudge.ref, nudge.key, reason, false);
 		};
 		try {
 			const route = await nudge.route();

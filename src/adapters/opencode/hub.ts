@@ -125,7 +125,7 @@ export class Hub {
 			confirmMs: options.confirmMs ?? 20_000,
 			now: () => this.clock.now(),
 			report: {
-				failed: (ref, key, reason) => this.deliveryFailed(ref, key, reason),
+				failed: (ref, key, reason, cancelled) => this.deliveryFailed(ref, key, reason, cancelled),
 				error: (ref, where, error) => this.recordError(ref, where, error),
 			},
 		});
@@ -316,7 +316,8 @@ export class Hub {
 		this.deliveries.cancel(info.id, "the session was deleted");
 		this.clearRetry(info.id);
 		const track = this.sessions.get(info.id);
-		if (info.parentId === null && !track.isChild) this.rootEvent(info.id, { type: "deleted" });
+		track.parentId = info.parentId;
+		if (info.parentId === null) this.rootEvent(info.id, { type: "deleted" });
 		for (const other of this.sessions.all()) other.runningChildren.delete(info.id);
 		this.enqueue(info.id, async () => this.sessions.delete(info.id));
 	}
@@ -405,9 +406,9 @@ export class Hub {
 			if (message?.role !== "user" || !this.firstSight(`prompt:${message.id}`)) return;
 			const track = this.sessions.get(session);
 			track.see(message.id);
-			track.status = "busy";
 			const origin = originOf(output.parts.map(readPart).filter((part) => part !== null));
 			if (origin.kind === "answer") return;
+			track.status = "busy";
 			this.clearRetry(session);
 			track.startTurn();
 			if (origin.kind === "nudge") {
@@ -527,15 +528,17 @@ export class Hub {
 	}
 
 	/**
-	 * A nudge that was not delivered goes back to the engine, which backs off;
-	 * if the session is still idle, it is decided again at once, so the
-	 * backoff's own retry time (not a blind retry) says when to try again.
+	 * A nudge that was not delivered goes back to the engine, which backs off.
+	 * When OpenCode failed it (rather than something in the session cancelling
+	 * it, which brings its own decision) and the session is still idle, it is
+	 * decided again at once, so the backoff's own retry time, not a blind
+	 * retry, says when to try again.
 	 */
-	private deliveryFailed(ref: SessionRef, key: string, reason: string): Promise<void> {
+	private deliveryFailed(ref: SessionRef, key: string, reason: string, cancelled: boolean): Promise<void> {
 		return this.enqueue(ref.sessionId, async () => {
 			await (await this.engine()).deliveryFailed(ref, key, reason);
 			const track = this.sessions.get(ref.sessionId);
-			if (track.status === "idle" && !this.deliveries.counting(track.id) && !track.isChild) {
+			if (!cancelled && track.status === "idle" && !this.deliveries.counting(track.id) && !track.isChild) {
 				await this.decide(track, track.lastAssistantText());
 			}
 		});

@@ -139,7 +139,15 @@ export class FakeOpenCode {
 	async prompt(
 		sessionID: string,
 		text: string,
-		options: { agent?: string; synthetic?: boolean; metadata?: Record<string, unknown>; model?: typeof MODEL } = {},
+		options: {
+			agent?: string;
+			synthetic?: boolean;
+			ignored?: boolean;
+			metadata?: Record<string, unknown>;
+			model?: typeof MODEL;
+			/** A message that starts no turn: OpenCode runs no loop, so the session does not go busy. */
+			noReply?: boolean;
+		} = {},
 	): Promise<string> {
 		const id = nextId("msg");
 		const message = {
@@ -157,6 +165,7 @@ export class FakeOpenCode {
 			type: "text",
 			text,
 			...(options.synthetic ? { synthetic: true } : {}),
+			...(options.ignored ? { ignored: true } : {}),
 			...(options.metadata ? { metadata: options.metadata } : {}),
 		};
 		for (const hooks of this.instances) {
@@ -167,8 +176,18 @@ export class FakeOpenCode {
 		}
 		await this.emit("message.updated", { sessionID, info: message });
 		await this.emit("message.part.updated", { sessionID, part });
-		await this.emit("session.status", { sessionID, status: { type: "busy" } });
+		if (!options.noReply) await this.emit("session.status", { sessionID, status: { type: "busy" } });
 		return id;
+	}
+
+	/** What OpenCode does with a `noReply` message a plugin appended: `chat.message` and the message, no turn. */
+	async appendFromPlugin(call: Call): Promise<void> {
+		const part = call.parts[0] as TextPart;
+		await this.prompt(call.sessionId, part.text, {
+			noReply: true,
+			...(part.ignored ? { ignored: true } : {}),
+			...(part.metadata ? { metadata: part.metadata } : {}),
+		});
 	}
 
 	/** What OpenCode does with a prompt a plugin sent: `chat.message` with its parts, then the same as a prompt. */

@@ -425,9 +425,26 @@ describe("/boulder", () => {
 			expect.stringMatching(/no subcommand "dance"[\s\S]*\/boulder status \| stop \| go \| why/),
 		]);
 		const seq = (await stateOf(ws.store, S)).turn?.seq;
-		await oc.promptFromPlugin(api.appended[0] as Call);
+		await oc.appendFromPlugin(api.appended[0] as Call);
 		await hub.settled();
 		expect((await stateOf(ws.store, S)).turn?.seq).toBe(seq);
+	});
+
+	it("does not take its own answer for the session being busy: a pending retry still comes", async () => {
+		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 0, backoff: { baseMs: 300 } } });
+		api.promptError = new Error("HTTP 500");
+		await oc.prompt(S, "Do both.");
+		await oc.todos(S, ["in_progress", "pending"]);
+		await oc.step(S);
+		await oc.idle(S);
+		await until(async () => (await decisionsOf(ws.store)).includes("skip:backoff"));
+		api.promptError = null;
+		await hub.settled();
+		await run(oc, "why");
+		await oc.appendFromPlugin(api.appended[0] as Call);
+		expect(api.prompts).toHaveLength(0);
+		autoStart(api, oc);
+		await until(() => api.prompts.length === 1, 3_000);
 	});
 
 	it("leaves other commands to OpenCode", async () => {
