@@ -152,9 +152,10 @@ export class Hub {
 			event: async ({ event }) => this.onEvent(event),
 			config: async (config) => this.guard(null, "declaring /boulder", async () => declareCommand(config)),
 			"chat.message": async (input, output) => this.onPrompt(input, output),
-			"tool.execute.before": async (input) => {
-				this.deliveries.cancel(input.sessionID, `a tool (${input.tool}) ran`);
-			},
+			"tool.execute.before": async (input) =>
+				this.guard(null, "handling tool.execute.before", async () => {
+					this.deliveries.cancel(input.sessionID, `a tool (${input.tool}) ran`);
+				}),
 			"command.execute.before": async (input) => this.onCommand(input),
 		};
 	}
