@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { type OpencodeClient, sdkApi, withTimeout } from "../../../src/adapters/opencode/api.js";
+
+type Call = { options: Record<string, unknown> };
+
+/** A stand-in for the SDK client: each method answers with `reply(name, options)`. */
+function client(reply: (name: string, options: Record<string, unknown>) => Promise<unknown>, calls: Call[] = []) {
+	const method = (name: string) => (options: Record<string, unknown>) => {
+		calls.push({ options: { ...options, name } });
+		return reply(name, options);
+	};
+	return {
+		session: {
+			promptAsync: method("promptAsync"),
+			prompt: method("prompt"),
+			get: method("get"),
+			messages: method("messages"),
+			todo: method("todo"),
+		},
+		tui: { showToast: method("showToast") },
+	} as unknown as OpencodeClient;
+}
+
+const ok = (data: unknown, status = 200) => Promise.resolve({ data, response: { status } });
+
+describe("the SDK behind a deadline", () => {
+	it("sends the prompt with its parts, agent and model, and an abort signal", async () => {
+		const calls: Call[] = [];
+		const api = sdkApi(client(() => ok(undefined, 204), calls));
+		await api.promptAsync("s1", [{ type: "text", text: "go" }], {
+			agent: "build",
+			model: { providerID: "p", modelID: "m" },
+		});
+		expect(calls[0]?.options).toMatchObject({
+			name: "promptAsync",
+			path: { id: "s1" },
+			body: { parts: [{ type: "text", text: "go" }], agent: "build", model: { providerID: "p", modelID: "m" } },
+			signal: expect.any(AbortSignal),
+		});
+		await api.appendNoReply("s1", [{ type: "text", text: "answer", ignored: true }], { agent: null, model: null });
+		expect(calls[1]?.options).toMatchObject({ name: "prompt", body: { noReply: true } });
+		expect(calls[1]?.options.body).not.toHaveProperty("agent");
+	});
+
+	it("rejects a call that hangs, and aborts its request", async () => {
+		let signal: AbortSignal | undefined;
+		const api = sdkApi(
+			client((_, options) => {
+				signal = options.signal as AbortSignal;
+				return new Promise(() => undefined);
+			}),
+			{ promptMs: 30, readMs: 30 },
+		);
+		await expect(api.todos("s1")).rejects.toThrow(/reading the todo list timed out after 30 ms/);
+		expect(signal?.aborted).toBe(true);
+	});
+
+	it("turns an error answer or an HTTP failure into a rejection that says what failed", async () => {
+		const failing = sdkApi(
+			client(() => Promise.resolve({ error: { name: "NotFoundError", data: { message: "no session" } } })),
+		);
+		await expect(failing.parentOf("s1")).rejects.toThrow(/reading the session failed: no session/);
+		const http = sdkApi(client(() => ok(undefined, 500)));
+		await expect(http.promptAsync("s1", [], { agent: null, model: null })).rejects.toThrow(/HTTP 500/);
+	});
+
+	it("reads a session's parent, its messages and its list", async () => {
+		const api = sdkApi(
+			client((name) => {
+				if (name === "get") return ok({ id: "child", parentID: "root" });
+				if (name === "messages") return ok([{ info: {}, parts: [] }]);
+				return ok([{ content: "a", status: "pending" }]);
+			}),
+		);
+		expect(await api.parentOf("child")).toBe("root");
+		expect(await api.messages("child", 5)).toHaveLength(1);
+		expect(await api.todos("child")).toEqual([{ content: "a", status: "pending" }]);
+	});
+
+	it("passes a settled promise through, and keeps its rejection", async () => {
+		await expect(withTimeout(Promise.resolve(3), 10, "x")).resolves.toBe(3);
+		await expect(withTimeout(Promise.reject(new Error("no")), 10, "x")).rejects.toThrow("no");
+	});
+});
