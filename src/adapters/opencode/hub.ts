@@ -191,7 +191,10 @@ export class Hub {
 			case "session.created":
 			case "session.updated": {
 				const info = readSessionInfo(p.info);
-				if (info) this.sessions.get(info.id).parentId = info.parentId;
+				if (!info) return;
+				// Once a child, always a child: an update that leaves parentID out never makes it a root.
+				const track = this.sessions.get(info.id);
+				if (info.parentId !== null || track.parentId === undefined) track.parentId = info.parentId;
 				return;
 			}
 			case "session.deleted":

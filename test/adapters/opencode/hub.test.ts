@@ -177,6 +177,19 @@ describe("when boulder must not nudge", () => {
 		expect((await records(ws.store)).filter((r) => r.session === child).map((r) => r.reason)).toEqual(["not-eligible"]);
 	});
 
+	it("keeps a child a child when an update leaves its parent out", async () => {
+		const { hub, ws, oc, api } = setUp();
+		await oc.emit("session.created", { sessionID: "ses_kid", info: { id: "ses_kid", parentID: S } });
+		await oc.emit("session.updated", { sessionID: "ses_kid", info: { id: "ses_kid", title: "renamed" } });
+		await oc.prompt("ses_kid", "Work.");
+		await oc.todos("ses_kid", ["pending"]);
+		await oc.step("ses_kid");
+		await oc.idle("ses_kid");
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+		expect((await records(ws.store)).map((r) => `${r.session}:${r.reason}`)).toEqual(["ses_kid:not-eligible"]);
+	});
+
 	it("asks OpenCode whether a session is a child when no event said so", async () => {
 		const { hub, ws, oc, api } = setUp();
 		api.parents.set("ses_orphan", S);
