@@ -20,22 +20,11 @@
  * The installed command runs the bundled hook by absolute path with this
  * node, so it works without boulder on the PATH or a global install.
  */
-import { constants, existsSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { BoulderError } from "../../core/errors.js";
-import {
-	HOOK_BUNDLE,
-	type HookProgram,
-	hooksObject,
-	matcherGroup,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "./hook-config.js";
-import { isRecord, messageOf } from "./hook-input.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { packageRoot, packageVersion, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -47,7 +36,17 @@ import {
 	plainValue,
 	removeElementEdit,
 	type TextEdit,
-} from "./settings-json.js";
+} from "../shared/settings-json.js";
+import {
+	HOOK_BUNDLE,
+	type HookProgram,
+	hooksObject,
+	matcherGroup,
+	parseOurCommand,
+	REGISTRATIONS,
+} from "./hook-config.js";
+import { isRecord } from "./hook-input.js";
+import { INSTALL_TEXT } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "local", "user"] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -67,26 +66,9 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
 	return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), ".claude");
 }
 
-/** This package's root: the folder of the nearest package.json named boulder-agent above this module. */
-export function packageRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
-	let dir = from;
-	for (;;) {
-		const manifest = path.join(dir, "package.json");
-		if (existsSync(manifest) && /"name"\s*:\s*"boulder-agent"/.test(readText(manifest))) return dir;
-		const parent = path.dirname(dir);
-		if (parent === dir) throw new BoulderError("internal", `cannot find boulder-agent's package.json above ${from}`);
-		dir = parent;
-	}
-}
-
 /** The hook program as installed from this copy of boulder: this node, the bundled hook, this version. */
 export function thisProgram(root: string = packageRoot()): HookProgram {
-	const manifest = JSON.parse(readText(path.join(root, "package.json"))) as { version?: unknown };
-	return {
-		node: process.execPath,
-		bundle: path.join(root, HOOK_BUNDLE),
-		version: typeof manifest.version === "string" ? manifest.version : "0.0.0",
-	};
+	return { node: process.execPath, bundle: path.join(root, HOOK_BUNDLE), version: packageVersion(root) };
 }
 
 export interface InstallOptions extends Place {
@@ -109,20 +91,20 @@ export async function installClaudeCode(options: InstallOptions): Promise<Instal
 	const program = options.program ?? thisProgram();
 	if (!existsSync(program.bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(program.bundle));
 	const file = settingsFile(options.scope, options);
-	const original = await readIfExists(file);
+	const original = await readConfigText(file);
 	const edit = withOurHooks(original ?? "", file, program);
 	if (!edit.changed) return { file, action: "unchanged", backup: null, entries: 0 };
-	const backup = await writeSettings(file, original, edit.text, options.now);
+	const backup = await writeConfigText(file, original, edit.text, options.now);
 	return { file, action: edit.removed > 0 ? "updated" : "installed", backup, entries: edit.added };
 }
 
 export async function uninstallClaudeCode(options: InstallOptions): Promise<InstallReport> {
 	const file = settingsFile(options.scope, options);
-	const original = await readIfExists(file);
+	const original = await readConfigText(file);
 	if (original === null) return { file, action: "absent", backup: null, entries: 0 };
 	const edit = withoutOurHooks(original, file);
 	if (edit.removed === 0) return { file, action: "absent", backup: null, entries: 0 };
-	const backup = await writeSettings(file, original, edit.text, options.now);
+	const backup = await writeConfigText(file, original, edit.text, options.now);
 	return { file, action: "removed", backup, entries: edit.removed };
 }
 
@@ -282,18 +264,6 @@ function verify(text: string, expected: unknown, file: string): void {
 	}
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b) return true;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-	}
-	if (!isRecord(a) || !isRecord(b)) return false;
-	const keys = Object.keys(a);
-	return (
-		keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
-	);
-}
-
 function parseSettings(text: string, file: string): JsonObjectNode {
 	let root: JsonNode;
 	try {
@@ -325,60 +295,4 @@ function checkShape(root: JsonObjectNode, file: string): void {
 function memberOf(object: JsonObjectNode, key: string): JsonNode | undefined {
 	// The last of duplicate keys wins, as in JSON.parse.
 	return object.members.findLast((member) => member.key === key)?.value;
-}
-
-async function readIfExists(file: string): Promise<string | null> {
-	try {
-		return await readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw new BoulderError("settings-invalid", `cannot read ${file}: ${messageOf(error)}`, { cause: error });
-	}
-}
-
-/** Backs the old file up (when there is one), then replaces it atomically, keeping its permissions. */
-async function writeSettings(
-	file: string,
-	original: string | null,
-	text: string,
-	now: () => Date = () => new Date(),
-): Promise<string | null> {
-	await mkdir(path.dirname(file), { recursive: true });
-	let backup: string | null = null;
-	let mode = 0o644;
-	if (original !== null) {
-		mode = (await stat(file)).mode & 0o777;
-		backup = await backUp(file, now());
-	}
-	const temp = `${file}.boulder-${process.pid}.tmp`;
-	try {
-		await writeFile(temp, text, { mode, flag: "wx" });
-		await rename(temp, file);
-	} catch (error) {
-		await unlink(temp).catch((cleanup: NodeJS.ErrnoException) => {
-			if (cleanup.code !== "ENOENT") (error as Error & { cleanup?: unknown }).cleanup = cleanup;
-		});
-		throw error;
-	}
-	return backup;
-}
-
-async function backUp(file: string, at: Date): Promise<string> {
-	const stamp = at
-		.toISOString()
-		.replace(/[-:]/g, "")
-		.replace(/\.\d+Z$/, "Z");
-	for (let n = 1; ; n++) {
-		const backup = `${file}.boulder-backup-${stamp}${n > 1 ? `-${n}` : ""}`;
-		try {
-			await copyFile(file, backup, constants.COPYFILE_EXCL);
-			return backup;
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-		}
-	}
-}
-
-function readText(file: string): string {
-	return readFileSync(file, "utf8");
 }

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { thisProgram } from "../claude-code/install.js";
+import { packageVersion } from "../shared/config-file.js";
 import { messageOf } from "./event-read.js";
 import { existingConfigFiles, INSTALL_SCOPES, type InstallScope, ourEntries, readConfig } from "./install.js";
 
@@ -36,7 +36,7 @@ export const openCodeDoctorCheck = {
 
 export async function checkOpenCodePlugin(
 	context: OpenCodeCheckContext,
-	version: string = thisProgram().version,
+	version: string = packageVersion(),
 ): Promise<OpenCodeFinding[]> {
 	const findings: OpenCodeFinding[] = [];
 	const listedIn: string[] = [];

@@ -17,13 +17,12 @@
  * `<file>.boulder-backup-<UTC time>`. A file that cannot be parsed is refused,
  * never rewritten.
  */
-import { constants, existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BoulderError } from "../../core/errors.js";
-import { packageRoot } from "../claude-code/install.js";
+import { packageRoot, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -38,8 +37,8 @@ import {
 	type Span,
 	styleOf,
 	type TextEdit,
-} from "../claude-code/settings-json.js";
-import { isRecord, messageOf } from "./event-read.js";
+} from "../shared/settings-json.js";
+import { isRecord } from "./event-read.js";
 import { blankJsonc } from "./jsonc.js";
 import { INSTALL_TEXT } from "./messages.js";
 
@@ -124,21 +123,21 @@ export async function installOpenCode(options: InstallOptions): Promise<InstallR
 	const plugin = ourPluginPath(entry);
 	if (plugin !== null && !existsSync(plugin)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(plugin));
 	const file = await targetFile(options);
-	const original = await readIfExists(file);
+	const original = await readConfigText(file);
 	const edit = withOurPlugin(original ?? "", file, entry);
 	if (!edit.changed) return { file, action: "unchanged", backup: null, entries: 0 };
-	const backup = await writeConfig(file, original, edit.text, options.now);
+	const backup = await writeConfigText(file, original, edit.text, options.now);
 	return { file, action: edit.removed > 0 ? "updated" : "installed", backup, entries: edit.added };
 }
 
 export async function uninstallOpenCode(options: InstallOptions): Promise<InstallReport> {
 	const files = existingConfigFiles(options.scope, options);
 	for (const file of files) {
-		const original = await readIfExists(file);
+		const original = await readConfigText(file);
 		if (original === null) continue;
 		const edit = withoutOurPlugin(original, file);
 		if (edit.removed === 0) continue;
-		const backup = await writeConfig(file, original, edit.text, options.now);
+		const backup = await writeConfigText(file, original, edit.text, options.now);
 		return { file, action: "removed", backup, entries: edit.removed };
 	}
 	const file = files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
@@ -149,7 +148,7 @@ export async function uninstallOpenCode(options: InstallOptions): Promise<Instal
 async function targetFile(options: InstallOptions): Promise<string> {
 	const files = existingConfigFiles(options.scope, options);
 	for (const file of files) {
-		const text = await readIfExists(file);
+		const text = await readConfigText(file);
 		if (text !== null && ourEntries(readConfig(text, file)).length > 0) return file;
 	}
 	return files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
@@ -381,69 +380,5 @@ function verify(text: string, expected: unknown, file: string): void {
 			"internal",
 			`editing ${file} went wrong (the result differs from the intent); nothing written`,
 		);
-	}
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b) return true;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-	}
-	if (!isRecord(a) || !isRecord(b)) return false;
-	const keys = Object.keys(a);
-	return (
-		keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
-	);
-}
-
-async function readIfExists(file: string): Promise<string | null> {
-	try {
-		return await readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw new BoulderError("settings-invalid", `cannot read ${file}: ${messageOf(error)}`, { cause: error });
-	}
-}
-
-/** Backs the old file up (when there is one), then replaces it atomically, keeping its permissions. */
-async function writeConfig(
-	file: string,
-	original: string | null,
-	text: string,
-	now: () => Date = () => new Date(),
-): Promise<string | null> {
-	await mkdir(path.dirname(file), { recursive: true });
-	let backup: string | null = null;
-	let mode = 0o644;
-	if (original !== null) {
-		mode = (await stat(file)).mode & 0o777;
-		backup = await backUp(file, now());
-	}
-	const temp = `${file}.boulder-${process.pid}.tmp`;
-	try {
-		await writeFile(temp, text, { mode, flag: "wx" });
-		await rename(temp, file);
-	} catch (error) {
-		await unlink(temp).catch((cleanup: NodeJS.ErrnoException) => {
-			if (cleanup.code !== "ENOENT") (error as Error & { cleanup?: unknown }).cleanup = cleanup;
-		});
-		throw error;
-	}
-	return backup;
-}
-
-async function backUp(file: string, at: Date): Promise<string> {
-	const stamp = at
-		.toISOString()
-		.replace(/[-:]/g, "")
-		.replace(/\.\d+Z$/, "Z");
-	for (let n = 1; ; n++) {
-		const backup = `${file}.boulder-backup-${stamp}${n > 1 ? `-${n}` : ""}`;
-		try {
-			await copyFile(file, backup, constants.COPYFILE_EXCL);
-			return backup;
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-		}
 	}
 }
