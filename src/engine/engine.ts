@@ -27,6 +27,7 @@ import {
 	onUserAbort,
 	onVerified,
 	type Provenance,
+	type TokenSpend,
 	type TurnEnd,
 } from "../core/turns.js";
 import { todosView, type WorkView } from "../core/work-view.js";
@@ -53,8 +54,9 @@ export interface IdleFacts {
 export type SessionEvent =
 	| { type: "abort" }
 	| { type: "interrupt" }
-	| { type: "api-error"; message?: string }
-	| { type: "context-overflow" }
+	/** `spend`: what the failed turn's model calls cost, when the harness knows it. */
+	| { type: "api-error"; message?: string; spend?: TokenSpend }
+	| { type: "context-overflow"; spend?: TokenSpend }
 	| { type: "compaction" }
 	| { type: "deleted" }
 	/** The harness is restarting: the abort it causes is not the user's. */
@@ -177,11 +179,11 @@ export class Engine {
 				);
 				return;
 			case "api-error":
-				await this.change(ref, (state) => onTurnEnd(state, { outcome: "error" }, now));
+				await this.change(ref, (state) => onTurnEnd(state, withSpend("error", event.spend), now));
 				await this.event(ref, "api-error", `the model's API failed${event.message ? `: ${event.message}` : ""}`);
 				return;
 			case "context-overflow":
-				await this.change(ref, (state) => onTurnEnd(state, { outcome: "context-overflow" }, now));
+				await this.change(ref, (state) => onTurnEnd(state, withSpend("context-overflow", event.spend), now));
 				await this.event(ref, "context-overflow", "the turn ran out of context");
 				return;
 			case "compaction":
@@ -516,6 +518,10 @@ export class Engine {
 
 type VerifyOutcome = Parameters<typeof onVerified>[1];
 type Prepare = (state: ContinuationState, now: number) => ContinuationState;
+
+function withSpend(outcome: TurnEnd["outcome"], spend: TokenSpend | undefined): TurnEnd {
+	return spend ? { outcome, spend } : { outcome };
+}
 
 /** An interrupt seen at `at` (null: time unknown) that the state does not know yet. */
 function isNewInterrupt(state: ContinuationState, at: number | null): boolean {

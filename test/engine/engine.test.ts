@@ -85,6 +85,22 @@ describe("engine", () => {
 		expect((await turnThenIdle(engine, main)).kind).toBe("inject");
 	});
 
+	it("counts the spend of a continued turn that died on an API error against the episode", async () => {
+		const { engine, store } = memoryEngine();
+		await engine.turnStarted(main, "user");
+		await engine.todosChanged(main, list("x.."));
+		const nudge = await turnThenIdle(engine, main);
+		await engine.delivered(main, nudge.key ?? "");
+		await engine.sessionEvent(main, {
+			type: "api-error",
+			message: "overloaded",
+			spend: { input: 900, output: 100, cacheWrite: 0 },
+		});
+		const saved = await store.readScope(engine.scopeOf(main) ?? "");
+		expect(saved.kind === "ok" && saved.value.episode?.tokens).toBe(1000);
+		expect(saved.kind === "ok" && saved.value.turn?.outcome).toBe("error");
+	});
+
 	it("backs off after a failed delivery and says until when", async () => {
 		const { engine } = memoryEngine();
 		await engine.turnStarted(main, "user");

@@ -37,7 +37,7 @@
 
 import type { Config } from "../../core/config.js";
 import { normalizeOpenCodeTodos } from "../../core/todo-normalize.js";
-import type { Provenance } from "../../core/turns.js";
+import type { Provenance, TokenSpend } from "../../core/turns.js";
 import type { Engine, IdleResult, SessionEvent, SessionRef } from "../../engine/engine.js";
 import type { Clock } from "../../state/store.js";
 import { systemClock } from "../../state/store.js";
@@ -303,15 +303,21 @@ export class Hub {
 			this.deliveries.cancel(session, "the user aborted");
 			this.rootEvent(session, { type: "abort" });
 		} else if (kind === "context-overflow") {
-			this.rootEvent(session, { type: "context-overflow" });
+			this.rootEvent(session, { type: "context-overflow", ...this.spendSoFar(session) });
 		} else if (kind === "api") {
-			this.rootEvent(session, { type: "api-error", message: error.message || error.name });
+			this.rootEvent(session, { type: "api-error", message: error.message || error.name, ...this.spendSoFar(session) });
 		} else {
 			const track = this.sessions.get(session);
 			this.enqueue(session, () =>
 				this.recordError(this.ref(track), "OpenCode reported an error", new Error(`${error.name}: ${error.message}`)),
 			);
 		}
+	}
+
+	/** What the failing turn's model calls cost so far: it counts against the budget too. */
+	private spendSoFar(session: string): { spend?: TokenSpend } {
+		const summary = this.sessions.get(session).turnSummary();
+		return summary ? { spend: summary.spend } : {};
 	}
 
 	private onDeleted(event: BusEvent): void {
