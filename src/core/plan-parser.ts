@@ -18,7 +18,7 @@
  * rows were all marked that way loop forever. A letter or digit in brackets
  * (`- [1] Smith, 2019`) is ordinary text, not a checkbox.
  */
-import { createHash } from "node:crypto";
+import { hash64 } from "./hash.js";
 import { canonicalText, countTodos, isOpen, nextOpenTodos, type TodoCounts, type TodoStatus } from "./todos.js";
 import type { WorkView } from "./work-view.js";
 
@@ -107,7 +107,7 @@ export function planFingerprint(
 	verify: readonly string[] = [],
 ): string {
 	const entries = items.map((item) => [item.status, canonicalText(item.title)]);
-	return createHash("sha256").update(JSON.stringify({ entries, verify })).digest("hex").slice(0, 16);
+	return hash64(JSON.stringify({ entries, verify }));
 }
 
 /** Accepts CRLF, LF and lone CR, and drops a leading byte-order mark. */

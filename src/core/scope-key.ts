@@ -24,7 +24,7 @@
  * followed by a hex digit, "u", "~", "." or the end), so a shortened key cannot
  * equal a full one, and two shortened keys are equal only if their digests are.
  */
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { z } from "zod";
 
 export const ScopeIdentity = z.discriminatedUnion("kind", [
@@ -89,7 +89,16 @@ function field(value: string | null): string {
 
 function bounded(key: string): string {
 	if (key.length <= MAX_SCOPE_KEY_LENGTH) return key;
-	const digest = createHash("sha256").update(key, "utf8").digest("hex");
+	const digest = sha256Hex(key);
 	const prefix = key.slice(0, MAX_SCOPE_KEY_LENGTH - HASH_MARK.length - DIGEST_LENGTH);
 	return `${prefix}${HASH_MARK}${digest}`;
+}
+
+/**
+ * Long keys only (rare: session ids are short), so node:crypto is loaded on
+ * first use rather than on every hook's start-up.
+ */
+function sha256Hex(text: string): string {
+	const crypto = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+	return crypto.createHash("sha256").update(text, "utf8").digest("hex");
 }

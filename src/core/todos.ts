@@ -3,8 +3,9 @@
  * fingerprint of the open set. Normalisers from each harness's own shape live
  * in `todo-normalize.ts`.
  */
-import { createHash } from "node:crypto";
+
 import { z } from "zod";
+import { hash64 } from "./hash.js";
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
@@ -60,7 +61,7 @@ export function openFingerprint(todos: readonly Pick<Todo, "status" | "content">
 		.map((todo) => canonicalText(todo.content))
 		.sort();
 	if (items.length === 0) return "";
-	return createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
+	return hash64(JSON.stringify(items));
 }
 
 /** The first open items, in list order, `in_progress` first. */
@@ -74,5 +75,5 @@ export function nextOpenTodos(todos: readonly Todo[], limit: number): Todo[] {
 /** A fingerprint of the whole list with statuses: any real change changes it. */
 export function listFingerprint(todos: readonly Pick<Todo, "status" | "content">[]): string {
 	const items = todos.map((todo) => `${todo.status}|${canonicalText(todo.content)}`).sort();
-	return createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
+	return hash64(JSON.stringify(items));
 }

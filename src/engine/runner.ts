@@ -3,7 +3,7 @@
  * trimmed to the tail that matters. The default runs real processes; tests may
  * pass their own.
  */
-import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 
 export interface RunResult {
 	/** null: it did not exit on its own (timed out, killed). */
@@ -24,6 +24,8 @@ export function trimOutput(text: string, max = 4000): string {
 
 export const shellRunner: Runner = {
 	run(command, { cwd, timeoutMs }) {
+		// Loaded on first use: most hook runs never verify, and loading it costs start-up time.
+		const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
 		return new Promise((resolve) => {
 			const child = spawn(command, { cwd, shell: true, detached: true, stdio: ["ignore", "pipe", "pipe"] });
 			let output = "";

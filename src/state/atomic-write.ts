@@ -4,7 +4,6 @@
  * file lives in the target's folder so the rename cannot cross file systems,
  * and its name can never be taken for a state file (see `isTempFileName`).
  */
-import { randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 
@@ -20,8 +19,18 @@ export async function ensureDir(dir: string): Promise<void> {
 
 /** `.<target name>.<pid>-<random>.tmp`: hidden, unique per writer, never a state name. */
 export function tempFileName(target: string): string {
-	const unique = `${process.pid}-${randomBytes(6).toString("hex")}`;
+	const unique = `${process.pid}-${randomHex(12)}`;
 	return `.${path.basename(target)}.${unique}${TEMP_SUFFIX}`;
+}
+
+/** Uniqueness within one process is all a temp name needs (the pid separates processes). */
+function randomHex(digits: number): string {
+	let out = "";
+	while (out.length < digits)
+		out += Math.floor(Math.random() * 0x100000000)
+			.toString(16)
+			.padStart(8, "0");
+	return out.slice(0, digits);
 }
 
 export function isTempFileName(name: string): boolean {

@@ -9,7 +9,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -427,7 +427,7 @@ describe("boulder with the real Claude Code", () => {
 		"works as a plugin: its hooks nudge, and /boulder:status shows boulder's status without restarting the episode",
 		async () => {
 			await boulderOk("uninstall", "claude-code", "--project");
-			const plugin = ["--plugin-dir", REPO];
+			const plugin = ["--plugin-dir", await pluginCopy(join(sandbox.root, "plugin"))];
 			const first = await serve([progress(0, 2), say("Stopping here.")], { whenExhausted: say("Still stopping.") });
 			const run = await claude(first, "Do both items.", { env: TODO_TOOLS_OFF, args: plugin });
 			expect(nudges(first)).toBe(3);
@@ -526,4 +526,19 @@ async function ensureInterruptLine(sessionId: string): Promise<void> {
 		return;
 	}
 	throw new Error(`no transcript for ${sessionId}`);
+}
+
+/**
+ * The plugin as the npm package ships it (its `files`), not the whole
+ * repository: Claude Code reads a plugin folder at start-up, and the
+ * repository's node_modules and tests are no part of the plugin. The built
+ * code and the runtime dependencies are linked, not copied.
+ */
+async function pluginCopy(dir: string): Promise<string> {
+	for (const part of [".claude-plugin", "hooks", "commands", "bin", "package.json"]) {
+		await cp(join(REPO, part), join(dir, part), { recursive: true });
+	}
+	await symlink(join(REPO, "dist"), join(dir, "dist"));
+	await symlink(join(REPO, "node_modules"), join(dir, "node_modules"));
+	return dir;
 }
