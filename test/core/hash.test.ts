@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { hash64 } from "../../src/core/hash.js";
+
+describe("hash64 (FNV-1a, 64-bit)", () => {
+	it("matches the published FNV-1a test vectors", () => {
+		expect(hash64("")).toBe("cbf29ce484222325");
+		expect(hash64("a")).toBe("af63dc4c8601ec8c");
+		expect(hash64("foobar")).toBe("85944171f73967e8");
+	});
+
+	it("hashes text as UTF-8 and tells near texts apart", () => {
+		expect(hash64("é")).not.toBe(hash64("e"));
+		expect(hash64("task 1|pending")).not.toBe(hash64("task 1|completed"));
+		expect(hash64("日本語")).toMatch(/^[0-9a-f]{16}$/);
+	});
+});
