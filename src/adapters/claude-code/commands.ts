@@ -14,6 +14,7 @@ import type { Command } from "commander";
 import type { Cli } from "../../cli/context.js";
 import { EXIT } from "../../cli/exit-codes.js";
 import { BoulderError } from "../../core/errors.js";
+import { installReportLines } from "../shared/install-report.js";
 import { HARNESS } from "./hook-input.js";
 import {
 	INSTALL_SCOPES,
@@ -94,25 +95,5 @@ function place(cli: Cli) {
 }
 
 function printReport(cli: Cli, report: InstallReport): void {
-	const c = cli.colors();
-	const lines: string[] = [];
-	switch (report.action) {
-		case "installed":
-			lines.push(c.green(INSTALL_TEXT.installed(report.file, report.entries)), INSTALL_TEXT.restart);
-			break;
-		case "updated":
-			lines.push(c.green(INSTALL_TEXT.updated(report.file)), INSTALL_TEXT.restart);
-			break;
-		case "unchanged":
-			lines.push(INSTALL_TEXT.unchanged(report.file));
-			break;
-		case "removed":
-			lines.push(c.green(INSTALL_TEXT.removed(report.file, report.entries)), INSTALL_TEXT.restart);
-			break;
-		case "absent":
-			lines.push(INSTALL_TEXT.notInstalled(report.file));
-			break;
-	}
-	if (report.backup) lines.push(c.dim(INSTALL_TEXT.backup(report.backup)));
-	cli.out(lines.join("\n"));
+	cli.out(installReportLines(report, INSTALL_TEXT, cli.colors()).join("\n"));
 }

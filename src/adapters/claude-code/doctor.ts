@@ -3,28 +3,17 @@
  * whether they come from this version of boulder and cover every event, and
  * whether the programs they run still exist. Hooks installed as a plugin are
  * not visible from here and are not reported.
- *
- * The shapes below match the CLI's doctor check (`src/cli/doctor/types.ts`)
- * without importing it: the adapter does not depend on the CLI.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import type { DoctorContext, DoctorFinding } from "../../cli/doctor/types.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { messageOf } from "./hook-input.js";
 import { INSTALL_SCOPES, type InstallScope, ourEntries, settingsFile, thisProgram } from "./install.js";
 
-export interface ClaudeCodeFinding {
-	check: string;
-	level: "ok" | "warn" | "problem";
-	message: string;
-	fix: string | null;
-	file?: string;
-}
+export type ClaudeCodeFinding = DoctorFinding;
 
-export interface ClaudeCodeCheckContext {
-	cwd: string;
-	env: NodeJS.ProcessEnv;
-}
+export type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 const CHECK = "claude-code";
 

@@ -25,6 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, packageVersion, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
+import type { InstallReport } from "../shared/install-report.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -77,15 +78,7 @@ export interface InstallOptions extends Place {
 	now?: () => Date;
 }
 
-export interface InstallReport {
-	file: string;
-	/** installed: there were none; updated: older entries replaced; unchanged: already so; removed; absent: nothing to remove. */
-	action: "installed" | "updated" | "unchanged" | "removed" | "absent";
-	/** Where the previous file was copied, or null when nothing was written or there was no file. */
-	backup: string | null;
-	/** boulder's hook entries added or removed. */
-	entries: number;
-}
+export type { InstallReport } from "../shared/install-report.js";
 
 export async function installClaudeCode(options: InstallOptions): Promise<InstallReport> {
 	const program = options.program ?? thisProgram();

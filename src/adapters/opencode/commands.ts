@@ -5,6 +5,7 @@
  */
 import type { Cli } from "../../cli/context.js";
 import { EXIT } from "../../cli/exit-codes.js";
+import { installReportLines } from "../shared/install-report.js";
 import { type InstallReport, type InstallScope, installOpenCode, uninstallOpenCode } from "./install.js";
 import { INSTALL_TEXT } from "./messages.js";
 
@@ -20,26 +21,6 @@ export async function runOpenCodeInstall(
 }
 
 function printReport(cli: Cli, report: InstallReport, scope: InstallScope): void {
-	const c = cli.colors();
-	const lines: string[] = [];
-	switch (report.action) {
-		case "installed":
-			lines.push(c.green(INSTALL_TEXT.installed(report.file)), INSTALL_TEXT.restart);
-			if (scope === "project") lines.push(c.dim(INSTALL_TEXT.machineLocal));
-			break;
-		case "updated":
-			lines.push(c.green(INSTALL_TEXT.updated(report.file)), INSTALL_TEXT.restart);
-			break;
-		case "unchanged":
-			lines.push(INSTALL_TEXT.unchanged(report.file));
-			break;
-		case "removed":
-			lines.push(c.green(INSTALL_TEXT.removed(report.file, report.entries)), INSTALL_TEXT.restart);
-			break;
-		case "absent":
-			lines.push(INSTALL_TEXT.notInstalled(report.file));
-			break;
-	}
-	if (report.backup) lines.push(c.dim(INSTALL_TEXT.backup(report.backup)));
-	cli.out(lines.join("\n"));
+	const extra = scope === "project" ? [INSTALL_TEXT.machineLocal] : [];
+	cli.out(installReportLines(report, INSTALL_TEXT, cli.colors(), extra).join("\n"));
 }

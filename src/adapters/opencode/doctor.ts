@@ -3,29 +3,18 @@
  * project's `opencode.json(c)`, the user's), whether the file it names exists,
  * and whether it is this version of boulder. A plugin dropped into
  * `.opencode/plugins/` by hand is not visible here and is not reported.
- *
- * The shapes below match the CLI's doctor check (`src/cli/doctor/types.ts`)
- * without importing it, as the Claude Code check does.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type { DoctorContext, DoctorFinding } from "../../cli/doctor/types.js";
 import { packageVersion } from "../shared/config-file.js";
 import { messageOf } from "./event-read.js";
 import { existingConfigFiles, INSTALL_SCOPES, type InstallScope, ourEntries, readConfig } from "./install.js";
 
-export interface OpenCodeFinding {
-	check: string;
-	level: "ok" | "warn" | "problem";
-	message: string;
-	fix: string | null;
-	file?: string;
-}
+export type OpenCodeFinding = DoctorFinding;
 
-export interface OpenCodeCheckContext {
-	cwd: string;
-	env: NodeJS.ProcessEnv;
-}
+export type OpenCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 const CHECK = "opencode";
 

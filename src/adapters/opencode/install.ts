@@ -23,6 +23,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
+import type { InstallReport } from "../shared/install-report.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -108,15 +109,7 @@ export interface InstallOptions extends Place {
 	now?: () => Date;
 }
 
-export interface InstallReport {
-	file: string;
-	/** installed: there was none; updated: an older entry replaced; unchanged: already so; removed; absent: nothing to remove. */
-	action: "installed" | "updated" | "unchanged" | "removed" | "absent";
-	/** Where the previous file was copied, or null when nothing was written or there was no file. */
-	backup: string | null;
-	/** boulder's entries added or removed. */
-	entries: number;
-}
+export type { InstallReport } from "../shared/install-report.js";
 
 export async function installOpenCode(options: InstallOptions): Promise<InstallReport> {
 	const entry = options.entry ?? pluginEntry();
