@@ -25,6 +25,7 @@ import {
 	startAnthropicServer,
 	stringsIn,
 } from "./support/anthropic-server.js";
+import { type CliRun, runBoulder } from "./support/boulder-cli.js";
 import {
 	type ClaudeRunResult,
 	type ClaudeSandbox,
@@ -36,7 +37,6 @@ import {
 } from "./support/claude-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = join(REPO, "bin", "boulder.js");
 const HOOK = join(REPO, "dist", "hook", "claude-code.cjs");
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 150_000;
@@ -69,25 +69,10 @@ async function serve(scenario: Scenario, options: ServerOptions = {}): Promise<A
 	return server;
 }
 
-interface Cli {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
 /** The real CLI, in the project, with the sandbox's HOME and state folders (the ones the hooks see). */
-async function boulder(...args: string[]): Promise<Cli> {
+async function boulder(...args: string[]): Promise<CliRun> {
 	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	try {
-		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-			cwd: sandbox.project,
-			env,
-		});
-		return { code: 0, stdout, stderr };
-	} catch (error) {
-		const failed = error as { code?: number; stdout?: string; stderr?: string };
-		return { code: failed.code ?? 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-	}
+	return runBoulder(args, { cwd: sandbox.project, env });
 }
 
 async function boulderOk(...args: string[]): Promise<string> {

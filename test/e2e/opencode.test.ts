@@ -1,20 +1,9 @@
-/**
- * The OpenCode adapter end to end: the real `opencode serve` (the pinned
- * opencode-ai) against the scripted model server, with boulder loaded the way
- * a user loads it (`"plugin": ["boulder-agent"]`, from the built package),
- * and explained the way a user asks (`boulder why`, the real CLI).
- * Assertions are on what the model received and on what boulder says; never
- * on timings.
- *
- * Needs `npm run build`.
- */
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, runBoulder } from "./support/boulder-cli.js";
 import {
 	contentText,
 	type ModelStep,
@@ -25,7 +14,6 @@ import {
 import { type OpencodeServer, type PluginEntry, startOpencode } from "./support/opencode-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = join(REPO, "bin", "boulder.js");
 const PLUGIN = join(REPO, "dist", "adapters", "opencode", "plugin.js");
 const NUDGE = "[boulder · automatic continuation";
 const TEST_TIMEOUT_MS = 120_000;
@@ -72,14 +60,8 @@ async function setUp(scenario: ModelStep[] | Parameters<ScriptedModelServer["set
 	return { model, oc };
 }
 
-interface Cli {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
 /** The real CLI, in the project, with the server's HOME and XDG folders. */
-async function boulder(...args: string[]): Promise<Cli> {
+async function boulder(...args: string[]): Promise<CliRun> {
 	const server = oc as OpencodeServer;
 	const home = server.homeDir;
 	const env = {
@@ -91,16 +73,7 @@ async function boulder(...args: string[]): Promise<Cli> {
 		XDG_CACHE_HOME: join(home, ".cache"),
 		NO_COLOR: "1",
 	};
-	try {
-		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-			cwd: server.projectDir,
-			env,
-		});
-		return { code: 0, stdout, stderr };
-	} catch (error) {
-		const failed = error as { code?: number; stdout?: string; stderr?: string };
-		return { code: failed.code ?? 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-	}
+	return runBoulder(args, { cwd: server.projectDir, env });
 }
 
 async function boulderOk(...args: string[]): Promise<string> {
