@@ -1,8 +1,13 @@
 /**
  * One line of the decision log: every decision, skip or inject, with its
  * reason and the figures behind it. `boulder why` and `boulder log` read it.
+ *
+ * `reason` is read as a plain string (a newer boulder may have logged codes
+ * this one does not know); it is written only through `eventRecord` or from a
+ * typed decision.
  */
 import { z } from "zod";
+import type { EventReason } from "./event-reasons.js";
 import { DecisionKind } from "./turns.js";
 
 export const DecisionRecord = z.object({
@@ -22,3 +27,33 @@ export const DecisionRecord = z.object({
 	retryAt: z.number().nullable().optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
+
+export interface EventFields {
+	at: number;
+	worktree: string;
+	reason: EventReason;
+	detail: string;
+	scope?: string | null;
+	harness?: string | null;
+	session?: string | null;
+	work?: string | null;
+	key?: string | null;
+}
+
+/** The one factory of event lines: every writer of an event goes through it. */
+export function eventRecord(fields: EventFields): DecisionRecord {
+	const record: DecisionRecord = {
+		v: 1,
+		at: fields.at,
+		worktree: fields.worktree,
+		scope: fields.scope ?? null,
+		harness: fields.harness ?? null,
+		session: fields.session ?? null,
+		work: fields.work ?? null,
+		kind: "event",
+		reason: fields.reason,
+		detail: fields.detail,
+	};
+	if (fields.key) record.key = fields.key;
+	return record;
+}

@@ -29,6 +29,27 @@ export const SKIP_REASONS = [
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export type ReasonCode = SkipReason | "continue" | "verify-failed" | "verify" | "complete";
 
+/** Skips the user is told about: the agent was let stop on a limit, not because the work is done. */
+const NOTICED: ReadonlySet<SkipReason> = new Set(["stagnation", "budget-turns", "budget-tokens", "budget-time"]);
+
+/** Whether the user should hear about this skip (a toast, a one-line notice), not only find it in `boulder why`. */
+export function isNoticed(reason: SkipReason): boolean {
+	return NOTICED.has(reason);
+}
+
+/** Why continuation is switched off around this session, as the engine found it in the works file. */
+export type SwitchedOff =
+	| { kind: "worktree-stopped"; by: string }
+	| { kind: "work-paused"; work: string }
+	| { kind: "works-unreadable"; movedTo: string | null };
+
+/** The active work of the worktree is another session's. */
+export interface BoundElsewhere {
+	work: string;
+	harness: string;
+	sessionId: string;
+}
+
 export interface PendingInput {
 	kind: "question" | "permission" | "wait";
 	detail?: string;
@@ -36,12 +57,14 @@ export interface PendingInput {
 
 /** What the adapter knows about the session at this idle. */
 export interface SessionFacts {
-	/** Set when the user turned continuation off for this worktree or work, or paused the work. */
-	disabledBy?: string | null;
+	/** Set when the user turned continuation off for this worktree, paused the work, or the works file is unreadable. */
+	switchedOff?: SwitchedOff | null;
 	subagent?: boolean;
 	agent?: string | null;
-	/** The active work belongs to another session: never hijack it. */
-	boundElsewhere?: string | null;
+	/** The active work belongs to another session: never hijack it (this session may still roll a list of its own). */
+	boundElsewhere?: BoundElsewhere | null;
+	/** The bound work's plan file is gone: nothing can be read as open. */
+	planMissing?: string | null;
 	pendingInput?: PendingInput | null;
 	lastAssistantText?: string | null;
 	backgroundTasks?: number;
@@ -70,32 +93,59 @@ export interface Figures {
 	graceLeft: number;
 }
 
-export interface Decision {
-	kind: DecisionKind;
-	reason: ReasonCode;
-	/** One line in plain words: why. */
-	detail: string;
-	figures: Figures;
-	/** Idempotency key of an inject or complete. */
-	key: string | null;
-	/** For `backoff`: when deciding again makes sense. */
-	retryAt: number | null;
-	/** The nudge text (inject) or the message for the user (complete). */
-	text: string | null;
-	next: ContinuationState;
-}
+/**
+ * The answer on idle, as data. `key` is the idempotency key of an inject or a
+ * complete; `text` is the nudge (inject) or the message for the user
+ * (complete); a skip may carry the key of the nudge it refers to (duplicate),
+ * `retryAt` (backoff) and whether the user should be told (`notice`).
+ */
+export type Verdict =
+	| {
+			kind: "inject";
+			reason: "continue" | "verify-failed";
+			detail: string;
+			key: string;
+			text: string;
+			retryAt: null;
+	  }
+	| { kind: "complete"; reason: "complete"; detail: string; key: string; text: string; retryAt: null }
+	| { kind: "verify"; reason: "verify"; detail: string; key: null; text: null; retryAt: null }
+	| {
+			kind: "skip";
+			reason: SkipReason;
+			detail: string;
+			key: string | null;
+			text: null;
+			retryAt: number | null;
+			notice: boolean;
+	  };
+
+/** A verdict with the figures behind it and the next state to persist. */
+export type Decision = Verdict & { figures: Figures; next: ContinuationState };
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The persisted `DecisionKind` and the verdicts' kinds are one set: this fails to compile when they drift. */
+export const KINDS_AGREE: Same<DecisionKind, Verdict["kind"]> = true;
 
 export function decide(input: IdleInput): Decision {
 	const accounted = account(input);
 	const { config, facts, now, work } = input;
 	const state = accounted;
-	const skip = (reason: SkipReason, detail: string, extra: Partial<Decision> = {}): Decision =>
-		finish(input, state, { kind: "skip", reason, detail, ...extra });
+	const skip = (reason: SkipReason, detail: string, extra: { key?: string | null; retryAt?: number } = {}): Decision =>
+		finish(input, state, {
+			kind: "skip",
+			reason,
+			detail,
+			key: extra.key ?? null,
+			text: null,
+			retryAt: extra.retryAt ?? null,
+			notice: isNoticed(reason),
+		});
 
 	// 1
 	if (!config.enabled) return skip("disabled", "continuation is turned off in the config");
 	if (state.disabled) return skip("disabled", `continuation was turned off by ${state.disabled.by}`);
-	if (facts.disabledBy) return skip("disabled", facts.disabledBy);
+	if (facts.switchedOff) return skip("disabled", switchedOffText(facts.switchedOff));
 
 	// 2
 	if (facts.subagent) return skip("not-eligible", "subagent sessions own no continuation; their parent decides");
@@ -103,11 +153,17 @@ export function decide(input: IdleInput): Decision {
 	if (agent && config.skipAgents.some((name) => name.toLowerCase() === agent)) {
 		return skip("not-eligible", `the agent "${facts.agent}" is never continued`);
 	}
-	if (facts.boundElsewhere) {
-		return skip("not-eligible", `the active work belongs to session ${facts.boundElsewhere}`);
+	const ownList = work !== null && work.counts.total > 0;
+	if (facts.boundElsewhere && !ownList) {
+		const owner = facts.boundElsewhere;
+		return skip(
+			"not-eligible",
+			`the active work "${owner.work}" belongs to ${owner.harness} session ${owner.sessionId}, and this session has no list of its own`,
+		);
 	}
 
 	// 3
+	if (facts.planMissing) return skip("no-open-work", `the plan file ${facts.planMissing} is missing`);
 	if (!work || work.counts.total === 0) return skip("no-open-work", "there is no todo list or plan");
 	let failedCheck: FailedCheck | null = null;
 	if (work.counts.open === 0) {
@@ -125,6 +181,9 @@ export function decide(input: IdleInput): Decision {
 				kind: "verify",
 				reason: "verify",
 				detail: `every item is done; running ${work.verify.length} verify command(s)`,
+				key: null,
+				text: null,
+				retryAt: null,
 			});
 		}
 		if (work.verify.length === 0 || verification?.passed) {
@@ -138,6 +197,7 @@ export function decide(input: IdleInput): Decision {
 					detail: work.verify.length > 0 ? "every item is done and verified" : "every item is done",
 					key,
 					text: workCompleteMessage(work),
+					retryAt: null,
 				},
 			);
 		}
@@ -175,6 +235,10 @@ export function decide(input: IdleInput): Decision {
 				kind: "skip",
 				reason: "turn-unsafe",
 				detail: "this idle is left over from a turn the restart interrupted",
+				key: null,
+				text: null,
+				retryAt: null,
+				notice: false,
 			},
 		);
 	}
@@ -252,6 +316,7 @@ export function decide(input: IdleInput): Decision {
 			detail: `every item is done but \`${failedCheck.command}\` fails; sending the failure back`,
 			key,
 			text: verifyFailedPrompt(work, failedCheck),
+			retryAt: null,
 		});
 	}
 	return finish(input, next, {
@@ -260,6 +325,7 @@ export function decide(input: IdleInput): Decision {
 		detail: `${work.counts.open} item(s) still open; continuing with: ${work.next[0] ?? "the next item"}`,
 		key,
 		text: continuationPrompt(work),
+		retryAt: null,
 	});
 }
 
@@ -307,9 +373,7 @@ function openEpisode(state: ContinuationState, work: WorkView, now: number): Epi
 	};
 }
 
-type DecisionCore = Pick<Decision, "kind" | "reason" | "detail"> & Partial<Decision>;
-
-function finish(input: IdleInput, next: ContinuationState, core: DecisionCore): Decision {
+function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decision {
 	const { config, now, work } = input;
 	const episode = next.episode;
 	const recorded: ContinuationState =
@@ -321,7 +385,7 @@ function finish(input: IdleInput, next: ContinuationState, core: DecisionCore): 
 						turnSeq: next.turn?.seq ?? 0,
 						kind: core.kind,
 						reason: core.reason,
-						key: core.key ?? null,
+						key: core.key,
 						at: now,
 						delivery: null,
 					},
@@ -333,9 +397,6 @@ function finish(input: IdleInput, next: ContinuationState, core: DecisionCore): 
 	const keepPending =
 		core.kind !== "inject" && next.lastDecision?.kind === "inject" && next.lastDecision.delivery === "pending";
 	return {
-		key: null,
-		retryAt: null,
-		text: null,
 		...core,
 		figures: {
 			open: work?.counts.open ?? 0,
@@ -350,6 +411,17 @@ function finish(input: IdleInput, next: ContinuationState, core: DecisionCore): 
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
+}
+
+function switchedOffText(off: SwitchedOff): string {
+	switch (off.kind) {
+		case "worktree-stopped":
+			return `continuation is stopped in this worktree (by ${off.by}); \`boulder go\` turns it on`;
+		case "work-paused":
+			return `the work "${off.work}" is paused; \`boulder resume\` continues it`;
+		case "works-unreadable":
+			return `the works file was unreadable and was moved aside (${off.movedTo ?? "in place"}); run \`boulder doctor\``;
+	}
 }
 
 function suffix(detail: string | undefined): string {

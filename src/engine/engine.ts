@@ -9,10 +9,11 @@
  * everything and let the agent stop.
  */
 import path from "node:path";
+import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
-import type { DecisionRecord } from "../core/decision-record.js";
-import { parsePlan, planView } from "../core/plan-parser.js";
-import { type Decision, decide, type PendingInput, type SessionFacts } from "../core/policy.js";
+import { eventRecord } from "../core/decision-record.js";
+import type { EventReason } from "../core/event-reasons.js";
+import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
@@ -30,54 +31,15 @@ import {
 	type TokenSpend,
 	type TurnEnd,
 } from "../core/turns.js";
-import { todosView, type WorkView } from "../core/work-view.js";
-import { type Clock, type Read, type Store, systemClock } from "../state/store.js";
-import type { Work, WorksFile } from "../state/works.js";
+import { todosView } from "../core/work-view.js";
+import { type Read, type Store, systemClock } from "../state/store.js";
+import type { Work } from "../state/works.js";
+import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 import { type Runner, shellRunner } from "./runner.js";
+import { completeWork, runVerify, type VerifyOutcome } from "./verify-work.js";
+import { readWorkContext, type WorkContext } from "./work-context.js";
 
-/** Who is going idle: a harness session. */
-export interface SessionRef {
-	harness: string;
-	sessionId: string;
-	/** A subagent or child session: owns no continuation. */
-	subagent?: boolean;
-	agent?: string | null;
-}
-
-export interface IdleFacts {
-	lastAssistantText?: string | null;
-	/** When the harness says so directly; otherwise what was observed is used. */
-	backgroundTasks?: number;
-	pendingInput?: PendingInput | null;
-}
-
-export type SessionEvent =
-	| { type: "abort" }
-	| { type: "interrupt" }
-	/** `spend`: what the failed turn's model calls cost, when the harness knows it. */
-	| { type: "api-error"; message?: string; spend?: TokenSpend }
-	| { type: "context-overflow"; spend?: TokenSpend }
-	| { type: "compaction" }
-	| { type: "deleted" }
-	/** The harness is restarting: the abort it causes is not the user's. */
-	| { type: "restart" };
-
-/** The decision as the adapter needs it (without the persisted state). */
-export interface IdleResult {
-	kind: Decision["kind"];
-	reason: Decision["reason"];
-	detail: string;
-	key: string | null;
-	text: string | null;
-	retryAt: number | null;
-	figures: Decision["figures"];
-	work: { id: string; name: string } | null;
-}
-
-export interface PlanSource {
-	/** The plan's text, or null when the file does not exist. */
-	read(worktree: string, planPath: string): Promise<string | null>;
-}
+export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 
 export interface EngineOptions {
 	store: Store;
@@ -85,14 +47,6 @@ export interface EngineOptions {
 	clock?: Clock;
 	runner?: Runner;
 	plans: PlanSource;
-}
-
-interface WorkContext {
-	view: WorkView | null;
-	work: Work | null;
-	facts: Pick<SessionFacts, "disabledBy" | "boundElsewhere">;
-	/** Why there is no view although a work is bound (plan missing or invalid). */
-	problem: string | null;
 }
 
 export class Engine {
@@ -243,7 +197,15 @@ export class Engine {
 		const message = error instanceof Error ? error.message : String(error);
 		try {
 			await this.store.appendDecision(
-				this.record(ref, null, { kind: "event", reason: "error", detail: `${where}: ${message}` }),
+				eventRecord({
+					at: this.clock.now(),
+					worktree: this.store.worktree,
+					scope: ref ? this.scopeOf(ref) : null,
+					harness: ref?.harness ?? null,
+					session: ref?.sessionId ?? null,
+					reason: "error",
+					detail: `${where}: ${message}`,
+				}),
 			);
 		} catch {
 			// The log itself failed: the caller's own stderr is all that is left.
@@ -296,22 +258,28 @@ export class Engine {
 		options: { prepare?: Prepare; deliverNow?: boolean },
 	): Promise<IdleResult> {
 		const scope = this.scopeOf(ref);
-		if (scope === null) {
-			return this.logged(ref, null, null, {
-				kind: "skip",
-				reason: "not-eligible",
-				detail: "subagent sessions own no continuation; their parent decides",
-			});
-		}
-		const context = await this.workContext(ref);
+		if (scope === null) return this.logged(ref, null, null, this.decideSubagent(ref));
+		const context = await readWorkContext(this.deps(), ref);
 		let result = await this.decideLocked(ref, scope, context, facts, options);
 		if (result.kind === "verify" && context.view && context.work) {
-			await this.logResult(ref, scope, context.work, result);
-			const verified = await this.verify(context.work, context.view);
+			await this.logged(ref, scope, context.work, result);
+			const verified = await runVerify(this.deps(), context.work, context.view);
 			result = await this.decideLocked(ref, scope, context, facts, { ...options, prepare: undefined, verified });
 		}
-		if (result.kind === "complete" && context.work) await this.completeWork(context.work.id);
-		return this.logResult(ref, scope, context.work, result);
+		if (result.kind === "complete" && context.work) await completeWork(this.deps(), context.work.id);
+		return this.logged(ref, scope, context.work, result);
+	}
+
+	/** A subagent owns no state: the policy answers from an empty one. */
+	private decideSubagent(ref: SessionRef): Decision {
+		return decide({
+			state: emptyContinuationState(),
+			work: null,
+			facts: { subagent: true, agent: ref.agent ?? null },
+			config: this.config,
+			now: this.clock.now(),
+			scope: "",
+		});
 	}
 
 	private async decideLocked(
@@ -329,7 +297,7 @@ export class Engine {
 			const view = context.work ? context.view : todosView(state.todos ?? [], this.config.nextItems);
 			const decision = decide({
 				state,
-				work: context.problem ? null : view,
+				work: view,
 				facts: {
 					...context.facts,
 					subagent: ref.subagent ?? false,
@@ -342,110 +310,16 @@ export class Engine {
 				now,
 				scope,
 			});
-			const withProblem =
-				context.problem && decision.reason === "no-open-work" ? { ...decision, detail: context.problem } : decision;
 			const next =
-				options.deliverNow && decision.kind === "inject" && decision.key
+				options.deliverNow && decision.kind === "inject"
 					? onDelivered(decision.next, decision.key, now)
 					: decision.next;
-			return { result: withProblem, next };
+			return { result: decision, next };
 		});
 	}
 
-	/** Reads the works file and binds the session to the active work when it is the first to come. */
-	private async workContext(ref: SessionRef): Promise<WorkContext> {
-		const none: WorkContext = { view: null, work: null, facts: {}, problem: null };
-		const works = await this.store.readWorks();
-		if (works.kind === "unreadable") {
-			return {
-				...none,
-				facts: {
-					disabledBy: `the works file was unreadable and was moved aside (${works.problem.movedTo ?? "in place"}); run \`boulder doctor\``,
-				},
-			};
-		}
-		if (works.kind === "missing") return none;
-		const file = works.value;
-		const stopped = file.stopped
-			? `continuation is stopped in this worktree (by ${file.stopped.by}); \`boulder go\` turns it on`
-			: null;
-		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
-		if (!active || (active.status !== "active" && active.status !== "paused") || ref.subagent) {
-			return { ...none, facts: { disabledBy: stopped } };
-		}
-		let work = active;
-		if (!isBound(work, ref)) {
-			if (work.sessions.length > 0 || work.status !== "active") {
-				return { ...none, facts: { disabledBy: stopped } };
-			}
-			work = await this.bind(work.id, ref);
-			if (!isBound(work, ref)) return { ...none, facts: { disabledBy: stopped } };
-		}
-		const disabledBy =
-			stopped ??
-			(work.status === "paused" ? `the work "${work.name}" is paused; \`boulder resume\` continues it` : null);
-		const text = await this.plans.read(work.worktree, work.planPath);
-		if (text === null) {
-			return { view: null, work, facts: { disabledBy }, problem: `the plan file ${work.planPath} is missing` };
-		}
-		const plan = parsePlan(text, work.planPath);
-		const view = planView(plan, work.name, this.config.nextItems);
-		const verify = work.verify.length > 0 ? work.verify : view.verify;
-		return { view: { ...view, verify }, work, facts: { disabledBy }, problem: null };
-	}
-
-	private async bind(workId: string, ref: SessionRef): Promise<Work> {
-		return this.store.updateWorks((current) => {
-			const file = current.kind === "ok" ? current.value : null;
-			const work = file?.works[workId];
-			if (!file || !work) throw new Error(`work ${workId} vanished while binding`);
-			if (work.sessions.length > 0) return { result: work, next: null };
-			const bound: Work = {
-				...work,
-				sessions: [{ harness: ref.harness, sessionId: ref.sessionId, how: "appended", at: this.clock.now() }],
-				agent: work.agent ?? ref.agent ?? null,
-			};
-			return { result: bound, next: { ...file, works: { ...file.works, [workId]: bound } } };
-		});
-	}
-
-	private async verify(work: Work, view: WorkView): Promise<VerifyOutcome> {
-		const timeoutMs = work.verifyTimeoutMs ?? this.config.verifyTimeoutMs;
-		let outcome: VerifyOutcome = {
-			fingerprint: view.fingerprint,
-			passed: true,
-			command: null,
-			exitCode: 0,
-			output: "",
-		};
-		for (const command of view.verify) {
-			const run = await this.runner.run(command, { cwd: work.worktree, timeoutMs });
-			if (run.exitCode !== 0) {
-				const output = run.timedOut ? `${run.output}\n(timed out after ${timeoutMs} ms)` : run.output;
-				outcome = { fingerprint: view.fingerprint, passed: false, command, exitCode: run.exitCode, output };
-				break;
-			}
-		}
-		const at = this.clock.now();
-		await this.store.updateWorks((current) => {
-			if (current.kind !== "ok" || !current.value.works[work.id]) return { result: undefined, next: null };
-			const file = current.value;
-			const { fingerprint: _, ...verification } = outcome;
-			const updated = { ...(file.works[work.id] as Work), lastVerification: { ...verification, at } };
-			return { result: undefined, next: { ...file, works: { ...file.works, [work.id]: updated } } };
-		});
-		return outcome;
-	}
-
-	private async completeWork(workId: string): Promise<void> {
-		await this.store.updateWorks((current) => {
-			const work = current.kind === "ok" ? current.value.works[workId] : undefined;
-			if (current.kind !== "ok" || !work || work.status === "completed") return { result: undefined, next: null };
-			const now = this.clock.now();
-			const done: Work = { ...work, status: "completed", endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) };
-			const file: WorksFile = { ...current.value, works: { ...current.value.works, [workId]: done } };
-			return { result: undefined, next: file };
-		});
+	private deps() {
+		return { store: this.store, config: this.config, clock: this.clock, plans: this.plans, runner: this.runner };
 	}
 
 	private async change(
@@ -460,63 +334,47 @@ export class Engine {
 		});
 	}
 
-	private async event(ref: SessionRef, reason: string, detail: string, key: string | null = null): Promise<void> {
-		await this.store.appendDecision(this.record(ref, null, { kind: "event", reason, detail, key }));
-	}
-
-	private async logResult(ref: SessionRef, scope: string, work: Work | null, decision: Decision): Promise<IdleResult> {
-		return this.logged(ref, scope, work, decision);
+	private async event(ref: SessionRef, reason: EventReason, detail: string, key: string | null = null): Promise<void> {
+		await this.store.appendDecision(
+			eventRecord({
+				at: this.clock.now(),
+				worktree: this.store.worktree,
+				scope: this.scopeOf(ref),
+				harness: ref.harness,
+				session: ref.sessionId,
+				reason,
+				detail,
+				key,
+			}),
+		);
 	}
 
 	private async logged(
 		ref: SessionRef,
 		scope: string | null,
 		work: Work | null,
-		decision: Pick<Decision, "kind" | "reason" | "detail"> & Partial<Decision>,
+		decision: Decision,
 	): Promise<IdleResult> {
-		const figures = decision.figures;
-		await this.store.appendDecision(
-			this.record(ref, work, {
-				kind: decision.kind,
-				reason: decision.reason,
-				detail: decision.detail,
-				key: decision.key ?? null,
-				retryAt: decision.retryAt ?? null,
-				...(figures ? { figures: { ...figures } } : {}),
-				scope,
-			}),
-		);
-		return {
-			kind: decision.kind,
-			reason: decision.reason,
-			detail: decision.detail,
-			key: decision.key ?? null,
-			text: decision.text ?? null,
-			retryAt: decision.retryAt ?? null,
-			figures: figures ?? emptyFigures(),
-			work: work ? { id: work.id, name: work.name } : null,
-		};
-	}
-
-	private record(
-		ref: SessionRef | null,
-		work: Work | null,
-		fields: Pick<DecisionRecord, "kind" | "reason" | "detail"> & Partial<DecisionRecord>,
-	): DecisionRecord {
-		return {
+		const { next: _, ...verdict } = decision;
+		await this.store.appendDecision({
 			v: 1,
 			at: this.clock.now(),
 			worktree: this.store.worktree,
-			scope: ref ? this.scopeOf(ref) : null,
-			harness: ref?.harness ?? null,
-			session: ref?.sessionId ?? null,
+			scope,
+			harness: ref.harness,
+			session: ref.sessionId,
 			work: work?.id ?? null,
-			...fields,
-		};
+			kind: decision.kind,
+			reason: decision.reason,
+			detail: decision.detail,
+			key: decision.key,
+			retryAt: decision.retryAt,
+			figures: { ...decision.figures },
+		});
+		return { ...verdict, work: work ? { id: work.id, name: work.name } : null };
 	}
 }
 
-type VerifyOutcome = Parameters<typeof onVerified>[1];
 type Prepare = (state: ContinuationState, now: number) => ContinuationState;
 
 function withSpend(outcome: TurnEnd["outcome"], spend: TokenSpend | undefined): TurnEnd {
@@ -553,22 +411,4 @@ function observe(state: ContinuationState, ref: SessionRef): ContinuationState {
 	const observed = { ...state.observed, harness: ref.harness, sessionId: ref.sessionId };
 	if (ref.agent) observed.agent = ref.agent;
 	return { ...state, observed };
-}
-
-function isBound(work: Work, ref: SessionRef): boolean {
-	return work.sessions.some((session) => session.harness === ref.harness && session.sessionId === ref.sessionId);
-}
-
-function emptyFigures(): Decision["figures"] {
-	return {
-		open: 0,
-		done: 0,
-		blocked: 0,
-		total: 0,
-		autoTurnsLeft: 0,
-		tokensLeft: 0,
-		msLeft: 0,
-		stagnation: 0,
-		graceLeft: 0,
-	};
 }

@@ -4,9 +4,12 @@
  * atomically and runs every read-modify-write under a cross-process lock; the
  * memory implementation is for tests.
  */
+import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { WorksFile } from "./works.js";
+
+export type { Clock } from "../core/clock.js";
 
 /** A state file that could not be used: moved aside untouched, never dropped. */
 export interface StateProblem {
@@ -42,10 +45,6 @@ export interface Store {
 	readDecisions(options?: { limit?: number; session?: string }): Promise<DecisionRecord[]>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
-}
-
-export interface Clock {
-	now(): number;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

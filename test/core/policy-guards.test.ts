@@ -31,8 +31,22 @@ describe("the decision on idle, guard by guard", () => {
 			const state = { ...afterTurn(), disabled: { at: T0, by: "boulder stop" } };
 			expect(idle(state, open).reason).toBe("disabled");
 		});
-		it("fires when the worktree is stopped or the work paused", () => {
-			expect(idle(afterTurn(), open, { facts: { disabledBy: "the work is paused" } }).reason).toBe("disabled");
+		it("fires when the worktree is stopped, and says who stopped it", () => {
+			const decision = idle(afterTurn(), open, {
+				facts: { switchedOff: { kind: "worktree-stopped", by: "`boulder stop`" } },
+			});
+			expect(decision.reason).toBe("disabled");
+			expect(decision.detail).toContain("`boulder stop`");
+		});
+		it("fires when the work is paused, and names the work", () => {
+			const decision = idle(afterTurn(), open, { facts: { switchedOff: { kind: "work-paused", work: "Settings" } } });
+			expect(decision.reason).toBe("disabled");
+			expect(decision.detail).toContain('"Settings" is paused');
+		});
+		it("fires when the works file is unreadable (fail closed)", () => {
+			const decision = idle(afterTurn(), open, { facts: { switchedOff: { kind: "works-unreadable", movedTo: null } } });
+			expect(decision.reason).toBe("disabled");
+			expect(decision.detail).toContain("boulder doctor");
 		});
 		it("lets the next guard answer when nothing is turned off", () => {
 			expect(idle(afterTurn(), open, { facts: { subagent: true } }).reason).toBe("not-eligible");
@@ -46,10 +60,16 @@ describe("the decision on idle, guard by guard", () => {
 		it("fires for a skip-listed agent, whatever its case", () => {
 			expect(idle(afterTurn(), open, { facts: { agent: "Plan" } }).reason).toBe("not-eligible");
 		});
-		it("fires when the active work is bound to another session", () => {
-			const decision = idle(afterTurn(), open, { facts: { boundElsewhere: "ses_other" } });
+		it("fires when the active work is bound to another session and this one has no list", () => {
+			const owner = { work: "Settings", harness: "claude-code", sessionId: "ses_other" };
+			const decision = idle(afterTurn(), null, { facts: { boundElsewhere: owner } });
 			expect(decision.reason).toBe("not-eligible");
 			expect(decision.detail).toContain("ses_other");
+			expect(decision.detail).toContain('"Settings"');
+		});
+		it("lets a session with a list of its own roll it while another session owns the plan", () => {
+			const owner = { work: "Settings", harness: "claude-code", sessionId: "ses_other" };
+			expect(idle(afterTurn(), open, { facts: { boundElsewhere: owner } }).kind).toBe("inject");
 		});
 		it("lets the next guard answer for an eligible session", () => {
 			expect(idle(afterTurn(), view("xx"), { facts: { agent: "build" } }).reason).toBe("complete");

@@ -131,13 +131,38 @@ describe("engine with a plan (works)", () => {
 		expect(first.kind).toBe("inject");
 		expect(first.work?.name).toBe("Ship it");
 		expect(first.text).toContain('the plan "Ship it"');
-		await engine.turnStarted(other, "user");
-		const second = await turnThenIdle(engine, other);
-		expect(second.reason).toBe("no-open-work");
+		// The second session comes through its own engine over the same files, as a second process would.
+		const { engine: secondEngine } = fileEngine(worktree);
+		await secondEngine.turnStarted(other, "user");
+		const second = await turnThenIdle(secondEngine, other);
+		expect(second.reason).toBe("not-eligible");
+		expect(second.detail).toContain('"Ship it" belongs to test session ses_main');
 		const works = await store.readWorks();
 		expect(works.kind === "ok" && Object.values(works.value.works)[0]?.sessions).toEqual([
 			expect.objectContaining({ sessionId: "ses_main", how: "appended" }),
 		]);
+		const logged = await store.readDecisions({ session: "ses_other" });
+		expect(logged.at(-1)).toMatchObject({ kind: "skip", reason: "not-eligible" });
+	});
+
+	it("lets a second session roll a list of its own, never the plan another session owns", async () => {
+		const worktree = await tempWorktree();
+		await writePlan(worktree, "plan.md", plan);
+		const { engine, store } = fileEngine(worktree);
+		await startWork(
+			{ store, clock, plans: { read: async (w, p) => readFile(path.join(w, p), "utf8") } },
+			{ planPath: "plan.md", cwd: worktree },
+		);
+		await engine.turnStarted(main, "user");
+		expect((await turnThenIdle(engine, main)).work?.name).toBe("Ship it");
+		const { engine: secondEngine } = fileEngine(worktree);
+		await secondEngine.turnStarted(other, "user");
+		await secondEngine.todosChanged(other, list("x."));
+		const second = await turnThenIdle(secondEngine, other);
+		expect(second.kind).toBe("inject");
+		expect(second.work).toBeNull();
+		expect(second.text).toContain("item 2");
+		expect(second.text).not.toContain("Ship it");
 	});
 
 	it("runs the verify commands when every item is done, sends a failure back, then completes once", async () => {

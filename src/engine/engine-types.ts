@@ -1,0 +1,46 @@
+/**
+ * The words of the engine's API: who is idle, what the adapter saw, and the
+ * answer it gets. Contract: adapters and the CLI build and read these; they
+ * never build state or log records themselves.
+ */
+import type { Figures, PendingInput, Verdict } from "../core/policy.js";
+import type { TokenSpend } from "../core/turns.js";
+
+/** Who is going idle: a harness session. */
+export interface SessionRef {
+	harness: string;
+	sessionId: string;
+	/** A subagent or child session: owns no continuation. */
+	subagent?: boolean;
+	agent?: string | null;
+}
+
+export interface IdleFacts {
+	lastAssistantText?: string | null;
+	/** When the harness says so directly; otherwise what was observed is used. */
+	backgroundTasks?: number;
+	pendingInput?: PendingInput | null;
+}
+
+export type SessionEvent =
+	| { type: "abort" }
+	| { type: "interrupt" }
+	/** `spend`: what the failed turn's model calls cost, when the harness knows it. */
+	| { type: "api-error"; message?: string; spend?: TokenSpend }
+	| { type: "context-overflow"; spend?: TokenSpend }
+	| { type: "compaction" }
+	| { type: "deleted" }
+	/** The harness is restarting: the abort it causes is not the user's. */
+	| { type: "restart" };
+
+/**
+ * The decision as the adapter needs it: the verdict (an inject always has its
+ * key and text; a skip says whether the user should be told), the figures
+ * behind it, and the work it was about.
+ */
+export type IdleResult = Verdict & { figures: Figures; work: { id: string; name: string } | null };
+
+export interface PlanSource {
+	/** The plan's text, or null when the file does not exist. */
+	read(worktree: string, planPath: string): Promise<string | null>;
+}

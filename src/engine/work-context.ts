@@ -1,0 +1,85 @@
+/**
+ * What the engine knows about the worktree's works when a session goes idle:
+ * the active work and its plan read as a `WorkView`, whether this session is
+ * bound to it (the first session to come binds itself), and the facts guards
+ * 1 to 3 read — switched off, bound elsewhere, plan missing. Facts only: the
+ * policy owns the wording.
+ *
+ * Contract: reads and writes go through the `Store`; plans through `PlanSource`.
+ */
+
+import type { Clock } from "../core/clock.js";
+import type { Config } from "../core/config.js";
+import { parsePlan, planView } from "../core/plan-parser.js";
+import type { SessionFacts } from "../core/policy.js";
+import type { WorkView } from "../core/work-view.js";
+import type { Store } from "../state/store.js";
+import type { Work } from "../state/works.js";
+import type { PlanSource, SessionRef } from "./engine-types.js";
+
+export interface WorkContext {
+	/** The bound work's plan, read now; null when the session rolls its own list (or nothing). */
+	view: WorkView | null;
+	/** The work this session is bound to. */
+	work: Work | null;
+	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planMissing">;
+}
+
+export interface WorkContextDeps {
+	store: Store;
+	config: Config;
+	clock: Clock;
+	plans: PlanSource;
+}
+
+export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): Promise<WorkContext> {
+	const none: WorkContext = { view: null, work: null, facts: {} };
+	const works = await deps.store.readWorks();
+	if (works.kind === "unreadable") {
+		return { ...none, facts: { switchedOff: { kind: "works-unreadable", movedTo: works.problem.movedTo } } };
+	}
+	if (works.kind === "missing") return none;
+	const file = works.value;
+	const stopped = file.stopped ? ({ kind: "worktree-stopped", by: file.stopped.by } as const) : null;
+	const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
+	if (!active || (active.status !== "active" && active.status !== "paused") || ref.subagent) {
+		return { ...none, facts: { switchedOff: stopped } };
+	}
+	let work = active;
+	if (!isBound(work, ref)) {
+		if (work.sessions.length === 0 && work.status === "active") work = await bind(deps, work.id, ref);
+		if (!isBound(work, ref)) {
+			const owner = work.sessions[0];
+			const boundElsewhere = owner ? { work: work.name, harness: owner.harness, sessionId: owner.sessionId } : null;
+			return { ...none, facts: { switchedOff: stopped, boundElsewhere } };
+		}
+	}
+	const switchedOff =
+		stopped ?? (work.status === "paused" ? ({ kind: "work-paused", work: work.name } as const) : null);
+	const text = await deps.plans.read(work.worktree, work.planPath);
+	if (text === null) return { view: null, work, facts: { switchedOff, planMissing: work.planPath } };
+	const plan = parsePlan(text, work.planPath);
+	const view = planView(plan, work.name, deps.config.nextItems);
+	const verify = work.verify.length > 0 ? work.verify : view.verify;
+	return { view: { ...view, verify }, work, facts: { switchedOff } };
+}
+
+/** Binds the session to the work unless another session was quicker (two sessions idle at once). */
+async function bind(deps: WorkContextDeps, workId: string, ref: SessionRef): Promise<Work> {
+	return deps.store.updateWorks((current) => {
+		const file = current.kind === "ok" ? current.value : null;
+		const work = file?.works[workId];
+		if (!file || !work) throw new Error(`work ${workId} vanished while binding`);
+		if (work.sessions.length > 0) return { result: work, next: null };
+		const bound: Work = {
+			...work,
+			sessions: [{ harness: ref.harness, sessionId: ref.sessionId, how: "appended", at: deps.clock.now() }],
+			agent: work.agent ?? ref.agent ?? null,
+		};
+		return { result: bound, next: { ...file, works: { ...file.works, [workId]: bound } } };
+	});
+}
+
+export function isBound(work: Work, ref: SessionRef): boolean {
+	return work.sessions.some((session) => session.harness === ref.harness && session.sessionId === ref.sessionId);
+}
