@@ -1,8 +1,9 @@
 /**
- * Each harness's todo shape, turned into boulder's `Todo[]`: Claude Code's
- * TodoWrite list and its Task tools (TaskCreate, TaskUpdate, TaskGet,
- * TaskList), OpenCode's todos (whose `id` 1.18.33 no longer sends), and
- * typeclaw-style `{content, status, priority, id}` lists.
+ * The generic half of reading a harness's todo list into boulder's `Todo[]`:
+ * status words, and a list reader driven by a declared `TodoShape` (which
+ * fields hold the text, the status, the id and the priority). Each adapter
+ * declares its harness's shapes next to its own code, so supporting a new
+ * harness never means editing the core.
  *
  * Contract: input is whatever the harness handed over, unchecked. Nothing
  * here throws, and nothing is lost quietly: every item dropped or changed is
@@ -22,6 +23,25 @@ import { type Todo, TodoPriority, type TodoStatus } from "./todos.js";
 export interface NormalizedTodos {
 	todos: Todo[];
 	warnings: string[];
+}
+
+/**
+ * Where a harness keeps the parts of a todo. Field names only: a harness
+ * whose items need more than renaming (events that patch a list, say) builds
+ * on `readTodoItem` in its adapter.
+ */
+export interface TodoShape {
+	/** Names the list in warnings: `TodoWrite[2]: dropped: ...`. */
+	label: string;
+	/** Fields of an object that may wrap the list, tried in order; a bare list is always read. */
+	listFields: readonly string[];
+	/** The item's text; required, trimmed. */
+	text: string;
+	status: string;
+	/** Left out when the harness's items carry no id. */
+	id?: string;
+	/** Left out when the harness's items carry no priority. */
+	priority?: string;
 }
 
 /** A status read from a harness: one of ours, `removed` (take it out), or null for unknown. */
@@ -59,35 +79,25 @@ export function readTodoStatus(raw: unknown): ReadStatus {
 	return Object.hasOwn(STATUS_WORDS, word) ? (STATUS_WORDS[word] ?? null) : null;
 }
 
-/** TodoWrite's input `{todos: [{content, status, activeForm}]}`, or the bare list Claude Code saves. */
-export function normalizeClaudeTodoWrite(input: unknown): NormalizedTodos {
-	return normalizeList(input, "TodoWrite");
-}
-
-/** OpenCode's `session.todo()` list, or a `todo.updated` event's `{sessionID, todos}`. */
-export function normalizeOpenCodeTodos(input: unknown): NormalizedTodos {
-	return normalizeList(input, "OpenCode todos");
-}
-
-/** typeclaw-style lists: `{content, status, priority, id}` items, bare or in `{version, todos}`. */
-export function normalizeTypeclawTodos(input: unknown): NormalizedTodos {
-	return normalizeList(input, "todos");
-}
-
-function normalizeList(input: unknown, label: string): NormalizedTodos {
+/** A whole list in `shape`, bare or wrapped; an id used twice is kept twice, with a warning. */
+export function normalizeTodoList(input: unknown, shape: TodoShape): NormalizedTodos {
 	const warnings: string[] = [];
-	const list = listIn(input);
+	const list = listIn(input, shape.listFields);
 	if (list === null) {
-		warnings.push(`${label}: expected a list of todos or {todos: [...]}, got ${describe(input)}; read as no todos`);
+		const wrapped = shape.listFields.map((field) => ` or {${field}: [...]}`).join("");
+		warnings.push(`${shape.label}: expected a list of todos${wrapped}, got ${describeValue(input)}; read as no todos`);
 		return { todos: [], warnings };
 	}
 	const todos: Todo[] = [];
 	const ids = new Set<string>();
 	list.forEach((raw, index) => {
-		const todo = normalizeItem(raw, `${label}[${index}]`, "content", warnings);
+		const where = `${shape.label}[${index}]`;
+		const item = readTodoItem(raw, shape, where);
+		warnings.push(...item.warnings);
+		const todo = item.todo;
 		if (!todo) return;
 		if (todo.id !== undefined) {
-			if (ids.has(todo.id)) warnings.push(`${label}[${index}]: id ${JSON.stringify(todo.id)} appears more than once`);
+			if (ids.has(todo.id)) warnings.push(`${where}: id ${JSON.stringify(todo.id)} appears more than once`);
 			ids.add(todo.id);
 		}
 		todos.push(todo);
@@ -95,179 +105,65 @@ function normalizeList(input: unknown, label: string): NormalizedTodos {
 	return { todos, warnings };
 }
 
-function listIn(input: unknown): unknown[] | null {
+function listIn(input: unknown, fields: readonly string[]): unknown[] | null {
 	if (Array.isArray(input)) return input;
 	if (!isRecord(input)) return null;
-	if (Array.isArray(input.todos)) return input.todos;
-	if (Array.isArray(input.newTodos)) return input.newTodos;
+	for (const field of fields) {
+		const list = input[field];
+		if (Array.isArray(list)) return list;
+	}
 	return null;
 }
 
-/** One item, or null (with a warning unless it was removed on purpose). */
-function normalizeItem(raw: unknown, where: string, textField: "content" | "subject", warnings: string[]): Todo | null {
+/**
+ * One item in `shape`; `where` names it in warnings. `todo` is null when the
+ * item was dropped (with a warning) or removed on purpose (without one).
+ */
+export function readTodoItem(raw: unknown, shape: TodoShape, where: string): { todo: Todo | null; warnings: string[] } {
+	const warnings: string[] = [];
 	if (!isRecord(raw)) {
-		warnings.push(`${where}: dropped: expected an object, got ${describe(raw)}`);
-		return null;
+		warnings.push(`${where}: dropped: expected an object, got ${describeValue(raw)}`);
+		return { todo: null, warnings };
 	}
-	const text = raw[textField];
+	const text = raw[shape.text];
 	if (typeof text !== "string" || text.trim() === "") {
 		const problem = text === undefined ? "is missing" : typeof text === "string" ? "is empty" : "is not text";
-		warnings.push(`${where}: dropped: ${textField} ${problem}`);
-		return null;
+		warnings.push(`${where}: dropped: ${shape.text} ${problem}`);
+		return { todo: null, warnings };
 	}
-	const status = readTodoStatus(raw.status);
-	if (status === "removed") return null;
+	const rawStatus = raw[shape.status];
+	const status = readTodoStatus(rawStatus);
+	if (status === "removed") return { todo: null, warnings };
 	const todo: Todo = { content: text.trim(), status: status ?? "blocked" };
-	if (status === null) {
-		warnings.push(`${where}: status ${describeStatus(raw.status)} is unknown; kept as blocked`);
+	if (status === null) warnings.push(`${where}: status ${quoteValue(rawStatus)} is unknown; kept as blocked`);
+	if (shape.id !== undefined) {
+		const rawId = raw[shape.id];
+		const id = readTodoId(rawId);
+		if (id !== null) todo.id = id;
+		else if (rawId !== undefined && rawId !== null) warnings.push(`${where}: id ${describeValue(rawId)} ignored`);
 	}
-	const id = readId(raw.id);
-	if (id !== null) todo.id = id;
-	else if (raw.id !== undefined && raw.id !== null) warnings.push(`${where}: id ${describe(raw.id)} ignored`);
-	if (raw.priority !== undefined && raw.priority !== null) {
-		const priority = TodoPriority.safeParse(
-			typeof raw.priority === "string" ? raw.priority.toLowerCase() : raw.priority,
-		);
-		if (priority.success) todo.priority = priority.data;
-		else warnings.push(`${where}: priority ${describeStatus(raw.priority)} is unknown; ignored`);
+	if (shape.priority !== undefined) {
+		const rawPriority = raw[shape.priority];
+		if (rawPriority !== undefined && rawPriority !== null) {
+			const priority = TodoPriority.safeParse(
+				typeof rawPriority === "string" ? rawPriority.toLowerCase() : rawPriority,
+			);
+			if (priority.success) todo.priority = priority.data;
+			else warnings.push(`${where}: priority ${quoteValue(rawPriority)} is unknown; ignored`);
+		}
 	}
-	return todo;
+	return { todo, warnings };
 }
 
-function readId(raw: unknown): string | null {
+/** Non-empty text (trimmed) or a finite number, as text; anything else is no id. */
+export function readTodoId(raw: unknown): string | null {
 	if (typeof raw === "string" && raw.trim() !== "") return raw.trim();
 	if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
 	return null;
 }
 
-// ---------------------------------------------------------------- Claude Code Task tools
-
-/**
- * One call of a Claude Code Task tool, as a PostToolUse hook sees it:
- * `tool_name`, `tool_input` and `tool_response`, passed through unchecked.
- */
-export interface ClaudeTaskEvent {
-	tool: string;
-	input: unknown;
-	response?: unknown;
-}
-
-export const CLAUDE_TASK_TOOLS = ["TaskCreate", "TaskUpdate", "TaskGet", "TaskList"] as const;
-
-/**
- * The task list after one Task tool call, kept by task id (`Todo.id`). Pure:
- * `current` is not modified. TaskList's answer replaces the list (it is the
- * harness's own view); TaskGet's refreshes one task; TaskUpdate to `deleted`
- * removes it. A call the harness reports as failed changes nothing.
- */
-export function applyClaudeTaskEvent(current: readonly Todo[], event: ClaudeTaskEvent): NormalizedTodos {
-	const input = isRecord(event.input) ? event.input : {};
-	const response = isRecord(event.response) ? event.response : {};
-	switch (event.tool) {
-		case "TaskCreate":
-			return taskCreated(current, input, response);
-		case "TaskUpdate":
-			return taskUpdated(current, input, response);
-		case "TaskGet":
-			return taskFetched(current, input, response);
-		case "TaskList":
-			return taskListed(current, response);
-		default:
-			return unchanged(current, `${describeStatus(event.tool)} is not a Task tool; list unchanged`);
-	}
-}
-
-function taskCreated(current: readonly Todo[], input: Record<string, unknown>, response: Record<string, unknown>) {
-	const task = isRecord(response.task) ? response.task : {};
-	const id = readId(task.id);
-	if (id === null) return unchanged(current, "TaskCreate: the response carries no task id; the task is not tracked");
-	const subject = [input.subject, task.subject].find((value) => typeof value === "string" && value.trim() !== "");
-	if (typeof subject !== "string") return unchanged(current, `TaskCreate ${id}: dropped: subject is missing`);
-	const todo: Todo = { content: subject.trim(), status: "pending", id };
-	const warnings = current.some((existing) => existing.id === id)
-		? [`TaskCreate ${id}: a task with this id was already tracked; replaced`]
-		: [];
-	return { todos: upsert(current, todo), warnings };
-}
-
-function taskUpdated(current: readonly Todo[], input: Record<string, unknown>, response: Record<string, unknown>) {
-	const id = readId(input.taskId) ?? readId(response.taskId);
-	if (id === null) return unchanged(current, "TaskUpdate: no taskId; list unchanged");
-	if (response.success === false) {
-		const why = typeof response.error === "string" ? `: ${response.error}` : "";
-		return unchanged(current, `TaskUpdate ${id}: the harness reports failure${why}; list unchanged`);
-	}
-	const status = input.status === undefined ? undefined : readTodoStatus(input.status);
-	const existing = current.find((todo) => todo.id === id);
-	if (status === "removed") return { todos: current.filter((todo) => todo.id !== id), warnings: [] };
-	const warnings: string[] = [];
-	if (status === null) {
-		warnings.push(`TaskUpdate ${id}: status ${describeStatus(input.status)} is unknown; status left as it was`);
-	}
-	const subject = typeof input.subject === "string" && input.subject.trim() !== "" ? input.subject.trim() : undefined;
-	if (!existing) {
-		if (subject === undefined) {
-			return unchanged(current, `TaskUpdate ${id}: unknown task and no subject to track it by; ignored`);
-		}
-		const todo: Todo = { content: subject, status: status ?? "pending", id };
-		return { todos: [...current, todo], warnings };
-	}
-	const todo: Todo = { ...existing, content: subject ?? existing.content, status: status ?? existing.status };
-	return { todos: upsert(current, todo), warnings };
-}
-
-function taskFetched(current: readonly Todo[], input: Record<string, unknown>, response: Record<string, unknown>) {
-	if (response.task === null) {
-		const id = readId(input.taskId);
-		if (id === null) return unchanged(current);
-		return { todos: current.filter((todo) => todo.id !== id), warnings: [] };
-	}
-	const warnings: string[] = [];
-	const task = response.task;
-	const id = isRecord(task) ? readId(task.id) : null;
-	if (id === null) return unchanged(current, "TaskGet: the response carries no task; list unchanged");
-	const todo = normalizeItem(task, `TaskGet ${id}`, "subject", warnings);
-	if (!todo) return { todos: current.filter((existing) => existing.id !== id), warnings };
-	return { todos: upsert(current, { ...todo, id }), warnings };
-}
-
-function taskListed(current: readonly Todo[], response: Record<string, unknown>) {
-	if (!Array.isArray(response.tasks))
-		return unchanged(current, "TaskList: the response carries no task list; unchanged");
-	const warnings: string[] = [];
-	const todos: Todo[] = [];
-	response.tasks.forEach((raw, index) => {
-		const id = isRecord(raw) ? readId(raw.id) : null;
-		if (id === null) {
-			warnings.push(
-				`TaskList[${index}]: dropped: ${isRecord(raw) ? "no task id" : `expected an object, got ${describe(raw)}`}`,
-			);
-			return;
-		}
-		const todo = normalizeItem(raw, `TaskList[${index}]`, "subject", warnings);
-		if (todo) todos.push({ ...todo, id });
-	});
-	return { todos, warnings };
-}
-
-/** Replaces the item with the same id in place, or appends it. */
-function upsert(current: readonly Todo[], todo: Todo): Todo[] {
-	const index = current.findIndex((existing) => existing.id === todo.id);
-	if (index === -1) return [...current, todo];
-	return current.map((existing, at) => (at === index ? todo : existing));
-}
-
-function unchanged(current: readonly Todo[], warning?: string): NormalizedTodos {
-	return { todos: [...current], warnings: warning === undefined ? [] : [warning] };
-}
-
-// ---------------------------------------------------------------- helpers
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
+/** A value as warnings name it: `null`, `a list`, `the text "…"`, `number 7`. */
+export function describeValue(value: unknown): string {
 	if (value === null) return "null";
 	if (Array.isArray(value)) return "a list";
 	if (typeof value === "string")
@@ -278,6 +174,11 @@ function describe(value: unknown): string {
 	return `${typeof value} ${String(value)}`;
 }
 
-function describeStatus(value: unknown): string {
-	return typeof value === "string" ? JSON.stringify(value) : describe(value);
+/** A word the harness sent, quoted as it was (`"paused"`); anything else as `describeValue` names it. */
+export function quoteValue(value: unknown): string {
+	return typeof value === "string" ? JSON.stringify(value) : describeValue(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

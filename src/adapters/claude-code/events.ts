@@ -25,12 +25,12 @@
  * - A Stop for a turn that already ended (a second registration of the hook,
  *   say) ends nothing; the engine's duplicate guard answers it.
  */
-import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { limitNotice, lookingAtBoulder } from "./messages.js";
+import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import type { ReadTurnOptions, TurnReading } from "./transcript.js";
 
 /** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
