@@ -3,11 +3,12 @@
  * checkboxes are acceptance criteria of their parent (never items, so they
  * cannot inflate the counts), and checkboxes inside code fences or HTML
  * comments are text (commenting an item out is a common way to shelve it).
- * Optional front matter carries the verify commands that gate completion.
+ * Optional front matter carries the verify commands that gate completion;
+ * `front-matter.ts` reads it.
  *
- * The parser never throws: whatever it cannot read becomes a `PlanError` with
- * the exact 1-based line, and the items it could read are still returned, so
- * the caller decides whether errors are fatal.
+ * Contract: the parser never throws. Whatever it cannot read becomes a
+ * `PlanError` with the exact 1-based line, and the items it could read are
+ * still returned, so the caller decides whether errors are fatal.
  *
  * Statuses: `[ ]` open, `[x]`/`[X]` completed, `[~]` blocked, `[-]` cancelled,
  * and `[/]` in progress (the common Obsidian convention; it is open, so it can
@@ -18,9 +19,14 @@
  * rows were all marked that way loop forever. A letter or digit in brackets
  * (`- [1] Smith, 2019`) is ordinary text, not a checkbox.
  */
+import { type PlanFrontMatter, parseFrontMatter } from "./front-matter.js";
 import { hash64 } from "./hash.js";
+import type { PlanError } from "./plan-error.js";
 import { canonicalText, countTodos, isOpen, nextOpenTodos, type TodoCounts, type TodoStatus } from "./todos.js";
 import type { WorkView } from "./work-view.js";
+
+export type { PlanFrontMatter } from "./front-matter.js";
+export { type PlanError, planErrorsMessage } from "./plan-error.js";
 
 export interface PlanCriterion {
 	text: string;
@@ -37,17 +43,6 @@ export interface PlanItem {
 	criteria: PlanCriterion[];
 	/** Text of the nearest heading above the item, or null before any heading. */
 	section: string | null;
-}
-
-export interface PlanFrontMatter {
-	verify: string[];
-	verifyTimeoutMs: number | null;
-	name: string | null;
-}
-
-export interface PlanError {
-	line: number;
-	reason: string;
 }
 
 export interface ParsedPlan {
@@ -73,11 +68,6 @@ export function parsePlan(text: string, source?: string): ParsedPlan {
 		frontMatter: front.frontMatter,
 		errors: [...front.errors, ...body.errors].sort((a, b) => a.line - b.line),
 	};
-}
-
-/** One line per error, `file:line: reason`, the shape editors and terminals link. */
-export function planErrorsMessage(errors: readonly PlanError[], source: string): string {
-	return errors.map((error) => `${source}:${error.line}: ${error.reason}`).join("\n");
 }
 
 /**
@@ -114,8 +104,6 @@ export function planFingerprint(
 function splitLines(text: string): string[] {
 	return text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
 }
-
-// ---------------------------------------------------------------- body
 
 interface Fence {
 	char: "`" | "~";
@@ -289,337 +277,4 @@ function listLine(line: string): ListLine | null {
 	const box = /^\[( |[xX]|[^\]\sA-Za-z0-9])\](?:[ \t]+(.*))?$/s.exec(content);
 	if (!box) return { indent, contentColumn, mark: null, text: content.trim() };
 	return { indent, contentColumn, mark: box[1] ?? " ", text: (box[2] ?? "").trim() };
-}
-
-// ---------------------------------------------------------------- front matter
-
-interface FrontMatterResult {
-	frontMatter: PlanFrontMatter;
-	errors: PlanError[];
-	/** Index of the first body line. */
-	bodyStart: number;
-}
-
-type KeyName = "verify" | "timeout" | "name";
-
-const KNOWN_KEYS: Record<string, KeyName> = {
-	verify: "verify",
-	verify_timeout: "timeout",
-	verifyTimeout: "timeout",
-	name: "name",
-	title: "name",
-};
-
-function emptyFrontMatter(): PlanFrontMatter {
-	return { verify: [], verifyTimeoutMs: null, name: null };
-}
-
-/**
- * A small YAML subset, read by hand so every mistake gets its exact line and
- * a sentence a person can act on. Unknown keys are skipped with everything
- * indented under them, so plans written for other tools keep working.
- */
-function parseFrontMatter(lines: readonly string[]): FrontMatterResult {
-	if ((lines[0] ?? "").trimEnd() !== "---") {
-		return { frontMatter: emptyFrontMatter(), errors: [], bodyStart: 0 };
-	}
-	const close = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)$/.test(line.trimEnd()));
-	if (close === -1) {
-		return {
-			frontMatter: emptyFrontMatter(),
-			errors: [{ line: 1, reason: "front matter opens with --- on line 1 but no closing --- line follows" }],
-			bodyStart: 1,
-		};
-	}
-	const reader = new FrontMatterReader();
-	for (let index = 1; index < close; index++) reader.read(lines[index] ?? "", index + 1);
-	return { frontMatter: reader.result(), errors: reader.errors, bodyStart: close + 1 };
-}
-
-class FrontMatterReader {
-	readonly errors: PlanError[] = [];
-	private verify: string[] = [];
-	private timeoutMs: number | null = null;
-	private name: string | null = null;
-	private readonly seen = new Map<KeyName, { key: string; line: number }>();
-	/** The key whose continuation lines (indented, or `- item`) come next. */
-	private current: { key: string; known: KeyName | null; line: number; acceptsList: boolean } | null = null;
-
-	read(raw: string, line: number): void {
-		const text = raw.trimEnd();
-		if (text.trim() === "" || /^\s*#/.test(text)) return;
-		const isContinuation = /^[ \t]/.test(text) || /^-(?:[ \t]|$)/.test(text);
-		if (isContinuation) {
-			this.continuation(text, line);
-			return;
-		}
-		const pair = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?$/s.exec(text);
-		if (!pair) {
-			this.current = null;
-			this.errors.push({ line, reason: `expected "key: value" in the front matter, got ${JSON.stringify(text)}` });
-			return;
-		}
-		const value = (pair[2] ?? "").trim();
-		this.keyValue(pair[1] ?? "", value.startsWith("#") ? "" : value, line);
-	}
-
-	result(): PlanFrontMatter {
-		return { verify: this.verify, verifyTimeoutMs: this.timeoutMs, name: this.name };
-	}
-
-	private keyValue(key: string, value: string, line: number): void {
-		const known = KNOWN_KEYS[key] ?? null;
-		this.current = { key, known, line, acceptsList: known === "verify" && value === "" };
-		if (known === null) return;
-		const first = this.seen.get(known);
-		if (first !== undefined) {
-			this.current = { key, known: null, line, acceptsList: false };
-			const what = first.key === key ? `${key} is already given` : `${key} repeats ${first.key}, given`;
-			this.errors.push({ line, reason: `${what} on line ${first.line}; give it once` });
-			return;
-		}
-		this.seen.set(known, { key, line });
-		const errorsBefore = this.errors.length;
-		if (known === "verify") this.verifyValue(key, value, line);
-		else if (known === "timeout") this.timeoutValue(key, value, line);
-		else this.nameValue(key, value, line);
-		// One mistake, one error: lines continuing a value already reported are skipped.
-		if (this.errors.length > errorsBefore) this.current = { key, known: null, line, acceptsList: false };
-	}
-
-	private continuation(text: string, line: number): void {
-		const current = this.current;
-		if (!current) {
-			this.errors.push({
-				line,
-				reason: `expected "key: value" in the front matter, got ${JSON.stringify(text.trim())} with no key above it`,
-			});
-			return;
-		}
-		if (current.known === null) return;
-		const entry = /^[ \t]*-(?:[ \t]+(.*)|)$/s.exec(text);
-		if (!current.acceptsList || !entry) {
-			this.errors.push({
-				line,
-				reason:
-					current.known === "verify"
-						? `verify takes one command on its own line or a list of "- command" lines; ${JSON.stringify(text.trim())} is neither`
-						: `${current.key} takes a single value on line ${current.line}; ${JSON.stringify(text.trim())} cannot continue it`,
-			});
-			return;
-		}
-		const command = verifyCommand((entry[1] ?? "").trim());
-		if (typeof command === "string") this.verify.push(command);
-		else this.errors.push({ line, reason: command.error });
-	}
-
-	private verifyValue(key: string, value: string, line: number): void {
-		if (value === "") return;
-		if (value.startsWith("[")) {
-			const list = flowList(value);
-			if ("error" in list) {
-				this.errors.push({ line, reason: `${key}: ${list.error}` });
-				return;
-			}
-			for (const entry of list.entries) {
-				const command = verifyCommand(entry);
-				if (typeof command === "string") this.verify.push(command);
-				else this.errors.push({ line, reason: command.error });
-			}
-			return;
-		}
-		const command = verifyCommand(value);
-		if (typeof command === "string") this.verify.push(command);
-		else this.errors.push({ line, reason: command.error });
-	}
-
-	private timeoutValue(key: string, value: string, line: number): void {
-		const scalar = readScalar(value);
-		const text = "error" in scalar ? value : scalar.value;
-		const ms = "error" in scalar ? null : parseDurationMs(text);
-		if (ms === null) {
-			this.errors.push({
-				line,
-				reason: `${key} must be a duration such as 90s or 5m, got ${JSON.stringify(text)}`,
-			});
-			return;
-		}
-		this.timeoutMs = ms;
-	}
-
-	private nameValue(key: string, value: string, line: number): void {
-		const scalar = readScalar(value);
-		if ("error" in scalar) {
-			this.errors.push({ line, reason: `${key}: ${scalar.error}` });
-			return;
-		}
-		this.name = scalar.value.trim() === "" ? null : scalar.value.trim();
-	}
-}
-
-/**
- * A positive duration in whole milliseconds: a bare number is milliseconds;
- * otherwise one or more `<number><unit>` runs with units ms, s, m, h
- * (`90s`, `5m`, `1m30s`, `1.5h`). Returns null for anything else or zero.
- */
-export function parseDurationMs(text: string): number | null {
-	const value = text.trim();
-	if (/^\d+$/.test(value)) {
-		const ms = Number(value);
-		return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
-	}
-	if (!/^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/.test(value)) return null;
-	const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-	let total = 0;
-	for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-		total += Number(amount) * (unitMs[unit ?? ""] ?? 0);
-	}
-	const ms = Math.round(total);
-	return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
-}
-
-function verifyCommand(raw: string): string | { error: string } {
-	if (raw.startsWith("[") || raw.startsWith("{")) {
-		return { error: `a verify command must be a string, got ${raw.startsWith("[") ? "a list" : "a mapping"} ${raw}` };
-	}
-	if (/^-(?:[ \t]|$)/.test(raw)) return { error: `a verify command must be a string, got a nested list ${raw}` };
-	if (raw.startsWith("|") || raw.startsWith(">")) {
-		return {
-			error: `block text (${raw[0]}) is not supported for verify; put each command on its own "- command" line`,
-		};
-	}
-	const scalar = readScalar(raw);
-	if ("error" in scalar) return { error: `verify: ${scalar.error}` };
-	if (scalar.value.trim() === "") return { error: "a verify command is empty" };
-	if (!scalar.quoted && nonStringScalar(scalar.value)) {
-		return {
-			error: `a verify command must be a string, got ${JSON.stringify(scalar.value)}; put it in quotes if it is meant as a command`,
-		};
-	}
-	if (!scalar.quoted && /^[A-Za-z_][\w-]*:(?:[ \t]|$)/.test(scalar.value)) {
-		return {
-			error: `a verify command must be a string, got the mapping ${JSON.stringify(scalar.value)}; write the command itself, or quote it`,
-		};
-	}
-	return scalar.value;
-}
-
-/** What YAML would read as null, a boolean or a number rather than text. */
-function nonStringScalar(value: string): boolean {
-	if (/^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE)?$/.test(value)) return true;
-	return /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$|^0x[0-9a-fA-F]+$|^0o[0-7]+$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(
-		value,
-	);
-}
-
-type Scalar = { value: string; quoted: boolean } | { error: string };
-
-/** A plain, 'single' or "double" quoted scalar, followed by at most a comment. */
-function readScalar(raw: string): Scalar {
-	const text = raw.trim();
-	const quote = text[0];
-	if (quote !== '"' && quote !== "'") {
-		const comment = /(^|[ \t])#/.exec(text);
-		return { value: (comment ? text.slice(0, comment.index) : text).trimEnd(), quoted: false };
-	}
-	const read = quote === '"' ? readDoubleQuoted(text) : readSingleQuoted(text);
-	if ("error" in read) return read;
-	const rest = text.slice(read.end).trim();
-	if (rest !== "" && !rest.startsWith("#")) {
-		return { error: `unexpected text ${JSON.stringify(rest)} after the closing quote` };
-	}
-	return { value: read.value, quoted: true };
-}
-
-const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
-	'"': '"',
-	"\\": "\\",
-	"/": "/",
-	n: "\n",
-	t: "\t",
-	r: "\r",
-	"0": "\0",
-};
-
-function readDoubleQuoted(text: string): { value: string; end: number } | { error: string } {
-	let value = "";
-	for (let index = 1; index < text.length; index++) {
-		const char = text[index] ?? "";
-		if (char === '"') return { value, end: index + 1 };
-		if (char !== "\\") {
-			value += char;
-			continue;
-		}
-		const escaped = DOUBLE_QUOTE_ESCAPES[text[index + 1] ?? ""];
-		if (escaped === undefined) return { error: `unknown escape \\${text[index + 1] ?? ""} in a "quoted" value` };
-		value += escaped;
-		index++;
-	}
-	return { error: `the quoted value ${text} has no closing "` };
-}
-
-function readSingleQuoted(text: string): { value: string; end: number } | { error: string } {
-	let value = "";
-	for (let index = 1; index < text.length; index++) {
-		const char = text[index] ?? "";
-		if (char !== "'") {
-			value += char;
-			continue;
-		}
-		if (text[index + 1] === "'") {
-			value += "'";
-			index++;
-			continue;
-		}
-		return { value, end: index + 1 };
-	}
-	return { error: `the quoted value ${text} has no closing '` };
-}
-
-/** `[a, "b, c", 'd']`: entries as written (quotes kept) for `verifyCommand` to read. */
-function flowList(text: string): { entries: string[] } | { error: string } {
-	const entries: string[] = [];
-	let entry = "";
-	let index = 1;
-	const finish = (): { error: string } | null => {
-		const trimmed = entry.trim();
-		if (trimmed === "") return { error: "a list entry is empty (two commas in a row?)" };
-		entries.push(trimmed);
-		entry = "";
-		return null;
-	};
-	while (index < text.length) {
-		const char = text[index] ?? "";
-		if (char === '"' || char === "'") {
-			const read = char === '"' ? readDoubleQuoted(text.slice(index)) : readSingleQuoted(text.slice(index));
-			if ("error" in read) return read;
-			entry += text.slice(index, index + read.end);
-			index += read.end;
-			continue;
-		}
-		if (char === "[" || char === "{") {
-			return { error: `a verify command must be a string, got a nested ${char === "[" ? "list" : "mapping"}` };
-		}
-		if (char === ",") {
-			const failed = finish();
-			if (failed) return failed;
-			index++;
-			continue;
-		}
-		if (char === "]") {
-			const rest = text.slice(index + 1).trim();
-			if (rest !== "" && !rest.startsWith("#")) {
-				return { error: `unexpected text ${JSON.stringify(rest)} after the closing ]` };
-			}
-			// An empty last entry is fine: `[]`, or a trailing comma as YAML allows.
-			if (entry.trim() !== "") {
-				const failed = finish();
-				if (failed) return failed;
-			}
-			return { entries };
-		}
-		entry += char;
-		index++;
-	}
-	return { error: `the list ${text} has no closing ]` };
 }
