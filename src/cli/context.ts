@@ -4,6 +4,10 @@
  * engine's `openState`/`openWorkspace`; warnings they return are printed to
  * stderr, never dropped.
  */
+
+import { type AdapterRegistry, createRegistry } from "../adapters/registry.js";
+import type { Clock } from "../core/clock.js";
+import { systemClock } from "../engine/clock.js";
 import {
 	noteWorktree,
 	type OpenOptions,
@@ -12,13 +16,14 @@ import {
 	type StateHandle,
 	type Workspace,
 } from "../engine/open.js";
-import { type Clock, systemClock } from "../state/store.js";
 import type { ExitCode } from "./exit-codes.js";
 import { type CliIO, type Colors, colorsFor, plainColors } from "./io.js";
 
 export interface Cli {
 	readonly io: CliIO;
 	readonly clock: Clock;
+	/** The harnesses this CLI knows: `install`, `uninstall`, `hook` and `doctor` loop over them. */
+	readonly adapters: AdapterRegistry;
 	/** Stops `--follow` and anything else that waits. */
 	readonly signal: AbortSignal | undefined;
 	/** Set by the command that ran; `main` returns it. */
@@ -38,13 +43,17 @@ export interface Cli {
 	openOptions(): OpenOptions;
 }
 
-export function createCli(io: CliIO, options: { clock?: Clock; signal?: AbortSignal } = {}): Cli {
+export function createCli(
+	io: CliIO,
+	options: { clock?: Clock; signal?: AbortSignal; adapters?: AdapterRegistry } = {},
+): Cli {
 	const clock = options.clock ?? systemClock;
 	const errColors = colorsFor(io.stderr, io.env);
 	const openOptions = (): OpenOptions => ({ cwd: io.cwd, env: io.env, clock });
 	const cli: Cli = {
 		io,
 		clock,
+		adapters: options.adapters ?? createRegistry(),
 		signal: options.signal,
 		exitCode: 0,
 		out: (text) => io.stdout.write(`${text}\n`),

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
-import type { Store } from "../state/store.js";
+import type { Store } from "../engine/store-types.js";
 
 export interface FollowOptions {
 	/** The last record already shown; null to show everything that comes. */

@@ -7,8 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import type { AdapterRegistry } from "../adapters/registry.js";
+import type { Clock } from "../core/clock.js";
 import { isBoulderError } from "../core/errors.js";
-import type { Clock } from "../state/store.js";
 import { COMMANDS } from "./commands/index.js";
 import { type Cli, createCli } from "./context.js";
 import { EXIT } from "./exit-codes.js";
@@ -19,6 +20,8 @@ export interface MainIO extends Partial<CliIO> {
 	clock?: Clock;
 	/** Ends commands that wait (`log --follow`). */
 	signal?: AbortSignal;
+	/** For tests: the harnesses the CLI knows (the registry's by default). */
+	adapters?: AdapterRegistry;
 }
 
 export async function main(argv: string[], io: MainIO = {}): Promise<number> {
@@ -30,7 +33,11 @@ export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 			env: io.env ?? defaults.env,
 			cwd: io.cwd ?? defaults.cwd,
 		},
-		{ ...(io.clock ? { clock: io.clock } : {}), ...(io.signal ? { signal: io.signal } : {}) },
+		{
+			...(io.clock ? { clock: io.clock } : {}),
+			...(io.signal ? { signal: io.signal } : {}),
+			...(io.adapters ? { adapters: io.adapters } : {}),
+		},
 	);
 	const program = buildProgram(cli);
 	try {

@@ -11,7 +11,7 @@
 import path from "node:path";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
-import { eventRecord } from "../core/decision-record.js";
+import { type DecisionRecord, eventRecord } from "../core/decision-record.js";
 import type { EventReason } from "../core/event-reasons.js";
 import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import { scopeKey } from "../core/scope-key.js";
@@ -35,9 +35,12 @@ import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
 import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
+import { readSessionSwitch, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
 import { type Runner, shellRunner } from "./runner.js";
+import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
 import { completeWork, runVerify, type VerifyOutcome } from "./verify-work.js";
 import { readWorkContext, type WorkContext } from "./work-context.js";
+import { setStopped } from "./works-ops.js";
 
 export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 
@@ -179,6 +182,29 @@ export class Engine {
 	async goSession(ref: SessionRef, by: string): Promise<void> {
 		await this.change(ref, (state) => ({ ...state, disabled: null }));
 		await this.event(ref, "resumed", `continuation turned on for this session by ${by}`);
+	}
+
+	/**
+	 * Turns the worktree-wide switch off or on (what `boulder stop`/`go` do
+	 * without `--session`), logged like the CLI logs it. Returns whether it changed.
+	 */
+	async setWorktreeStopped(stopped: boolean, by: string): Promise<{ changed: boolean; warning: string | null }> {
+		return setStopped(this.deps(), stopped, by);
+	}
+
+	/** The decisions that explain the last moves, newest last (`why`). */
+	async explain(query: WhyQuery): Promise<DecisionRecord[]> {
+		return readWhy(this.store, query);
+	}
+
+	/** Whether continuation is turned off for this one session, and by whom. */
+	async sessionSwitch(ref: SessionRef): Promise<SessionSwitch> {
+		return readSessionSwitch(this.store, ref);
+	}
+
+	/** The worktree's works, their progress and last decisions (`status`). */
+	async worktreeStatus(): Promise<WorktreeStatusView> {
+		return readWorktreeStatus(this.store, { now: this.clock.now(), plans: this.plans });
 	}
 
 	/** Reports the delivery of the nudge with this key: its turn starts now. */

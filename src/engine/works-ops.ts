@@ -4,11 +4,13 @@
  * the works file; the CLI and the harness commands call these.
  */
 import path from "node:path";
+import type { Clock } from "../core/clock.js";
 import { BoulderError } from "../core/errors.js";
 import { type ParsedPlan, parsePlan, planErrorsMessage } from "../core/plan-parser.js";
-import type { Clock, Read, Store } from "../state/store.js";
+import type { Read, Store } from "../state/store.js";
 import { emptyWorksFile, type Work, type WorkStatus, type WorksFile } from "../state/works.js";
-import type { PlanSource, SessionRef } from "./engine.js";
+import type { PlanSource, SessionRef } from "./engine-types.js";
+import { logEvent } from "./event-log.js";
 
 export interface WorksDeps {
 	store: Store;
@@ -121,15 +123,31 @@ export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: s
 	});
 }
 
-/** `boulder stop` / `boulder go`: the worktree-wide switch; it holds across restarts. */
-export async function setStopped(deps: WorksDeps, stopped: boolean, by: string): Promise<void> {
-	await deps.store.updateWorks((current) => {
+/**
+ * `boulder stop` / `boulder go` and `/boulder go`: the worktree-wide switch;
+ * it holds across restarts. A change is logged as an event, so `boulder why`
+ * tells it whoever made it. Returns whether it changed, and a warning when
+ * the log could not be written.
+ */
+export async function setStopped(
+	deps: WorksDeps,
+	stopped: boolean,
+	by: string,
+): Promise<{ changed: boolean; warning: string | null }> {
+	const changed = await deps.store.updateWorks((current) => {
 		const file = current.kind === "ok" ? current.value : emptyWorksFile();
 		if (current.kind === "unreadable" && !stopped) {
 			throw new BoulderError("state-unreadable", "the works file is unreadable; run `boulder doctor` first");
 		}
-		return { result: undefined, next: { ...file, stopped: stopped ? { at: deps.clock.now(), by } : null } };
+		const was = file.stopped !== null;
+		return { result: was !== stopped, next: { ...file, stopped: stopped ? { at: deps.clock.now(), by } : null } };
 	});
+	if (!changed) return { changed, warning: null };
+	const warning = await logEvent(deps.store, deps.clock, {
+		reason: stopped ? "stopped" : "resumed",
+		detail: `continuation turned ${stopped ? "off" : "on"} in this worktree by ${by}`,
+	});
+	return { changed, warning };
 }
 
 export function worksOrThrow(current: Read<WorksFile>): WorksFile {

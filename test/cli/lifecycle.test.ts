@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { StatusReport } from "../../src/cli/render/status.js";
+import type { StatusReport } from "../../src/present/render/status.js";
 import { PLAN, sandbox } from "./helpers.js";
 
 describe("boulder start", () => {

@@ -2,7 +2,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { StatusReport } from "../../src/cli/render/status.js";
+import type { StatusReport } from "../../src/present/render/status.js";
 import { PLAN, sandbox } from "./helpers.js";
 
 describe("boulder status --all", () => {

@@ -3,8 +3,8 @@
  * instance, as after a harness restart) answers `disabled` until `boulder go`.
  */
 import { describe, expect, it } from "vitest";
-import type { StatusReport } from "../../src/cli/render/status.js";
 import type { Engine, SessionRef } from "../../src/engine/engine.js";
+import type { StatusReport } from "../../src/present/render/status.js";
 import { PLAN, sandbox } from "./helpers.js";
 
 async function idleAfterUserTurn(engine: Engine, ref: SessionRef) {

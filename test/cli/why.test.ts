@@ -4,12 +4,13 @@
  * engine on a real worktree.
  */
 import { describe, expect, it } from "vitest";
-import { plainColors } from "../../src/cli/io.js";
-import { renderWhy } from "../../src/cli/render/why.js";
-import { hasWording } from "../../src/cli/why-text.js";
 import type { DecisionRecord } from "../../src/core/decision-record.js";
+import { EVENT_REASONS, explainsDecisions } from "../../src/core/event-reasons.js";
 import { SKIP_REASONS } from "../../src/core/policy.js";
 import type { Engine, SessionRef } from "../../src/engine/engine.js";
+import { renderWhy } from "../../src/present/render/why.js";
+import { plainStyle as plainColors } from "../../src/present/style.js";
+import { hasWording } from "../../src/present/why-text.js";
 import { PLAN, sandbox, todayAt } from "./helpers.js";
 
 const NOW = todayAt(15, 0);
@@ -31,6 +32,17 @@ function record(fields: Partial<DecisionRecord> & Pick<DecisionRecord, "kind" | 
 const line = (fields: Parameters<typeof record>[0]) => renderWhy([record(fields)], NOW, plainColors);
 
 describe("why wording", () => {
+	it("has words for every event the engine, the store and the CLI log", () => {
+		for (const reason of Object.keys(EVENT_REASONS)) expect(hasWording("event", reason), reason).toBe(true);
+		expect(hasWording("event", "made-up-event")).toBe(false);
+	});
+
+	it("shows only the events that explain a decision", () => {
+		expect(explainsDecisions("user-aborted")).toBe(true);
+		expect(explainsDecisions("compaction")).toBe(false);
+		expect(explainsDecisions("made-up-event")).toBe(false);
+	});
+
 	it("has words for every reason code the policy can give", () => {
 		for (const reason of [...SKIP_REASONS, "continue", "verify-failed", "verify", "complete"]) {
 			expect(hasWording("skip", reason), reason).toBe(true);

@@ -1,5 +1,5 @@
 /** The Claude Code adapter's public surface. */
-export { registerHook, registerInstall, registerUninstall } from "./commands.js";
+export { claudeCodeAdapter } from "./adapter.js";
 export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
 export { answerFor, type HookAnswer, type HookDeps, handleHook } from "./events.js";
 export { HOOK_MARKER, type HookProgram, hookCommand, hooksObject, REGISTRATIONS } from "./hook-config.js";

@@ -16,15 +16,11 @@
  * them: a stop holds across restarts of OpenCode.
  */
 
-import { plainColors } from "../../cli/io.js";
-import { renderStatus } from "../../cli/render/status.js";
-import { renderWhy } from "../../cli/render/why.js";
-import { EXPLAINING_EVENTS } from "../../cli/why-text.js";
+import type { Clock } from "../../core/clock.js";
 import type { Engine, SessionRef } from "../../engine/engine.js";
-import { filePlans } from "../../engine/plan-files.js";
-import { readWorktreeStatus } from "../../engine/status.js";
-import { setStopped } from "../../engine/works-ops.js";
-import type { Clock, Store } from "../../state/store.js";
+import { renderStatus } from "../../present/render/status.js";
+import { renderWhy } from "../../present/render/why.js";
+import { plainStyle } from "../../present/style.js";
 import { ANSWER, ANSWERED_ERROR, COMMAND_DESCRIPTION, COMMAND_NAME, COMMAND_TEMPLATE } from "./messages.js";
 
 /** Who the engine and the log say turned continuation off or on. */
@@ -55,7 +51,6 @@ export function declareCommand(config: unknown): void {
 
 export interface CommandContext {
 	engine: Engine;
-	store: Store;
 	clock: Clock;
 	ref: SessionRef;
 }
@@ -84,40 +79,27 @@ export async function runSubcommand(args: string, context: CommandContext): Prom
 }
 
 async function stop({ engine, ref }: CommandContext): Promise<CommandResult> {
-	const already = (await stoppedBy(engine, ref)) !== null;
+	const already = (await engine.sessionSwitch(ref)).stoppedBy !== null;
 	if (already) return { text: ANSWER.stoppedAlready, effect: "stopped" };
 	await engine.stopSession(ref, STOP_BY);
 	return { text: ANSWER.stopped, effect: "stopped" };
 }
 
-async function go({ engine, store, clock, ref }: CommandContext): Promise<CommandResult> {
+async function go({ engine, ref }: CommandContext): Promise<CommandResult> {
 	await engine.goSession(ref, GO_BY);
-	const works = await store.readWorks();
-	const worktreeStopped = works.kind === "ok" && works.value.stopped !== null;
-	if (worktreeStopped) await setStopped({ store, clock, plans: filePlans }, false, GO_BY);
-	return { text: ANSWER.resumed(worktreeStopped), effect: "resumed" };
+	const { changed: worktreeToo } = await engine.setWorktreeStopped(false, GO_BY);
+	return { text: ANSWER.resumed(worktreeToo), effect: "resumed" };
 }
 
-async function statusText({ engine, store, clock, ref }: CommandContext): Promise<string> {
-	const now = clock.now();
-	const view = await readWorktreeStatus(store, { now });
-	const status = renderStatus({ now, all: false, worktrees: [view], vanished: [] }, plainColors);
-	return `${status}\n${ANSWER.sessionLine(await stoppedBy(engine, ref))}`;
+async function statusText({ engine, clock, ref }: CommandContext): Promise<string> {
+	const view = await engine.worktreeStatus();
+	const status = renderStatus({ now: clock.now(), all: false, worktrees: [view], vanished: [] }, plainStyle);
+	return `${status}\n${ANSWER.sessionLine((await engine.sessionSwitch(ref)).stoppedBy)}`;
 }
 
-async function whyText({ store, clock, ref }: CommandContext): Promise<string> {
-	const records = await store.readDecisions({ limit: WHY_LINES * 20, session: ref.sessionId });
-	const shown = records
-		.filter((record) => record.kind !== "event" || EXPLAINING_EVENTS.has(record.reason))
-		.slice(-WHY_LINES);
-	return renderWhy(shown, clock.now(), plainColors);
-}
-
-async function stoppedBy(engine: Engine, ref: SessionRef): Promise<string | null> {
-	const scope = engine.scopeOf(ref);
-	if (scope === null) return null;
-	const state = await engine.store.readScope(scope);
-	return state.kind === "ok" ? (state.value.disabled?.by ?? null) : null;
+async function whyText({ engine, clock, ref }: CommandContext): Promise<string> {
+	const shown = await engine.explain({ lines: WHY_LINES, session: ref.sessionId });
+	return renderWhy(shown, clock.now(), plainStyle);
 }
 
 /** Thrown from `command.execute.before` after the answer is shown: it keeps OpenCode from running a model turn. */

@@ -2,9 +2,9 @@
 import type { Command } from "commander";
 import { configJsonSchema } from "../../core/config.js";
 import { configSources } from "../../engine/config-loader.js";
+import { configRows, renderConfig } from "../../present/render/config.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { configRows, renderConfig } from "../render/config.js";
 
 export function registerConfig(program: Command, cli: Cli): void {
 	program

@@ -1,9 +1,9 @@
 /** `boulder doctor [--json]`: says exactly what is wrong and how to fix it; exit 1 when something is. */
 import type { Command } from "commander";
+import { renderDoctor } from "../../present/render/doctor.js";
 import type { Cli } from "../context.js";
 import { doctorChecks, runDoctor } from "../doctor/checks.js";
 import { EXIT } from "../exit-codes.js";
-import { renderDoctor } from "../render/doctor.js";
 
 export function registerDoctor(program: Command, cli: Cli): void {
 	program
@@ -14,7 +14,7 @@ export function registerDoctor(program: Command, cli: Cli): void {
 			const { worktree, store } = await cli.openState();
 			const findings = await runDoctor(
 				{ worktree, store, env: cli.io.env, cwd: cli.io.cwd, now: cli.clock.now() },
-				doctorChecks(),
+				doctorChecks(cli.adapters),
 			);
 			const ok = !findings.some((finding) => finding.level === "problem");
 			cli.out(

@@ -1,14 +1,13 @@
 /**
  * The subcommands of `boulder`, as a table: adding one is one line here and
- * one file that exports its `register`. `install`/`uninstall <harness>`
- * dispatch to each adapter through their own table (`install.ts`); Claude
- * Code adds `hook <harness> <event>`.
+ * one file that exports its `register`. `install`, `uninstall`, `hook` and
+ * `doctor` loop over the adapter registry the CLI was given.
  */
 import type { Command } from "commander";
-import { registerHook } from "../../adapters/claude-code/commands.js";
 import type { Cli } from "../context.js";
 import { registerConfig } from "./config.js";
 import { registerDoctor } from "./doctor.js";
+import { registerHook } from "./hook.js";
 import { registerInstall, registerUninstall } from "./install.js";
 import { registerLog } from "./log.js";
 import { registerPlans } from "./plans.js";

@@ -1,52 +1,20 @@
 /**
  * `boulder install <harness>` / `boulder uninstall <harness>`: one command
- * each (commander cannot register a name twice), dispatched through a table
- * with one row per harness: the scopes it knows, its default, and what runs.
- *
- * Claude Code's row runs the adapter's own `install`/`uninstall` command on a
- * scratch program, so its flags, checks and messages stay the adapter's.
+ * each, for every harness in the adapter registry. The scopes a harness knows
+ * and its default come from its adapter; the CLI parses, prints and sets the
+ * exit code.
  */
-import { Command } from "commander";
-import * as claudeCode from "../../adapters/claude-code/commands.js";
-import { runOpenCodeInstall } from "../../adapters/opencode/commands.js";
+import type { Command } from "commander";
+import type { HarnessAdapter } from "../../adapters/registry.js";
 import { BoulderError } from "../../core/errors.js";
+import { installReportLines } from "../../present/render/install.js";
 import type { Cli } from "../context.js";
+import { EXIT } from "../exit-codes.js";
 
 type Action = "install" | "uninstall";
-type Scope = "local" | "project" | "user";
-
-interface HarnessRow {
-	scopes: readonly Scope[];
-	defaultScope: Scope;
-	run(cli: Cli, action: Action, scope: Scope): Promise<void>;
-}
-
-export const INSTALLERS: Readonly<Record<string, HarnessRow>> = {
-	"claude-code": {
-		scopes: ["local", "project", "user"],
-		defaultScope: "local",
-		run: async (cli, action, scope) => {
-			const scratch = new Command("boulder").exitOverride();
-			(action === "install" ? claudeCode.registerInstall : claudeCode.registerUninstall)(scratch, cli);
-			await scratch.parseAsync([action, "claude-code", `--${scope}`], { from: "user" });
-		},
-	},
-	opencode: {
-		scopes: ["project", "user"],
-		defaultScope: "project",
-		run: (cli, action, scope) => runOpenCodeInstall(cli, action, scope as "project" | "user"),
-	},
-};
-
-const SCOPE_HELP: Record<Scope, string> = {
-	local: "Claude Code: this project's .claude/settings.local.json, for you only (its default)",
-	project:
-		"this project's shared settings: .claude/settings.json (Claude Code), ./opencode.json (OpenCode, its default)",
-	user: "your user settings: ~/.claude/settings.json (Claude Code), ~/.config/opencode/opencode.json (OpenCode)",
-};
 
 export function registerInstall(program: Command, cli: Cli): void {
-	register(program, cli, "install", "add boulder to a harness: its hooks (Claude Code) or its plugin (OpenCode)");
+	register(program, cli, "install", "add boulder to a harness: its hooks or its plugin, in the harness's settings");
 }
 
 export function registerUninstall(program: Command, cli: Cli): void {
@@ -55,29 +23,49 @@ export function registerUninstall(program: Command, cli: Cli): void {
 
 function register(program: Command, cli: Cli, action: Action, description: string): void {
 	let command = program.command(action).description(description);
-	for (const scope of ["local", "project", "user"] as const) command = command.option(`--${scope}`, SCOPE_HELP[scope]);
+	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
 	command
-		.argument("<harness>", `the harness: ${Object.keys(INSTALLERS).join(", ")}`)
-		.action(async (harness: string, flags: Partial<Record<Scope, boolean>>) => {
-			const row = Object.hasOwn(INSTALLERS, harness) ? INSTALLERS[harness] : undefined;
-			if (!row) {
-				throw new BoulderError(
-					"usage",
-					`unknown harness "${harness}"; boulder knows: ${Object.keys(INSTALLERS).join(", ")}`,
-				);
-			}
-			await row.run(cli, action, scopeOf(harness, row, flags));
+		.argument("<harness>", `the harness: ${cli.adapters.names().join(", ")}`)
+		.action(async (harness: string, flags: Record<string, boolean | undefined>) => {
+			const adapter = adapterOf(cli, harness);
+			const place = { cwd: cli.io.cwd, env: cli.io.env, scope: scopeOf(adapter, flags) };
+			const outcome = action === "install" ? await adapter.install(place) : await adapter.uninstall(place);
+			cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+			cli.exitCode = EXIT.ok;
 		});
 }
 
-function scopeOf(harness: string, row: HarnessRow, flags: Partial<Record<Scope, boolean>>): Scope {
-	const chosen = (["local", "project", "user"] as const).filter((scope) => flags[scope]);
+/** One `--scope` option per scope any harness knows, its help naming each harness's file. */
+function scopeHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
+	const help = new Map<string, string[]>();
+	for (const adapter of adapters) {
+		for (const scope of adapter.scopes) {
+			const lines = help.get(scope.name) ?? [];
+			const isDefault = adapter.defaultScope === scope.name ? ", its default" : "";
+			lines.push(`${adapter.title}: ${scope.help.replace(/ \(the default\)$/, "")}${isDefault}`);
+			help.set(scope.name, lines);
+		}
+	}
+	return new Map([...help].map(([scope, lines]) => [scope, lines.join("; ")]));
+}
+
+export function adapterOf(cli: Cli, harness: string): HarnessAdapter {
+	const adapter = cli.adapters.get(harness);
+	if (!adapter) {
+		throw new BoulderError("usage", `unknown harness "${harness}"; boulder knows: ${cli.adapters.names().join(", ")}`);
+	}
+	return adapter;
+}
+
+function scopeOf(adapter: HarnessAdapter, flags: Record<string, boolean | undefined>): string {
+	const known = new Set(adapter.scopes.map((scope) => scope.name));
+	const chosen = Object.keys(flags).filter((flag) => flags[flag] === true);
 	if (chosen.length > 1) throw new BoulderError("usage", `choose one of ${chosen.map((s) => `--${s}`).join(", ")}`);
-	const scope = chosen[0] ?? row.defaultScope;
-	if (!row.scopes.includes(scope)) {
+	const scope = chosen[0] ?? adapter.defaultScope;
+	if (!known.has(scope)) {
 		throw new BoulderError(
 			"usage",
-			`${harness} has no --${scope} settings; choose ${row.scopes.map((s) => `--${s}`).join(" or ")}`,
+			`${adapter.name} has no --${scope} settings; choose ${[...known].map((s) => `--${s}`).join(" or ")}`,
 		);
 	}
 	return scope;

@@ -1,10 +1,10 @@
 /** `boulder log [--follow] [--json] [-n N]`: the decision log, newest last. */
 import type { Command } from "commander";
+import { jsonLogLine, renderLogLine } from "../../present/render/log.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { followDecisions } from "../follow-log.js";
 import { positiveInt } from "../options.js";
-import { jsonLogLine, renderLogLine } from "../render/log.js";
 
 export function registerLog(program: Command, cli: Cli): void {
 	program

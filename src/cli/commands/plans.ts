@@ -1,11 +1,10 @@
 /** `boulder plans [PATH…] [--json]`: the plan files at hand and how far each is. */
 import type { Command } from "commander";
+import { collectPlans } from "../../engine/plan-list.js";
 import { findWorktreeRoot } from "../../engine/worktree.js";
-import { FileStore } from "../../state/file-store.js";
+import { renderPlans } from "../../present/render/plans.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { collectPlans } from "../plans-data.js";
-import { renderPlans } from "../render/plans.js";
 
 export function registerPlans(program: Command, cli: Cli): void {
 	program
@@ -14,9 +13,8 @@ export function registerPlans(program: Command, cli: Cli): void {
 		.argument("[paths...]", "plan files, or folders of them")
 		.option("--json", "machine-readable output")
 		.action(async (paths: string[], options: { json?: boolean }) => {
-			// Only reads: no worktree index entry, no `.boulder/` folder.
 			const worktree = findWorktreeRoot(cli.io.cwd);
-			const plans = await collectPlans(worktree, cli.io.cwd, paths, new FileStore(worktree, { clock: cli.clock }));
+			const plans = await collectPlans(worktree, cli.io.cwd, paths, cli.clock);
 			cli.out(options.json ? JSON.stringify({ worktree, plans }, null, 2) : renderPlans(plans, cli.colors()));
 			cli.exitCode = plans.some((plan) => plan.problem !== null) ? EXIT.failure : EXIT.ok;
 		});

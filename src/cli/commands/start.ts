@@ -3,10 +3,10 @@ import type { Command } from "commander";
 import { loadConfig } from "../../engine/config-loader.js";
 import { filePlans } from "../../engine/plan-files.js";
 import { startWork } from "../../engine/works-ops.js";
+import { renderStarted } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { recordAction } from "../record-action.js";
-import { renderStarted } from "../render/start.js";
 
 export function registerStart(program: Command, cli: Cli): void {
 	program

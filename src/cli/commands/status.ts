@@ -1,9 +1,9 @@
 /** `boulder status [--all] [--json]`: the works, how far they are, and the last decision. */
 import type { Command } from "commander";
 import { readStatusAll, readWorktreeStatus } from "../../engine/status.js";
+import { renderStatus, type StatusReport } from "../../present/render/status.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { renderStatus, type StatusReport } from "../render/status.js";
 
 export function registerStatus(program: Command, cli: Cli): void {
 	program

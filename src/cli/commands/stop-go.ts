@@ -14,7 +14,6 @@ import { filePlans } from "../../engine/plan-files.js";
 import { setStopped } from "../../engine/works-ops.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
-import { recordAction } from "../record-action.js";
 
 interface SessionOptions {
 	session?: string;
@@ -66,16 +65,14 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		);
 		return EXIT.ok;
 	}
-	const before = await store.readWorks();
-	const wasStopped = before.kind === "ok" && before.value.stopped !== null;
-	await setStopped({ store, clock: cli.clock, plans: filePlans }, stop, stop ? STOP_BY : GO_BY);
+	const { changed, warning } = await setStopped(
+		{ store, clock: cli.clock, plans: filePlans },
+		stop,
+		stop ? STOP_BY : GO_BY,
+	);
+	if (warning) cli.err(cli.errColors.yellow(`boulder: warning: ${warning}`));
 	await cli.noteWorktree(handle);
-	if (stop !== wasStopped) {
-		await recordAction(cli, store, {
-			reason: stop ? "stopped" : "resumed",
-			detail: `continuation turned ${stop ? "off" : "on"} in this worktree by ${stop ? STOP_BY : GO_BY}`,
-		});
-	}
+	const wasStopped = stop ? !changed : changed;
 	if (stop) {
 		cli.out(
 			`${c.yellow("Stopped")}: boulder will not nudge any session in ${handle.worktree} until \`boulder go\`. This holds across restarts.`,

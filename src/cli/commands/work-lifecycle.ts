@@ -1,11 +1,12 @@
 /** `boulder pause | resume | abandon [WORK]`: one work's lifecycle; without WORK, the active one. */
 import type { Command } from "commander";
+import type { EventReason } from "../../core/event-reasons.js";
 import { filePlans } from "../../engine/plan-files.js";
+import type { Work, WorkStatus } from "../../engine/store-types.js";
 import { setWorkStatus } from "../../engine/works-ops.js";
-import type { Work, WorkStatus } from "../../state/works.js";
+import { formatElapsed } from "../../present/format-time.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { formatElapsed } from "../format-time.js";
 import type { Colors } from "../io.js";
 import { recordAction } from "../record-action.js";
 
@@ -13,7 +14,7 @@ interface Lifecycle {
 	name: "pause" | "resume" | "abandon";
 	status: WorkStatus;
 	description: string;
-	event: string;
+	event: EventReason;
 	said(work: Work, c: Colors): string;
 }
 

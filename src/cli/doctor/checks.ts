@@ -1,15 +1,14 @@
-/** Every check `boulder doctor` runs, in order: boulder's own first, then the adapters'. */
-import { ADAPTER_CHECKS } from "./adapter-checks.js";
+/** Every check `boulder doctor` runs, in order: boulder's own first, then each adapter's. */
+import type { AdapterRegistry } from "../../adapters/registry.js";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { configCheck } from "./config-check.js";
 import { stateCheck } from "./state-check.js";
-import type { DoctorCheck, DoctorContext, DoctorFinding } from "./types.js";
 
 export const BUILTIN_CHECKS: readonly DoctorCheck[] = [stateCheck, configCheck];
 
-export function doctorChecks(): DoctorCheck[] {
-	return [...BUILTIN_CHECKS, ...ADAPTER_CHECKS];
+export function doctorChecks(adapters: AdapterRegistry): DoctorCheck[] {
+	return [...BUILTIN_CHECKS, ...adapters.all.map((adapter) => adapter.doctor)];
 }
-
 /** Runs each check; a check that throws is itself a problem, and the others still run. */
 export async function runDoctor(context: DoctorContext, checks: readonly DoctorCheck[]): Promise<DoctorFinding[]> {
 	const findings: DoctorFinding[] = [];

@@ -1,5 +1,5 @@
 /** What `boulder config` prints: each effective value and where it came from. */
-import type { Colors } from "../io.js";
+import type { Style } from "../style.js";
 
 export interface ConfigRow {
 	key: string;
@@ -22,7 +22,7 @@ export function configRows(config: Record<string, unknown>, sources: Record<stri
 	return rows;
 }
 
-export function renderConfig(rows: readonly ConfigRow[], files: readonly string[], c: Colors): string {
+export function renderConfig(rows: readonly ConfigRow[], files: readonly string[], c: Style): string {
 	const keyWidth = Math.max(...rows.map((row) => row.key.length)) + 2;
 	const values = rows.map((row) => JSON.stringify(row.value));
 	const valueWidth = Math.min(40, Math.max(...values.map((value) => value.length))) + 2;

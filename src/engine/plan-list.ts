@@ -6,14 +6,13 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Clock } from "../core/clock.js";
 import { type PlanError, parsePlan } from "../core/plan-parser.js";
-import { filePlans } from "../engine/plan-files.js";
-import type { PlanProgress } from "../engine/status.js";
-import { STATE_DIR_NAME } from "../state/file-store.js";
-import type { Store } from "../state/store.js";
+import { FileStore } from "../state/file-store.js";
+import { keptPlansFolder } from "../state/kept-plans.js";
 import type { WorkStatus } from "../state/works.js";
-
-export const PLANS_FOLDER = "plans";
+import { filePlans } from "./plan-files.js";
+import type { PlanProgress } from "./status.js";
 
 export interface PlanSummary {
 	/** Relative to the worktree with `/` separators when inside it; absolute otherwise. */
@@ -32,14 +31,14 @@ export async function collectPlans(
 	worktree: string,
 	cwd: string,
 	given: readonly string[],
-	store: Store,
+	clock: Clock,
 ): Promise<PlanSummary[]> {
 	const files: string[] = [];
 	const problems: PlanSummary[] = [];
 	const add = (file: string) => {
 		if (!files.includes(file)) files.push(file);
 	};
-	for (const file of await markdownIn(path.join(worktree, STATE_DIR_NAME, PLANS_FOLDER))) add(file);
+	for (const file of await markdownIn(keptPlansFolder(worktree))) add(file);
 	for (const entry of given) {
 		const absolute = path.resolve(cwd, entry);
 		const kind = await kindOf(absolute);
@@ -47,7 +46,8 @@ export async function collectPlans(
 		else if (kind === "file") add(absolute);
 		else problems.push(emptySummary(displayPath(worktree, absolute), `no such file or folder: ${entry}`));
 	}
-	const works = await store.readWorks();
+	// Only reads: no worktree index entry, no `.boulder/` folder.
+	const works = await new FileStore(worktree, { clock }).readWorks();
 	const workByPlan = new Map<string, { id: string; status: WorkStatus }>();
 	if (works.kind === "ok") {
 		for (const work of Object.values(works.value.works)) {

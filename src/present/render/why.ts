@@ -5,7 +5,7 @@
  */
 import type { DecisionRecord } from "../../core/decision-record.js";
 import { formatWhen } from "../format-time.js";
-import type { Colors } from "../io.js";
+import type { Style } from "../style.js";
 import { type Explanation, explain, type Tone } from "../why-text.js";
 import { sessionLabel } from "./progress.js";
 
@@ -36,7 +36,7 @@ export function whyLines(records: readonly DecisionRecord[], now: number): WhyLi
 	});
 }
 
-const TONE: Record<Tone, keyof Colors> = {
+const TONE: Record<Tone, keyof Style> = {
 	skip: "yellow",
 	go: "green",
 	stop: "red",
@@ -45,7 +45,7 @@ const TONE: Record<Tone, keyof Colors> = {
 	problem: "red",
 };
 
-export function renderWhy(records: readonly DecisionRecord[], now: number, c: Colors): string {
+export function renderWhy(records: readonly DecisionRecord[], now: number, c: Style): string {
 	if (records.length === 0) {
 		return c.dim("No decisions yet. boulder logs one each time a session rolling a plan or a todo list goes idle.");
 	}

@@ -1,16 +1,17 @@
 /** What `boulder plans` prints: one block per plan with its progress and problems. */
-import type { Colors } from "../io.js";
-import type { PlanSummary } from "../plans-data.js";
+
+import type { PlanSummary } from "../../engine/plan-list.js";
+import type { Style } from "../style.js";
 import { progressText } from "./progress.js";
 
-export function renderPlans(plans: readonly PlanSummary[], c: Colors): string {
+export function renderPlans(plans: readonly PlanSummary[], c: Style): string {
 	if (plans.length === 0) {
 		return c.dim("No plans found in .boulder/plans/. Name plan files or folders: `boulder plans PLAN.md docs/`.");
 	}
 	return plans.map((plan) => renderPlan(plan, c)).join("\n");
 }
 
-function renderPlan(plan: PlanSummary, c: Colors): string {
+function renderPlan(plan: PlanSummary, c: Style): string {
 	if (plan.problem) return `${c.red("✗")} ${plan.path}  ${c.red(plan.problem)}`;
 	const progress = plan.progress ? progressText(plan.progress) : "";
 	const work = plan.work ? `  ${c.cyan(`${plan.work.status} as ${plan.work.id}`)}` : "";

@@ -1,9 +1,9 @@
 /** What `boulder log` prints: the decision log as it is, one line per record, newest last. */
 import type { DecisionRecord } from "../../core/decision-record.js";
 import { formatStamp } from "../format-time.js";
-import type { Colors } from "../io.js";
+import type { Style } from "../style.js";
 
-const KIND_COLOR: Record<DecisionRecord["kind"], keyof Colors> = {
+const KIND_COLOR: Record<DecisionRecord["kind"], keyof Style> = {
 	inject: "green",
 	verify: "cyan",
 	complete: "cyan",
@@ -11,7 +11,7 @@ const KIND_COLOR: Record<DecisionRecord["kind"], keyof Colors> = {
 	event: "dim",
 };
 
-export function renderLogLine(record: DecisionRecord, c: Colors): string {
+export function renderLogLine(record: DecisionRecord, c: Style): string {
 	const paint = c[KIND_COLOR[record.kind]] as (text: string) => string;
 	const who = record.session ? `${record.harness ?? "?"}:${record.session}` : "-";
 	const work = record.work ? ` ${c.dim(`work=${record.work}`)}` : "";

@@ -1,14 +1,14 @@
 /** What `boulder doctor` prints: one line per finding, how to fix it, and a verdict. */
-import type { DoctorFinding, FindingLevel } from "../doctor/types.js";
-import type { Colors } from "../io.js";
+import type { DoctorFinding, FindingLevel } from "../../engine/doctor-types.js";
+import type { Style } from "../style.js";
 
-const MARK: Record<FindingLevel, { mark: string; color: keyof Colors }> = {
+const MARK: Record<FindingLevel, { mark: string; color: keyof Style }> = {
 	ok: { mark: "✓", color: "green" },
 	warn: { mark: "!", color: "yellow" },
 	problem: { mark: "✗", color: "red" },
 };
 
-export function renderDoctor(findings: readonly DoctorFinding[], c: Colors): string {
+export function renderDoctor(findings: readonly DoctorFinding[], c: Style): string {
 	const width = Math.max(8, ...findings.map((finding) => finding.check.length + 2));
 	const lines: string[] = [];
 	for (const finding of findings) {

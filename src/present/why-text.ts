@@ -4,11 +4,12 @@
  * into a headline ("did not continue", "continued", "stopped", …) and a
  * sentence in plain words, using the figures the engine logged with it.
  *
- * Every reason code of the policy has an entry (the type says so), and so
- * does every event the engine and the CLI log; an unknown code (a newer
- * boulder wrote the log) falls back to the engine's own detail.
+ * Every reason code of the policy and every event reason has an entry (the
+ * types say so: a new code without words does not compile); an unknown code
+ * (a newer boulder wrote the log) falls back to the engine's own detail.
  */
 import type { DecisionRecord } from "../core/decision-record.js";
+import type { EventReason } from "../core/event-reasons.js";
 import type { ReasonCode } from "../core/policy.js";
 import { formatWhen } from "./format-time.js";
 
@@ -79,7 +80,7 @@ const DECISIONS: Record<ReasonCode, Words> = {
 const event = (text: string): Explanation => ({ headline: "noted", text, tone: "event" });
 
 /** Events: what happened around the decisions. */
-const EVENTS: Record<string, Words> = {
+const EVENTS: Record<EventReason, Words> = {
 	"user-turn": () => event("you wrote; a new episode begins"),
 	"user-aborted": ({ record }) =>
 		event(record.detail.includes("interrupted") ? "you interrupted the agent" : "you pressed Esc"),
@@ -107,20 +108,6 @@ const EVENTS: Record<string, Words> = {
 	"work-abandoned": ({ record }) => ({ headline: "abandoned", text: record.detail, tone: "stop" }),
 };
 
-/** Events `boulder why` shows among the decisions: the ones that explain a decision that follows. */
-export const EXPLAINING_EVENTS: ReadonlySet<string> = new Set([
-	"user-aborted",
-	"stopped",
-	"resumed",
-	"delivery-failed",
-	"error",
-	"state-unreadable",
-	"work-started",
-	"work-paused",
-	"work-resumed",
-	"work-abandoned",
-]);
-
 export function explain(record: DecisionRecord, now: number): Explanation {
 	const facts: Facts = {
 		record,
@@ -130,7 +117,7 @@ export function explain(record: DecisionRecord, now: number): Explanation {
 			return typeof value === "number" ? value : null;
 		},
 	};
-	const table: Record<string, Words> = record.kind === "event" ? EVENTS : DECISIONS;
+	const table: Readonly<Record<string, Words>> = record.kind === "event" ? EVENTS : DECISIONS;
 	const words = Object.hasOwn(table, record.reason) ? table[record.reason] : undefined;
 	if (words) return words(facts);
 	return { headline: record.kind === "event" ? "noted" : record.kind, text: record.detail, tone: "event" };

@@ -1,12 +1,12 @@
 /** The pure render functions and formatters: data in, text out. */
 import { describe, expect, it } from "vitest";
-import { formatElapsed } from "../../src/cli/format-time.js";
-import { plainColors } from "../../src/cli/io.js";
-import { renderConfig } from "../../src/cli/render/config.js";
-import { renderDoctor } from "../../src/cli/render/doctor.js";
-import { renderStatus, type StatusReport } from "../../src/cli/render/status.js";
 import type { WorkStatusView } from "../../src/engine/status.js";
-import { todayAt } from "./helpers.js";
+import { formatElapsed } from "../../src/present/format-time.js";
+import { renderConfig } from "../../src/present/render/config.js";
+import { renderDoctor } from "../../src/present/render/doctor.js";
+import { renderStatus, type StatusReport } from "../../src/present/render/status.js";
+import { plainStyle as plainColors } from "../../src/present/style.js";
+import { todayAt } from "../cli/helpers.js";
 
 describe("formatElapsed", () => {
 	it.each([

@@ -5,7 +5,7 @@
  */
 import type { WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
 import { formatElapsed, formatWhen } from "../format-time.js";
-import type { Colors } from "../io.js";
+import type { Style } from "../style.js";
 import { explain } from "../why-text.js";
 import { progressText, sessionLabel } from "./progress.js";
 
@@ -18,7 +18,7 @@ export interface StatusReport {
 	vanished: string[];
 }
 
-export function renderStatus(report: StatusReport, c: Colors): string {
+export function renderStatus(report: StatusReport, c: Style): string {
 	const blocks = report.worktrees.map((worktree) => renderWorktree(worktree, report.now, c));
 	if (report.all && report.worktrees.length === 0 && report.vanished.length === 0) {
 		blocks.push(c.dim("No worktrees known yet: `boulder start PLAN.md` in one adds it."));
@@ -33,7 +33,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
 	return blocks.join("\n\n");
 }
 
-function renderWorktree(view: WorktreeStatusView, now: number, c: Colors): string {
+function renderWorktree(view: WorktreeStatusView, now: number, c: Style): string {
 	const lines = [c.bold(view.worktree)];
 	if (view.problem) {
 		lines.push(c.red(`  ${view.problem}; \`boulder doctor\` says what to do`));
@@ -57,7 +57,7 @@ function renderWorktree(view: WorktreeStatusView, now: number, c: Colors): strin
 
 const STATUS_COLOR = { active: "green", paused: "yellow", completed: "cyan", abandoned: "dim" } as const;
 
-function renderWork(work: WorkStatusView, now: number, c: Colors): string[] {
+function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
 	const status = c[STATUS_COLOR[work.status]](work.status);
 	const progress = work.progress ? progressText(work.progress) : c.red("progress unknown");
 	const mark = work.active ? c.green("●") : "○";
@@ -84,7 +84,7 @@ function renderWork(work: WorkStatusView, now: number, c: Colors): string[] {
 	return lines;
 }
 
-function lastLine(record: Parameters<typeof explain>[0], now: number, c: Colors): string {
+function lastLine(record: Parameters<typeof explain>[0], now: number, c: Style): string {
 	const said = explain(record, now);
 	return `${c.dim("last")}      ${formatWhen(record.at, now)}  ${said.headline}: ${said.text}`;
 }

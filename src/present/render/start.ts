@@ -1,6 +1,6 @@
 /** What `boulder start` prints: what was started, its progress and the next item. */
 import type { PlanProgress } from "../../engine/status.js";
-import type { Colors } from "../io.js";
+import type { Style } from "../style.js";
 import { progressText } from "./progress.js";
 
 export interface StartedView {
@@ -19,7 +19,7 @@ export interface StartedView {
 	configProblem: string | null;
 }
 
-export function renderStarted(view: StartedView, c: Colors): string {
+export function renderStarted(view: StartedView, c: Style): string {
 	const verb = view.again ? "Made active again" : "Started";
 	const lines = [
 		`${c.green(verb)} ${c.bold(view.name)} ${c.dim(`(${view.id})`)}: the active work of ${view.worktree}`,

@@ -1,0 +1,44 @@
+/**
+ * Claude Code as the adapter registry sees it: hooks in its settings files,
+ * a hook program per event, its TodoWrite list. The installer, the doctor
+ * check and the hook runtime load on first use, so a CLI command that needs
+ * none of them does not pay for them.
+ */
+import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
+import { INSTALL_TEXT } from "./messages.js";
+import { normalizeClaudeTodoWrite } from "./todos.js";
+
+type Scope = "local" | "project" | "user";
+
+function placeOf(place: InstallPlace) {
+	return { cwd: place.cwd, env: place.env, scope: place.scope as Scope };
+}
+
+export const claudeCodeAdapter: HarnessAdapter = {
+	name: HARNESS,
+	title: "Claude Code",
+	scopes: [
+		{ name: "local", help: "this project's .claude/settings.local.json, for you only (the default)" },
+		{ name: "project", help: "this project's .claude/settings.json, shared with everyone who works on it" },
+		{ name: "user", help: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project" },
+	],
+	defaultScope: "local",
+	async install(place) {
+		const { installClaudeCode } = await import("./install.js");
+		return { report: await installClaudeCode(placeOf(place)), text: INSTALL_TEXT, notes: [] };
+	},
+	async uninstall(place) {
+		const { uninstallClaudeCode } = await import("./install.js");
+		return { report: await uninstallClaudeCode(placeOf(place)), text: INSTALL_TEXT, notes: [] };
+	},
+	doctor: {
+		name: HARNESS,
+		run: async (context) => (await import("./doctor.js")).claudeCodeDoctorCheck.run(context),
+	},
+	hook: {
+		events: HOOK_EVENTS,
+		run: async (event, streams) => (await import("./run-hook.js")).runClaudeCodeHook([event], streams),
+	},
+	normalizeTodos: normalizeClaudeTodoWrite,
+};

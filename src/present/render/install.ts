@@ -1,0 +1,54 @@
+/**
+ * What an installer did to a harness's config file, and how it is said: the
+ * same report and the same lines for every harness, in each harness's own
+ * words (`InstallText`).
+ */
+import type { Style } from "../style.js";
+
+export interface InstallReport {
+	file: string;
+	/** installed: there were none; updated: older entries replaced; unchanged: already so; removed; absent: nothing to remove. */
+	action: "installed" | "updated" | "unchanged" | "removed" | "absent";
+	/** Where the previous file was copied, or null when nothing was written or there was no file. */
+	backup: string | null;
+	/** boulder's entries added or removed. */
+	entries: number;
+}
+
+export interface InstallText {
+	installed(file: string, entries: number): string;
+	updated(file: string): string;
+	unchanged(file: string): string;
+	removed(file: string, entries: number): string;
+	notInstalled(file: string): string;
+	backup(file: string): string;
+	restart: string;
+}
+
+/** The lines to print for a report; `extra` follows a fresh install (e.g. a warning about its scope). */
+export function installReportLines(report: InstallReport, text: InstallText, c: Style, extra: string[] = []): string[] {
+	const lines: string[] = [];
+	switch (report.action) {
+		case "installed":
+			lines.push(
+				c.green(text.installed(report.file, report.entries)),
+				text.restart,
+				...extra.map((line) => c.dim(line)),
+			);
+			break;
+		case "updated":
+			lines.push(c.green(text.updated(report.file)), text.restart);
+			break;
+		case "unchanged":
+			lines.push(text.unchanged(report.file));
+			break;
+		case "removed":
+			lines.push(c.green(text.removed(report.file, report.entries)), text.restart);
+			break;
+		case "absent":
+			lines.push(text.notInstalled(report.file));
+			break;
+	}
+	if (report.backup) lines.push(c.dim(text.backup(report.backup)));
+	return lines;
+}
