@@ -25,6 +25,7 @@
  * - A Stop for a turn that already ended (a second registration of the hook,
  *   say) ends nothing; the engine's duplicate guard answers it.
  */
+import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
@@ -49,18 +50,12 @@ export interface HookDeps {
 
 const NOTHING: HookAnswer = { output: null };
 
-/** Skips the user should hear about: boulder stopped the agent on a limit, not because the work is done. */
-const NOTICED_SKIPS: ReadonlySet<string> = new Set(["stagnation", "budget-turns", "budget-tokens", "budget-time"]);
-
 /** boulder's own slash commands that only look: they are not a new instruction to the agent. */
 const LOOK_COMMAND = /^\s*\/boulder:(why|status)\b/;
 const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/command-name>/;
 
 /** `source` values (newer Claude Code) that mean the harness, not a person, started the turn. */
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
-
-const CONTEXT_ERROR =
-	/prompt is too long|prompt_too_long|context[ _-]?(length|window)|too many tokens|maximum context/i;
 
 const FINISHED_TASK = /^(completed|complete|done|failed|error|killed|stopped|cancelled|canceled)$/i;
 
@@ -130,8 +125,6 @@ export function answerFor(
 ): HookAnswer {
 	if (result.kind === "inject") {
 		const { key, text } = result;
-		if (key === null || text === null)
-			throw new Error(`the engine chose to inject without ${key ? "a text" : "a key"}`);
 		if (options.delivered) return { output: { decision: "block", reason: text } };
 		return {
 			output: { decision: "block", reason: text },
@@ -139,8 +132,8 @@ export function answerFor(
 			failed: (why) => engine.deliveryFailed(ref, key, why),
 		};
 	}
-	if (result.kind === "complete") return result.text ? { output: { systemMessage: result.text } } : NOTHING;
-	if (result.kind === "skip" && NOTICED_SKIPS.has(result.reason)) {
+	if (result.kind === "complete") return { output: { systemMessage: result.text } };
+	if (result.kind === "skip" && result.notice) {
 		return { output: { systemMessage: limitNotice(result.detail) } };
 	}
 	return NOTHING;
@@ -201,7 +194,7 @@ async function onStopFailure(input: HookInput, ref: SessionRef, deps: HookDeps):
 	const details = input.fields.error_details;
 	const shown = stringField(input, "last_assistant_message");
 	const all = [error, typeof details === "string" ? details : JSON.stringify(details ?? ""), shown ?? ""].join(" ");
-	if (CONTEXT_ERROR.test(all)) {
+	if (isContextOverflow(all)) {
 		await deps.engine.sessionEvent(ref, { type: "context-overflow" });
 		return;
 	}

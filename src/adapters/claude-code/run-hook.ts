@@ -10,23 +10,15 @@
  * agent is let stop. The caller exits 0.
  */
 import { existsSync } from "node:fs";
-import path from "node:path";
+import { recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
-import { openState, openWorkspace } from "../../engine/open.js";
-import { findWorktreeRoot } from "../../engine/worktree.js";
-import { STATE_DIR_NAME } from "../../state/file-store.js";
+import { openWorkspace } from "../../engine/open.js";
+import type { HookStreams } from "../types.js";
 import { handleHook } from "./events.js";
 import { HARNESS, messageOf, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
-export interface HookStreams {
-	stdin: AsyncIterable<string | Buffer> | Iterable<string | Buffer>;
-	stdout: { write(chunk: string): unknown };
-	stderr: { write(chunk: string): unknown };
-	env: NodeJS.ProcessEnv;
-	/** The process's folder: the last resort when neither the harness nor the input names the project. */
-	cwd: string;
-}
+export type { HookStreams } from "../types.js";
 
 export interface RunHookOptions {
 	/** Opens the engine for a folder; tests pass their own. */
@@ -113,12 +105,6 @@ async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-/**
- * Records a failure that happened before an engine existed: in the worktree's
- * decision log when boulder already keeps state there (so `boulder why` can
- * tell it), else on stderr, which Claude Code shows in its debug output.
- * Never creates `.boulder/` in a folder that has none.
- */
 async function recordProblem(
 	folder: string,
 	streams: HookStreams,
@@ -127,26 +113,6 @@ async function recordProblem(
 	sessionId: string | null = null,
 ): Promise<void> {
 	const message = `${where}: ${messageOf(error)}`;
-	try {
-		const worktree = existsSync(folder) ? findWorktreeRoot(folder) : null;
-		if (worktree !== null && existsSync(path.join(worktree, STATE_DIR_NAME))) {
-			const { store } = await openState({ cwd: worktree, env: streams.env });
-			await store.appendDecision({
-				v: 1,
-				at: Date.now(),
-				worktree: store.worktree,
-				scope: null,
-				harness: HARNESS,
-				session: sessionId,
-				work: null,
-				kind: "event",
-				reason: "error",
-				detail: message,
-			});
-			return;
-		}
-	} catch (logError) {
-		streams.stderr.write(`boulder: could not record an error in the decision log: ${messageOf(logError)}\n`);
-	}
-	streams.stderr.write(`boulder: ${message}\n`);
+	const lines = await recordEarlyProblem({ folder, harness: HARNESS, session: sessionId, message });
+	for (const line of lines) streams.stderr.write(`${line}\n`);
 }
