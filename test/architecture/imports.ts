@@ -1,0 +1,127 @@
+/**
+ * Reads every import of `src/` from the source text (static imports,
+ * re-exports and dynamic `import()`), with TypeScript's own pre-processor, and
+ * checks them against the layer rules of DESIGN.md. Pure over its input, so a
+ * test can hand it a made-up violation and see it caught.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+export interface SourceFile {
+	/** Relative to `src/`, with `/`: `adapters/opencode/hub.ts`. */
+	file: string;
+	text: string;
+}
+
+export interface ImportEdge {
+	from: string;
+	/** Resolved to a `src/`-relative `.ts` path for relative imports; the specifier as written otherwise. */
+	to: string;
+	external: boolean;
+}
+
+export function readSources(srcDir: string): SourceFile[] {
+	const files: SourceFile[] = [];
+	const walk = (dir: string) => {
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else if (entry.name.endsWith(".ts")) {
+				files.push({ file: path.relative(srcDir, full).split(path.sep).join("/"), text: readFileSync(full, "utf8") });
+			}
+		}
+	};
+	walk(srcDir);
+	return files;
+}
+
+export function importsOf(source: SourceFile): ImportEdge[] {
+	const info = ts.preProcessFile(source.text, true, true);
+	return info.importedFiles.map(({ fileName }) => {
+		if (!fileName.startsWith(".")) return { from: source.file, to: fileName, external: true };
+		const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(source.file), fileName));
+		return { from: source.file, to: resolved.replace(/\.js$/, ".ts"), external: false };
+	});
+}
+
+/** The layer of a `src/`-relative path: its first folder, or `root` for files directly in `src/`. */
+export function layerOf(file: string): string {
+	const slash = file.indexOf("/");
+	return slash === -1 ? "root" : file.slice(0, slash);
+}
+
+/** `adapters/claude-code/events.ts` → `claude-code`; the contract and registry files have none. */
+function adapterFolderOf(file: string): string | null {
+	const parts = file.split("/");
+	return parts[0] === "adapters" && parts.length > 2 ? (parts[1] ?? null) : null;
+}
+
+/** Which layers each layer may import (itself included). */
+const ALLOWED: Record<string, readonly string[]> = {
+	core: ["core"],
+	state: ["core", "state"],
+	engine: ["core", "state", "engine"],
+	present: ["core", "engine", "present"],
+	adapters: ["core", "engine", "present", "adapters"],
+	cli: ["core", "state", "engine", "present", "adapters", "cli"],
+	ui: ["core", "engine", "present", "adapters", "ui"],
+	demo: ["core", "state", "engine", "present", "demo"],
+	root: ["core", "state", "engine", "present", "adapters"],
+};
+
+/** The only packages the core may use: zod for its schemas, and Node's hashing (loaded lazily, pure in use). */
+const CORE_PACKAGES: ReadonlySet<string> = new Set(["zod", "node:module", "node:crypto"]);
+
+/** What the core may not do: read the clock, draw random numbers, or touch the process. */
+const IMPURE = /\bDate\.now\(|new Date\(\)|Math\.random\(|\bprocess\.|\bsetTimeout\(|\bsetInterval\(/;
+
+/** The adapter files the faces may import: the contract and the registry. */
+const ADAPTER_DOORS: ReadonlySet<string> = new Set(["adapters/types.ts", "adapters/registry.ts"]);
+
+export function violations(sources: readonly SourceFile[]): string[] {
+	const found: string[] = [];
+	for (const source of sources) {
+		const from = source.file;
+		const layer = layerOf(from);
+		const allowed = ALLOWED[layer];
+		if (!allowed) {
+			found.push(`${from}: in a folder no layer rule covers (${layer}/)`);
+			continue;
+		}
+		if (layer === "core" && IMPURE.test(withoutComments(source.text))) {
+			found.push(`${from}: the core reads the clock, randomness or the process`);
+		}
+		if (layer !== "state" && /["'`]\.boulder["'`/]/.test(withoutComments(source.text))) {
+			found.push(`${from}: names boulder's state folder; only src/state touches state files`);
+		}
+		for (const edge of importsOf(source)) {
+			const target = edge.to;
+			if (edge.external) {
+				if (layer === "core" && !CORE_PACKAGES.has(target)) found.push(`${from}: the core imports ${target}`);
+				continue;
+			}
+			const to = layerOf(target);
+			if (!allowed.includes(to)) {
+				found.push(`${from} → ${target}: ${layer} may not import ${to}`);
+				continue;
+			}
+			if (to === "adapters" && layer !== "adapters" && !ADAPTER_DOORS.has(target)) {
+				found.push(`${from} → ${target}: outside the adapters, only the registry and the contract are imported`);
+			}
+			const own = adapterFolderOf(from);
+			const theirs = adapterFolderOf(target);
+			if (own !== null && theirs !== null && theirs !== own && theirs !== "shared") {
+				found.push(`${from} → ${target}: one adapter imports another's folder`);
+			}
+			if (from === "adapters/registry.ts" && theirs !== null && !target.endsWith("/adapter.ts")) {
+				found.push(`${from} → ${target}: the registry names each adapter's adapter.ts only`);
+			}
+		}
+	}
+	return found;
+}
+
+function withoutComments(text: string): string {
+	return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}

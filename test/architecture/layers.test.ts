@@ -1,0 +1,64 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { importsOf, readSources, type SourceFile, violations } from "./imports.js";
+
+const SRC = path.resolve(import.meta.dirname, "../../src");
+const sources = readSources(SRC);
+const edges = sources.flatMap(importsOf);
+
+describe("the layers of DESIGN.md, read from the source", () => {
+	it("sees the whole source tree, so the checks below cannot pass on nothing", () => {
+		expect(sources.length).toBeGreaterThan(100);
+		expect(edges.filter((edge) => !edge.external).length).toBeGreaterThan(300);
+		expect(edges.some((edge) => edge.from.startsWith("adapters/") && edge.to.startsWith("engine/"))).toBe(true);
+		expect(edges.some((edge) => edge.from.startsWith("cli/") && edge.to === "adapters/registry.ts")).toBe(true);
+	});
+
+	it("has no import that breaks a layer rule", () => {
+		expect(violations(sources)).toEqual([]);
+	});
+
+	const add = (file: string, text: string): SourceFile[] => [...sources, { file, text }];
+
+	it("catches an adapter that imports the CLI", () => {
+		expect(violations(add("adapters/opencode/oops.ts", 'import { EXIT } from "../../cli/exit-codes.js";'))).toEqual([
+			"adapters/opencode/oops.ts → cli/exit-codes.ts: adapters may not import cli",
+		]);
+	});
+
+	it("catches an adapter that reaches into the state layer, even through a dynamic import", () => {
+		const found = violations(add("adapters/claude-code/oops.ts", 'await import("../../state/file-store.js");'));
+		expect(found).toEqual(["adapters/claude-code/oops.ts → state/file-store.ts: adapters may not import state"]);
+	});
+
+	it("catches the core importing upward, a package, or the clock", () => {
+		const found = violations(
+			add(
+				"core/oops.ts",
+				'import { Engine } from "../engine/engine.js";\nimport pc from "picocolors";\nexport const t = Date.now();',
+			),
+		);
+		expect(found).toEqual([
+			"core/oops.ts: the core reads the clock, randomness or the process",
+			"core/oops.ts → engine/engine.ts: core may not import engine",
+			"core/oops.ts: the core imports picocolors",
+		]);
+	});
+
+	it("catches the CLI importing an adapter's files past the registry", () => {
+		const found = violations(add("cli/oops.ts", 'import { Hub } from "../adapters/opencode/hub.js";'));
+		expect(found).toEqual([
+			"cli/oops.ts → adapters/opencode/hub.ts: outside the adapters, only the registry and the contract are imported",
+		]);
+	});
+
+	it("catches one adapter importing another, and anyone but the state layer naming its folder", () => {
+		const found = violations(
+			add("adapters/opencode/oops.ts", 'import { x } from "../claude-code/events.js";\nconst dir = ".boulder";'),
+		);
+		expect(found).toEqual([
+			"adapters/opencode/oops.ts: names boulder's state folder; only src/state touches state files",
+			"adapters/opencode/oops.ts → adapters/claude-code/events.ts: one adapter imports another's folder",
+		]);
+	});
+});
