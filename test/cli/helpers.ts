@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
+import type { AdapterRegistry } from "../../src/adapters/registry.js";
 import { main } from "../../src/cli/main.js";
 import { openWorkspace } from "../../src/engine/open.js";
 import type { Clock } from "../../src/state/store.js";
@@ -29,7 +30,7 @@ export interface Sandbox {
 	env: NodeJS.ProcessEnv;
 	clock: Clock & { set(at: number): void; advance(ms: number): void };
 	/** Runs `boulder …` in the worktree (or `cwd`). */
-	run(args: string[], options?: { cwd?: string; signal?: AbortSignal }): Promise<Ran>;
+	run(args: string[], options?: { cwd?: string; signal?: AbortSignal; adapters?: AdapterRegistry }): Promise<Ran>;
 	/** Writes a file relative to the worktree. */
 	write(relative: string, text: string): Promise<string>;
 	/** An engine on the worktree, as an adapter would open it: a fresh instance each call. */
@@ -81,6 +82,7 @@ export async function sandbox(): Promise<Sandbox> {
 				cwd: options.cwd ?? worktree,
 				clock,
 				...(options.signal ? { signal: options.signal } : {}),
+				...(options.adapters ? { adapters: options.adapters } : {}),
 			});
 			return { code, stdout, stderr };
 		},
