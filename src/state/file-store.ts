@@ -8,15 +8,16 @@
  *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
  *
  * Reads take no lock; every read-modify-write runs under the file's lock and
- * commits with an atomic write. Bad files are moved aside and logged.
+ * commits with an atomic write. Bad files are moved aside and logged; what is
+ * left lying in the folder is `inspect.ts`'s to find.
  */
-import { lstat, mkdir, readdir } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
-import { DIR_MODE, isTempFileName, writeFileAtomic } from "./atomic-write.js";
+import { DIR_MODE, writeFileAtomic } from "./atomic-write.js";
 import {
 	appendDecisionLine,
 	DEFAULT_DECISION_LOG,
@@ -25,13 +26,13 @@ import {
 	type ReadDecisionsOptions,
 	readDecisionLines,
 } from "./decision-log.js";
+import { scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { scopeFilePath } from "./scope-path.js";
 import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
-	parseAsideName,
 	readVersionedFile,
 	type VersionedFileSpec,
 	type VersionedRead,
@@ -63,13 +64,6 @@ export interface FileStoreOptions {
 	/** The harness assumed for sessions in a legacy v1 works file (v1 did not say). */
 	legacyHarness?: string;
 }
-
-const ASIDE_WORDS: Record<string, string> = {
-	corrupt: "unparseable or empty",
-	invalid: "wrong shape or failed migration",
-	future: "written by a newer boulder",
-	"not-a-file": "not a regular file",
-};
 
 export class FileStore implements Store {
 	readonly worktree: string;
@@ -205,23 +199,13 @@ export class FileStore implements Store {
 	 */
 	async problems(): Promise<StateProblem[]> {
 		if (!(await this.layoutExists(false))) return [];
-		const { staleMs } = resolveLockOptions(this.lock);
-		const found: StateProblem[] = [];
-		for (const dir of [this.dir, this.paths.scopes]) {
-			found.push(...(await scanFolder(dir, staleMs)));
-		}
 		const log = await this.readDecisionLog();
-		if (log.skipped > 0) {
-			found.push({
-				file: this.paths.decisions,
-				movedTo: null,
-				reason: `${log.skipped} line(s) of the decision log could not be read and are skipped`,
-				at: this.clock.now(),
-			});
-		}
-		return found.sort(
-			(a, b) => a.at - b.at || a.file.localeCompare(b.file) || (a.movedTo ?? "").localeCompare(b.movedTo ?? ""),
-		);
+		return scanStateProblems({
+			folders: [this.dir, this.paths.scopes],
+			staleMs: resolveLockOptions(this.lock).staleMs,
+			decisionLog: { file: this.paths.decisions, skippedLines: log.skipped },
+			now: this.clock.now(),
+		});
 	}
 
 	private unwrapScope(read: VersionedRead<ScopeFile>): Read<ContinuationState> {
@@ -337,51 +321,6 @@ async function exists(file: string): Promise<boolean> {
 		return true;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-		throw error;
-	}
-}
-
-async function scanFolder(dir: string, staleMs: number): Promise<StateProblem[]> {
-	let entries: import("node:fs").Dirent[];
-	try {
-		entries = await readdir(dir, { withFileTypes: true });
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-		throw error;
-	}
-	const found: StateProblem[] = [];
-	for (const entry of entries) {
-		const full = path.join(dir, entry.name);
-		const aside = parseAsideName(entry.name);
-		if (aside) {
-			found.push({
-				file: path.join(dir, aside.original),
-				movedTo: full,
-				reason: `${aside.reason}: ${ASIDE_WORDS[aside.reason]}; moved aside untouched`,
-				at: aside.at,
-			});
-			continue;
-		}
-		const leftover = entry.name.endsWith(".lock")
-			? "lock left behind (its holder probably died); removed automatically by the next writer"
-			: isTempFileName(entry.name)
-				? "temp file left by an interrupted write; not state, safe to delete"
-				: null;
-		if (!leftover) continue;
-		const mtime = await mtimeOf(full);
-		// Compared with the file system's clock, not the injected one: both sides are real times.
-		if (mtime !== null && Date.now() - mtime > staleMs) {
-			found.push({ file: full, movedTo: null, reason: leftover, at: mtime });
-		}
-	}
-	return found;
-}
-
-async function mtimeOf(file: string): Promise<number | null> {
-	try {
-		return (await lstat(file)).mtimeMs;
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
 }

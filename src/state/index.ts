@@ -17,6 +17,7 @@ export {
 	STATE_DIR_NAME,
 	scopeFileSpec,
 } from "./file-store.js";
+export { listScopeFiles, type StateScan, scanStateProblems } from "./inspect.js";
 export {
 	DEFAULT_LOCK_OPTIONS,
 	type LockHandle,
@@ -76,4 +77,5 @@ export {
 	WorktreeIndex,
 	type WorktreeIndexOptions,
 	worktreeIndexFile,
+	worktreeIndexSpec,
 } from "./worktree-index.js";

@@ -31,7 +31,8 @@ export const WorktreeIndex = z.object({
 });
 export type WorktreeIndex = z.infer<typeof WorktreeIndex>;
 
-const spec: VersionedFileSpec<WorktreeIndex> = {
+/** Contract: the one spec the index is read and written with; `boulder doctor` inspects the file with it. */
+export const worktreeIndexSpec: VersionedFileSpec<WorktreeIndex> = {
 	label: "worktree index",
 	currentVersion: 1,
 	schema: WorktreeIndex,
@@ -73,7 +74,7 @@ export async function recordWorktree(root: string, options: WorktreeIndexOptions
 	return withLock(
 		file,
 		async (lock) => {
-			const read = await readVersionedFile(file, spec, { clock, held: lock });
+			const read = await readVersionedFile(file, worktreeIndexSpec, { clock, held: lock });
 			if (read.kind === "unreadable" && read.problem.movedTo === null) {
 				throw new BoulderError("state-unreadable", `${file} cannot be used: ${read.problem.reason}`);
 			}
@@ -82,7 +83,7 @@ export async function recordWorktree(root: string, options: WorktreeIndexOptions
 			const entry: WorktreeEntry = { root: key, firstSeen: index.worktrees[key]?.firstSeen ?? now, lastSeen: now };
 			const next: WorktreeIndex = { ...index, worktrees: { ...index.worktrees, [key]: entry } };
 			lock.assertHeld();
-			await writeVersionedFile(file, spec, next);
+			await writeVersionedFile(file, worktreeIndexSpec, next);
 			return entry;
 		},
 		options.lock,
@@ -91,7 +92,7 @@ export async function recordWorktree(root: string, options: WorktreeIndexOptions
 
 /** The index as stored: `missing` before any worktree was recorded. */
 export async function readWorktreeIndex(options: WorktreeIndexOptions = {}): Promise<Read<WorktreeIndex>> {
-	const read = await readVersionedFile(worktreeIndexFile(options), spec, {
+	const read = await readVersionedFile(worktreeIndexFile(options), worktreeIndexSpec, {
 		clock: options.clock ?? systemClock,
 		lock: options.lock ?? {},
 	});

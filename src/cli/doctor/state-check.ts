@@ -4,21 +4,19 @@
  * was left behind, the decision log reads, and the user-level worktree index
  * is usable. It only looks: nothing on disk changes.
  */
-import { readdir } from "node:fs/promises";
 import path from "node:path";
 import {
 	type FileStore,
 	inspectVersionedFile,
-	isTempFileName,
-	parseAsideName,
+	listScopeFiles,
 	SCOPE_SCHEMA_VERSION,
 	type StateProblem,
 	scopeFileSpec,
 	type VersionedFileSpec,
 	worksFileSpec,
 	worktreeIndexFile,
+	worktreeIndexSpec,
 } from "../../state/index.js";
-import { WorktreeIndex } from "../../state/worktree-index.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "./types.js";
 
 const CHECK = "state";
@@ -30,7 +28,7 @@ export const stateCheck: DoctorCheck = {
 		const findings: DoctorFinding[] = [];
 		const works = await inspectFile(store.paths.works, worksFileSpec({ worktree: store.worktree, harness: "unknown" }));
 		findings.push(...works.findings);
-		const scopes = await scopeFiles(store);
+		const scopes = await listScopeFiles(store);
 		let scopesOk = 0;
 		for (const file of scopes) {
 			const scope = await inspectFile(file, scopeFileSpec);
@@ -147,31 +145,9 @@ async function asideReasons(store: FileStore): Promise<Map<string, string>> {
 	return told;
 }
 
-/** The scope files themselves: no aside copies, locks or temp files (those are `problems()`). */
-async function scopeFiles(store: FileStore): Promise<string[]> {
-	let names: string[];
-	try {
-		names = await readdir(store.paths.scopes);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-		throw error;
-	}
-	return names
-		.filter((name) => name.endsWith(".json") && !parseAsideName(name) && !isTempFileName(name))
-		.sort()
-		.map((name) => path.join(store.paths.scopes, name));
-}
-
 async function indexFindings(context: DoctorContext): Promise<DoctorFinding[]> {
 	const file = worktreeIndexFile({ env: context.env });
-	// The index's own spec is private to the state layer; this copy only inspects, never writes.
-	const spec: VersionedFileSpec<WorktreeIndex> = {
-		label: "worktree index",
-		currentVersion: 1,
-		schema: WorktreeIndex,
-		migrations: [],
-	};
-	const seen = await inspectFile(file, spec);
+	const seen = await inspectFile(file, worktreeIndexSpec);
 	return seen.findings.map((finding) =>
 		finding.level === "problem"
 			? {
