@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,9 +11,9 @@ import { tempWorktree } from "./helpers.js";
 
 const child = new URL("./children/idle.mjs", import.meta.url).pathname;
 
-function answer(worktree: string, goFile: string): Promise<string> {
+function answer(worktree: string, goFile: string, readyFile: string): Promise<string> {
 	return new Promise((resolve, reject) => {
-		const proc = spawn(process.execPath, [child, worktree, goFile], { stdio: ["ignore", "pipe", "pipe"] });
+		const proc = spawn(process.execPath, [child, worktree, goFile, readyFile], { stdio: ["ignore", "pipe", "pipe"] });
 		let out = "";
 		let err = "";
 		proc.stdout.on("data", (chunk) => {
@@ -38,8 +39,10 @@ describe("engine across processes", () => {
 			]);
 			await engine.turnEnded(ref, { outcome: "end" });
 			const goFile = path.join(worktree, "go");
-			const answers = Promise.all([answer(worktree, goFile), answer(worktree, goFile)]);
-			await new Promise((resolve) => setTimeout(resolve, 150));
+			const ready = [path.join(worktree, "ready-1"), path.join(worktree, "ready-2")];
+			const answers = Promise.all(ready.map((file) => answer(worktree, goFile, file)));
+			// Both processes have loaded the engine before either may answer: the race is real.
+			await until(() => ready.every((file) => existsSync(file)));
 			await writeFile(goFile, "");
 			const kinds = (await answers).sort();
 			expect(kinds).toEqual(["inject", "skip"]);
@@ -53,3 +56,11 @@ describe("engine across processes", () => {
 		}
 	});
 });
+
+async function until(test: () => boolean): Promise<void> {
+	for (let tries = 0; tries < 2_000; tries++) {
+		if (test()) return;
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+	throw new Error("the child processes never became ready");
+}
