@@ -1,0 +1,131 @@
+/** The bundled hook program, run as Claude Code runs it: a process per event. */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
+import { SESSION, tempDir } from "./helpers.js";
+
+const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
+
+let worktree: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(async () => {
+	worktree = await tempDir("boulder-run-hook-");
+	await mkdir(path.join(worktree, ".git"));
+	env = {
+		HOME: path.join(worktree, "home"),
+		XDG_CONFIG_HOME: path.join(worktree, "config"),
+		BOULDER_STATE_HOME: path.join(worktree, "state"),
+	};
+});
+
+interface Ran {
+	stdout: string;
+	stderr: string;
+}
+
+async function run(event: string | undefined, input: unknown, extra: Parameters<typeof runClaudeCodeHook>[2] = {}) {
+	const out: Ran = { stdout: "", stderr: "" };
+	const text = typeof input === "string" ? input : JSON.stringify(input);
+	await runClaudeCodeHook(
+		event === undefined ? [] : [event],
+		{
+			stdin: [Buffer.from(text)],
+			stdout: { write: (chunk: string) => (out.stdout += chunk) },
+			stderr: { write: (chunk: string) => (out.stderr += chunk) },
+			env,
+			cwd: worktree,
+		},
+		extra,
+	);
+	return out;
+}
+
+function input(event: string, fields: Record<string, unknown> = {}) {
+	return {
+		session_id: SESSION,
+		transcript_path: path.join(worktree, "none.jsonl"),
+		cwd: worktree,
+		hook_event_name: event,
+		...fields,
+	};
+}
+
+async function _session(open: number, total: number): Promise<void> {
+	await run("UserPromptSubmit", input("UserPromptSubmit", { prompt: "Go." }));
+	const todos = Array.from({ length: total }, (_, index) => ({
+		content: `Item ${index}`,
+		status: index < total - open ? "completed" : "pending",
+		activeForm: "x",
+	}));
+	await run("PostToolUse", input("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos } }));
+}
+
+async function _logLines(): Promise<Record<string, unknown>[]> {
+	const text = await readFile(path.join(worktree, ".boulder", "decisions.jsonl"), "utf8").catch(() => "");
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
+	function spawnHook(event: string, stdin: string) {
+		return spawnSync(process.execPath, [BUNDLE, event], {
+			input: stdin,
+			env: { ...env, PATH: process.env.PATH },
+			cwd: worktree,
+		});
+	}
+
+	it("exits 0 with nothing on stdout for garbage, an empty input and an unknown event", () => {
+		for (const [event, stdin] of [
+			["Stop", "garbage"],
+			["Stop", ""],
+			["Bogus", JSON.stringify(input("Bogus"))],
+		] as const) {
+			const child = spawnHook(event, stdin);
+			expect(child.status).toBe(0);
+			expect(child.stdout.toString()).toBe("");
+		}
+	});
+
+	it("keeps V8's code cache in the user's cache folder, and survives a damaged one", async () => {
+		const cacheFolder = path.join(worktree, "cache", "boulder", "hook-code-cache");
+		env.XDG_CACHE_HOME = path.join(worktree, "cache");
+
+		expect(spawnHook("Stop", "garbage").status).toBe(0);
+		const [cache] = await readdir(cacheFolder);
+		expect(cache).toMatch(
+			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`),
+		);
+		await writeFile(path.join(cacheFolder, cache as string), "not a code cache");
+		const damaged = spawnHook("Stop", "garbage");
+
+		expect(damaged.status).toBe(0);
+		expect(damaged.stdout.toString()).toBe("");
+		expect((await readFile(path.join(cacheFolder, cache as string))).length).toBeGreaterThan(1000);
+	});
+
+	it("nudges through the real files, as Claude Code would run it", () => {
+		spawnHook("UserPromptSubmit", JSON.stringify(input("UserPromptSubmit", { prompt: "Go." })));
+		spawnHook(
+			"PostToolUse",
+			JSON.stringify(
+				input("PostToolUse", {
+					tool_name: "TodoWrite",
+					tool_input: { todos: [{ content: "One", status: "pending", activeForm: "One" }] },
+				}),
+			),
+		);
+
+		const child = spawnHook("Stop", JSON.stringify(input("Stop", { last_assistant_message: "Done." })));
+
+		expect(child.status).toBe(0);
+		expect(JSON.parse(child.stdout.toString())).toMatchObject({ decision: "block" });
+	});
+});
