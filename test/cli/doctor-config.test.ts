@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, utimes } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { DoctorFinding } from "../../src/cli/doctor/types.js";
+import type { DoctorFinding } from "../../src/engine/doctor-types.js";
 import { PLAN, sandbox } from "./helpers.js";
 
 describe("boulder doctor", () => {

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { configIssues } from "../../core/config.js";
 import { PROJECT_CONFIG_FILE, userConfigPath } from "../../engine/config-loader.js";
-import type { DoctorCheck, DoctorFinding } from "./types.js";
+import type { DoctorCheck, DoctorFinding } from "../../engine/doctor-types.js";
 
 const CHECK = "config";
 

@@ -5,6 +5,7 @@
  * is usable. It only looks: nothing on disk changes.
  */
 import path from "node:path";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import {
 	type FileStore,
 	inspectVersionedFile,
@@ -17,7 +18,6 @@ import {
 	worktreeIndexFile,
 	worktreeIndexSpec,
 } from "../../state/index.js";
-import type { DoctorCheck, DoctorContext, DoctorFinding } from "./types.js";
 
 const CHECK = "state";
 
