@@ -1,8 +1,17 @@
 /**
  * boulder's public surface: the pure policy and its models, the engine
- * adapters call, and the stores. Adapters have their own subpath exports
- * (`boulder-agent/claude-code`, `boulder-agent/opencode`).
+ * adapters call, the adapter contract, and the stores. Adapters have their
+ * own subpath exports (`boulder-agent/claude-code`, `boulder-agent/opencode`).
  */
+export type {
+	HarnessAdapter,
+	HookEntry,
+	HookStreams,
+	InstallOutcome,
+	InstallPlace,
+	InstallScopeInfo,
+} from "./adapters/types.js";
+export type { Clock } from "./core/clock.js";
 export { Config, configJsonSchema, DEFAULT_CONFIG, parseConfig } from "./core/config.js";
 export { DecisionRecord } from "./core/decision-record.js";
 export { BoulderError, type BoulderErrorCode, isBoulderError } from "./core/errors.js";
@@ -14,6 +23,7 @@ export {
 	type ReasonCode,
 	type SessionFacts,
 	SKIP_REASONS,
+	type Verdict,
 } from "./core/policy.js";
 export { type ScopeIdentity, scopeKey } from "./core/scope-key.js";
 export { countTodos, Todo, TodoStatus } from "./core/todos.js";
@@ -23,4 +33,4 @@ export { Engine, type EngineOptions, type IdleResult, type SessionEvent, type Se
 export { openWorkspace } from "./engine/open.js";
 export { FileStore } from "./state/file-store.js";
 export { MemoryStore } from "./state/memory-store.js";
-export type { Clock, Store } from "./state/store.js";
+export type { Store } from "./state/store.js";
