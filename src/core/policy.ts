@@ -43,6 +43,13 @@ export type SwitchedOff =
 	| { kind: "work-paused"; work: string }
 	| { kind: "works-unreadable"; movedTo: string | null };
 
+/** Why the bound work's plan cannot be used: the file is gone, cannot be read, or has errors. */
+export interface PlanUnusable {
+	path: string;
+	problem: "missing" | "unreadable" | "errors";
+	detail?: string;
+}
+
 /** The active work of the worktree is another session's. */
 export interface BoundElsewhere {
 	work: string;
@@ -63,8 +70,10 @@ export interface SessionFacts {
 	agent?: string | null;
 	/** The active work belongs to another session: never hijack it (this session may still roll a list of its own). */
 	boundElsewhere?: BoundElsewhere | null;
-	/** The bound work's plan file is gone: nothing can be read as open. */
-	planMissing?: string | null;
+	/** The bound work's plan cannot be used as it is: nothing is read as open, nothing verifies or completes. */
+	planUnusable?: PlanUnusable | null;
+	/** The adapter could not see how the last turn went (its transcript is unreadable, say): why. */
+	turnUnseen?: string | null;
 	pendingInput?: PendingInput | null;
 	lastAssistantText?: string | null;
 	backgroundTasks?: number;
@@ -163,7 +172,7 @@ export function decide(input: IdleInput): Decision {
 	}
 
 	// 3
-	if (facts.planMissing) return skip("no-open-work", `the plan file ${facts.planMissing} is missing`);
+	if (facts.planUnusable) return skip("no-open-work", planUnusableText(facts.planUnusable));
 	if (!work || work.counts.total === 0) return skip("no-open-work", "there is no todo list or plan");
 	let failedCheck: FailedCheck | null = null;
 	if (work.counts.open === 0) {
@@ -242,6 +251,7 @@ export function decide(input: IdleInput): Decision {
 			},
 		);
 	}
+	if (facts.turnUnseen) return skip("turn-unsafe", `how the last turn went cannot be seen: ${facts.turnUnseen}`);
 	if (!turn) return skip("turn-unsafe", "no turn was seen yet; not continuing blind");
 	if (turn.outcome === null) return skip("turn-unsafe", "the turn is still running");
 	if (turn.outcome === "unknown") return skip("turn-unsafe", "how the last turn ended is unknown");
@@ -411,6 +421,17 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
+}
+
+function planUnusableText(plan: PlanUnusable): string {
+	switch (plan.problem) {
+		case "missing":
+			return `the plan file ${plan.path} is missing`;
+		case "unreadable":
+			return `the plan file ${plan.path} cannot be read${suffix(plan.detail)}`;
+		case "errors":
+			return `the plan ${plan.path} has errors${suffix(plan.detail)}; fix it: a plan boulder cannot read fully is never continued, verified or completed`;
+	}
 }
 
 function switchedOffText(off: SwitchedOff): string {

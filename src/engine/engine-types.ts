@@ -20,6 +20,8 @@ export interface IdleFacts {
 	/** When the harness says so directly; otherwise what was observed is used. */
 	backgroundTasks?: number;
 	pendingInput?: PendingInput | null;
+	/** The adapter could not see how the turn went (an unreadable transcript, say): why. No nudge follows. */
+	turnUnseen?: string | null;
 }
 
 export type SessionEvent =

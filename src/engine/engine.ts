@@ -331,6 +331,7 @@ export class Engine {
 					pendingInput: facts.pendingInput !== undefined ? facts.pendingInput : state.observed.pendingInput,
 					lastAssistantText: facts.lastAssistantText ?? null,
 					backgroundTasks: facts.backgroundTasks ?? state.observed.backgroundTasks,
+					turnUnseen: facts.turnUnseen ?? null,
 				},
 				config: this.config,
 				now,

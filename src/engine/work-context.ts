@@ -22,7 +22,7 @@ export interface WorkContext {
 	view: WorkView | null;
 	/** The work this session is bound to. */
 	work: Work | null;
-	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planMissing">;
+	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable">;
 }
 
 export interface WorkContextDeps {
@@ -57,7 +57,9 @@ export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): P
 	const switchedOff =
 		stopped ?? (work.status === "paused" ? ({ kind: "work-paused", work: work.name } as const) : null);
 	const text = await deps.plans.read(work.worktree, work.planPath);
-	if (text === null) return { view: null, work, facts: { switchedOff, planMissing: work.planPath } };
+	if (text === null) {
+		return { view: null, work, facts: { switchedOff, planUnusable: { path: work.planPath, problem: "missing" } } };
+	}
 	const plan = parsePlan(text, work.planPath);
 	const view = planView(plan, work.name, deps.config.nextItems);
 	const verify = work.verify.length > 0 ? work.verify : view.verify;

@@ -77,6 +77,25 @@ describe("the decision on idle, guard by guard", () => {
 	});
 
 	describe("3 no-open-work", () => {
+		it("fires, naming the file, when the bound plan is missing, unreadable or has errors", () => {
+			for (const [problem, words] of [
+				["missing", "plan.md is missing"],
+				["unreadable", "plan.md cannot be read: not a regular file"],
+				["errors", "plan.md has errors: line 3"],
+			] as const) {
+				const planUnusable = {
+					path: "plan.md",
+					problem,
+					detail: problem === "errors" ? "line 3" : "not a regular file",
+				};
+				const decision = idle(afterTurn(), open, { facts: { planUnusable } });
+				expect([decision.reason, decision.detail]).toEqual(["no-open-work", expect.stringContaining(words)]);
+			}
+		});
+		it("never completes a plan with errors, even when every item it could read is done", () => {
+			const planUnusable = { path: "plan.md", problem: "errors" as const, detail: "an unclosed fence" };
+			expect(idle(afterTurn(), view("xx"), { facts: { planUnusable } }).kind).toBe("skip");
+		});
 		it("fires when there is no list", () => {
 			expect(idle(afterTurn(), null).reason).toBe("no-open-work");
 			expect(idle(afterTurn(), view("")).reason).toBe("no-open-work");
@@ -181,6 +200,13 @@ describe("the decision on idle, guard by guard", () => {
 	});
 
 	describe("6 turn-unsafe", () => {
+		it("fires when the adapter could not see how the turn went, and says why", () => {
+			const decision = idle(afterTurn(), open, { facts: { turnUnseen: "the transcript is not a regular file" } });
+			expect([decision.reason, decision.detail]).toEqual([
+				"turn-unsafe",
+				"how the last turn went cannot be seen: the transcript is not a regular file",
+			]);
+		});
 		it("fires when no turn was seen", () => {
 			expect(idle(emptyContinuationState(), open).reason).toBe("turn-unsafe");
 		});
