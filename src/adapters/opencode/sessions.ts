@@ -11,13 +11,24 @@
  */
 import type { PendingInput } from "../../core/policy.js";
 import type { TokenSpend } from "../../core/turns.js";
+import type { SessionRef } from "../../engine/engine.js";
 import type { PromptRoute } from "./api.js";
-import { type AssistantInfo, addSpend, type PendingAsk } from "./event-read.js";
+import { BoundedMap, BoundedSet } from "./bounded.js";
+import { type AssistantInfo, addSpend, HARNESS, type PendingAsk } from "./event-read.js";
 
 export type SessionStatus = "idle" | "busy" | "unknown";
 
-/** Most message ids remembered per session: enough to recognise repeats, bounded for long sessions. */
+/** Most message ids (and tool calls of a turn) remembered per session: enough to recognise repeats, bounded for long sessions. */
 const MAX_SEEN = 500;
+
+/** Assistant messages whose text is kept: only the newest with any text is ever read. */
+const MAX_TEXTS = 20;
+
+/** How the turn ended so far: its assistant messages' spend, summed, and the last one. */
+export interface TurnSummary {
+	spend: TokenSpend;
+	last: AssistantInfo;
+}
 
 export class SessionTrack {
 	readonly id: string;
@@ -30,12 +41,12 @@ export class SessionTrack {
 	todosKnown = false;
 	readonly pending = new Map<string, PendingAsk>();
 	readonly runningChildren = new Set<string>();
-	private readonly seenMessages = new Set<string>();
+	private readonly seenMessages = new BoundedSet<string>(MAX_SEEN);
 	private turnAssistants = new Map<string, AssistantInfo>();
 	private lastAssistant: AssistantInfo | null = null;
-	private readonly assistantIds = new Set<string>();
-	private readonly assistantText = new Map<string, Map<string, string>>();
-	private readonly countedTools = new Set<string>();
+	private readonly assistantIds = new BoundedSet<string>(MAX_SEEN);
+	private readonly assistantText = new BoundedMap<string, Map<string, string>>(MAX_TEXTS);
+	private readonly countedTools = new BoundedSet<string>(MAX_SEEN);
 
 	constructor(id: string) {
 		this.id = id;
@@ -45,15 +56,14 @@ export class SessionTrack {
 		return typeof this.parentId === "string";
 	}
 
+	/** How the engine knows this session: a child owns no continuation; the skip list is checked against the last agent. */
+	ref(): SessionRef {
+		return { harness: HARNESS, sessionId: this.id, subagent: this.isChild, agent: this.lastAgent() };
+	}
+
 	/** Marks a message id seen; returns false when it was seen already. */
 	see(messageId: string): boolean {
-		if (this.seenMessages.has(messageId)) return false;
-		this.seenMessages.add(messageId);
-		if (this.seenMessages.size > MAX_SEEN) {
-			const oldest = this.seenMessages.values().next().value;
-			if (oldest !== undefined) this.seenMessages.delete(oldest);
-		}
-		return true;
+		return this.seenMessages.add(messageId);
 	}
 
 	/** A new turn starts: spend and tool counts begin again. */
@@ -66,10 +76,6 @@ export class SessionTrack {
 		this.turnAssistants.set(info.id, info);
 		this.lastAssistant = info;
 		this.assistantIds.add(info.id);
-		if (this.assistantIds.size > MAX_SEEN) {
-			const oldest = this.assistantIds.values().next().value;
-			if (oldest !== undefined) this.assistantIds.delete(oldest);
-		}
 	}
 
 	isAssistantMessage(messageId: string): boolean {
@@ -81,23 +87,17 @@ export class SessionTrack {
 		if (!parts) {
 			parts = new Map();
 			this.assistantText.set(messageId, parts);
-			if (this.assistantText.size > 20) {
-				const oldest = this.assistantText.keys().next().value;
-				if (oldest !== undefined) this.assistantText.delete(oldest);
-			}
 		}
 		parts.set(partId, text);
 	}
 
 	/** Counts a file-changing tool call once, however many times its part is updated. */
 	countTool(callId: string): boolean {
-		if (this.countedTools.has(callId)) return false;
-		this.countedTools.add(callId);
-		return true;
+		return this.countedTools.add(callId);
 	}
 
 	/** The turn's assistant messages, summed, and the last one (how the turn ended); null when none was seen. */
-	turnSummary(): { spend: TokenSpend; last: AssistantInfo } | null {
+	turnSummary(): TurnSummary | null {
 		let last: AssistantInfo | null = null;
 		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
 		for (const info of this.turnAssistants.values()) {
