@@ -10,6 +10,7 @@
  * and `error`; boulder's own prompts carry `metadata.boulder` on their text
  * part; OpenCode's compaction "continue" carries `metadata.compaction_continue`.
  */
+import { isContextOverflow } from "../../core/context-overflow.js";
 import type { TokenSpend, TurnOutcome } from "../../core/turns.js";
 
 /** The harness name boulder's state and log use for OpenCode sessions. */
@@ -65,8 +66,6 @@ export interface ErrorInfo {
 
 export type ErrorKind = "abort" | "context-overflow" | "api" | "other";
 
-const CONTEXT_ERROR =
-	/context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|context_length_exceeded|token limit/i;
 const API_ERRORS: ReadonlySet<string> = new Set(["APIError", "ProviderAuthError"]);
 
 export function readError(value: unknown): ErrorInfo | null {
@@ -81,7 +80,7 @@ export function readError(value: unknown): ErrorInfo | null {
 /** What an OpenCode error means for the turn: the user's abort, an overflow, a model API failure, or something else. */
 export function errorKindOf(error: ErrorInfo): ErrorKind {
 	if (error.name === "MessageAbortedError" || error.name === "AbortError") return "abort";
-	if (error.name === "ContextOverflowError" || CONTEXT_ERROR.test(error.message)) return "context-overflow";
+	if (error.name === "ContextOverflowError" || isContextOverflow(error.message)) return "context-overflow";
 	if (API_ERRORS.has(error.name)) return "api";
 	return "other";
 }
