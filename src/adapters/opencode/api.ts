@@ -8,6 +8,7 @@
  */
 import type { createOpencodeClient } from "@opencode-ai/sdk";
 import { type ModelRef, messageOf } from "./event-read.js";
+import { type Scheduler, systemScheduler, type Timer } from "./scheduler.js";
 
 export interface TextPart {
 	type: "text";
@@ -59,10 +60,17 @@ export class ApiError extends Error {
 }
 
 /** The real SDK client, each call under a deadline. */
-export function sdkApi(client: OpencodeClient, timeouts: ApiTimeouts = DEFAULT_TIMEOUTS): OpenCodeApi {
+export function sdkApi(
+	client: OpencodeClient,
+	timeouts: ApiTimeouts = DEFAULT_TIMEOUTS,
+	scheduler: Scheduler = systemScheduler,
+): OpenCodeApi {
 	const call = async <T>(what: string, ms: number, run: (signal: AbortSignal) => Promise<SdkResult<T>>) => {
 		const controller = new AbortController();
-		const result = await withTimeout(run(controller.signal), ms, what, () => controller.abort());
+		const result = await withTimeout(run(controller.signal), ms, what, {
+			scheduler,
+			onTimeout: () => controller.abort(),
+		});
 		if (result.error !== undefined && result.error !== null) {
 			throw new ApiError(`${what} failed: ${describe(result.error)}`);
 		}
@@ -120,21 +128,30 @@ function routeBody(route: PromptRoute): { agent?: string; model?: ModelRef } {
 	return { ...(route.agent ? { agent: route.agent } : {}), ...(route.model ? { model: route.model } : {}) };
 }
 
-/** Resolves or rejects like `promise`, or rejects after `ms` (calling `onTimeout` first). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const deadline = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => {
-			onTimeout?.();
-			reject(new ApiError(`${what} timed out after ${ms} ms`));
-		}, ms);
-		unref(timer);
-	});
-	return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+export interface DeadlineOptions {
+	scheduler?: Scheduler;
+	/** Called when the deadline passes, before the rejection (to abort the request). */
+	onTimeout?: () => void;
 }
 
-export function unref(timer: ReturnType<typeof setTimeout> | undefined): void {
-	if (timer && typeof timer === "object" && "unref" in timer && typeof timer.unref === "function") timer.unref();
+/** Resolves or rejects like `promise`, or rejects after `ms`. */
+export function withTimeout<T>(
+	promise: Promise<T>,
+	ms: number,
+	what: string,
+	options: DeadlineOptions = {},
+): Promise<T> {
+	const scheduler = options.scheduler ?? systemScheduler;
+	let timer: Timer | undefined;
+	const deadline = new Promise<never>((_, reject) => {
+		timer = scheduler
+			.setTimeout(() => {
+				options.onTimeout?.();
+				reject(new ApiError(`${what} timed out after ${ms} ms`));
+			}, ms)
+			.unref();
+	});
+	return Promise.race([promise, deadline]).finally(() => scheduler.clearTimeout(timer));
 }
 
 function describe(error: unknown): string {

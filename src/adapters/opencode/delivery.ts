@@ -17,10 +17,12 @@
  * Contract: nothing here throws to its caller; every failure goes to
  * `report.failed` or `report.error`.
  */
+import type { Clock } from "../../core/clock.js";
 import type { SessionRef } from "../../engine/engine.js";
-import { type OpenCodeApi, type PromptRoute, type TextPart, unref } from "./api.js";
+import type { OpenCodeApi, PromptRoute, TextPart } from "./api.js";
 import { MARK, messageOf } from "./event-read.js";
 import { TEXT } from "./messages.js";
+import type { Scheduler, Timer } from "./scheduler.js";
 import { claimKey, releaseClaim } from "./shared.js";
 
 export interface DeliveryReport {
@@ -42,7 +44,7 @@ export interface Nudge {
 
 interface Countdown {
 	nudge: Nudge;
-	timer: ReturnType<typeof setTimeout>;
+	timer: Timer;
 }
 
 interface Awaiting {
@@ -55,7 +57,10 @@ export interface DeliveryOptions {
 	report: DeliveryReport;
 	/** How long a sent nudge may take to appear in the session. */
 	confirmMs: number;
-	now?: () => number;
+	/** The time claims are stamped with (`shared.ts`). */
+	clock: Clock;
+	/** Runs the countdown and the wait for the nudge to appear. */
+	scheduler: Scheduler;
 }
 
 export class Deliveries {
@@ -74,12 +79,13 @@ export class Deliveries {
 			void this.send(nudge);
 			return true;
 		}
-		const timer = setTimeout(() => {
-			if (this.countdowns.get(session)?.nudge !== nudge) return;
-			this.countdowns.delete(session);
-			void this.send(nudge);
-		}, nudge.countdownMs);
-		unref(timer);
+		const timer = this.options.scheduler
+			.setTimeout(() => {
+				if (this.countdowns.get(session)?.nudge !== nudge) return;
+				this.countdowns.delete(session);
+				void this.send(nudge);
+			}, nudge.countdownMs)
+			.unref();
 		this.countdowns.set(session, { nudge, timer });
 		this.options.api
 			.toast(TEXT.countdown(nudge.countdownMs, nudge.open), "info", nudge.countdownMs)
@@ -91,7 +97,7 @@ export class Deliveries {
 	cancel(sessionId: string, reason: string): boolean {
 		const countdown = this.countdowns.get(sessionId);
 		if (!countdown) return false;
-		clearTimeout(countdown.timer);
+		this.options.scheduler.clearTimeout(countdown.timer);
 		this.countdowns.delete(sessionId);
 		releaseClaim(countdown.nudge.key, this.now());
 		void this.options.report.failed(
@@ -131,11 +137,11 @@ export class Deliveries {
 	}
 
 	private now(): number {
-		return this.options.now?.() ?? Date.now();
+		return this.options.clock.now();
 	}
 
 	private async send(nudge: Nudge): Promise<void> {
-		const { api, report, confirmMs } = this.options;
+		const { api, report, confirmMs, scheduler } = this.options;
 		let settled!: () => void;
 		const appeared = new Promise<void>((resolve) => {
 			settled = resolve;
@@ -156,13 +162,12 @@ export class Deliveries {
 			await giveUp(`OpenCode did not accept the prompt: ${messageOf(error)}`);
 			return;
 		}
-		let timer: ReturnType<typeof setTimeout> | undefined;
+		let timer: Timer | undefined;
 		const late = new Promise<void>((resolve) => {
-			timer = setTimeout(resolve, confirmMs);
-			unref(timer);
+			timer = scheduler.setTimeout(resolve, confirmMs).unref();
 		});
 		await Promise.race([appeared, late]);
-		clearTimeout(timer);
+		scheduler.clearTimeout(timer);
 		if (this.closed && entry.state === "waiting") {
 			await giveUp("the plugin was unloaded before the nudge appeared");
 			return;

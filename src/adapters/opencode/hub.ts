@@ -5,8 +5,12 @@
  * prompts are known by their message id, tool calls by their call id).
  *
  * Thin on purpose: every decision is the engine's. The hub only says which
- * engine call an event means, keeps the little it needs between events
- * (`sessions.ts`), and delivers the engine's answer (`delivery.ts`).
+ * engine call an event means and carries out the engine's answer. Its parts
+ * live beside it: what it keeps between events (`sessions.ts`), the
+ * per-session job queue (`keyed-queue.ts`), what it reads back from OpenCode
+ * when events were missed (`backfill.ts`), delivering a nudge
+ * (`delivery.ts`), a backoff's re-decide (`retries.ts`) and `/boulder`
+ * (`command-hook.ts`). Every wait goes through one `Scheduler`.
  *
  * The mapping, and why:
  * - `chat.message` fires once per new prompt. boulder's nudge (marked part)
@@ -35,20 +39,21 @@
  * Everything else is caught, recorded in the decision log, and dropped.
  */
 
+import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../core/config.js";
-import { normalizeOpenCodeTodos } from "../../core/todo-normalize.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
+import { systemClock } from "../../engine/clock.js";
 import type { Engine, IdleResult, SessionEvent, SessionRef } from "../../engine/engine.js";
-import type { Clock } from "../../state/store.js";
-import { systemClock } from "../../state/store.js";
-import { type OpenCodeApi, type PromptRoute, unref, withTimeout } from "./api.js";
-import { answerPart, Deliveries } from "./delivery.js";
+import { type OpenCodeApi, withTimeout } from "./api.js";
+import { Backfill } from "./backfill.js";
+import { BoundedSet } from "./bounded.js";
+import { type CommandInput, type CommandSession, commandHook } from "./command-hook.js";
+import { Deliveries } from "./delivery.js";
 import {
 	answeredAsk,
 	type BusEvent,
 	errorKindOf,
 	FILE_TOOLS,
-	HARNESS,
 	isRecord,
 	messageOf,
 	originOf,
@@ -61,15 +66,16 @@ import {
 	readSessionInfo,
 	sessionOf,
 } from "./event-read.js";
-import { ANSWER, COMMAND_NAME, TEXT } from "./messages.js";
+import { KeyedQueue } from "./keyed-queue.js";
+import { TEXT } from "./messages.js";
+import { Retries } from "./retries.js";
+import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
-import { CommandAnswered, declareCommand, runSubcommand } from "./slash-command.js";
+import { declareCommand } from "./slash-command.js";
+import { normalizeOpenCodeTodos } from "./todos.js";
 import type { WorkspaceSource } from "./workspace.js";
 
-/** Skips the user should hear about: boulder let the agent stop on a limit, not because the work is done. */
-const NOTICED_SKIPS: ReadonlySet<string> = new Set(["stagnation", "budget-turns", "budget-tokens", "budget-time"]);
-
-/** Most event ids remembered to drop duplicates (the same event reaches every instance). */
+/** Most event and prompt ids remembered to drop duplicates (the same event reaches every instance). */
 const SEEN_EVENTS = 5_000;
 
 /** How long a hook OpenCode waits on may take before it lets OpenCode go on (the work continues behind). */
@@ -78,14 +84,13 @@ const HOOK_WAIT_MS = 5_000;
 /** A job on a session's queue that takes longer than this (a stuck lock; verify commands can take minutes) no longer holds up the next. */
 const JOB_LIMIT_MS = 10 * 60 * 1000;
 
-/** How many of a session's newest messages are read when the events did not say enough. */
-const MESSAGES_READ = 30;
-
 export interface HubOptions {
 	directory: string;
 	api: OpenCodeApi;
 	workspace: WorkspaceSource;
 	clock?: Clock;
+	/** Every wait: the countdown, the wait for a nudge to appear, backoff retries, deadlines. */
+	scheduler?: Scheduler;
 	/** How long a sent nudge may take to appear in the session before it counts as not delivered. */
 	confirmMs?: number;
 }
@@ -99,7 +104,7 @@ export interface HubHooks {
 		output: { message: unknown; parts: unknown[] },
 	): Promise<void>;
 	"tool.execute.before"(input: { tool: string; sessionID: string; callID: string }): Promise<void>;
-	"command.execute.before"(input: { command: string; sessionID: string; arguments: string }): Promise<void>;
+	"command.execute.before"(input: CommandInput): Promise<void>;
 }
 
 export class Hub {
@@ -107,11 +112,14 @@ export class Hub {
 	private readonly api: OpenCodeApi;
 	private readonly workspace: WorkspaceSource;
 	private readonly clock: Clock;
+	private readonly scheduler: Scheduler;
 	private readonly sessions = new SessionTable();
 	private readonly deliveries: Deliveries;
-	private readonly seen = new Set<string>();
-	private readonly queues = new Map<string, Promise<void>>();
-	private readonly retries = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly backfill: Backfill;
+	private readonly queue: KeyedQueue;
+	private readonly retries: Retries;
+	private readonly seen = new BoundedSet<string>(SEEN_EVENTS);
+	private readonly onCommand: (input: CommandInput) => Promise<void>;
 	private users = 0;
 	private closed = false;
 
@@ -120,14 +128,31 @@ export class Hub {
 		this.api = options.api;
 		this.workspace = options.workspace;
 		this.clock = options.clock ?? systemClock;
+		this.scheduler = options.scheduler ?? systemScheduler;
+		const recordError = (ref: SessionRef | null, where: string, error: unknown) => this.recordError(ref, where, error);
 		this.deliveries = new Deliveries({
 			api: this.api,
 			confirmMs: options.confirmMs ?? 20_000,
-			now: () => this.clock.now(),
+			clock: this.clock,
+			scheduler: this.scheduler,
 			report: {
 				failed: (ref, key, reason, cancelled) => this.deliveryFailed(ref, key, reason, cancelled),
-				error: (ref, where, error) => this.recordError(ref, where, error),
+				error: recordError,
 			},
+		});
+		this.backfill = new Backfill(this.api, recordError);
+		this.queue = new KeyedQueue({
+			limitMs: JOB_LIMIT_MS,
+			what: "handling an OpenCode event",
+			scheduler: this.scheduler,
+			onError: (session, error) =>
+				this.recordError(this.sessions.get(session).ref(), "handling an OpenCode event", error),
+		});
+		this.retries = new Retries(this.clock, this.scheduler);
+		this.onCommand = commandHook({
+			api: this.api,
+			clock: this.clock,
+			session: (id) => this.commandSession(this.sessions.get(id)),
 		});
 	}
 
@@ -162,14 +187,18 @@ export class Hub {
 
 	/** Resolves once every queued job has run (for tests, and to wait before shutting down). */
 	async settled(): Promise<void> {
-		while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+		await this.queue.settled();
+	}
+
+	/** Whether jobs are queued or running (tests wait until none are). */
+	get busy(): boolean {
+		return this.queue.size > 0;
 	}
 
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
-		for (const timer of this.retries.values()) clearTimeout(timer);
-		this.retries.clear();
+		this.retries.close();
 		this.deliveries.close("OpenCode unloaded the plugin");
 	}
 
@@ -178,7 +207,7 @@ export class Hub {
 	private onEvent(raw: unknown): void {
 		try {
 			const event = readEvent(raw);
-			if (!event || (event.id !== null && !this.firstSight(`event:${event.id}`))) return;
+			if (!event || (event.id !== null && !this.seen.add(`event:${event.id}`))) return;
 			this.dispatch(event);
 		} catch (error) {
 			void this.recordError(null, "reading an OpenCode event", error);
@@ -247,14 +276,14 @@ export class Hub {
 		const track = this.sessions.get(session);
 		track.status = "busy";
 		this.deliveries.cancel(session, "the session became busy");
-		this.clearRetry(session);
+		this.retries.clear(session);
 		this.withParent(track, (parent) => {
 			if (parent === null) return;
 			const parentTrack = this.sessions.get(parent);
 			if (parentTrack.runningChildren.has(session)) return;
 			parentTrack.runningChildren.add(session);
 			const count = parentTrack.runningChildren.size;
-			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(this.ref(parentTrack), count));
+			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(parentTrack.ref(), count));
 		});
 	}
 
@@ -265,29 +294,29 @@ export class Hub {
 		const turn = track.turnSummary();
 		const lastText = track.lastAssistantText();
 		this.enqueue(session, async () => {
-			const parent = await this.parentOf(track);
+			const parent = await this.backfill.parentOf(track);
 			if (parent === "unknown") return;
 			if (parent !== null) return this.childIdle(track, parent);
 			const engine = await this.engine();
-			const ref = this.ref(track);
-			const ended = turn ?? (await this.turnFromMessages(track));
+			const ref = track.ref();
+			const ended = turn ?? (await this.backfill.turnEnd(track));
 			await engine.turnEndedIfRunning(ref, {
 				outcome: outcomeOf(ended?.last ?? null),
 				...(ended ? { spend: ended.spend } : {}),
 			});
-			if (!track.todosKnown) await this.readTodos(track, engine);
+			if (!track.todosKnown) await this.backfill.todos(track, engine);
 			await this.decide(track, lastText);
 		});
 	}
 
 	private async childIdle(child: SessionTrack, parent: string): Promise<void> {
 		const engine = await this.engine();
-		await engine.onIdle(this.ref(child), {});
+		await engine.onIdle(child.ref(), {});
 		const parentTrack = this.sessions.get(parent);
 		if (!parentTrack.runningChildren.delete(child.id)) return;
 		const count = parentTrack.runningChildren.size;
 		this.enqueue(parent, async () => {
-			await (await this.engine()).backgroundChanged(this.ref(parentTrack), count);
+			await (await this.engine()).backgroundChanged(parentTrack.ref(), count);
 			if (count === 0 && parentTrack.status === "idle" && !this.deliveries.counting(parent)) {
 				await this.decide(parentTrack, parentTrack.lastAssistantText());
 			}
@@ -309,7 +338,7 @@ export class Hub {
 		} else {
 			const track = this.sessions.get(session);
 			this.enqueue(session, () =>
-				this.recordError(this.ref(track), "OpenCode reported an error", new Error(`${error.name}: ${error.message}`)),
+				this.recordError(track.ref(), "OpenCode reported an error", new Error(`${error.name}: ${error.message}`)),
 			);
 		}
 	}
@@ -324,7 +353,7 @@ export class Hub {
 		const info = readSessionInfo(event.properties.info);
 		if (!info) return;
 		this.deliveries.cancel(info.id, "the session was deleted");
-		this.clearRetry(info.id);
+		this.retries.clear(info.id);
 		const track = this.sessions.get(info.id);
 		track.parentId = info.parentId;
 		if (info.parentId === null) this.rootEvent(info.id, { type: "deleted" });
@@ -404,7 +433,7 @@ export class Hub {
 		this.rootJob(track, async (engine, ref) => engine.pendingInputChanged(ref, pending));
 	}
 
-	// --- prompts and commands ---------------------------------------------
+	// --- prompts ----------------------------------------------------------
 
 	private async onPrompt(
 		input: { sessionID: string; agent?: string; model?: unknown },
@@ -413,13 +442,13 @@ export class Hub {
 		try {
 			const message = readMessageInfo(output.message);
 			const session = input.sessionID;
-			if (message?.role !== "user" || !this.firstSight(`prompt:${message.id}`)) return;
+			if (message?.role !== "user" || !this.seen.add(`prompt:${message.id}`)) return;
 			const track = this.sessions.get(session);
 			track.see(message.id);
 			const origin = originOf(output.parts.map(readPart).filter((part) => part !== null));
 			if (origin.kind === "answer") return;
 			track.status = "busy";
-			this.clearRetry(session);
+			this.retries.clear(session);
 			track.startTurn();
 			if (origin.kind === "nudge") {
 				const delivered = this.deliveries.confirm(origin.key);
@@ -427,8 +456,8 @@ export class Hub {
 					this.enqueue(session, async () => {
 						if (await this.isChild(track)) return;
 						const engine = await this.engine();
-						if (delivered) await engine.delivered(this.ref(track), origin.key);
-						else await engine.turnStarted(this.ref(track), "continuation");
+						if (delivered) await engine.delivered(track.ref(), origin.key);
+						else await engine.turnStarted(track.ref(), "continuation");
 					}),
 				);
 				return;
@@ -448,43 +477,24 @@ export class Hub {
 		}
 	}
 
-	private async onCommand(input: { command: string; sessionID: string; arguments: string }): Promise<void> {
-		if (input.command !== COMMAND_NAME) return;
-		const session = input.sessionID;
-		const track = this.sessions.get(session);
-		let text: string;
-		try {
-			const engine = await this.engine();
-			const result = await runSubcommand(input.arguments ?? "", {
-				engine,
-				store: engine.store,
-				clock: this.clock,
-				ref: this.ref(track),
-			});
-			if (result.effect === "stopped") {
-				this.deliveries.cancel(session, "/boulder stop");
-				this.clearRetry(session);
-			}
-			if (result.effect === "resumed" && track.status === "idle") {
-				this.enqueue(session, async () => {
+	/** What `/boulder` may do to a session: stop its countdown and retry, or decide it again. */
+	private commandSession(track: SessionTrack): CommandSession {
+		return {
+			ref: () => track.ref(),
+			engine: () => this.engine(),
+			route: () => this.backfill.route(track),
+			stopped: () => {
+				this.deliveries.cancel(track.id, "/boulder stop");
+				this.retries.clear(track.id);
+			},
+			resumed: () => {
+				if (track.status !== "idle") return;
+				this.enqueue(track.id, async () => {
 					if (!(await this.isChild(track))) await this.decide(track, track.lastAssistantText());
 				});
-			}
-			text = result.text;
-		} catch (error) {
-			await this.recordError(this.ref(track), "answering /boulder", error);
-			text = ANSWER.failed(messageOf(error));
-		}
-		const route = await this.routeOf(track).catch(() => ({ agent: null, model: null }));
-		const shown = await Promise.allSettled([
-			this.api.toast(text, "info", 8_000),
-			this.api.appendNoReply(session, [answerPart(text)], route),
-		]);
-		for (const result of shown) {
-			if (result.status === "rejected")
-				await this.recordError(this.ref(track), "showing /boulder's answer", result.reason);
-		}
-		throw new CommandAnswered();
+			},
+			recordError: (where, error) => this.recordError(track.ref(), where, error),
+		};
 	}
 
 	// --- deciding ---------------------------------------------------------
@@ -492,13 +502,15 @@ export class Hub {
 	/** Asks the engine what to do now that the session is idle, and does it. */
 	private async decide(track: SessionTrack, lastText: string | null): Promise<void> {
 		if (this.closed) return;
-		const ref = this.ref(track);
+		const ref = track.ref();
 		let engine: Engine;
 		try {
 			engine = await this.workspace.deciding();
 		} catch (error) {
 			await this.recordError(ref, "reading boulder's config", error);
-			void this.api.toast(TEXT.configProblem(messageOf(error)), "error").catch(() => undefined);
+			this.api
+				.toast(TEXT.configProblem(messageOf(error)), "error")
+				.catch((failed: unknown) => this.recordError(ref, "showing a toast", failed));
 			return;
 		}
 		const result = await engine.onIdle(ref, {
@@ -512,25 +524,21 @@ export class Hub {
 	private act(track: SessionTrack, ref: SessionRef, result: IdleResult, config: Config): void {
 		switch (result.kind) {
 			case "inject":
-				if (result.key === null || result.text === null) {
-					void this.recordError(ref, "delivering", new Error("the engine chose to inject without a key or a text"));
-					return;
-				}
 				this.deliveries.begin({
 					ref,
 					key: result.key,
 					text: result.text,
 					countdownMs: config.countdownMs,
 					open: result.figures.open,
-					route: () => this.routeOf(track),
+					route: () => this.backfill.route(track),
 				});
 				return;
 			case "complete":
 				if (result.text) this.notify(ref, TEXT.complete(result.text), "success");
 				return;
 			case "skip":
-				if (NOTICED_SKIPS.has(result.reason)) this.notify(ref, TEXT.limit(result.detail), "warning");
-				if (result.reason === "backoff" && result.retryAt !== null) this.scheduleRetry(track, result.retryAt);
+				if (result.notice) this.notify(ref, TEXT.limit(result.detail), "warning");
+				if (result.retryAt !== null) this.retries.at(track.id, result.retryAt, () => this.retryDue(track));
 				return;
 			case "verify":
 				return;
@@ -554,25 +562,10 @@ export class Hub {
 		});
 	}
 
-	/** One re-decide at `at`, for a backoff that ends then (replaces an earlier one). */
-	private scheduleRetry(track: SessionTrack, at: number): void {
-		this.clearRetry(track.id);
-		const timer = setTimeout(
-			() => {
-				this.retries.delete(track.id);
-				if (track.status !== "idle" || this.deliveries.counting(track.id)) return;
-				this.enqueue(track.id, () => this.decide(track, track.lastAssistantText()));
-			},
-			Math.max(0, at - this.clock.now()) + 50,
-		);
-		unref(timer);
-		this.retries.set(track.id, timer);
-	}
-
-	private clearRetry(session: string): void {
-		const timer = this.retries.get(session);
-		if (timer) clearTimeout(timer);
-		this.retries.delete(session);
+	/** A backoff ended: decide again, unless the session moved on meanwhile. */
+	private retryDue(track: SessionTrack): void {
+		if (track.status !== "idle" || this.deliveries.counting(track.id)) return;
+		this.enqueue(track.id, () => this.decide(track, track.lastAssistantText()));
 	}
 
 	// --- helpers ----------------------------------------------------------
@@ -589,60 +582,27 @@ export class Hub {
 	private rootJob(track: SessionTrack, job: (engine: Engine, ref: SessionRef) => Promise<void>): Promise<void> {
 		return this.enqueue(track.id, async () => {
 			if (await this.isChild(track)) return;
-			await job(await this.engine(), this.ref(track));
+			await job(await this.engine(), track.ref());
 		});
 	}
 
-	/**
-	 * Runs jobs of one session one after the other, in the order their events
-	 * came. A failing job is recorded; a job that takes too long stops holding
-	 * up the next. The returned promise never rejects.
-	 */
 	private enqueue(session: string, job: () => Promise<void>): Promise<void> {
-		const previous = this.queues.get(session) ?? Promise.resolve();
-		const run = previous.then(async () => {
-			try {
-				await withTimeout(job(), JOB_LIMIT_MS, "handling an OpenCode event");
-			} catch (error) {
-				await this.recordError(this.ref(this.sessions.get(session)), "handling an OpenCode event", error);
-			}
-		});
-		this.queues.set(session, run);
-		void run.then(() => {
-			if (this.queues.get(session) === run) this.queues.delete(session);
-		});
-		return run;
+		return this.queue.enqueue(session, job);
 	}
 
 	private async waitBriefly(work: Promise<void>): Promise<void> {
-		await withTimeout(work, HOOK_WAIT_MS, "recording the prompt").catch((error: unknown) =>
-			this.recordError(null, "recording the prompt", error),
+		await withTimeout(work, HOOK_WAIT_MS, "recording the prompt", { scheduler: this.scheduler }).catch(
+			(error: unknown) => this.recordError(null, "recording the prompt", error),
 		);
-	}
-
-	private ref(track: SessionTrack): SessionRef {
-		return { harness: HARNESS, sessionId: track.id, subagent: track.isChild, agent: track.lastAgent() };
 	}
 
 	private async engine(): Promise<Engine> {
 		return this.workspace.bookkeeping();
 	}
 
-	/** The session's parent (null for a root), read from OpenCode when no event said; "unknown" when that failed. */
-	private async parentOf(track: SessionTrack): Promise<string | null | "unknown"> {
-		if (track.parentId !== undefined) return track.parentId;
-		try {
-			track.parentId = await this.api.parentOf(track.id);
-			return track.parentId;
-		} catch (error) {
-			await this.recordError(this.ref(track), "reading whether the session is a subagent's", error);
-			return "unknown";
-		}
-	}
-
 	/** Fails closed: a session whose parent cannot be read is treated as a child. */
 	private async isChild(track: SessionTrack): Promise<boolean> {
-		return (await this.parentOf(track)) !== null;
+		return (await this.backfill.parentOf(track)) !== null;
 	}
 
 	private withParent(track: SessionTrack, then: (parent: string | null) => void): void {
@@ -650,68 +610,13 @@ export class Hub {
 			then(track.parentId);
 			return;
 		}
-		void this.parentOf(track).then((parent) => {
+		void this.backfill.parentOf(track).then((parent) => {
 			if (parent !== "unknown") then(parent);
 		});
 	}
 
-	/** The agent and model of the last real user message, from the events or else from OpenCode's messages. */
-	private async routeOf(track: SessionTrack): Promise<PromptRoute> {
-		if (track.route) return track.route;
-		const messages = await this.api.messages(track.id, MESSAGES_READ);
-		for (const message of [...messages].reverse()) {
-			const info = readMessageInfo(message.info);
-			if (info?.role !== "user") continue;
-			const parts = (Array.isArray(message.parts) ? message.parts : []).map(readPart).filter((p) => p !== null);
-			if (originOf(parts).kind !== "user") continue;
-			track.route = { agent: info.agent, model: info.model };
-			return track.route;
-		}
-		return { agent: null, model: null };
-	}
-
-	/** How the turn ended, from OpenCode's stored messages, when this process did not see its events. */
-	private async turnFromMessages(track: SessionTrack): Promise<ReturnType<SessionTrack["turnSummary"]>> {
-		try {
-			const messages = await this.api.messages(track.id, MESSAGES_READ);
-			for (const message of [...messages].reverse()) {
-				const info = readMessageInfo(message.info);
-				if (info?.role === "assistant") return { spend: info.spend, last: info };
-				if (info?.role === "user") return null;
-			}
-			return null;
-		} catch (error) {
-			await this.recordError(this.ref(track), "reading how the turn ended", error);
-			return null;
-		}
-	}
-
-	private async readTodos(track: SessionTrack, engine: Engine): Promise<void> {
-		try {
-			const list = await this.api.todos(track.id);
-			track.todosKnown = true;
-			const { todos, warnings } = normalizeOpenCodeTodos(list);
-			await engine.todosChanged(this.ref(track), todos);
-			if (warnings.length > 0) {
-				await engine.recordError(this.ref(track), "reading the agent's list", new Error(warnings.join("; ")));
-			}
-		} catch (error) {
-			await this.recordError(this.ref(track), "reading the agent's list from OpenCode", error);
-		}
-	}
-
 	private notify(ref: SessionRef, text: string, variant: "success" | "warning"): void {
 		this.api.toast(text, variant, 8_000).catch((error: unknown) => this.recordError(ref, "showing a toast", error));
-	}
-
-	private firstSight(id: string): boolean {
-		if (this.seen.has(id)) return false;
-		this.seen.add(id);
-		if (this.seen.size > SEEN_EVENTS) {
-			const oldest = this.seen.values().next().value;
-			if (oldest !== undefined) this.seen.delete(oldest);
-		}
-		return true;
 	}
 
 	private async guard(ref: SessionRef | null, where: string, work: () => Promise<void>): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type OpencodeClient, sdkApi, withTimeout } from "../../../src/adapters/opencode/api.js";
+import { ManualTime } from "./manual-time.js";
 
 type Call = { options: Record<string, unknown> };
 
@@ -42,16 +43,25 @@ describe("the SDK behind a deadline", () => {
 		expect(calls[1]?.options.body).not.toHaveProperty("agent");
 	});
 
-	it("rejects a call that hangs, and aborts its request", async () => {
+	it("rejects a call that hangs once its deadline passes, and aborts its request", async () => {
 		let signal: AbortSignal | undefined;
+		const time = new ManualTime();
 		const api = sdkApi(
 			client((_, options) => {
 				signal = options.signal as AbortSignal;
 				return new Promise(() => undefined);
 			}),
 			{ promptMs: 30, readMs: 30 },
+			time,
 		);
-		await expect(api.todos("s1")).rejects.toThrow(/reading the todo list timed out after 30 ms/);
+		const outcome = api.todos("s1").then(
+			() => "resolved",
+			(error: unknown) => error,
+		);
+		await time.advance(29);
+		expect(signal?.aborted).toBe(false);
+		await time.advance(1);
+		expect(await outcome).toMatchObject({ message: "reading the todo list timed out after 30 ms" });
 		expect(signal?.aborted).toBe(true);
 	});
 
@@ -77,8 +87,10 @@ describe("the SDK behind a deadline", () => {
 		expect(await api.todos("child")).toEqual([{ content: "a", status: "pending" }]);
 	});
 
-	it("passes a settled promise through, and keeps its rejection", async () => {
-		await expect(withTimeout(Promise.resolve(3), 10, "x")).resolves.toBe(3);
-		await expect(withTimeout(Promise.reject(new Error("no")), 10, "x")).rejects.toThrow("no");
+	it("passes a settled promise through, keeps its rejection, and leaves no timer behind", async () => {
+		const time = new ManualTime();
+		await expect(withTimeout(Promise.resolve(3), 10, "x", { scheduler: time })).resolves.toBe(3);
+		await expect(withTimeout(Promise.reject(new Error("no")), 10, "x", { scheduler: time })).rejects.toThrow("no");
+		expect(time.pending()).toEqual([]);
 	});
 });
