@@ -3,17 +3,19 @@
  * hub's hooks with the payloads the real server sends (see
  * docs/opencode-notes.md), to one or more plugin instances at once, and a
  * fake API that records every call. The engine runs for real, over a memory
- * store, with the real clock (durations in these tests are a few ms).
+ * store. Time is `ManualTime`: it moves only when a test advances it.
  */
 import type { OpenCodeApi, PromptRoute, StoredMessage, TextPart } from "../../../src/adapters/opencode/api.js";
 import { Hub, type HubHooks } from "../../../src/adapters/opencode/hub.js";
 import type { WorkspaceSource } from "../../../src/adapters/opencode/workspace.js";
+import type { Clock } from "../../../src/core/clock.js";
 import { Config, type ConfigInput, DEFAULT_CONFIG } from "../../../src/core/config.js";
 import type { DecisionRecord } from "../../../src/core/decision-record.js";
 import { scopeKey } from "../../../src/core/scope-key.js";
 import type { ContinuationState } from "../../../src/core/turns.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";
+import { flush, ManualTime } from "./manual-time.js";
 
 export const MODEL = { providerID: "fake", modelID: "m" };
 
@@ -32,14 +34,35 @@ export class FakeApi implements OpenCodeApi {
 	readonly todoLists = new Map<string, unknown[]>();
 	/** Set to make `promptAsync` fail. */
 	promptError: Error | null = null;
+	/** Set to make reading the messages fail. */
+	messagesError: Error | null = null;
 	/** Called for an accepted prompt, as OpenCode would then run `chat.message`; null: the prompt never starts. */
 	onPrompt: ((call: Call) => Promise<void>) | null = null;
+	private readonly starting = new Set<Promise<void>>();
 
+	/**
+	 * OpenCode answers 204 before the turn starts, so the prompt starts on a
+	 * later turn of the event loop (no time passes); `settled` waits for it.
+	 */
 	async promptAsync(sessionId: string, parts: TextPart[], route: PromptRoute): Promise<void> {
 		if (this.promptError) throw this.promptError;
 		const call = { sessionId, parts, route };
 		this.prompts.push(call);
-		if (this.onPrompt) setTimeout(() => void this.onPrompt?.(call), 1);
+		const start = this.onPrompt;
+		if (!start) return;
+		const started: Promise<void> = flush()
+			.then(() => start(call))
+			.finally(() => this.starting.delete(started));
+		this.starting.add(started);
+	}
+
+	/** Whether an accepted prompt has yet to start. */
+	get busy(): boolean {
+		return this.starting.size > 0;
+	}
+
+	async settled(): Promise<void> {
+		while (this.starting.size > 0) await Promise.all([...this.starting]);
 	}
 
 	async appendNoReply(sessionId: string, parts: TextPart[], route: PromptRoute): Promise<void> {
@@ -51,6 +74,7 @@ export class FakeApi implements OpenCodeApi {
 	}
 
 	async messages(sessionId: string): Promise<StoredMessage[]> {
+		if (this.messagesError) throw this.messagesError;
 		return this.stored.get(sessionId) ?? [];
 	}
 
@@ -71,10 +95,11 @@ export interface TestWorkspace {
 	setConfig(config: ConfigInput): void;
 }
 
-export function testWorkspace(config: ConfigInput = {}): TestWorkspace {
-	const store = new MemoryStore("/w");
+export function testWorkspace(config: ConfigInput = {}, clock?: Clock): TestWorkspace {
+	const store = new MemoryStore("/w", clock ? { clock } : {});
 	const plans = { read: async () => null };
-	const keeper = new Engine({ store, config: DEFAULT_CONFIG, plans });
+	const timed = clock ? { clock } : {};
+	const keeper = new Engine({ store, config: DEFAULT_CONFIG, plans, ...timed });
 	let current = Config.parse(config);
 	const workspace: TestWorkspace = {
 		store,
@@ -86,7 +111,7 @@ export function testWorkspace(config: ConfigInput = {}): TestWorkspace {
 			bookkeeping: async () => keeper,
 			deciding: async () => {
 				if (workspace.brokenConfig) throw workspace.brokenConfig;
-				return new Engine({ store, config: current, plans });
+				return new Engine({ store, config: current, plans, ...timed });
 			},
 		},
 	};
@@ -96,15 +121,40 @@ export function testWorkspace(config: ConfigInput = {}): TestWorkspace {
 /** The default test config: a short countdown, a fast backoff. */
 export const FAST: ConfigInput = { countdownMs: 20, backoff: { baseMs: 40, capMs: 200 } };
 
-export function testHub(options: { config?: ConfigInput; confirmMs?: number } = {}): {
+/** The default test wait for a sent nudge to appear. */
+export const CONFIRM_MS = 300;
+
+export interface TestHub {
 	hub: Hub;
 	api: FakeApi;
 	ws: TestWorkspace;
-} {
+	time: ManualTime;
+	/** Waits until nothing is left to run but timers: the hub's jobs, sends, prompts starting. */
+	settled(): Promise<void>;
+}
+
+export function testHub(options: { config?: ConfigInput; confirmMs?: number } = {}): TestHub {
+	const time = new ManualTime();
 	const api = new FakeApi();
-	const ws = testWorkspace(options.config ?? FAST);
-	const hub = new Hub({ directory: "/w", api, workspace: ws.source, confirmMs: options.confirmMs ?? 300 });
-	return { hub, api, ws };
+	const ws = testWorkspace(options.config ?? FAST, time);
+	const hub = new Hub({
+		directory: "/w",
+		api,
+		workspace: ws.source,
+		clock: time,
+		scheduler: time,
+		confirmMs: options.confirmMs ?? CONFIRM_MS,
+	});
+	const settled = async () => {
+		for (;;) {
+			await flush();
+			if (!hub.busy && !api.busy) return;
+			await hub.settled();
+			await api.settled();
+		}
+	};
+	time.settle = settled;
+	return { hub, api, ws, time, settled };
 }
 
 let counter = 0;
@@ -300,15 +350,30 @@ export async function decisionsOf(store: MemoryStore, sessionId?: string): Promi
 		.map((record) => `${record.kind}:${record.reason}`);
 }
 
-/** Waits until `check` holds (polling), or fails after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 2_000): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error("condition not met in time");
-		await new Promise((resolve) => setTimeout(resolve, 5));
+const opened: TestHub[] = [];
+
+/** A test hub with one plugin instance driven by a `FakeOpenCode`; `closeHubs` closes it after the test. */
+export function setUp(options: Parameters<typeof testHub>[0] = {}): TestHub & { oc: FakeOpenCode } {
+	const made = testHub(options);
+	opened.push(made);
+	return { ...made, oc: new FakeOpenCode(made.hub.hooks()) };
+}
+
+export async function closeHubs(): Promise<void> {
+	for (const made of opened.splice(0)) {
+		made.hub.close();
+		await made.settled();
 	}
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets a sent nudge start the way OpenCode starts it (chat.message with its marked part). */
+export function autoStart(api: FakeApi, oc: FakeOpenCode): void {
+	api.onPrompt = (call: Call) => oc.promptFromPlugin(call);
+}
+
+let sessions = 0;
+
+/** A new root session id: the delivery gate is process-wide, so each test uses its own. */
+export function newSession(): string {
+	return `ses_root_${++sessions}`;
 }

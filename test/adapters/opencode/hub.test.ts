@@ -1,36 +1,39 @@
+/**
+ * The hub's mapping of OpenCode's events onto engine calls, and the delivery
+ * of the engine's answer. Time is manual (`ManualTime`): a nudge, a retry or
+ * a give-up happens only when a test advances time past it, so "nothing was
+ * sent" is checked after advancing beyond the moment it would have been.
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Hub } from "../../../src/adapters/opencode/hub.js";
-import { CommandAnswered } from "../../../src/adapters/opencode/slash-command.js";
 import { BoulderError } from "../../../src/core/errors.js";
-import { type Call, decisionsOf, FakeOpenCode, MODEL, records, sleep, stateOf, testHub, until } from "./helpers.js";
+import {
+	autoStart,
+	type Call,
+	closeHubs,
+	decisionsOf,
+	FAST,
+	FakeOpenCode,
+	MODEL,
+	newSession,
+	records,
+	setUp,
+	stateOf,
+} from "./helpers.js";
 
-const hubs: Hub[] = [];
-let sessions = 0;
-/** The session under test: a new id per test, as the delivery gate is process-wide. */
+/** The session under test. */
 let S = "";
 
+/** The default countdown before a nudge is sent. */
+const COUNTDOWN = FAST.countdownMs ?? 0;
+
+/** Far beyond every countdown, confirm wait and backoff the tests configure. */
+const LONG_AFTER = 60_000;
+
 beforeEach(() => {
-	S = `ses_root_${++sessions}`;
+	S = newSession();
 });
 
-function setUp(options: Parameters<typeof testHub>[0] = {}) {
-	const made = testHub(options);
-	hubs.push(made.hub);
-	const oc = new FakeOpenCode(made.hub.hooks());
-	return { ...made, oc };
-}
-
-afterEach(async () => {
-	for (const hub of hubs.splice(0)) {
-		hub.close();
-		await hub.settled();
-	}
-});
-
-/** Lets a sent nudge start the way OpenCode starts it (chat.message with its marked part). */
-function autoStart(api: ReturnType<typeof testHub>["api"], oc: FakeOpenCode): void {
-	api.onPrompt = (call: Call) => oc.promptFromPlugin(call);
-}
+afterEach(closeHubs);
 
 describe("turns from OpenCode's events", () => {
 	it("starts a user turn on a real prompt and ends it at idle with the steps' real spend and finish", async () => {
@@ -111,7 +114,7 @@ describe("turns from OpenCode's events", () => {
 
 describe("when boulder must not nudge", () => {
 	it("blocks after the user aborts (both idle pairs), until the user writes again", async () => {
-		const { hub, ws, oc, api } = setUp();
+		const { hub, ws, oc, api, time } = setUp();
 		await oc.prompt(S, "Do both.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.emit("session.error", {
@@ -125,16 +128,19 @@ describe("when boulder must not nudge", () => {
 		});
 		await oc.idle(S);
 		await hub.settled();
-		await sleep(60);
+		await time.advance(LONG_AFTER);
 		expect(api.prompts).toHaveLength(0);
+		expect(time.pending()).toEqual([]);
 		expect(await decisionsOf(ws.store)).toEqual(["event:user-turn", "event:user-aborted", "skip:user-aborted"]);
 
 		await oc.turn(S, "Carry on.");
-		await until(() => api.prompts.length === 1);
+		await hub.settled();
+		await time.advance(COUNTDOWN);
+		expect(api.prompts).toHaveLength(1);
 	});
 
 	it("waits while a question or a permission request is pending", async () => {
-		const { hub, ws, oc, api } = setUp();
+		const { hub, ws, oc, api, time } = setUp();
 		await oc.prompt(S, "Build.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.emit("question.asked", { id: "que_1", sessionID: S, questions: [{ question: "Postgres or SQLite?" }] });
@@ -142,8 +148,9 @@ describe("when boulder must not nudge", () => {
 		await oc.step(S);
 		await oc.idle(S);
 		await hub.settled();
-		await sleep(60);
+		await time.advance(LONG_AFTER);
 		expect(api.prompts).toHaveLength(0);
+		expect(time.pending()).toEqual([]);
 		expect((await records(ws.store)).at(-1)).toMatchObject({
 			reason: "awaiting-user",
 			detail: "a question is waiting for the user: Postgres or SQLite?",
@@ -158,7 +165,7 @@ describe("when boulder must not nudge", () => {
 	});
 
 	it("never nudges a child session; the parent waits while it runs and is decided again when it stops", async () => {
-		const { hub, ws, oc, api } = setUp();
+		const { hub, ws, oc, api, time } = setUp();
 		const child = "ses_child";
 		await oc.emit("session.created", { sessionID: child, info: { id: child, parentID: S } });
 		await oc.prompt(child, "Summarise the notes.", { agent: "general" });
@@ -172,7 +179,10 @@ describe("when boulder must not nudge", () => {
 
 		await oc.step(child, { agent: "general" });
 		await oc.idle(child);
-		await until(() => api.prompts.length === 1);
+		await hub.settled();
+		expect(api.prompts).toHaveLength(0);
+		await time.advance(COUNTDOWN);
+		expect(api.prompts).toHaveLength(1);
 		expect(api.prompts[0]?.sessionId).toBe(S);
 		expect((await records(ws.store)).filter((r) => r.session === child).map((r) => r.reason)).toEqual(["not-eligible"]);
 	});
@@ -231,15 +241,18 @@ describe("when boulder must not nudge", () => {
 
 describe("delivering a nudge", () => {
 	it("sends one marked prompt with the last real user message's agent and model, after the countdown", async () => {
-		const { hub, ws, oc, api } = setUp();
+		const { hub, ws, oc, api, time } = setUp();
 		autoStart(api, oc);
 		await oc.prompt(S, "Plan, then build.", { agent: "builder", model: { providerID: "p", modelID: "big" } });
 		await oc.todos(S, ["completed", "in_progress", "pending"]);
 		await oc.step(S);
 		await oc.idle(S);
-		await until(() => api.prompts.length === 1);
-		await until(async () => (await stateOf(ws.store, S)).lastDecision?.delivery === "delivered");
 		await hub.settled();
+		await time.advance(COUNTDOWN - 1);
+		expect(api.prompts).toHaveLength(0);
+		await time.advance(1);
+		expect(api.prompts).toHaveLength(1);
+		expect((await stateOf(ws.store, S)).lastDecision?.delivery).toBe("delivered");
 
 		const call = api.prompts[0] as Call;
 		expect(call.route).toEqual({ agent: "builder", model: { providerID: "p", modelID: "big" } });
@@ -258,7 +271,7 @@ describe("delivering a nudge", () => {
 	});
 
 	it("sends exactly one nudge for paired idle events reaching two plugin instances", async () => {
-		const { hub, ws, api } = setUp();
+		const { hub, ws, api, time } = setUp();
 		const oc = new FakeOpenCode(hub.hooks(), hub.hooks());
 		autoStart(api, oc);
 		await oc.prompt(S, "Do both.");
@@ -266,9 +279,8 @@ describe("delivering a nudge", () => {
 		await oc.step(S);
 		await oc.idle(S);
 		await oc.idle(S);
-		await until(() => api.prompts.length === 1);
-		await sleep(80);
 		await hub.settled();
+		await time.advance(LONG_AFTER);
 		expect(api.prompts).toHaveLength(1);
 		expect((await records(ws.store)).filter((r) => r.kind === "inject")).toHaveLength(1);
 		expect(await decisionsOf(ws.store)).toEqual(["event:user-turn", "inject:continue"]);
@@ -294,28 +306,36 @@ describe("delivering a nudge", () => {
 			(oc: FakeOpenCode) => oc.instances[0]?.["tool.execute.before"]({ tool: "bash", sessionID: S, callID: "c" }),
 		],
 	])("cancels the countdown when %s, and reports the nudge as not delivered", async (_, interrupt) => {
-		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 200 } });
+		const { hub, ws, oc, api, time } = setUp({ config: { countdownMs: 200 } });
 		await oc.prompt(S, "Do both.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.step(S);
 		await oc.idle(S);
-		await until(() => api.toasts.length === 1);
+		await hub.settled();
+		expect(api.toasts).toHaveLength(1);
+		expect(time.pending()).toEqual([200]);
+		await time.advance(199);
 		await interrupt(oc);
 		await hub.settled();
-		await sleep(250);
+		expect(time.pending()).toEqual([]);
+		await time.advance(LONG_AFTER);
 		expect(api.prompts).toHaveLength(0);
 		const failed = (await records(ws.store)).find((r) => r.reason === "delivery-failed");
 		expect(failed?.detail).toMatch(/cancelled before sending/);
 	});
 
 	it("counts a prompt OpenCode accepted but that never appeared as not delivered, and backs off", async () => {
-		const { hub, ws, oc, api } = setUp({ confirmMs: 50 });
+		const { hub, ws, oc, api, time } = setUp({ confirmMs: 50 });
 		await oc.prompt(S, "Do both.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.step(S);
 		await oc.idle(S);
-		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
 		await hub.settled();
+		await time.advance(COUNTDOWN + 49);
+		expect(api.prompts).toHaveLength(1);
+		expect(await decisionsOf(ws.store)).not.toContain("event:delivery-failed");
+		await time.advance(1);
+		expect(await decisionsOf(ws.store)).toContain("event:delivery-failed");
 		expect(api.prompts).toHaveLength(1);
 		expect((await stateOf(ws.store, S)).failures).toMatchObject({ kind: "delivery", count: 1 });
 		expect((await records(ws.store)).find((r) => r.reason === "delivery-failed")?.detail).toMatch(
@@ -324,17 +344,24 @@ describe("delivering a nudge", () => {
 	});
 
 	it("does not retry a rejected prompt blindly: one re-decide when the backoff ends", async () => {
-		const { hub, ws, oc, api } = setUp();
+		const { hub, ws, oc, api, time } = setUp();
 		api.promptError = new Error("HTTP 500");
 		await oc.prompt(S, "Do both.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.step(S);
 		await oc.idle(S);
-		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
 		await hub.settled();
+		await time.advance(COUNTDOWN);
+		expect(await decisionsOf(ws.store)).toContain("event:delivery-failed");
 		api.promptError = null;
 		autoStart(api, oc);
-		await until(() => api.prompts.length === 1, 3_000);
+		const [retry = 0] = time.pending();
+		expect(time.pending()).toHaveLength(1);
+		expect(retry).toBeGreaterThan(0);
+		await time.advance(retry - 1);
+		expect(api.prompts).toHaveLength(0);
+		await time.advance(1 + COUNTDOWN);
+		expect(api.prompts).toHaveLength(1);
 		const reasons = await decisionsOf(ws.store);
 		expect(reasons).toEqual([
 			"event:user-turn",
@@ -346,138 +373,18 @@ describe("delivering a nudge", () => {
 	});
 
 	it("takes a late nudge that appears after it was given up for a continuation turn", async () => {
-		const { hub, ws, oc, api } = setUp({ confirmMs: 20 });
+		const { hub, ws, oc, api, time } = setUp({ confirmMs: 20 });
 		await oc.prompt(S, "Do both.");
 		await oc.todos(S, ["in_progress", "pending"]);
 		await oc.step(S);
 		await oc.idle(S);
-		await until(async () => (await decisionsOf(ws.store)).includes("event:delivery-failed"));
+		await hub.settled();
+		await time.advance(COUNTDOWN + 20);
+		expect(await decisionsOf(ws.store)).toContain("event:delivery-failed");
 		await oc.promptFromPlugin(api.prompts[0] as Call);
 		await hub.settled();
 		expect((await stateOf(ws.store, S)).turn?.provenance).toBe("continuation");
 		expect((await decisionsOf(ws.store)).filter((r) => r === "event:user-turn")).toHaveLength(1);
-	});
-});
-
-describe("/boulder", () => {
-	async function run(oc: FakeOpenCode, args: string): Promise<unknown> {
-		return (oc.instances[0] as NonNullable<(typeof oc.instances)[0]>)
-			["command.execute.before"]({
-				command: "boulder",
-				sessionID: S,
-				arguments: args,
-			})
-			.then(
-				() => null,
-				(error: unknown) => error,
-			);
-	}
-
-	it("stop answers in the session without a model turn, holds, and cancels a running countdown", async () => {
-		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 300 } });
-		await oc.prompt(S, "Do both.");
-		await oc.todos(S, ["in_progress", "pending"]);
-		await oc.step(S);
-		await oc.idle(S);
-		await until(() => api.toasts.length === 1);
-
-		expect(await run(oc, "stop")).toBeInstanceOf(CommandAnswered);
-		expect(api.appended).toEqual([
-			{
-				sessionId: S,
-				parts: [
-					{
-						type: "text",
-						text: expect.stringMatching(/stopped for this session/),
-						ignored: true,
-						metadata: { boulder: { kind: "answer" } },
-					},
-				],
-				route: { agent: "build", model: MODEL },
-			},
-		]);
-		expect(api.toasts.at(-1)?.message).toMatch(/stopped for this session/);
-		await sleep(350);
-		expect(api.prompts).toHaveLength(0);
-
-		await oc.turn(S, "Do B.");
-		await hub.settled();
-		expect(api.prompts).toHaveLength(0);
-		expect((await records(ws.store)).at(-1)).toMatchObject({
-			reason: "disabled",
-			detail: expect.stringMatching(/\/boulder stop/),
-		});
-	});
-
-	it("go turns it back on and decides again at once when the session is idle", async () => {
-		const { hub, oc, api } = setUp();
-		autoStart(api, oc);
-		await run(oc, "stop");
-		await oc.prompt(S, "Do both.");
-		await oc.todos(S, ["in_progress", "pending"]);
-		await oc.step(S);
-		await oc.idle(S);
-		await hub.settled();
-		expect(api.prompts).toHaveLength(0);
-
-		expect(await run(oc, "go")).toBeInstanceOf(CommandAnswered);
-		await until(() => api.prompts.length === 1);
-		expect(api.appended.at(-1)?.parts[0]?.text).toMatch(/on again for this session/);
-	});
-
-	it("answers why, status and help with text, and its answer never starts a turn", async () => {
-		const { hub, ws, oc, api } = setUp({ config: { enabled: false } });
-		await oc.turn(S, "Hello.");
-		await hub.settled();
-		await run(oc, "why");
-		await run(oc, "status");
-		await run(oc, "dance");
-		expect(api.appended.map((call) => call.parts[0]?.text)).toEqual([
-			expect.stringMatching(/did not continue/),
-			expect.stringMatching(/This session: continuation on\./),
-			expect.stringMatching(/no subcommand "dance"[\s\S]*\/boulder status \| stop \| go \| why/),
-		]);
-		const seq = (await stateOf(ws.store, S)).turn?.seq;
-		await oc.appendFromPlugin(api.appended[0] as Call);
-		await hub.settled();
-		expect((await stateOf(ws.store, S)).turn?.seq).toBe(seq);
-	});
-
-	it("does not take its own answer for the session being busy: a pending retry still comes", async () => {
-		const { hub, ws, oc, api } = setUp({ config: { countdownMs: 0, backoff: { baseMs: 300 } } });
-		api.promptError = new Error("HTTP 500");
-		await oc.prompt(S, "Do both.");
-		await oc.todos(S, ["in_progress", "pending"]);
-		await oc.step(S);
-		await oc.idle(S);
-		await until(async () => (await decisionsOf(ws.store)).includes("skip:backoff"));
-		api.promptError = null;
-		await hub.settled();
-		await run(oc, "why");
-		await oc.appendFromPlugin(api.appended[0] as Call);
-		expect(api.prompts).toHaveLength(0);
-		autoStart(api, oc);
-		await until(() => api.prompts.length === 1, 3_000);
-	});
-
-	it("leaves other commands to OpenCode", async () => {
-		const { oc, api } = setUp();
-		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
-		await expect(
-			hooks["command.execute.before"]({ command: "init", sessionID: S, arguments: "" }),
-		).resolves.toBeUndefined();
-		expect(api.appended).toHaveLength(0);
-	});
-
-	it("is declared through the config hook, without replacing a command of that name the user declared", async () => {
-		const { oc } = setUp();
-		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
-		const config: { command?: Record<string, unknown> } = {};
-		await hooks.config(config);
-		expect(config.command?.boulder).toMatchObject({ template: expect.stringContaining("$ARGUMENTS") });
-		const mine = { command: { boulder: { template: "my own" } } };
-		await hooks.config(mine);
-		expect(mine.command.boulder).toEqual({ template: "my own" });
 	});
 });
 
