@@ -23,20 +23,21 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { applyEdits, type Edit, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, packageVersion, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
 import type { InstallReport } from "../shared/install-report.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
-	applyEdit,
-	type JsonNode,
-	type JsonObjectNode,
+	elementsOf,
 	JsonSyntaxError,
-	parseJsonWithSpans,
+	keyOf,
+	memberOf,
+	memberValue,
+	parseJsonTree,
 	plainValue,
 	removeElementEdit,
-	type TextEdit,
 } from "../shared/settings-json.js";
 import {
 	HOOK_BUNDLE,
@@ -129,17 +130,15 @@ export function withOurHooks(text: string, file: string, program: HookProgram): 
 		const current = parseSettings(next, file);
 		const group = matcherGroup(program, registration);
 		const hooks = memberOf(current, "hooks");
-		let edit: TextEdit;
+		let edit: Edit;
 		if (!hooks) {
 			edit = addMemberEdit(next, current, "hooks", hooksObject(program));
-			next = applyEdit(next, edit);
+			next = applyEdits(next, [edit]);
 			break;
 		}
-		const event = memberOf(hooks as JsonObjectNode, registration.event);
-		edit = event
-			? appendItemEdit(next, event as Extract<JsonNode, { kind: "array" }>, group)
-			: addMemberEdit(next, hooks as JsonObjectNode, registration.event, [group]);
-		next = applyEdit(next, edit);
+		const event = memberOf(hooks, registration.event);
+		edit = event ? appendItemEdit(next, event, group) : addMemberEdit(next, hooks, registration.event, [group]);
+		next = applyEdits(next, [edit]);
 	}
 	verify(next, expectedAfterInstall(JSON.parse(text), program), file);
 	return { text: next, changed: next !== text, added: REGISTRATIONS.length, removed: cleared.removed };
@@ -153,7 +152,7 @@ export function withoutOurHooks(text: string, file: string): SettingsEditResult 
 		const root = parseSettings(next, file);
 		const edit = nextRemoval(root);
 		if (edit === null) break;
-		next = applyEdit(next, edit);
+		next = applyEdits(next, [edit]);
 		removed++;
 	}
 	if (removed > 0) verify(next, expectedAfterUninstall(JSON.parse(text)), file);
@@ -179,33 +178,32 @@ export function ourEntries(settings: unknown): { event: string; version: string;
 }
 
 /** The removal of the next of our hook entries (with its group, event and `hooks` when they empty), or null. */
-function nextRemoval(root: JsonObjectNode): TextEdit | null {
-	const hooksIndex = root.members.findIndex((member) => member.key === "hooks");
-	const hooks = root.members[hooksIndex]?.value;
-	if (hooks?.kind !== "object") return null;
-	for (const [eventIndex, event] of hooks.members.entries()) {
-		if (event.value.kind !== "array") continue;
-		const groups = event.value;
-		for (const [groupIndex, group] of groups.items.entries()) {
-			if (group.kind !== "object") continue;
+function nextRemoval(root: Node): Edit | null {
+	const hooksIndex = elementsOf(root).findIndex((member) => keyOf(member) === "hooks");
+	const hooks = memberValue(elementsOf(root)[hooksIndex]);
+	if (hooks?.type !== "object") return null;
+	for (const [eventIndex, event] of elementsOf(hooks).entries()) {
+		const groups = memberValue(event);
+		if (groups?.type !== "array") continue;
+		for (const [groupIndex, group] of elementsOf(groups).entries()) {
+			if (group.type !== "object") continue;
 			const list = memberOf(group, "hooks");
-			if (list?.kind !== "array") continue;
-			const ours = list.items.map((hook) => isOurs(hook));
+			if (list?.type !== "array") continue;
+			const ours = elementsOf(list).map((hook) => isOurs(hook));
 			const first = ours.indexOf(true);
 			if (first === -1) continue;
 			if (!ours.every(Boolean)) return removeElementEdit(list, first);
-			if (groups.items.length > 1) return removeElementEdit(groups, groupIndex);
-			if (hooks.members.length > 1) return removeElementEdit(hooks, eventIndex);
+			if (elementsOf(groups).length > 1) return removeElementEdit(groups, groupIndex);
+			if (elementsOf(hooks).length > 1) return removeElementEdit(hooks, eventIndex);
 			return removeElementEdit(root, hooksIndex);
 		}
 	}
 	return null;
 }
 
-function isOurs(hook: JsonNode): boolean {
-	if (hook.kind !== "object") return false;
-	const command = memberOf(hook, "command");
-	return command?.kind === "scalar" && parseOurCommand(command.value) !== null;
+function isOurs(hook: Node): boolean {
+	// Only a string node has a value among the nodes `command` can be.
+	return hook.type === "object" && parseOurCommand(memberOf(hook, "command")?.value) !== null;
 }
 
 /** Exactly one group of ours per registration, equal to what this program installs, and no other entry of ours. */
@@ -257,35 +255,30 @@ function verify(text: string, expected: unknown, file: string): void {
 	}
 }
 
-function parseSettings(text: string, file: string): JsonObjectNode {
-	let root: JsonNode;
+function parseSettings(text: string, file: string): Node {
+	let root: Node;
 	try {
-		root = parseJsonWithSpans(text);
+		root = parseJsonTree(text, "json");
 	} catch (error) {
 		if (error instanceof JsonSyntaxError)
 			throw new BoulderError("settings-invalid", INSTALL_TEXT.notJson(file, error.message));
 		throw error;
 	}
-	if (root.kind !== "object") {
-		const what = root.kind === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
+	if (root.type !== "object") {
+		const what = root.type === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
 		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
 	}
 	return root;
 }
 
-function checkShape(root: JsonObjectNode, file: string): void {
+function checkShape(root: Node, file: string): void {
 	const hooks = memberOf(root, "hooks");
 	if (!hooks) return;
-	if (hooks.kind !== "object") throw new BoulderError("settings-invalid", INSTALL_TEXT.hooksNotObject(file));
+	if (hooks.type !== "object") throw new BoulderError("settings-invalid", INSTALL_TEXT.hooksNotObject(file));
 	for (const registration of REGISTRATIONS) {
 		const event = memberOf(hooks, registration.event);
-		if (event && event.kind !== "array") {
+		if (event && event.type !== "array") {
 			throw new BoulderError("settings-invalid", INSTALL_TEXT.eventNotList(file, registration.event));
 		}
 	}
-}
-
-function memberOf(object: JsonObjectNode, key: string): JsonNode | undefined {
-	// The last of duplicate keys wins, as in JSON.parse.
-	return object.members.findLast((member) => member.key === key)?.value;
 }

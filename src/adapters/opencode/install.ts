@@ -12,7 +12,7 @@
  * boulder) rather than adding a second one.
  *
  * The file is edited in place: comments, layout and the user's other settings
- * keep every byte (`jsonc.ts` + the span parser). Nothing is written when
+ * keep every byte (`jsonc.ts`, `settings-json.ts`). Nothing is written when
  * nothing changes; otherwise the old file is first copied to
  * `<file>.boulder-backup-<UTC time>`. A file that cannot be parsed is refused,
  * never rewritten.
@@ -21,26 +21,23 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
 import type { InstallReport } from "../shared/install-report.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
-	applyEdit,
-	type JsonArrayNode,
-	type JsonNode,
-	type JsonObjectNode,
+	elementsOf,
 	JsonSyntaxError,
-	parseJsonWithSpans,
+	keyOf,
+	memberOf,
+	memberValue,
+	parseJsonTree,
 	plainValue,
-	removeElementEdit,
-	type Span,
-	styleOf,
-	type TextEdit,
 } from "../shared/settings-json.js";
 import { isRecord } from "./event-read.js";
-import { blankJsonc } from "./jsonc.js";
+import { appendElement, hasComment, removeElement } from "./jsonc.js";
 import { INSTALL_TEXT } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "user"] as const;
@@ -175,7 +172,7 @@ export function withOurPlugin(text: string, file: string, entry: string): Config
 	const root = parseConfig(cleared.text, file);
 	const plugin = memberOf(root, "plugin");
 	const next =
-		plugin?.kind === "array"
+		plugin?.type === "array"
 			? appendElement(cleared.text, plugin, () => JSON.stringify(entry), appendItemEdit(cleared.text, plugin, entry))
 			: appendElement(
 					cleared.text,
@@ -232,138 +229,35 @@ function removeOurs(text: string, file: string, dropEmptyList: boolean): ConfigE
 	let removed = 0;
 	for (;;) {
 		const root = parseConfig(next, file);
-		const index = root.members.findLastIndex((member) => member.key === "plugin");
-		const plugin = root.members[index]?.value;
-		if (plugin?.kind !== "array") break;
-		const at = plugin.items.findIndex((item) => ourPluginPath(plainValue(item)) !== null);
+		const index = elementsOf(root).findLastIndex((member) => keyOf(member) === "plugin");
+		const plugin = memberValue(elementsOf(root)[index]);
+		if (plugin?.type !== "array") break;
+		const at = elementsOf(plugin).findIndex((item) => ourPluginPath(plainValue(item)) !== null);
 		if (at === -1) break;
-		const dropList = dropEmptyList && plugin.items.length === 1 && !hasComment(next, plugin);
+		const dropList = dropEmptyList && elementsOf(plugin).length === 1 && !hasComment(next, plugin);
 		next = dropList ? removeElement(next, root, index) : removeElement(next, plugin, at);
 		removed++;
 	}
 	return { text: next, changed: removed > 0, added: 0, removed };
 }
 
-interface Layout {
-	eol: string;
-	/** The indent of the container's elements. */
-	indent: string;
-	/** One level of indentation. */
-	unit: string;
-}
-
-/**
- * Adds an element after the last one of a container laid out one element per
- * line, on a line of its own: after the last element's comment, if it has
- * one, so a comment stays with the element it was written for; with a
- * trailing comma when the last element had one, so removing it again gives
- * back the same bytes. An empty container that holds comments gets the
- * element before its closing bracket, comments kept. Other layouts take
- * `fallback`.
- */
-function appendElement(
-	text: string,
-	container: JsonObjectNode | JsonArrayNode,
-	render: (layout: Layout) => string,
-	fallback: TextEdit,
-): string {
-	const elements: Span[] = container.kind === "object" ? container.members : container.items;
-	const eol = text.includes("\r\n") ? "\r\n" : "\n";
-	const unit = styleOf(text).unit;
-	const last = elements.at(-1);
-	if (!last) {
-		if (!hasComment(text, container)) return applyEdit(text, fallback);
-		const close = container.end - 1;
-		const start = lineStart(text, close);
-		if (!/^[ \t]*$/.test(text.slice(start, close))) {
-			const space = text[close - 1] === " " ? "" : " ";
-			return applyEdit(text, { start: close, end: close, text: `${space}${render({ eol, indent: "", unit: "" })} ` });
-		}
-		const indent = `${text.slice(start, close)}${unit}`;
-		return applyEdit(text, { start, end: start, text: `${indent}${render({ eol, indent, unit })}${eol}` });
-	}
-	const line = lineOf(text, last);
-	if (!line || container.end <= line.stop) return applyEdit(text, fallback);
-	const piece = `${eol}${line.indent}${render({ eol, indent: line.indent, unit })}${line.comma ? "," : ""}`;
-	const withLine = applyEdit(text, { start: line.stop, end: line.stop, text: piece });
-	return line.comma ? withLine : applyEdit(withLine, { start: last.end, end: last.end, text: "," });
-}
-
-/**
- * Removes an element. One that sits on lines of its own goes with those
- * lines (and with the comma before it when it was the last and had none
- * after it), so comments on other lines stay; the only element of a
- * one-line container goes alone; other layouts use the plain removal.
- */
-function removeElement(text: string, container: JsonObjectNode | JsonArrayNode, index: number): string {
-	const elements: Span[] = container.kind === "object" ? container.members : container.items;
-	const element = elements[index] as Span;
-	const line = lineOf(text, element);
-	const first = lineStart(text, element.start);
-	if (!line || container.end <= line.stop || container.start >= first) {
-		if (elements.length === 1) {
-			const end = text[element.end] === " " ? element.end + 1 : element.end;
-			return applyEdit(text, { start: element.start, end, text: "" });
-		}
-		return applyEdit(text, removeElementEdit(container, index));
-	}
-	const nextLine = text.indexOf("\n", line.stop);
-	let next = applyEdit(text, { start: first, end: nextLine === -1 ? text.length : nextLine + 1, text: "" });
-	const previous = elements[index - 1];
-	if (index === elements.length - 1 && !line.comma && previous) {
-		const comma = blankJsonc(next, { trailingCommas: false }).text.indexOf(",", previous.end);
-		if (comma !== -1 && comma < first) next = applyEdit(next, { start: comma, end: comma + 1, text: "" });
-	}
-	return next;
-}
-
-/**
- * The line an element ends on, when the element starts a line (only spaces
- * before it) and nothing but a comma and comments follows it there: its
- * indent, where the line's text stops (before the line break), and whether a
- * comma follows. Null for any other layout.
- */
-function lineOf(text: string, element: Span): { indent: string; stop: number; comma: boolean } | null {
-	const indent = text.slice(lineStart(text, element.start), element.start);
-	if (!/^[ \t]*$/.test(indent)) return null;
-	const lineEnd = text.indexOf("\n", element.end);
-	const stop = lineEnd === -1 ? text.length : text[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
-	const rest = blankJsonc(text, { trailingCommas: false }).text.slice(element.end, stop);
-	if (!/^\s*,?\s*$/.test(rest)) return null;
-	return { indent, stop, comma: rest.includes(",") };
-}
-
-function lineStart(text: string, offset: number): number {
-	return text.lastIndexOf("\n", offset - 1) + 1;
-}
-
-/** Whether a container holds a comment anywhere inside it. */
-function hasComment(text: string, container: Span): boolean {
-	return blankJsonc(text.slice(container.start, container.end)).comments > 0;
-}
-
-function parseConfig(text: string, file: string): JsonObjectNode {
-	let root: JsonNode;
+function parseConfig(text: string, file: string): Node {
+	let root: Node;
 	try {
-		root = parseJsonWithSpans(blankJsonc(text).text);
+		root = parseJsonTree(text, "jsonc");
 	} catch (error) {
 		if (error instanceof JsonSyntaxError) {
 			throw new BoulderError("settings-invalid", INSTALL_TEXT.notJson(file, error.message));
 		}
 		throw error;
 	}
-	if (root.kind !== "object") {
-		const what = root.kind === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
+	if (root.type !== "object") {
+		const what = root.type === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
 		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
 	}
 	const plugin = memberOf(root, "plugin");
-	if (plugin && plugin.kind !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.pluginNotList(file));
+	if (plugin && plugin.type !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.pluginNotList(file));
 	return root;
-}
-
-function memberOf(object: JsonObjectNode, key: string): JsonNode | undefined {
-	// The last of duplicate keys wins, as in JSON.parse.
-	return object.members.findLast((member) => member.key === key)?.value;
 }
 
 /** The edit must give exactly the intended config: a guard against a bug writing a damaged file. */

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
+import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import {
 	configDir,
@@ -14,7 +15,6 @@ import {
 	withOurPlugin,
 	withoutOurPlugin,
 } from "../../../src/adapters/opencode/install.js";
-import { blankJsonc } from "../../../src/adapters/opencode/jsonc.js";
 import { BoulderError } from "../../../src/core/errors.js";
 
 const ENTRY = "file:///opt/boulder/dist/adapters/opencode/plugin.js";
@@ -44,7 +44,10 @@ function roundTrip(text: string): string {
 }
 
 function parse(text: string): unknown {
-	return JSON.parse(blankJsonc(text).text);
+	const errors: ParseError[] = [];
+	const value = parseJsonc(text.replace(/^\uFEFF/, ""), errors, { allowTrailingComma: true });
+	expect(errors).toEqual([]);
+	return value;
 }
 
 describe("recognising boulder's entries", () => {
