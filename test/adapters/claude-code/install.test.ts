@@ -106,6 +106,15 @@ describe("merging boulder's hooks into settings text", () => {
 		expect(withoutOurHooks(text, FILE).text).toBe(USERS_SETTINGS);
 	});
 
+	it("lays out a new hooks object with the file's own indentation", () => {
+		const fourSpaces = '{\n    "model": "opus"\n}\n';
+
+		const { text } = withOurHooks(fourSpaces, FILE, program);
+
+		expect(text).toMatch(/^\{\n {4}"model": "opus",\n {4}"hooks": \{\n {8}"SessionStart": \[\n {12}\{\n {16}"hooks"/);
+		expect(withoutOurHooks(text, FILE).text).toBe(fourSpaces);
+	});
+
 	it("keeps tabs and CRLF line endings", () => {
 		const crlf =
 			'{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{"hooks": []}\r\n\t\t]\r\n\t}\r\n}\r\n';

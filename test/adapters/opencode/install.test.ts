@@ -102,6 +102,31 @@ describe("adding the plugin to a config", () => {
 		);
 		expect(() => withOurPlugin("[1]", FILE, ENTRY)).toThrow(/holds a list where OpenCode expects a config object/);
 	});
+
+	it("says where the file stops being JSONC", () => {
+		expect(() => withOurPlugin('{\n  "plugin": [\n    "a" "b"\n  ]\n}\n', FILE, ENTRY)).toThrow(/line 3, column 9/);
+	});
+
+	it.each([
+		[
+			"four spaces",
+			'{\n    "model": "x/y"\n}\n',
+			`{\n    "model": "x/y",\n    "plugin": [\n        "${ENTRY}"\n    ]\n}\n`,
+		],
+		[
+			"tabs and CRLF line ends",
+			'{\r\n\t"model": "x/y"\r\n}\r\n',
+			`{\r\n\t"model": "x/y",\r\n\t"plugin": [\r\n\t\t"${ENTRY}"\r\n\t]\r\n}\r\n`,
+		],
+	])("lays out a new plugin list like the rest of the file: %s", (_, text, expected) => {
+		expect(withOurPlugin(text, FILE, ENTRY).text).toBe(expected);
+	});
+
+	it("keeps a byte order mark", () => {
+		const text = '\uFEFF{\n  "model": "x/y"\n}\n';
+		expect(withOurPlugin(text, FILE, ENTRY).text.startsWith('\uFEFF{\n  "model": "x/y",\n')).toBe(true);
+		expect(roundTrip(text)).toBe(text);
+	});
 });
 
 describe("removing the plugin", () => {
@@ -113,6 +138,15 @@ describe("removing the plugin", () => {
 		["no list, a comment before the next setting", '{\n  "plugin": ["a"],\n  // the model\n  "model": "x/y"\n}\n'],
 		["tabs and CRLF line ends", '{\r\n\t"model": "x/y",\r\n\t"plugin": [\r\n\t\t"a"\r\n\t]\r\n}\r\n'],
 		["a one-line object", '{"model":"x/y"}'],
+		[
+			"a URL holding // before a real comment",
+			'{\n  "$schema": "https://opencode.ai/config.json", // schema\n  "plugin": [\n    "a" // x, y\n  ]\n}\n',
+		],
+		["a comment holding commas between two items", '{\n  "plugin": [\n    "a", /* b, c */ "d"\n  ]\n}\n'],
+		[
+			"a block comment over two lines after the last item",
+			'{\n  "plugin": [\n    "a",\n    /* one\n    two */\n  ],\n}\n',
+		],
 	])("gives back the same bytes after an install: %s", (_, text) => {
 		expect(roundTrip(text)).toBe(text);
 	});
