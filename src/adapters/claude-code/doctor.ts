@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { DoctorContext, DoctorFinding } from "../../cli/doctor/types.js";
+import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { messageOf } from "./hook-input.js";
 import { INSTALL_SCOPES, type InstallScope, ourEntries, settingsFile, thisProgram } from "./install.js";

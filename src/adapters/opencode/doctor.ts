@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { DoctorContext, DoctorFinding } from "../../cli/doctor/types.js";
+import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageVersion } from "../shared/config-file.js";
 import { messageOf } from "./event-read.js";
 import { existingConfigFiles, INSTALL_SCOPES, type InstallScope, ourEntries, readConfig } from "./install.js";
