@@ -18,15 +18,59 @@ export const Config = z
 		budgets: z
 			.object({
 				autoTurns: positiveInt(1)
-					.max(1000)
+					.max(10_000)
 					.default(40)
-					.describe("Most automatic continuations in one episode (since the last real user turn)."),
+					.describe(
+						"Automatic continuations an episode (the run since the last real user turn) starts with; each item completed in it earns `perItem.autoTurns` more.",
+					),
 				tokens: positiveInt(1)
 					.default(4_000_000)
-					.describe("Most real tokens (input + output + cache writes) the continued turns of one episode may spend."),
+					.describe(
+						"Real tokens an episode's continued turns may spend to start with (uncached input + output + cache writes, as the provider bills them; cache reads never count); each item completed earns `perItem.tokens` more.",
+					),
 				wallClockMs: positiveInt(1)
 					.default(180 * MINUTE)
-					.describe("Longest an episode may run, from its first nudge, in milliseconds."),
+					.describe(
+						"Time an episode may run to start with, from its first nudge, in milliseconds; each item completed earns `perItem.wallClockMs` more.",
+					),
+				perItem: z
+					.object({
+						autoTurns: positiveInt(0)
+							.max(1000)
+							.default(5)
+							.describe("Automatic continuations earned by each item completed in the episode."),
+						tokens: positiveInt(0)
+							.default(1_000_000)
+							.describe("Real tokens earned by each item completed in the episode."),
+						wallClockMs: positiveInt(0)
+							.default(20 * MINUTE)
+							.describe("Milliseconds earned by each item completed in the episode."),
+					})
+					.strict()
+					.prefault({})
+					.describe(
+						"What real progress earns: a long list worked through steadily is finished; spend without progress is stopped by `stagnationLimit` first.",
+					),
+				ceiling: z
+					.object({
+						autoTurns: positiveInt(1)
+							.nullable()
+							.default(400)
+							.describe("Most automatic continuations in one episode, whatever the progress; null: no ceiling."),
+						tokens: positiveInt(1)
+							.nullable()
+							.default(40_000_000)
+							.describe(
+								"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
+							),
+						wallClockMs: positiveInt(1)
+							.nullable()
+							.default(12 * 60 * MINUTE)
+							.describe("Longest an episode may run, whatever the progress, in milliseconds; null: no ceiling."),
+					})
+					.strict()
+					.prefault({})
+					.describe("Hard limits per episode that progress never raises."),
 			})
 			.strict()
 			.prefault({}),

@@ -4,6 +4,7 @@
  * code, the figures behind it and the next state to persist. The guards run in
  * the order of the decision table in DESIGN.md; the first that matches answers.
  */
+import { allowanceOf, type BudgetKind } from "./budget.js";
 import type { Config } from "./config.js";
 import { continuationPrompt, type FailedCheck, verifyFailedPrompt, workCompleteMessage } from "./prompts.js";
 import { detectsQuestion } from "./question-detect.js";
@@ -100,6 +101,8 @@ export interface Figures {
 	msLeft: number;
 	stagnation: number;
 	graceLeft: number;
+	/** Items completed in the episode beyond its best: what earned more budget. */
+	earned: number;
 }
 
 /**
@@ -298,14 +301,16 @@ export function decide(input: IdleInput): Decision {
 
 	// 11
 	const episode = state.episode ?? openEpisode(state, work, now);
-	if (episode.autoTurns >= config.budgets.autoTurns) {
-		return skip("budget-turns", `the episode used all ${config.budgets.autoTurns} automatic turns`);
-	}
-	if (episode.tokens >= config.budgets.tokens) {
-		return skip("budget-tokens", `the episode spent ${episode.tokens} of ${config.budgets.tokens} tokens`);
-	}
-	if (now - episode.startedAt >= config.budgets.wallClockMs) {
-		return skip("budget-time", `the episode ran longer than ${formatMinutes(config.budgets.wallClockMs)}`);
+	const spent: Record<BudgetKind, number> = {
+		autoTurns: episode.autoTurns,
+		tokens: episode.tokens,
+		wallClockMs: now - episode.startedAt,
+	};
+	const allowance = allowanceOf(config.budgets, episode.earned);
+	for (const [kind, reason] of BUDGET_REASONS) {
+		if (spent[kind] >= allowance.limit[kind]) {
+			return skip(reason, budgetText(kind, spent[kind], allowance, config.budgets, episode.earned));
+		}
 	}
 
 	// 12
@@ -356,7 +361,13 @@ function account(input: IdleInput): ContinuationState {
 	const done = doneCount(work);
 	const marks = { bestOpen: Math.min(open, episode.bestOpen), bestDone: Math.max(done, episode.bestDone) };
 	if (open < episode.bestOpen || done > episode.bestDone) {
-		return { ...state, pendingCheck: null, episode: { ...episode, ...marks, stagnation: 0, graceUsed: 0, errors: 0 } };
+		const gained = Math.max(episode.bestOpen - open, done - episode.bestDone);
+		const earned = episode.earned + gained;
+		return {
+			...state,
+			pendingCheck: null,
+			episode: { ...episode, ...marks, earned, stagnation: 0, graceUsed: 0, errors: 0 },
+		};
 	}
 	const check = state.pendingCheck;
 	if (!check) return { ...state, episode: { ...episode, ...marks } };
@@ -378,6 +389,7 @@ function openEpisode(state: ContinuationState, work: WorkView, now: number): Epi
 		stagnation: 0,
 		graceUsed: 0,
 		errors: 0,
+		earned: 0,
 		bestOpen: work.counts.open,
 		bestDone: doneCount(work),
 	};
@@ -386,6 +398,7 @@ function openEpisode(state: ContinuationState, work: WorkView, now: number): Epi
 function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decision {
 	const { config, now, work } = input;
 	const episode = next.episode;
+	const allowance = allowanceOf(config.budgets, episode?.earned ?? 0);
 	const recorded: ContinuationState =
 		core.kind === "inject"
 			? next
@@ -413,11 +426,12 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 			done: work?.counts.completed ?? 0,
 			blocked: work?.counts.blocked ?? 0,
 			total: work?.counts.total ?? 0,
-			autoTurnsLeft: Math.max(0, config.budgets.autoTurns - (episode?.autoTurns ?? 0)),
-			tokensLeft: Math.max(0, config.budgets.tokens - (episode?.tokens ?? 0)),
-			msLeft: Math.max(0, config.budgets.wallClockMs - (episode ? now - episode.startedAt : 0)),
+			autoTurnsLeft: Math.max(0, allowance.limit.autoTurns - (episode?.autoTurns ?? 0)),
+			tokensLeft: Math.max(0, allowance.limit.tokens - (episode?.tokens ?? 0)),
+			msLeft: Math.max(0, allowance.limit.wallClockMs - (episode ? now - episode.startedAt : 0)),
 			stagnation: episode?.stagnation ?? 0,
 			graceLeft: Math.max(0, config.activityGrace - (episode?.graceUsed ?? 0)),
+			earned: episode?.earned ?? 0,
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
@@ -447,6 +461,41 @@ function switchedOffText(off: SwitchedOff): string {
 
 function suffix(detail: string | undefined): string {
 	return detail ? `: ${detail}` : "";
+}
+
+const BUDGET_REASONS: readonly [BudgetKind, "budget-turns" | "budget-tokens" | "budget-time"][] = [
+	["autoTurns", "budget-turns"],
+	["tokens", "budget-tokens"],
+	["wallClockMs", "budget-time"],
+];
+
+const BUDGET_WORDS: Record<BudgetKind, { what: string; show(value: number): string }> = {
+	autoTurns: { what: "automatic turns", show: (value) => String(value) },
+	tokens: { what: "real tokens", show: formatTokens },
+	wallClockMs: { what: "of time", show: formatMinutes },
+};
+
+/** Which limit stopped the episode, how much it used, and the key that moves it. */
+function budgetText(
+	kind: BudgetKind,
+	used: number,
+	allowance: ReturnType<typeof allowanceOf>,
+	budgets: Config["budgets"],
+	earned: number,
+): string {
+	const words = BUDGET_WORDS[kind];
+	const limit = words.show(allowance.limit[kind]);
+	if (allowance.atCeiling[kind]) {
+		return `the episode reached its ceiling of ${limit} ${words.what} (used ${words.show(used)}; \`budgets.ceiling.${kind}\` raises it)`;
+	}
+	const how = `${words.show(budgets[kind])} to start, ${words.show(budgets.perItem[kind])} more for each item done, ${earned} done`;
+	return `the episode used the ${limit} ${words.what} it had earned (${how}; used ${words.show(used)}; \`budgets.${kind}\` and \`budgets.perItem.${kind}\` raise it)`;
+}
+
+function formatTokens(tokens: number): string {
+	if (tokens >= 1_000_000) return `${Math.round(tokens / 100_000) / 10} M`;
+	if (tokens >= 1_000) return `${Math.round(tokens / 100) / 10} k`;
+	return String(tokens);
 }
 
 function formatMinutes(ms: number): string {

@@ -51,6 +51,8 @@ export const Episode = z.object({
 	graceUsed: count,
 	/** Nudged turns that died on an API error since the last progress: not judged, but capped. */
 	errors: count.default(0),
+	/** Items completed (or closed) beyond the best seen in this episode: what earns more budget. */
+	earned: count.default(0),
 	/** High-water marks: progress means beating them, so churn never counts twice. */
 	bestOpen: count,
 	bestDone: count,

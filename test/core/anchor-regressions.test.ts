@@ -58,7 +58,8 @@ describe("regressions from earlier tools", () => {
 	});
 
 	it("measures the token budget in real spend, not in context size", () => {
-		const budget = config({ budgets: { tokens: 30_000 } });
+		// Nothing earned per item here, so the budget is a fixed 30 000 real tokens.
+		const budget = config({ budgets: { tokens: 30_000, perItem: { tokens: 0 } } });
 		// A user turn on a 150k-token context: cache reads are context, not spend, and the user's turn is not ours.
 		const userTurn = onTurnEnd(
 			onTurnStart(emptyContinuationState(), "user", T0),

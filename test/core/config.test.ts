@@ -12,7 +12,13 @@ import { isBoulderError } from "../../src/core/errors.js";
 
 describe("config schema", () => {
 	it("has defaults for every limit", () => {
-		expect(DEFAULT_CONFIG.budgets).toEqual({ autoTurns: 40, tokens: 4_000_000, wallClockMs: 10_800_000 });
+		expect(DEFAULT_CONFIG.budgets).toEqual({
+			autoTurns: 40,
+			tokens: 4_000_000,
+			wallClockMs: 10_800_000,
+			perItem: { autoTurns: 5, tokens: 1_000_000, wallClockMs: 1_200_000 },
+			ceiling: { autoTurns: 400, tokens: 40_000_000, wallClockMs: 43_200_000 },
+		});
 		expect(DEFAULT_CONFIG.stagnationLimit).toBe(3);
 		expect(DEFAULT_CONFIG.activityGrace).toBe(2);
 		expect(DEFAULT_CONFIG.backoff).toEqual({ baseMs: 5000, capMs: 300_000, maxFailures: 6 });
@@ -22,10 +28,12 @@ describe("config schema", () => {
 	});
 
 	it("fills a partial nested object with defaults", () => {
-		expect(Config.parse({ budgets: { autoTurns: 5 } }).budgets).toEqual({
+		expect(Config.parse({ budgets: { autoTurns: 5, ceiling: { tokens: null } } }).budgets).toEqual({
 			autoTurns: 5,
 			tokens: 4_000_000,
 			wallClockMs: 10_800_000,
+			perItem: { autoTurns: 5, tokens: 1_000_000, wallClockMs: 1_200_000 },
+			ceiling: { autoTurns: 400, tokens: null, wallClockMs: 43_200_000 },
 		});
 	});
 

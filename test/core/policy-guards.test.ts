@@ -356,6 +356,7 @@ describe("the decision on idle, guard by guard", () => {
 				stagnation: 0,
 				graceUsed: 0,
 				errors: 0,
+				earned: 0,
 				bestOpen: 2,
 				bestDone: 1,
 				...episode,
@@ -372,6 +373,43 @@ describe("the decision on idle, guard by guard", () => {
 		});
 		it("lets the next guard answer within budget", () => {
 			expect(idle(withEpisode({ autoTurns: 39, stagnation: 3 }), open).reason).toBe("stagnation");
+		});
+		it("grows each budget with the items completed in the episode", () => {
+			// 40 to start + 5 per item: 10 items done earn 50 more turns, 10 M more tokens, 200 more minutes.
+			expect(idle(withEpisode({ autoTurns: 89, earned: 10 }), open).kind).toBe("inject");
+			expect(idle(withEpisode({ autoTurns: 90, earned: 10 }), open).reason).toBe("budget-turns");
+			expect(idle(withEpisode({ tokens: 13_999_999, earned: 10 }), open).kind).toBe("inject");
+			expect(idle(withEpisode({ tokens: 14_000_000, earned: 10 }), open).reason).toBe("budget-tokens");
+			expect(idle(withEpisode({ earned: 10 }), open, { now: T0 + 379 * 60_000 }).kind).toBe("inject");
+			expect(idle(withEpisode({ earned: 10 }), open, { now: T0 + 380 * 60_000 }).reason).toBe("budget-time");
+		});
+		it("says which budget stopped it, what it used, and which key moves it", () => {
+			const decision = idle(withEpisode({ autoTurns: 45, earned: 1 }), open);
+			expect(decision.detail).toBe(
+				"the episode used the 45 automatic turns it had earned (40 to start, 5 more for each item done, 1 done; used 45; `budgets.autoTurns` and `budgets.perItem.autoTurns` raise it)",
+			);
+			expect(decision.kind === "skip" && decision.notice).toBe(true);
+		});
+		it("never lets progress carry an episode past the ceiling", () => {
+			const decision = idle(withEpisode({ tokens: 40_000_000, earned: 500 }), open);
+			expect(decision.reason).toBe("budget-tokens");
+			expect(decision.detail).toBe(
+				"the episode reached its ceiling of 40 M real tokens (used 40 M; `budgets.ceiling.tokens` raises it)",
+			);
+			expect(idle(withEpisode({ autoTurns: 400, earned: 500 }), open).reason).toBe("budget-turns");
+			expect(idle(withEpisode({ earned: 500 }), open, { now: T0 + 12 * 3_600_000 }).reason).toBe("budget-time");
+		});
+		it("has no ceiling where the user set none", () => {
+			const noCeiling = config({ budgets: { ceiling: { autoTurns: null, tokens: null, wallClockMs: null } } });
+			expect(idle(withEpisode({ autoTurns: 1_000, earned: 500 }), open, { config: noCeiling }).kind).toBe("inject");
+		});
+		it("counts what progress earned: items completed or closed beyond the best seen, never churn", () => {
+			let state = withEpisode({ bestOpen: 5, bestDone: 0 });
+			state = idle(state, view("xx...")).next; // 2 done, 3 open: earned 2
+			expect(state.episode?.earned).toBe(2);
+			state = idle(state, view("x....")).next; // reopened: nothing earned
+			state = idle(state, view("xx...")).next; // back to the best: nothing earned
+			expect(state.episode?.earned).toBe(2);
 		});
 	});
 

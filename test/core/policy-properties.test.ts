@@ -31,6 +31,9 @@ const configArb = fc
 		autoTurns: fc.integer({ min: 1, max: 1000 }),
 		tokens: fc.integer({ min: 1, max: 10_000_000 }),
 		wallClockMs: fc.integer({ min: 1, max: 10 * 3_600_000 }),
+		perItemTurns: fc.integer({ min: 0, max: 20 }),
+		ceilingTurns: fc.option(fc.integer({ min: 1, max: 2000 })),
+		ceilingTokens: fc.option(fc.integer({ min: 1, max: 100_000_000 })),
 		baseMs: fc.integer({ min: 1, max: 60_000 }),
 		capMs: fc.integer({ min: 1, max: 3_600_000 }),
 		maxFailures: fc.integer({ min: 1, max: 10 }),
@@ -40,7 +43,13 @@ const configArb = fc
 		Config.parse({
 			stagnationLimit: c.stagnationLimit,
 			activityGrace: c.activityGrace,
-			budgets: { autoTurns: c.autoTurns, tokens: c.tokens, wallClockMs: c.wallClockMs },
+			budgets: {
+				autoTurns: c.autoTurns,
+				tokens: c.tokens,
+				wallClockMs: c.wallClockMs,
+				perItem: { autoTurns: c.perItemTurns },
+				ceiling: { autoTurns: c.ceilingTurns, tokens: c.ceilingTokens },
+			},
 			backoff: { baseMs: c.baseMs, capMs: c.capMs, maxFailures: c.maxFailures },
 			questionDetection: c.questionDetection,
 		}),
@@ -186,18 +195,26 @@ describe("policy invariants", () => {
 				if (world.delivered > 0) runsWithNudges++;
 				if (
 					world.delivered - world.erroredNudges ===
-					Math.min(config.stagnationLimit + config.activityGrace, config.budgets.autoTurns)
+					Math.min(
+						config.stagnationLimit + config.activityGrace,
+						config.budgets.autoTurns,
+						config.budgets.ceiling.autoTurns ?? Number.POSITIVE_INFINITY,
+					)
 				) {
 					runsAtTheBound++;
 				}
-				expect(injects.length).toBeLessThanOrEqual(config.budgets.autoTurns);
+				const turnLimit = Math.min(
+					config.budgets.autoTurns,
+					config.budgets.ceiling.autoTurns ?? Number.POSITIVE_INFINITY,
+				);
+				expect(injects.length).toBeLessThanOrEqual(turnLimit);
 				const bound = config.stagnationLimit + config.activityGrace + config.backoff.maxFailures;
 				expect(world.delivered).toBeLessThanOrEqual(bound);
 				// Nudges the agent answered (its turn did not die on an API error) obey the tighter bound.
 				expect(world.delivered - world.erroredNudges).toBeLessThanOrEqual(
 					config.stagnationLimit + config.activityGrace,
 				);
-				expect(world.delivered).toBeLessThanOrEqual(config.budgets.autoTurns);
+				expect(world.delivered).toBeLessThanOrEqual(turnLimit);
 			}),
 			{ numRuns: RUNS },
 		);
