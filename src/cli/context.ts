@@ -16,6 +16,7 @@ import {
 	type StateHandle,
 	type Workspace,
 } from "../engine/open.js";
+import { terminalSafe } from "../present/terminal-safe.js";
 import type { ExitCode } from "./exit-codes.js";
 import { type CliIO, type Colors, colorsFor, plainColors } from "./io.js";
 
@@ -56,8 +57,8 @@ export function createCli(
 		adapters: options.adapters ?? createRegistry(),
 		signal: options.signal,
 		exitCode: 0,
-		out: (text) => io.stdout.write(`${text}\n`),
-		err: (text) => io.stderr.write(`${text}\n`),
+		out: (text) => io.stdout.write(`${safe(text)}\n`),
+		err: (text) => io.stderr.write(`${safe(text)}\n`),
 		colors: (json) => (json ? plainColors : colorsFor(io.stdout, io.env)),
 		errColors,
 		openOptions,
@@ -73,6 +74,11 @@ export function createCli(
 		},
 	};
 	return cli;
+}
+
+/** Whatever a command prints may carry text from outside (titles, ids, paths): never a raw control sequence. */
+export function safe(text: string): string {
+	return terminalSafe(text, { keepOwnColours: true });
 }
 
 /** Prints the handle's warnings once, so a later print cannot repeat them. */

@@ -11,7 +11,7 @@ import type { AdapterRegistry } from "../adapters/registry.js";
 import type { Clock } from "../core/clock.js";
 import { isBoulderError } from "../core/errors.js";
 import { COMMANDS } from "./commands/index.js";
-import { type Cli, createCli } from "./context.js";
+import { type Cli, createCli, safe } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 import { type CliIO, processIO } from "./io.js";
 
@@ -58,8 +58,8 @@ export function buildProgram(cli: Cli): Command {
 		// Set before the subcommands exist: commander copies these settings into each of them.
 		.exitOverride()
 		.configureOutput({
-			writeOut: (text) => cli.io.stdout.write(text),
-			writeErr: (text) => cli.io.stderr.write(text),
+			writeOut: (text) => cli.io.stdout.write(safe(text)),
+			writeErr: (text) => cli.io.stderr.write(safe(text)),
 			outputError: (text, write) => write(red(text)),
 		});
 	for (const register of COMMANDS) register(program, cli);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../src/core/policy.js";
 import {
+	type ContinuationState,
 	emptyContinuationState,
 	onDelivered,
 	onDeliveryFailed,
@@ -404,7 +405,7 @@ describe("the decision on idle, guard by guard", () => {
 			expect(idle(withEpisode({ autoTurns: 1_000, earned: 500 }), open, { config: noCeiling }).kind).toBe("inject");
 		});
 		it("counts what progress earned: items completed or closed beyond the best seen, never churn", () => {
-			let state = withEpisode({ bestOpen: 5, bestDone: 0 });
+			let state: ContinuationState = withEpisode({ bestOpen: 5, bestDone: 0 });
 			state = idle(state, view("xx...")).next; // 2 done, 3 open: earned 2
 			expect(state.episode?.earned).toBe(2);
 			state = idle(state, view("x....")).next; // reopened: nothing earned

@@ -21,6 +21,7 @@ import type { Engine, SessionRef } from "../../engine/engine.js";
 import { renderStatus } from "../../present/render/status.js";
 import { renderWhy } from "../../present/render/why.js";
 import { plainStyle } from "../../present/style.js";
+import { terminalSafe } from "../../present/terminal-safe.js";
 import { ANSWER, ANSWERED_ERROR, COMMAND_DESCRIPTION, COMMAND_NAME, COMMAND_TEMPLATE } from "./messages.js";
 
 /** Who the engine and the log say turned continuation off or on. */
@@ -63,6 +64,12 @@ export interface CommandResult {
 
 /** Does what the subcommand says and returns the answer. Contract: throws only what the engine or store throws. */
 export async function runSubcommand(args: string, context: CommandContext): Promise<CommandResult> {
+	const result = await answer(args, context);
+	// The answer shows titles, ids and the user's own words: never a raw control sequence.
+	return { ...result, text: terminalSafe(result.text) };
+}
+
+async function answer(args: string, context: CommandContext): Promise<CommandResult> {
 	const { sub, unknown } = parseSubcommand(args);
 	switch (sub) {
 		case "help":

@@ -1,0 +1,43 @@
+/**
+ * Text that came from outside (plan titles, work names, session ids, paths,
+ * an agent's todo items) may hold control sequences: a window title change
+ * (`ESC ] 0 ; … BEL`), a screen clear (`ESC [ 2 J`), a hyperlink, hidden text,
+ * or bidirectional overrides that reorder what a person reads. Human-facing
+ * output shows every such character escaped (`\x1b`, `\u202e`), keeping only
+ * line breaks and tabs, and, where boulder colours its own output, the few
+ * colour codes it emits itself. JSON output needs none of this: `JSON.stringify`
+ * escapes control characters already.
+ */
+
+/** The SGR codes boulder's own styles emit: bold, dim, their reset, four colours and their reset. */
+const OWN_COLOURS = /\x1b\[(?:1|2|22|31|32|33|36|39)m/y;
+
+/** C0 controls but tab and newline, DEL, C1 controls, and Unicode's invisible direction and isolation marks. */
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+export function terminalSafe(text: string, options: { keepOwnColours?: boolean } = {}): string {
+	let out = "";
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index] as string;
+		if (!UNSAFE.test(char)) {
+			out += char;
+			continue;
+		}
+		if (options.keepOwnColours && char === "\x1b") {
+			OWN_COLOURS.lastIndex = index;
+			const own = OWN_COLOURS.exec(text);
+			if (own) {
+				out += own[0];
+				index += own[0].length - 1;
+				continue;
+			}
+		}
+		out += escapeChar(char);
+	}
+	return out;
+}
+
+function escapeChar(char: string): string {
+	const code = char.charCodeAt(0);
+	return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
