@@ -6,9 +6,12 @@
  * and re-checks the size there, so two appenders never rotate twice.
  *
  * The log explains; it is not what decisions are made from (that is the scope
- * state), so lines are not fsynced: a crash may lose the last few.
+ * state), so lines are not fsynced: a crash may lose the last few, or leave
+ * the last one torn. A torn line is never glued to the next: an append that
+ * finds the file not ending in a newline starts with one, and readers skip
+ * (and count) the torn line.
  */
-import { open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
@@ -54,7 +57,8 @@ function keepOf(options: { keep?: number }): number {
 
 /**
  * Contract: the record is validated first (an invalid one is a caller bug and
- * is never written), then appended as one line.
+ * is never written), then appended as one line, on a line of its own even
+ * after a torn last line.
  */
 export async function appendDecisionLine(
 	file: string,
@@ -79,16 +83,32 @@ export async function appendDecisionLine(
 			options.lock,
 		);
 	}
-	const handle = await open(file, "a", FILE_MODE);
+	const handle = await open(file, "a+", FILE_MODE);
 	try {
+		const bytes = (await endsTorn(handle)) ? Buffer.concat([NEWLINE, line]) : line;
 		let offset = 0;
-		while (offset < line.length) {
-			const { bytesWritten } = await handle.write(line, offset, line.length - offset);
+		while (offset < bytes.length) {
+			const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
 			offset += bytesWritten;
 		}
 	} finally {
 		await handle.close();
 	}
+}
+
+const NEWLINE = Buffer.from("\n", "utf8");
+
+/**
+ * Whether the file's last byte is not a newline: a writer died mid-line. Read
+ * without the lock: two appenders that both find it torn add two newlines,
+ * and the empty line between is skipped by readers, which costs nothing.
+ */
+async function endsTorn(handle: FileHandle): Promise<boolean> {
+	const { size } = await handle.stat();
+	if (size === 0) return false;
+	const last = Buffer.alloc(1);
+	const { bytesRead } = await handle.read(last, 0, 1, size - 1);
+	return bytesRead === 1 && last[0] !== NEWLINE[0];
 }
 
 function needsRotation(size: number, adding: number, maxBytes: number): boolean {
