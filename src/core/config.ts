@@ -100,6 +100,10 @@ export const Config = z
 					),
 			})
 			.strict()
+			.refine((backoff) => backoff.baseMs <= backoff.capMs, {
+				path: ["baseMs"],
+				message: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
+			})
 			.prefault({}),
 		countdownMs: positiveInt(0)
 			.max(60 * SECOND)
@@ -130,6 +134,14 @@ export interface ConfigIssue {
 	expected: string;
 }
 
+/** A config value as people read it: `1e999` parses to Infinity, which JSON would print as `null`. */
+export function formatConfigValue(value: unknown): string {
+	if (typeof value === "number" && !Number.isFinite(value)) {
+		return `${String(value)} (a number too large to use)`;
+	}
+	return JSON.stringify(value) ?? String(value);
+}
+
 /** Readable issues: which key, what value it had, what was expected. */
 export function configIssues(input: unknown): ConfigIssue[] {
 	const result = Config.safeParse(input);
@@ -154,7 +166,7 @@ export function parseConfig(input: unknown, source: string): Config {
 	if (result.success) return result.data;
 	const lines = configIssues(input).map(
 		(issue) =>
-			`  ${issue.key}: ${issue.value === undefined ? "" : `${JSON.stringify(issue.value)} — `}${issue.expected}`,
+			`  ${issue.key}: ${issue.value === undefined ? "" : `${formatConfigValue(issue.value)} — `}${issue.expected}`,
 	);
 	throw new BoulderError("config-invalid", `${source} is not a valid boulder config:\n${lines.join("\n")}`);
 }

@@ -37,6 +37,24 @@ describe("config schema", () => {
 		});
 	});
 
+	it("rejects a first backoff wait longer than the longest, naming both keys", () => {
+		const issues = configIssues({ backoff: { baseMs: 600_000, capMs: 1_000 } });
+		expect(issues).toEqual([
+			{
+				key: "backoff.baseMs",
+				value: 600_000,
+				expected: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
+			},
+		]);
+		expect(configIssues({ backoff: { baseMs: 1_000, capMs: 1_000 } })).toEqual([]);
+	});
+
+	it("prints a number too large for JSON as what it is, not as null", () => {
+		expect(() => parseConfig(JSON.parse('{"budgets":{"tokens":1e999}}'), "boulder.config.json")).toThrow(
+			"budgets.tokens: Infinity (a number too large to use) — ",
+		);
+	});
+
 	it("names the key, the value and the expectation of a bad value", () => {
 		const issues = configIssues({ stagnationLimit: 0, budgets: { tokens: "lots" } });
 		expect(issues).toContainEqual(expect.objectContaining({ key: "stagnationLimit", value: 0 }));

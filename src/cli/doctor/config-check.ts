@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { configIssues } from "../../core/config.js";
+import { configIssues, formatConfigValue } from "../../core/config.js";
 import { PROJECT_CONFIG_FILE, userConfigPath } from "../../engine/config-loader.js";
 import type { DoctorCheck, DoctorFinding } from "../../engine/doctor-types.js";
 
@@ -26,7 +26,7 @@ export const configCheck: DoctorCheck = {
 				continue;
 			}
 			for (const issue of configIssues(layer.value)) {
-				const value = issue.value === undefined ? "" : ` is ${JSON.stringify(issue.value)}`;
+				const value = issue.value === undefined ? "" : ` is ${formatConfigValue(issue.value)}`;
 				findings.push({
 					check: CHECK,
 					level: "problem",
