@@ -5,12 +5,12 @@
  * prompts are known by their message id, tool calls by their call id).
  *
  * Thin on purpose: every decision is the engine's. The hub only says which
- * engine call an event means and carries out the engine's answer. Its parts
- * live beside it: what it keeps between events (`sessions.ts`), the
- * per-session job queue (`keyed-queue.ts`), what it reads back from OpenCode
- * when events were missed (`backfill.ts`), delivering a nudge
- * (`delivery.ts`), a backoff's re-decide (`retries.ts`) and `/boulder`
- * (`command-hook.ts`). Every wait goes through one `Scheduler`.
+ * engine call an event means. Its parts live beside it: what it keeps
+ * between events (`sessions.ts`), the per-session job queue
+ * (`keyed-queue.ts`), what it reads back from OpenCode when events were
+ * missed (`backfill.ts`), asking the engine at idle and carrying out its
+ * answer (`idle-decision.ts`, with `delivery.ts` and `retries.ts`), and
+ * `/boulder` (`command-hook.ts`). Every wait goes through one `Scheduler`.
  *
  * The mapping, and why:
  * - `chat.message` fires once per new prompt. boulder's nudge (marked part)
@@ -40,15 +40,13 @@
  */
 
 import type { Clock } from "../../core/clock.js";
-import type { Config } from "../../core/config.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
-import type { Engine, IdleResult, SessionEvent, SessionRef } from "../../engine/engine.js";
+import type { Engine, SessionEvent, SessionRef } from "../../engine/engine.js";
 import { type OpenCodeApi, withTimeout } from "./api.js";
 import { Backfill } from "./backfill.js";
 import { BoundedSet } from "./bounded.js";
 import { type CommandInput, type CommandSession, commandHook } from "./command-hook.js";
-import { Deliveries } from "./delivery.js";
 import {
 	answeredAsk,
 	type BusEvent,
@@ -66,9 +64,8 @@ import {
 	readSessionInfo,
 	sessionOf,
 } from "./event-read.js";
+import { IdleDecisions } from "./idle-decision.js";
 import { KeyedQueue } from "./keyed-queue.js";
-import { TEXT } from "./messages.js";
-import { Retries } from "./retries.js";
 import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
 import { declareCommand } from "./slash-command.js";
@@ -114,10 +111,9 @@ export class Hub {
 	private readonly clock: Clock;
 	private readonly scheduler: Scheduler;
 	private readonly sessions = new SessionTable();
-	private readonly deliveries: Deliveries;
 	private readonly backfill: Backfill;
 	private readonly queue: KeyedQueue;
-	private readonly retries: Retries;
+	private readonly decisions: IdleDecisions;
 	private readonly seen = new BoundedSet<string>(SEEN_EVENTS);
 	private readonly onCommand: (input: CommandInput) => Promise<void>;
 	private users = 0;
@@ -130,16 +126,6 @@ export class Hub {
 		this.clock = options.clock ?? systemClock;
 		this.scheduler = options.scheduler ?? systemScheduler;
 		const recordError = (ref: SessionRef | null, where: string, error: unknown) => this.recordError(ref, where, error);
-		this.deliveries = new Deliveries({
-			api: this.api,
-			confirmMs: options.confirmMs ?? 20_000,
-			clock: this.clock,
-			scheduler: this.scheduler,
-			report: {
-				failed: (ref, key, reason, cancelled) => this.deliveryFailed(ref, key, reason, cancelled),
-				error: recordError,
-			},
-		});
 		this.backfill = new Backfill(this.api, recordError);
 		this.queue = new KeyedQueue({
 			limitMs: JOB_LIMIT_MS,
@@ -148,7 +134,17 @@ export class Hub {
 			onError: (session, error) =>
 				this.recordError(this.sessions.get(session).ref(), "handling an OpenCode event", error),
 		});
-		this.retries = new Retries(this.clock, this.scheduler);
+		this.decisions = new IdleDecisions({
+			api: this.api,
+			workspace: this.workspace,
+			clock: this.clock,
+			scheduler: this.scheduler,
+			confirmMs: options.confirmMs ?? 20_000,
+			sessions: this.sessions,
+			queue: this.queue,
+			backfill: this.backfill,
+			recordError,
+		});
 		this.onCommand = commandHook({
 			api: this.api,
 			clock: this.clock,
@@ -179,7 +175,7 @@ export class Hub {
 			"chat.message": async (input, output) => this.onPrompt(input, output),
 			"tool.execute.before": async (input) =>
 				this.guard(null, "handling tool.execute.before", async () => {
-					this.deliveries.cancel(input.sessionID, `a tool (${input.tool}) ran`);
+					this.decisions.cancelCountdown(input.sessionID, `a tool (${input.tool}) ran`);
 				}),
 			"command.execute.before": async (input) => this.onCommand(input),
 		};
@@ -198,8 +194,7 @@ export class Hub {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
-		this.retries.close();
-		this.deliveries.close("OpenCode unloaded the plugin");
+		this.decisions.close();
 	}
 
 	// --- events -----------------------------------------------------------
@@ -275,8 +270,8 @@ export class Hub {
 	private onBusy(session: string): void {
 		const track = this.sessions.get(session);
 		track.status = "busy";
-		this.deliveries.cancel(session, "the session became busy");
-		this.retries.clear(session);
+		this.decisions.cancelCountdown(session, "the session became busy");
+		this.decisions.clearRetry(session);
 		this.withParent(track, (parent) => {
 			if (parent === null) return;
 			const parentTrack = this.sessions.get(parent);
@@ -305,7 +300,7 @@ export class Hub {
 				...(ended ? { spend: ended.spend } : {}),
 			});
 			if (!track.todosKnown) await this.backfill.todos(track, engine);
-			await this.decide(track, lastText);
+			await this.decisions.decide(track, lastText);
 		});
 	}
 
@@ -317,8 +312,8 @@ export class Hub {
 		const count = parentTrack.runningChildren.size;
 		this.enqueue(parent, async () => {
 			await (await this.engine()).backgroundChanged(parentTrack.ref(), count);
-			if (count === 0 && parentTrack.status === "idle" && !this.deliveries.counting(parent)) {
-				await this.decide(parentTrack, parentTrack.lastAssistantText());
+			if (count === 0 && parentTrack.status === "idle" && !this.decisions.counting(parent)) {
+				await this.decisions.decide(parentTrack, parentTrack.lastAssistantText());
 			}
 		});
 	}
@@ -329,7 +324,7 @@ export class Hub {
 		if (!session || !error) return;
 		const kind = errorKindOf(error);
 		if (kind === "abort") {
-			this.deliveries.cancel(session, "the user aborted");
+			this.decisions.cancelCountdown(session, "the user aborted");
 			this.rootEvent(session, { type: "abort" });
 		} else if (kind === "context-overflow") {
 			this.rootEvent(session, { type: "context-overflow", ...this.spendSoFar(session) });
@@ -352,8 +347,8 @@ export class Hub {
 	private onDeleted(event: BusEvent): void {
 		const info = readSessionInfo(event.properties.info);
 		if (!info) return;
-		this.deliveries.cancel(info.id, "the session was deleted");
-		this.retries.clear(info.id);
+		this.decisions.cancelCountdown(info.id, "the session was deleted");
+		this.decisions.clearRetry(info.id);
 		const track = this.sessions.get(info.id);
 		track.parentId = info.parentId;
 		if (info.parentId === null) this.rootEvent(info.id, { type: "deleted" });
@@ -368,12 +363,12 @@ export class Hub {
 		if (info.role === "assistant") {
 			const fresh = track.see(info.id);
 			track.noteAssistant(info);
-			if (fresh) this.deliveries.cancel(info.sessionId, "the agent started answering");
+			if (fresh) this.decisions.cancelCountdown(info.sessionId, "the agent started answering");
 			return;
 		}
 		if (!track.see(info.id)) return;
 		// A user message chat.message never announced: OpenCode's own (overflow replay, compaction).
-		this.deliveries.cancel(info.sessionId, "a new message arrived");
+		this.decisions.cancelCountdown(info.sessionId, "a new message arrived");
 		track.startTurn();
 		this.startTurn(track, "system");
 	}
@@ -418,7 +413,7 @@ export class Hub {
 		if (!ask || !session) return;
 		const track = this.sessions.get(session);
 		track.pending.set(ask.id, ask);
-		this.deliveries.cancel(session, `a ${ask.kind} is waiting for the user`);
+		this.decisions.cancelCountdown(session, `a ${ask.kind} is waiting for the user`);
 		const pending = track.pendingInput();
 		this.rootJob(track, async (engine, ref) => engine.pendingInputChanged(ref, pending));
 	}
@@ -448,10 +443,10 @@ export class Hub {
 			const origin = originOf(output.parts.map(readPart).filter((part) => part !== null));
 			if (origin.kind === "answer") return;
 			track.status = "busy";
-			this.retries.clear(session);
+			this.decisions.clearRetry(session);
 			track.startTurn();
 			if (origin.kind === "nudge") {
-				const delivered = this.deliveries.confirm(origin.key);
+				const delivered = this.decisions.confirm(origin.key);
 				await this.waitBriefly(
 					this.enqueue(session, async () => {
 						if (await this.isChild(track)) return;
@@ -467,9 +462,9 @@ export class Hub {
 					agent: message.agent ?? input.agent ?? null,
 					model: message.model ?? null,
 				};
-				this.deliveries.cancel(session, "the user wrote");
+				this.decisions.cancelCountdown(session, "the user wrote");
 			} else {
-				this.deliveries.cancel(session, "a new message arrived");
+				this.decisions.cancelCountdown(session, "a new message arrived");
 			}
 			await this.waitBriefly(this.startTurn(track, origin.kind));
 		} catch (error) {
@@ -484,88 +479,17 @@ export class Hub {
 			engine: () => this.engine(),
 			route: () => this.backfill.route(track),
 			stopped: () => {
-				this.deliveries.cancel(track.id, "/boulder stop");
-				this.retries.clear(track.id);
+				this.decisions.cancelCountdown(track.id, "/boulder stop");
+				this.decisions.clearRetry(track.id);
 			},
 			resumed: () => {
 				if (track.status !== "idle") return;
 				this.enqueue(track.id, async () => {
-					if (!(await this.isChild(track))) await this.decide(track, track.lastAssistantText());
+					if (!(await this.isChild(track))) await this.decisions.decide(track, track.lastAssistantText());
 				});
 			},
 			recordError: (where, error) => this.recordError(track.ref(), where, error),
 		};
-	}
-
-	// --- deciding ---------------------------------------------------------
-
-	/** Asks the engine what to do now that the session is idle, and does it. */
-	private async decide(track: SessionTrack, lastText: string | null): Promise<void> {
-		if (this.closed) return;
-		const ref = track.ref();
-		let engine: Engine;
-		try {
-			engine = await this.workspace.deciding();
-		} catch (error) {
-			await this.recordError(ref, "reading boulder's config", error);
-			this.api
-				.toast(TEXT.configProblem(messageOf(error)), "error")
-				.catch((failed: unknown) => this.recordError(ref, "showing a toast", failed));
-			return;
-		}
-		const result = await engine.onIdle(ref, {
-			lastAssistantText: lastText,
-			backgroundTasks: track.runningChildren.size,
-			pendingInput: track.pendingInput(),
-		});
-		this.act(track, ref, result, engine.config);
-	}
-
-	private act(track: SessionTrack, ref: SessionRef, result: IdleResult, config: Config): void {
-		switch (result.kind) {
-			case "inject":
-				this.deliveries.begin({
-					ref,
-					key: result.key,
-					text: result.text,
-					countdownMs: config.countdownMs,
-					open: result.figures.open,
-					route: () => this.backfill.route(track),
-				});
-				return;
-			case "complete":
-				if (result.text) this.notify(ref, TEXT.complete(result.text), "success");
-				return;
-			case "skip":
-				if (result.notice) this.notify(ref, TEXT.limit(result.detail), "warning");
-				if (result.retryAt !== null) this.retries.at(track.id, result.retryAt, () => this.retryDue(track));
-				return;
-			case "verify":
-				return;
-		}
-	}
-
-	/**
-	 * A nudge that was not delivered goes back to the engine, which backs off.
-	 * When OpenCode failed it (rather than something in the session cancelling
-	 * it, which brings its own decision) and the session is still idle, it is
-	 * decided again at once, so the backoff's own retry time, not a blind
-	 * retry, says when to try again.
-	 */
-	private deliveryFailed(ref: SessionRef, key: string, reason: string, cancelled: boolean): Promise<void> {
-		return this.enqueue(ref.sessionId, async () => {
-			await (await this.engine()).deliveryFailed(ref, key, reason);
-			const track = this.sessions.get(ref.sessionId);
-			if (!cancelled && track.status === "idle" && !this.deliveries.counting(track.id) && !track.isChild) {
-				await this.decide(track, track.lastAssistantText());
-			}
-		});
-	}
-
-	/** A backoff ended: decide again, unless the session moved on meanwhile. */
-	private retryDue(track: SessionTrack): void {
-		if (track.status !== "idle" || this.deliveries.counting(track.id)) return;
-		this.enqueue(track.id, () => this.decide(track, track.lastAssistantText()));
 	}
 
 	// --- helpers ----------------------------------------------------------
@@ -613,10 +537,6 @@ export class Hub {
 		void this.backfill.parentOf(track).then((parent) => {
 			if (parent !== "unknown") then(parent);
 		});
-	}
-
-	private notify(ref: SessionRef, text: string, variant: "success" | "warning"): void {
-		this.api.toast(text, variant, 8_000).catch((error: unknown) => this.recordError(ref, "showing a toast", error));
 	}
 
 	private async guard(ref: SessionRef | null, where: string, work: () => Promise<void>): Promise<void> {
