@@ -20,6 +20,7 @@ export const EVENT_REASONS = {
 	resumed: { explains: true },
 	"delivery-failed": { explains: true },
 	error: { explains: true },
+	"config-invalid": { explains: true },
 	"state-unreadable": { explains: true },
 	"state-migrated": { explains: false },
 	"work-started": { explains: true },

@@ -19,28 +19,44 @@ export interface EarlyProblem {
 	session: string | null;
 	/** Where it happened and what: "claude-code Stop hook: the input is not JSON". */
 	message: string;
+	/** `config-invalid` for a bad config (the user must hear it where they are), else `error`. */
+	reason?: "error" | "config-invalid";
 }
 
-/**
- * Contract: never throws. Returns the lines the caller should still write to
- * its stderr: none when the problem is in the decision log.
- */
-export async function recordEarlyProblem(problem: EarlyProblem, clock: Clock = systemClock): Promise<string[]> {
+export interface EarlyRecord {
+	/** Lines the caller should still write to its stderr: none when the problem is in the decision log. */
+	stderr: string[];
+	/**
+	 * The same problem is the newest line of the decision log already: it was
+	 * recorded (and, for a bad config, told) on an earlier event and nothing
+	 * happened since, so it is not logged again and need not be told again.
+	 */
+	repeated: boolean;
+}
+
+/** Contract: never throws. */
+export async function recordEarlyProblem(problem: EarlyProblem, clock: Clock = systemClock): Promise<EarlyRecord> {
 	const stderr = [`boulder: ${problem.message}`];
+	const reason = problem.reason ?? "error";
 	try {
 		const worktree = existsSync(problem.folder) ? findWorktreeRoot(problem.folder) : null;
-		if (worktree === null) return stderr;
+		if (worktree === null) return { stderr, repeated: false };
 		const store = new FileStore(worktree, { clock });
-		if (!existsSync(store.dir)) return stderr;
+		if (!existsSync(store.dir)) return { stderr, repeated: false };
+		const [last] = await store.readDecisions({ limit: 1 });
+		if (reason === "config-invalid" && last?.reason === reason && last.detail === problem.message) {
+			return { stderr: [], repeated: true };
+		}
 		const warning = await logEvent(store, clock, {
-			reason: "error",
+			reason,
 			detail: problem.message,
 			harness: problem.harness,
 			session: problem.session,
 		});
-		return warning ? [`boulder: could not record an error in the decision log: ${warning}`, ...stderr] : [];
+		const told = warning ? [`boulder: could not record an error in the decision log: ${warning}`, ...stderr] : [];
+		return { stderr: told, repeated: false };
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		return [`boulder: could not record an error in the decision log: ${why}`, ...stderr];
+		return { stderr: [`boulder: could not record an error in the decision log: ${why}`, ...stderr], repeated: false };
 	}
 }

@@ -96,6 +96,11 @@ const EVENTS: Record<EventReason, Words> = {
 		text: `${record.detail} (the agent was let stop)`,
 		tone: "problem",
 	}),
+	"config-invalid": ({ record }) => ({
+		headline: "problem",
+		text: `boulder's config is invalid, so nothing is continued until it is fixed: ${record.detail}; \`boulder doctor\` explains`,
+		tone: "problem",
+	}),
 	"state-unreadable": ({ record }) => ({
 		headline: "problem",
 		text: `a state file could not be read: ${record.detail}; \`boulder doctor\` explains`,

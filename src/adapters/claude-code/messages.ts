@@ -9,6 +9,11 @@ export function limitNotice(detail: string): string {
 	return `boulder: not continuing — ${detail}. \`boulder why\` explains; your next message starts afresh.`;
 }
 
+/** Shown once when boulder's config turned bad: boulder is off until it is fixed. */
+export function configNotice(problem: string): string {
+	return `boulder: not continuing anything until its config is fixed — ${problem}. \`boulder doctor\` explains.`;
+}
+
 /** Why boulder waits after the user ran one of its read-only slash commands. */
 export function lookingAtBoulder(command: string): string {
 	return `the user ran /boulder:${command} to look at boulder itself; waiting for their next message`;

@@ -10,12 +10,14 @@
  * agent is let stop. The caller exits 0.
  */
 import { existsSync } from "node:fs";
-import { recordEarlyProblem } from "../../engine/early-problem.js";
+import { isBoulderError } from "../../core/errors.js";
+import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
 import { openWorkspace } from "../../engine/open.js";
 import type { HookStreams } from "../types.js";
 import { handleHook } from "./events.js";
 import { HARNESS, messageOf, parseHookInput } from "./hook-input.js";
+import { configNotice } from "./messages.js";
 import { readTurn } from "./transcript.js";
 
 export type { HookStreams } from "../types.js";
@@ -57,7 +59,14 @@ export async function runClaudeCodeHook(
 		engine = workspace.engine;
 		for (const warning of workspace.warnings.splice(0)) await engine.recordError(null, where, new Error(warning));
 	} catch (error) {
-		await recordProblem(folder, streams, where, error, input.sessionId);
+		const badConfig = isBoulderError(error) && (error.code === "config-invalid" || error.code === "config-unreadable");
+		const record = await recordProblem(folder, streams, where, error, input.sessionId, badConfig);
+		// The user hears about a bad config where they are: once where boulder keeps a log to remember
+		// it told them, else at the end of each turn (never on every tool call).
+		const logged = record.stderr.length === 0;
+		if (badConfig && !record.repeated && (logged || input.event === "Stop")) {
+			streams.stdout.write(JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
+		}
 		return;
 	}
 	try {
@@ -111,8 +120,12 @@ async function recordProblem(
 	where: string,
 	error: unknown,
 	sessionId: string | null = null,
-): Promise<void> {
-	const message = `${where}: ${messageOf(error)}`;
-	const lines = await recordEarlyProblem({ folder, harness: HARNESS, session: sessionId, message });
-	for (const line of lines) streams.stderr.write(`${line}\n`);
+	badConfig = false,
+): Promise<EarlyRecord> {
+	// A bad config is the same problem whichever event meets it: logged (and told) once.
+	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
+	const reason = badConfig ? "config-invalid" : "error";
+	const record = await recordEarlyProblem({ folder, harness: HARNESS, session: sessionId, message, reason });
+	for (const line of record.stderr) streams.stderr.write(`${line}\n`);
+	return record;
 }

@@ -135,9 +135,10 @@ describe("the hook in-process", () => {
 
 		const out = await run("Stop", input("Stop"));
 
-		expect(out.stdout).toBe("");
+		// Nothing that blocks: only the notice the user reads.
+		expect(Object.keys(JSON.parse(out.stdout))).toEqual(["systemMessage"]);
 		expect((await logLines()).at(-1)).toMatchObject({
-			reason: "error",
+			reason: "config-invalid",
 			detail: expect.stringMatching(/boulder\.config\.json[\s\S]*stagnationLimit/),
 		});
 	});
