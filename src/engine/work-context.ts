@@ -11,10 +11,11 @@
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import { parsePlan, planView } from "../core/plan-parser.js";
-import type { SessionFacts } from "../core/policy.js";
+import type { PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
 import type { Work } from "../state/works.js";
+import { fileProblemOf } from "./bounded-read.js";
 import type { PlanSource, SessionRef } from "./engine-types.js";
 
 export interface WorkContext {
@@ -56,7 +57,12 @@ export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): P
 	}
 	const switchedOff =
 		stopped ?? (work.status === "paused" ? ({ kind: "work-paused", work: work.name } as const) : null);
-	const text = await deps.plans.read(work.worktree, work.planPath);
+	let text: string | null;
+	try {
+		text = await deps.plans.read(work.worktree, work.planPath);
+	} catch (error) {
+		return { view: null, work, facts: { switchedOff, planUnusable: unreadablePlan(work.planPath, error) } };
+	}
 	if (text === null) {
 		return { view: null, work, facts: { switchedOff, planUnusable: { path: work.planPath, problem: "missing" } } };
 	}
@@ -80,6 +86,12 @@ async function bind(deps: WorkContextDeps, workId: string, ref: SessionRef): Pro
 		};
 		return { result: bound, next: { ...file, works: { ...file.works, [workId]: bound } } };
 	});
+}
+
+/** A plan the `PlanSource` could not read (a FIFO, too large, not permitted): never continued, verified or completed. */
+function unreadablePlan(planPath: string, error: unknown): PlanUnusable {
+	const detail = fileProblemOf(error)?.reason ?? (error instanceof Error ? error.message : String(error));
+	return { path: planPath, problem: "unreadable", detail };
 }
 
 export function isBound(work: Work, ref: SessionRef): boolean {
