@@ -3,6 +3,11 @@
  * effective config and an engine. Adapters and the CLI both start here, so it
  * knows nothing about either: no printing, no exit codes.
  *
+ * State is kept only in a project (`worktree.ts`): a git worktree, or a folder
+ * where a work was started. Elsewhere the store keeps nothing and creates no
+ * folder, so the engine sees no works and no list, and nudges nobody; only
+ * `boulder start` (`startHere`) makes the folder it runs in a project.
+ *
  * The user-level worktree index (for `boulder status --all` and the
  * dashboard) is refreshed only for worktrees that have boulder state, so
  * running a read command in a random folder does not list that folder
@@ -20,7 +25,7 @@ import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
 import type { Runner } from "./runner.js";
-import { findWorktreeRoot } from "./worktree.js";
+import { findProject, type ProjectKind } from "./worktree.js";
 
 /** A worktree seen this recently is not written to the index again. */
 export const INDEX_REFRESH_MS = 10 * 60 * 1000;
@@ -32,10 +37,18 @@ export interface OpenOptions {
 	clock?: Clock;
 	runner?: Runner;
 	plans?: PlanSource;
+	/** `boulder start`: outside any project, the folder itself becomes one once the work is written. */
+	startHere?: boolean;
 }
 
 export interface StateHandle {
 	worktree: string;
+	/**
+	 * How the folder belongs to a project; `none`: it does not, the store keeps
+	 * nothing (unless opened with `startHere`), and the caller should say so
+	 * rather than claim to have changed something.
+	 */
+	project: ProjectKind;
 	store: FileStore;
 	/**
 	 * Contract: things that went wrong but must not fail the open (the index
@@ -57,9 +70,12 @@ export interface Workspace extends StateHandle {
  * which must work even when the config is broken.
  */
 export async function openState(options: OpenOptions): Promise<StateHandle> {
-	const worktree = findWorktreeRoot(options.cwd);
-	const store = new FileStore(worktree, options.clock ? { clock: options.clock } : {});
-	const handle: StateHandle = { worktree, store, warnings: [] };
+	const project = findProject(options.cwd);
+	const store = new FileStore(project.root, {
+		keepsState: project.kind !== "none" || options.startHere === true,
+		...(options.clock ? { clock: options.clock } : {}),
+	});
+	const handle: StateHandle = { worktree: project.root, project: project.kind, store, warnings: [] };
 	if (existsSync(store.dir)) await noteWorktree(handle, options);
 	return handle;
 }
@@ -84,10 +100,11 @@ export async function openWorkspace(options: OpenOptions): Promise<Workspace> {
 
 /**
  * Records the worktree in the user-level index unless it was recorded
- * recently. Failures become a warning on the handle: the index is a
- * convenience list and must never keep boulder from working.
+ * recently, or it keeps no state. Failures become a warning on the handle:
+ * the index is a convenience list and must never keep boulder from working.
  */
 export async function noteWorktree(handle: StateHandle, options: Pick<OpenOptions, "env" | "clock">): Promise<void> {
+	if (!handle.store.keepsState || !existsSync(handle.store.dir)) return;
 	const indexOptions = { env: options.env ?? process.env, clock: options.clock ?? systemClock };
 	try {
 		const index = await readWorktreeIndex(indexOptions);

@@ -10,6 +10,10 @@
  * Reads take no lock; every read-modify-write runs under the file's lock and
  * commits with an atomic write. Bad files are moved aside and logged; what is
  * left lying in the folder is `inspect.ts`'s to find.
+ *
+ * A store opened outside any project (`keepsState: false`) keeps nothing: it
+ * reads as empty, drops every write and never creates the folder, so a hook
+ * that fires in a folder that is no project leaves no trace there.
  */
 import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -41,6 +45,7 @@ import {
 import { WORKS_SCHEMA_VERSION, type WorksFile, worksFileSpec } from "./works.js";
 
 export const STATE_DIR_NAME = ".boulder";
+export const WORKS_FILE_NAME = "works.json";
 export const SCOPE_SCHEMA_VERSION = 1;
 
 export const ScopeFile = z.object({
@@ -63,6 +68,11 @@ export interface FileStoreOptions {
 	decisions?: Omit<DecisionLogOptions, "lock">;
 	/** The harness assumed for sessions in a legacy v1 works file (v1 did not say). */
 	legacyHarness?: string;
+	/**
+	 * false outside any project: nothing is read, written or created, whatever
+	 * lies in the folder. Defaults to true.
+	 */
+	keepsState?: boolean;
 }
 
 export class FileStore implements Store {
@@ -70,6 +80,8 @@ export class FileStore implements Store {
 	/** `<worktree>/.boulder` */
 	readonly dir: string;
 	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string };
+	/** false: the folder is no project; the store reads as empty and drops writes. */
+	readonly keepsState: boolean;
 	private readonly clock: Clock;
 	private readonly lock: LockOptions;
 	private readonly decisions: DecisionLogOptions;
@@ -79,11 +91,12 @@ export class FileStore implements Store {
 		this.worktree = path.resolve(worktree);
 		this.dir = path.join(this.worktree, STATE_DIR_NAME);
 		this.paths = {
-			works: path.join(this.dir, "works.json"),
+			works: path.join(this.dir, WORKS_FILE_NAME),
 			scopes: path.join(this.dir, "scopes"),
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
 		};
+		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
 		this.lock = options.lock ?? {};
 		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
@@ -103,7 +116,7 @@ export class FileStore implements Store {
 	 */
 	async readScope(scopeKey: string): Promise<Read<ContinuationState>> {
 		const file = this.scopeFile(scopeKey);
-		if (!(await this.layoutExists(true))) return { kind: "missing" };
+		if (!this.keepsState || !(await this.layoutExists(true))) return { kind: "missing" };
 		const inspected = await inspectVersionedFile(file, scopeFileSpec);
 		switch (inspected.kind) {
 			case "ok":
@@ -128,6 +141,7 @@ export class FileStore implements Store {
 		fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>,
 	): Promise<R> {
 		const file = this.scopeFile(scopeKey);
+		if (!this.keepsState) return fn({ kind: "missing" }).result;
 		await this.ensureLayout();
 		return withLock(
 			file,
@@ -147,13 +161,14 @@ export class FileStore implements Store {
 	}
 
 	async readWorks(): Promise<Read<WorksFile>> {
-		if (!(await this.layoutExists(false))) return { kind: "missing" };
+		if (!this.keepsState || !(await this.layoutExists(false))) return { kind: "missing" };
 		const read = await readVersionedFile(this.paths.works, this.worksSpec, { clock: this.clock, lock: this.lock });
 		return strip(await this.noted(read, null));
 	}
 
 	async updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R> {
 		const file = this.paths.works;
+		if (!this.keepsState) return fn({ kind: "missing" }).result;
 		await this.ensureLayout();
 		return withLock(
 			file,
@@ -179,6 +194,7 @@ export class FileStore implements Store {
 	}
 
 	async appendDecision(record: DecisionRecord): Promise<void> {
+		if (!this.keepsState) return;
 		await this.ensureLayout();
 		await appendDecisionLine(this.paths.decisions, record, this.decisions);
 	}
@@ -189,7 +205,7 @@ export class FileStore implements Store {
 
 	/** Like `readDecisions`, with the count of lines that could not be read. */
 	async readDecisionLog(options: Omit<ReadDecisionsOptions, "keep"> = {}): Promise<DecisionLogRead> {
-		if (!(await this.layoutExists(false))) return { records: [], skipped: 0 };
+		if (!this.keepsState || !(await this.layoutExists(false))) return { records: [], skipped: 0 };
 		return readDecisionLines(this.paths.decisions, { ...options, keep: this.decisions.keep });
 	}
 
@@ -198,7 +214,7 @@ export class FileStore implements Store {
 	 * (older than the stale time), and unreadable decision-log lines.
 	 */
 	async problems(): Promise<StateProblem[]> {
-		if (!(await this.layoutExists(false))) return [];
+		if (!this.keepsState || !(await this.layoutExists(false))) return [];
 		const log = await this.readDecisionLog();
 		return scanStateProblems({
 			folders: [this.dir, this.paths.scopes],

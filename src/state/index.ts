@@ -16,6 +16,7 @@ export {
 	ScopeFile,
 	STATE_DIR_NAME,
 	scopeFileSpec,
+	WORKS_FILE_NAME,
 } from "./file-store.js";
 export { listScopeFiles, type StateScan, scanStateProblems } from "./inspect.js";
 export {
@@ -27,6 +28,7 @@ export {
 	withLock,
 } from "./lock.js";
 export { MemoryStore } from "./memory-store.js";
+export { hasStartedWork } from "./project-marker.js";
 export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
 export {
 	type Clock,

@@ -72,7 +72,8 @@ async function scanFolder(dir: string, staleMs: number): Promise<StateProblem[]>
 	try {
 		entries = await readdir(dir, { withFileTypes: true });
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return [];
 		throw error;
 	}
 	const found: StateProblem[] = [];

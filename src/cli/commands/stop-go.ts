@@ -4,7 +4,8 @@
  * back on; with `--session ID --harness H`, that one session only.
  *
  * Neither reads the config: a broken config must never keep the user from
- * stopping the agent.
+ * stopping the agent. Outside any project they change nothing and say so:
+ * boulder keeps no state and nudges nobody there.
  */
 import type { Command } from "commander";
 import { DEFAULT_CONFIG } from "../../core/config.js";
@@ -47,10 +48,16 @@ function withSessionOptions(command: Command): Command {
 }
 
 async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise<ExitCode> {
-	const ref = sessionRef(options);
+	const ref = sessionRef(cli, options);
 	const handle = await cli.openState();
 	const { store } = handle;
 	const c = cli.colors();
+	if (handle.project === "none") {
+		cli.out(
+			`${handle.worktree} is in no project (no git worktree up the tree, no work started here): boulder keeps no state and nudges nobody here, so there is nothing to turn ${stop ? "off" : "on"}. \`boulder start PLAN.md\` starts a work here.`,
+		);
+		return EXIT.ok;
+	}
 	if (ref) {
 		// The engine's stop/go touch only the session's state, never the config.
 		const engine = new Engine({ store, config: DEFAULT_CONFIG, clock: cli.clock, plans: filePlans });
@@ -87,10 +94,17 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	return EXIT.ok;
 }
 
-function sessionRef(options: SessionOptions): SessionRef | null {
+function sessionRef(cli: Cli, options: SessionOptions): SessionRef | null {
 	if (options.session === undefined && options.harness === undefined) return null;
 	if (!options.session || !options.harness) {
 		throw new BoulderError("usage", "--session and --harness go together: `--session ID --harness claude-code`");
+	}
+	const known = cli.adapters.names();
+	if (!known.includes(options.harness)) {
+		throw new BoulderError(
+			"usage",
+			`--harness: no harness named "${options.harness}"; boulder knows: ${known.join(", ")}`,
+		);
 	}
 	return { harness: options.harness, sessionId: options.session };
 }

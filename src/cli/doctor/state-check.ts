@@ -4,14 +4,18 @@
  * was left behind, the decision log reads, and the user-level worktree index
  * is usable. It only looks: nothing on disk changes.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import {
 	type FileStore,
 	inspectVersionedFile,
 	listScopeFiles,
+	parseAsideName,
+	resolveLockOptions,
 	SCOPE_SCHEMA_VERSION,
 	type StateProblem,
+	scanStateProblems,
 	scopeFileSpec,
 	type VersionedFileSpec,
 	worksFileSpec,
@@ -25,6 +29,7 @@ export const stateCheck: DoctorCheck = {
 	name: CHECK,
 	async run(context) {
 		const { store } = context;
+		if (!store.keepsState) return [...outsideProject(store), ...(await indexFindings(context))];
 		const findings: DoctorFinding[] = [];
 		const works = await inspectFile(store.paths.works, worksFileSpec({ worktree: store.worktree, harness: "unknown" }));
 		findings.push(...works.findings);
@@ -48,9 +53,33 @@ export const stateCheck: DoctorCheck = {
 	},
 };
 
+/** No project here: nothing is kept, and a state folder an older boulder left is not used. */
+function outsideProject(store: FileStore): DoctorFinding[] {
+	const findings: DoctorFinding[] = [
+		{
+			check: CHECK,
+			level: "ok",
+			message: `${store.worktree} is in no project (no git worktree up the tree, no work started here): boulder keeps no state here and nudges nobody`,
+			fix: null,
+		},
+	];
+	if (existsSync(store.dir)) {
+		findings.push({
+			check: CHECK,
+			level: "warn",
+			message: `${store.dir} holds state an older boulder left outside any project; boulder does not use it here`,
+			fix: "delete it, unless you mean to start a work here (`boulder start PLAN.md` picks it up)",
+			file: store.dir,
+		});
+	}
+	return findings;
+}
+
 interface Inspected {
 	ok: boolean;
 	version: number | null;
+	/** A newer boulder wrote it: the fix is to upgrade, not to start afresh. */
+	future: boolean;
 	findings: DoctorFinding[];
 }
 
@@ -58,12 +87,13 @@ async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise
 	const seen = await inspectVersionedFile(file, spec);
 	switch (seen.kind) {
 		case "missing":
-			return { ok: true, version: null, findings: [] };
+			return { ok: true, version: null, future: false, findings: [] };
 		case "ok": {
 			if (seen.version < spec.currentVersion) {
 				return {
 					ok: true,
 					version: seen.version,
+					future: false,
 					findings: [
 						{
 							check: CHECK,
@@ -75,12 +105,13 @@ async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise
 					],
 				};
 			}
-			return { ok: true, version: seen.version, findings: [] };
+			return { ok: true, version: seen.version, future: false, findings: [] };
 		}
 		case "inaccessible":
 			return {
 				ok: false,
 				version: null,
+				future: false,
 				findings: [
 					{
 						check: CHECK,
@@ -95,6 +126,7 @@ async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise
 			return {
 				ok: false,
 				version: null,
+				future: seen.reason === "future",
 				findings: [
 					{
 						check: CHECK,
@@ -114,6 +146,15 @@ async function inspectFile<T>(file: string, spec: VersionedFileSpec<T>): Promise
 function problemFinding(problem: StateProblem, told: Map<string, string>): DoctorFinding {
 	if (problem.movedTo) {
 		const why = told.get(path.basename(problem.movedTo)) ?? problem.reason.replace(/; moved aside untouched$/, "");
+		if (parseAsideName(path.basename(problem.movedTo))?.reason === "future") {
+			return {
+				check: CHECK,
+				level: "problem",
+				message: `${problem.file} was written by a newer boulder (${why}) and was moved aside to ${problem.movedTo}; this boulder started it fresh`,
+				fix: `upgrade boulder, then put ${path.basename(problem.movedTo)} back as ${path.basename(problem.file)} to carry on with that state; do not delete it, it is the only copy`,
+				file: problem.movedTo,
+			};
+		}
 		return {
 			check: CHECK,
 			level: "problem",
@@ -145,16 +186,45 @@ async function asideReasons(store: FileStore): Promise<Map<string, string>> {
 	return told;
 }
 
+/**
+ * The user-level index is a convenience list: a bad one is a warning, and a
+ * copy moved aside is named, so an empty `boulder status --all` is explained.
+ */
 async function indexFindings(context: DoctorContext): Promise<DoctorFinding[]> {
 	const file = worktreeIndexFile({ env: context.env });
 	const seen = await inspectFile(file, worktreeIndexSpec);
-	return seen.findings.map((finding) =>
+	const findings = seen.findings.map((finding) =>
 		finding.level === "problem"
 			? {
 					...finding,
 					level: "warn" as const,
-					fix: "`boulder status --all` misses worktrees until it is rebuilt; the next boulder command in each worktree moves it aside and rebuilds it",
+					fix: seen.future
+						? "a newer boulder wrote it: upgrade boulder; until then `boulder status --all` misses worktrees"
+						: "`boulder status --all` misses worktrees until it is rebuilt; the next boulder command in each worktree moves it aside and rebuilds it",
 				}
 			: finding,
 	);
+	const left = await scanStateProblems({
+		folders: [path.dirname(file)],
+		staleMs: resolveLockOptions().staleMs,
+		decisionLog: { file, skippedLines: 0 },
+		now: context.now,
+	});
+	for (const problem of left) {
+		if (!problem.movedTo) {
+			findings.push(problemFinding(problem, new Map()));
+			continue;
+		}
+		const future = parseAsideName(path.basename(problem.movedTo))?.reason === "future";
+		findings.push({
+			check: CHECK,
+			level: "warn",
+			message: `${problem.file} was unusable (${problem.reason.replace(/; moved aside untouched$/, "")}) and was moved aside to ${problem.movedTo}; it is rebuilt as boulder is used in each worktree`,
+			fix: future
+				? `upgrade boulder, then put ${path.basename(problem.movedTo)} back as ${path.basename(problem.file)}`
+				: `look at ${path.basename(problem.movedTo)} if you want to know what happened, then delete it`,
+			file: problem.movedTo,
+		});
+	}
+	return findings;
 }
