@@ -13,9 +13,9 @@ import type { DecisionRecord } from "../core/decision-record.js";
 import { parsePlan } from "../core/plan-parser.js";
 import { scopeKey } from "../core/scope-key.js";
 import { FileStore } from "../state/file-store.js";
-import type { Store } from "../state/store.js";
+import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
-import { listWorktrees, type WorktreeIndexOptions } from "../state/worktree-index.js";
+import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
 import type { PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
 
@@ -74,6 +74,8 @@ export interface StatusAll {
 	worktrees: WorktreeStatusView[];
 	/** Worktrees in the index whose folder no longer exists: skipped. */
 	vanished: string[];
+	/** Why no worktree is known: the index could not be read (and where it went). */
+	indexProblem: string | null;
 }
 
 export interface StatusOptions {
@@ -124,7 +126,7 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 export async function readStatusAll(
 	options: StatusOptions & { index?: WorktreeIndexOptions; concurrency?: number },
 ): Promise<StatusAll> {
-	const entries = await listWorktrees(options.index ?? {});
+	const { entries, problem } = await readWorktreeList(options.index ?? {});
 	const present: string[] = [];
 	const vanished: string[] = [];
 	for (const entry of entries) ((await folderExists(entry.root)) ? present : vanished).push(entry.root);
@@ -141,7 +143,14 @@ export async function readStatusAll(
 			};
 		}
 	});
-	return { worktrees, vanished };
+	return { worktrees, vanished, indexProblem: problem ? indexProblemText(problem) : null };
+}
+
+function indexProblemText(problem: StateProblem): string {
+	const what = problem.movedTo
+		? `was moved aside to ${problem.movedTo}; it is rebuilt as boulder is used in each worktree again`
+		: "was left in place";
+	return `the worktree index ${problem.file} could not be read (${problem.reason}) and ${what}`;
 }
 
 async function workStatus(

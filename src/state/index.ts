@@ -73,11 +73,13 @@ export {
 	boulderStateHome,
 	listWorktrees,
 	readWorktreeIndex,
+	readWorktreeList,
 	recordWorktree,
 	WORKTREE_INDEX_FILE,
 	WorktreeEntry,
 	WorktreeIndex,
 	type WorktreeIndexOptions,
+	type WorktreeList,
 	worktreeIndexFile,
 	worktreeIndexSpec,
 } from "./worktree-index.js";

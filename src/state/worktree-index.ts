@@ -10,7 +10,7 @@ import path from "node:path";
 import { z } from "zod";
 import { BoulderError } from "../core/errors.js";
 import { type LockOptions, withLock } from "./lock.js";
-import { type Clock, type Read, systemClock } from "./store.js";
+import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const WORKTREE_INDEX_FILE = "worktrees.json";
@@ -101,7 +101,23 @@ export async function readWorktreeIndex(options: WorktreeIndexOptions = {}): Pro
 
 /** Known worktrees, most recently seen first; empty if the index is missing or unreadable. */
 export async function listWorktrees(options: WorktreeIndexOptions = {}): Promise<WorktreeEntry[]> {
+	return (await readWorktreeList(options)).entries;
+}
+
+export interface WorktreeList {
+	/** Most recently seen first. */
+	entries: WorktreeEntry[];
+	/** Set when the index could not be read: the list is then empty, and this says why and where the file went. */
+	problem: StateProblem | null;
+}
+
+/** Like `listWorktrees`, saying why the list is empty when the index was unreadable. */
+export async function readWorktreeList(options: WorktreeIndexOptions = {}): Promise<WorktreeList> {
 	const read = await readWorktreeIndex(options);
-	if (read.kind !== "ok") return [];
-	return Object.values(read.value.worktrees).sort((a, b) => b.lastSeen - a.lastSeen || a.root.localeCompare(b.root));
+	if (read.kind === "unreadable") return { entries: [], problem: read.problem };
+	if (read.kind === "missing") return { entries: [], problem: null };
+	const entries = Object.values(read.value.worktrees).sort(
+		(a, b) => b.lastSeen - a.lastSeen || a.root.localeCompare(b.root),
+	);
+	return { entries, problem: null };
 }

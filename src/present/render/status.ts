@@ -16,11 +16,15 @@ export interface StatusReport {
 	worktrees: WorktreeStatusView[];
 	/** Worktrees in the index whose folder is gone: skipped. */
 	vanished: string[];
+	/** `--all`: the index could not be read, so no worktree is known; why, and where it went. */
+	indexProblem?: string | null;
 }
 
 export function renderStatus(report: StatusReport, c: Style): string {
 	const blocks = report.worktrees.map((worktree) => renderWorktree(worktree, report.now, c));
-	if (report.all && report.worktrees.length === 0 && report.vanished.length === 0) {
+	if (report.indexProblem) {
+		blocks.unshift(c.red(`${report.indexProblem}; \`boulder doctor\` says more`));
+	} else if (report.all && report.worktrees.length === 0 && report.vanished.length === 0) {
 		blocks.push(c.dim("No worktrees known yet: `boulder start PLAN.md` in one adds it."));
 	}
 	if (report.vanished.length > 0) {
