@@ -1,8 +1,9 @@
 /**
- * Finds plan files and sums them up for `boulder plans`: those kept in
- * `.boulder/plans/` and those named on the command line (a folder stands for
- * the Markdown files in it). Reads only: plans are the user's files, and a
- * worktree without a `.boulder/` folder does not get one.
+ * Finds plan files and sums them up for `boulder plans`: the plans of the
+ * worktree's works, those kept in `.boulder/plans/` and those named on the
+ * command line (a folder stands for the Markdown files in it). Reads only:
+ * plans are the user's files, and a worktree without a `.boulder/` folder
+ * does not get one.
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
@@ -38,14 +39,6 @@ export async function collectPlans(
 	const add = (file: string) => {
 		if (!files.includes(file)) files.push(file);
 	};
-	for (const file of await markdownIn(keptPlansFolder(worktree))) add(file);
-	for (const entry of given) {
-		const absolute = path.resolve(cwd, entry);
-		const kind = await kindOf(absolute);
-		if (kind === "folder") for (const file of await markdownIn(absolute)) add(file);
-		else if (kind === "file") add(absolute);
-		else problems.push(emptySummary(displayPath(worktree, absolute), `no such file or folder: ${entry}`));
-	}
 	// Only reads: no worktree index entry, no `.boulder/` folder.
 	const works = await new FileStore(worktree, { clock }).readWorks();
 	const workByPlan = new Map<string, { id: string; status: WorkStatus }>();
@@ -57,6 +50,19 @@ export async function collectPlans(
 				workByPlan.set(work.planPath, { id: work.id, status: work.status });
 			}
 		}
+	}
+	for (const [planPath, work] of workByPlan) {
+		const file = path.resolve(worktree, planPath);
+		// A finished work's plan may be long gone: that is history, not a problem.
+		if (work.status === "active" || work.status === "paused" || (await kindOf(file)) === "file") add(file);
+	}
+	for (const file of await markdownIn(keptPlansFolder(worktree))) add(file);
+	for (const entry of given) {
+		const absolute = path.resolve(cwd, entry);
+		const kind = await kindOf(absolute);
+		if (kind === "folder") for (const file of await markdownIn(absolute)) add(file);
+		else if (kind === "file") add(absolute);
+		else problems.push(emptySummary(displayPath(worktree, absolute), `no such file or folder: ${entry}`));
 	}
 	const summaries = await Promise.all(
 		files.map(async (file) => {
@@ -89,6 +95,16 @@ async function summarize(worktree: string, file: string, shown: string): Promise
 	};
 }
 
+/**
+ * Why `given` (as the user typed it, relative to `cwd`) cannot be started as
+ * a plan, when it names a folder; null otherwise (a missing file is the
+ * start's to report).
+ */
+export async function folderNotPlan(cwd: string, given: string): Promise<string | null> {
+	if ((await kindOf(path.resolve(cwd, given))) !== "folder") return null;
+	return `${given} is a folder, not a plan file: name the Markdown plan in it (\`boulder plans ${given}\` lists them)`;
+}
+
 function emptySummary(shown: string, problem: string): PlanSummary {
 	return { path: shown, name: null, progress: null, next: null, errors: [], work: null, problem };
 }
@@ -118,7 +134,8 @@ async function kindOf(file: string): Promise<"file" | "folder" | null> {
 		const info = await stat(file);
 		return info.isDirectory() ? "folder" : "file";
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return null;
 		throw error;
 	}
 }

@@ -27,7 +27,21 @@ export interface StartOptions {
 	session?: SessionRef;
 }
 
-export async function startWork(deps: WorksDeps, options: StartOptions): Promise<{ work: Work; plan: ParsedPlan }> {
+/**
+ * What a start did, decided under the works file's lock, so of several
+ * starts of one plan at once exactly one says `started`.
+ */
+export type StartOutcome = "started" | "made-active" | "already-active";
+
+export interface Started {
+	work: Work;
+	plan: ParsedPlan;
+	outcome: StartOutcome;
+	/** The works that were active and are paused now to make way for this one. */
+	paused: Work[];
+}
+
+export async function startWork(deps: WorksDeps, options: StartOptions): Promise<Started> {
 	const worktree = deps.store.worktree;
 	const absolute = path.resolve(options.cwd, options.planPath);
 	const relative = path.relative(worktree, absolute).split(path.sep).join("/");
@@ -44,12 +58,17 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 	const name =
 		options.name ?? plan.frontMatter.name ?? titleOf(text) ?? path.basename(relative, path.extname(relative));
 	const now = deps.clock.now();
-	const work = await deps.store.updateWorks((current) => {
+	const { work, outcome, paused } = await deps.store.updateWorks((current) => {
 		const file = worksOrThrow(current);
 		const existing = Object.values(file.works).find(
 			(candidate) =>
 				candidate.planPath === relative && (candidate.status === "active" || candidate.status === "paused"),
 		);
+		const outcome: StartOutcome = !existing
+			? "started"
+			: existing.status === "active" && file.activeWorkId === existing.id
+				? "already-active"
+				: "made-active";
 		const base: Work = existing ?? {
 			id: uniqueId(file, name),
 			planPath: relative,
@@ -82,11 +101,11 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 			verify: plan.frontMatter.verify,
 			verifyTimeoutMs: plan.frontMatter.verifyTimeoutMs,
 		};
-		const works = pauseOthers(file.works, started.id);
+		const { works, paused } = pauseOthers(file.works, started.id);
 		works[started.id] = started;
-		return { result: started, next: { ...file, activeWorkId: started.id, works } };
+		return { result: { work: started, outcome, paused }, next: { ...file, activeWorkId: started.id, works } };
 	});
-	return { work, plan };
+	return { work, plan, outcome, paused };
 }
 
 /** Finds a work by id or name; without one, the active work. */
@@ -101,17 +120,36 @@ export function findWork(file: WorksFile, ref?: string): Work {
 	return found;
 }
 
-export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: string): Promise<Work> {
-	return deps.store.updateWorks((current) => {
+export interface StatusChange {
+	work: Work;
+	/** false: the work already had that status (pausing a paused work); nothing was written. */
+	changed: boolean;
+	/** The works paused to make way for the one made active. */
+	paused: Work[];
+}
+
+/**
+ * Contract: a finished (completed, abandoned) work cannot change; that is a
+ * `not-found` error (no live work of that name: exit 1), not a usage error.
+ */
+export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: string): Promise<StatusChange> {
+	return deps.store.updateWorks<StatusChange>((current) => {
 		const file = worksOrThrow(current);
 		const work = findWork(file, ref);
 		if (work.status === "completed" || work.status === "abandoned") {
-			throw new BoulderError("usage", `the work "${work.name}" is already ${work.status}`);
+			throw new BoulderError(
+				"not-found",
+				`the work "${work.name}" is already ${work.status}; \`boulder start ${work.planPath}\` starts its plan afresh`,
+			);
+		}
+		if (work.status === status && (status !== "active" || file.activeWorkId === work.id)) {
+			return { result: { work, changed: false, paused: [] }, next: null };
 		}
 		const now = deps.clock.now();
 		const ended = status === "abandoned" ? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) } : {};
 		const updated: Work = { ...work, status, ...ended };
-		const works = status === "active" ? pauseOthers(file.works, work.id) : { ...file.works };
+		const { works, paused } =
+			status === "active" ? pauseOthers(file.works, work.id) : { works: { ...file.works }, paused: [] };
 		works[work.id] = updated;
 		const activeWorkId =
 			status === "active"
@@ -119,7 +157,7 @@ export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: s
 				: file.activeWorkId === work.id && status === "abandoned"
 					? null
 					: file.activeWorkId;
-		return { result: updated, next: { ...file, works, activeWorkId } };
+		return { result: { work: updated, changed: true, paused }, next: { ...file, works, activeWorkId } };
 	});
 }
 
@@ -159,19 +197,28 @@ export function worksOrThrow(current: Read<WorksFile>): WorksFile {
 	);
 }
 
-function pauseOthers(works: Record<string, Work>, keep: string): Record<string, Work> {
+function pauseOthers(works: Record<string, Work>, keep: string): { works: Record<string, Work>; paused: Work[] } {
 	const out: Record<string, Work> = {};
+	const paused: Work[] = [];
 	for (const [id, work] of Object.entries(works)) {
-		out[id] = id !== keep && work.status === "active" ? { ...work, status: "paused" } : work;
+		if (id !== keep && work.status === "active") {
+			const now: Work = { ...work, status: "paused" };
+			out[id] = now;
+			paused.push(now);
+		} else {
+			out[id] = work;
+		}
 	}
-	return out;
+	return { works: out, paused };
 }
 
+/** `Café Über` → `cafe-uber`: accents are dropped (NFKD, then the combining marks), not turned into dashes. */
 function uniqueId(file: WorksFile, name: string): string {
 	const base =
 		name
-			.toLowerCase()
 			.normalize("NFKD")
+			.replace(/\p{M}/gu, "")
+			.toLowerCase()
 			.replace(/[^a-z0-9]+/g, "-")
 			.replace(/^-+|-+$/g, "")
 			.slice(0, 40) || "work";

@@ -132,8 +132,9 @@ describe("boulder pause | resume | abandon", () => {
 		expect(abandoned.stdout).toContain("Abandoned Ship the CLI after 1m 5s");
 		expect(await statusOf()).toBe("abandoned");
 
+		// Not a usage error: the command line is right, the work is over.
 		const again = await box.run(["resume", "ship-the-cli"]);
-		expect(again.code).toBe(2);
+		expect(again.code).toBe(1);
 		expect(again.stderr).toContain('the work "Ship the CLI" is already abandoned');
 	});
 

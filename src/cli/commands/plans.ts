@@ -9,7 +9,7 @@ import { EXIT } from "../exit-codes.js";
 export function registerPlans(program: Command, cli: Cli): void {
 	program
 		.command("plans")
-		.description("list plan files (in .boulder/plans/ and the paths given) with their progress")
+		.description("list plan files (the works' plans, those in .boulder/plans/ and the paths given) with their progress")
 		.argument("[paths...]", "plan files, or folders of them")
 		.option("--json", "machine-readable output")
 		.action(async (paths: string[], options: { json?: boolean }) => {

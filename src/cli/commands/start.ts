@@ -1,10 +1,13 @@
 /** `boulder start PLAN.md [--name NAME]`: makes a plan the active work of this worktree. */
 import type { Command } from "commander";
+import { BoulderError } from "../../core/errors.js";
 import { loadConfig } from "../../engine/config-loader.js";
+import { openState } from "../../engine/open.js";
 import { filePlans } from "../../engine/plan-files.js";
+import { folderNotPlan } from "../../engine/plan-list.js";
 import { startWork } from "../../engine/works-ops.js";
 import { renderStarted } from "../../present/render/start.js";
-import type { Cli } from "../context.js";
+import { type Cli, warned } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { recordAction } from "../record-action.js";
 
@@ -20,22 +23,30 @@ export function registerStart(program: Command, cli: Cli): void {
 }
 
 async function start(cli: Cli, planPath: string, options: { name?: string }): Promise<ExitCode> {
-	const handle = await cli.openState();
+	const folder = await folderNotPlan(cli.io.cwd, planPath);
+	if (folder) throw new BoulderError("plan-invalid", folder);
+	// Outside any project, starting a work here is what makes this folder one.
+	const handle = warned(cli, await openState({ ...cli.openOptions(), startHere: true }));
 	const { store } = handle;
-	const before = await store.readWorks();
-	const { work, plan } = await startWork(
+	const { work, plan, outcome, paused } = await startWork(
 		{ store, clock: cli.clock, plans: filePlans },
 		{ planPath, cwd: cli.io.cwd, ...(options.name ? { name: options.name } : {}) },
 	);
 	await cli.noteWorktree(handle);
-	const again =
-		before.kind === "ok" &&
-		(before.value.works[work.id]?.status === "active" || before.value.works[work.id]?.status === "paused");
-	await recordAction(cli, store, {
-		reason: "work-started",
-		detail: `"${work.name}" (${work.planPath})${again ? ", made active again" : ""}`,
-		work: work.id,
-	});
+	if (outcome !== "already-active") {
+		await recordAction(cli, store, {
+			reason: "work-started",
+			detail: `"${work.name}" (${work.planPath})${outcome === "made-active" ? ", made active again" : ""}`,
+			work: work.id,
+		});
+	}
+	for (const other of paused) {
+		await recordAction(cli, store, {
+			reason: "work-paused",
+			detail: `"${other.name}", to make way for "${work.name}" (\`boulder start\`)`,
+			work: other.id,
+		});
+	}
 	const after = await store.readWorks();
 	const { total, completed, open, blocked, cancelled } = plan.counts;
 	cli.out(
@@ -45,7 +56,8 @@ async function start(cli: Cli, planPath: string, options: { name?: string }): Pr
 				id: work.id,
 				planPath: work.planPath,
 				worktree: handle.worktree,
-				again,
+				outcome,
+				paused: paused.map((other) => ({ name: other.name, id: other.id })),
 				progress: { total, done: completed, open, blocked, cancelled },
 				next: plan.next?.title ?? null,
 				verify: work.verify,

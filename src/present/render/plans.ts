@@ -6,7 +6,9 @@ import { progressText } from "./progress.js";
 
 export function renderPlans(plans: readonly PlanSummary[], c: Style): string {
 	if (plans.length === 0) {
-		return c.dim("No plans found in .boulder/plans/. Name plan files or folders: `boulder plans PLAN.md docs/`.");
+		return c.dim(
+			"No plans found: no work was started here and .boulder/plans/ has none. Name plan files or folders: `boulder plans PLAN.md docs/`.",
+		);
 	}
 	return plans.map((plan) => renderPlan(plan, c)).join("\n");
 }

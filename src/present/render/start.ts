@@ -8,8 +8,10 @@ export interface StartedView {
 	id: string;
 	planPath: string;
 	worktree: string;
-	/** The plan was already a live work: starting it again made it active. */
-	again: boolean;
+	/** A new work; a live work made active again (it was paused); or the active work already. */
+	outcome: "started" | "made-active" | "already-active";
+	/** The works that were active and are paused now to make way for this one. */
+	paused: ReadonlyArray<{ name: string; id: string }>;
 	progress: PlanProgress;
 	next: string | null;
 	verify: string[];
@@ -20,9 +22,12 @@ export interface StartedView {
 }
 
 export function renderStarted(view: StartedView, c: Style): string {
-	const verb = view.again ? "Made active again" : "Started";
+	const verb = { started: "Started", "made-active": "Made active again", "already-active": "Already active" }[
+		view.outcome
+	];
 	const lines = [
 		`${c.green(verb)} ${c.bold(view.name)} ${c.dim(`(${view.id})`)}: the active work of ${view.worktree}`,
+		...pausedToMakeWay(view.paused, c),
 		`  plan      ${view.planPath}`,
 		`  progress  ${progressText(view.progress)}`,
 		`  next      ${view.next ?? c.dim("nothing open")}`,
@@ -38,4 +43,12 @@ export function renderStarted(view: StartedView, c: Style): string {
 		lines.push(c.yellow(`The config is invalid, so nothing will be nudged until it is fixed:\n${view.configProblem}`));
 	}
 	return lines.join("\n");
+}
+
+/** Starting or resuming a work pauses the one that was active: the user hears which, and how to get it back. */
+export function pausedToMakeWay(paused: ReadonlyArray<{ name: string; id: string }>, c: Style): string[] {
+	return paused.map(
+		(work) =>
+			`${c.yellow("Paused")} ${c.bold(work.name)} ${c.dim(`(${work.id})`)}, which was the active work; \`boulder resume ${work.id}\` makes it active again.`,
+	);
 }
