@@ -48,6 +48,12 @@ export interface HarnessParams {
 	deliveryFailRate: number;
 	contextStart: number;
 	contextLimit: number;
+	/**
+	 * The provider reads the context a model call carries over from its prompt
+	 * cache (cache reads are not spend). false: it reports no cache reads, so
+	 * every model call of a turn bills the whole context again as input.
+	 */
+	promptCache: boolean;
 	/** One tool output this big in the main session's `turn`-th turn (a huge log, a generated file). */
 	hugeOutput: { turn: number; tokens: number } | null;
 	/** The harness restarts during the `turn`-th turn of the main session, at `at` of it. */
@@ -83,6 +89,7 @@ export function defaultHarness(rng: Rng): HarnessParams {
 		deliveryFailRate: 0,
 		contextStart: rng.int(12, 30) * 1000,
 		contextLimit: 200_000,
+		promptCache: true,
 		hugeOutput: null,
 		restart: null,
 	};

@@ -91,7 +91,10 @@ interface ActiveTurn {
 	nudge: NudgeRecord | null;
 	plan: TurnPlan;
 	progress: boolean;
+	/** The turn's new tokens: the prompt and tool outputs (input, cache writes) and what the agent wrote. */
 	spend: Spend;
+	/** Context carried over and billed again by the turn's model calls (0 with a prompt cache). */
+	reread: number;
 	hugeStep: Step | null;
 }
 
@@ -107,6 +110,10 @@ interface Delivery {
 }
 
 const MAIN = "main";
+
+function spendTotal(spend: Spend): number {
+	return spend.input + spend.output + spend.cacheWrite;
+}
 
 export function simulate(input: SimulateInput): RunResult {
 	return new World(input).run();
@@ -237,6 +244,7 @@ class World {
 			plan,
 			progress: false,
 			spend: { input: 400 + prompt.promptTokens, output: 0, cacheWrite: 0 },
+			reread: 0,
 			hugeStep: null,
 		};
 		session.turn = turn;
@@ -286,9 +294,12 @@ class World {
 		const rng = this.harnessRng;
 		switch (step.kind) {
 			case "assistant":
+				// The turn's first call: all it carries over is the context before the prompt.
+				this.modelCall(session, turn, 0);
 				this.emit({ type: "assistant", session: session.id, at: this.now });
 				return;
 			case "activity":
+				this.modelCall(session, turn);
 				turn.spend.cacheWrite += rng.int(1_500, 4_000);
 				turn.spend.output += rng.int(150, 400);
 				if (turn.hugeStep === step) session.context += this.scenario.harness.hugeOutput?.tokens ?? 0;
@@ -310,6 +321,7 @@ class World {
 				this.writeList(session, turn, step.todos);
 				return;
 			case "question":
+				this.modelCall(session, turn);
 				turn.spend.output += 150;
 				session.pendingQuestion = true;
 				if (session === this.main) this.askUser();
@@ -325,6 +337,7 @@ class World {
 				}
 				return;
 			case "spawn":
+				this.modelCall(session, turn);
 				if (step.children.length > 0) turn.progress = true;
 				for (const child of step.children) this.spawnChild(session, child);
 				for (const ms of step.jobs) {
@@ -336,7 +349,18 @@ class World {
 		}
 	}
 
+	/**
+	 * A model call of the turn: the first answer, and one after each tool call.
+	 * Without a prompt cache the provider bills everything the context already
+	 * holds again; the tokens the call adds are booked once, as the turn's own.
+	 */
+	private modelCall(session: Session, turn: ActiveTurn, carried = spendTotal(turn.spend)): void {
+		if (this.scenario.harness.promptCache) return;
+		turn.reread += session.context + carried;
+	}
+
 	private writeList(session: Session, turn: ActiveTurn, todos: readonly SimTodo[]): void {
+		this.modelCall(session, turn);
 		const { items, progress } = mergeList(session.items, todos);
 		session.items = items;
 		if (progress) turn.progress = true;
@@ -362,10 +386,14 @@ class World {
 
 	/** Books the finished turn, tells the policy, then starts what waits or goes idle. */
 	private closeTurn(session: Session, turn: ActiveTurn, outcome: Outcome, text: string, goIdle: boolean): void {
-		const spend = turn.spend;
-		spend.output += 200 + Math.ceil(text.length / 4);
-		const total = spend.input + spend.output + spend.cacheWrite;
-		if (outcome !== "context-overflow") session.context += total;
+		const own = turn.spend;
+		own.output += 200 + Math.ceil(text.length / 4);
+		if (outcome !== "context-overflow") session.context += spendTotal(own);
+		// Without a prompt cache the provider reports no cache writes: what it read, new or carried over, is input.
+		const spend: Spend = this.scenario.harness.promptCache
+			? { ...own }
+			: { input: own.input + own.cacheWrite + turn.reread, output: own.output, cacheWrite: 0 };
+		const total = spendTotal(spend);
 		if (turn.nudge) {
 			turn.nudge.tokens = total;
 			// A turn the user or a restart cut short says nothing about the nudge that started it.
@@ -377,7 +405,7 @@ class World {
 			type: "turn-end",
 			session: session.id,
 			outcome,
-			spend: { ...spend },
+			spend,
 			lastCallTokens: session.context,
 			text,
 			at: this.now,
