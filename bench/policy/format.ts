@@ -11,7 +11,9 @@ export function num(value: number, digits = 2): string {
 	return value.toFixed(digits);
 }
 
-export function kTokens(value: number): string {
+/** Tokens in thousands (39.8k), or in millions from a million on (33.2M). */
+export function tokenCount(value: number): string {
+	if (value >= 999_950) return `${(value / 1_000_000).toFixed(1)}M`;
 	return `${(value / 1000).toFixed(1)}k`;
 }
 

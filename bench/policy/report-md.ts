@@ -5,7 +5,7 @@
  * machine goes in.
  */
 import type { Config } from "../../src/core/config.js";
-import { kTokens, markdownTable, num, pct } from "./format.js";
+import { markdownTable, num, pct, tokenCount } from "./format.js";
 import type { Contestant } from "./policies/index.js";
 import type { Profile } from "./profile.js";
 import { HEADLINE_HEADER, headlineRows } from "./report-table.js";
@@ -97,7 +97,7 @@ export function renderMarkdown(input: ReportInput): string {
 						num(s.wastedPerRun),
 						String(s.longestWasteRun),
 						num(runs.reduce((sum, run) => sum + violationTotal(run), 0) / Math.max(1, runs.length)),
-						kTokens(s.tokensPerRun),
+						tokenCount(s.tokensPerRun),
 					];
 				}),
 			),
@@ -117,11 +117,12 @@ export function renderMarkdown(input: ReportInput): string {
 		"",
 		"## Method",
 		"",
-		"- **Progress** (ground truth): during the nudged turn an item really got done, or was handed to a subagent, or the list caught up with work already done, or an item that needs someone outside was marked blocked. A turn cut short by the user's Esc or by a restart is not judged.",
+		"- **Progress** (ground truth): during the nudged turn an item really got done or moved forward (one of the turns of edits and test runs a hard item takes before it can be ticked), or was handed to a subagent, or the list caught up with work already done, or an item that needs someone outside was marked blocked. A turn cut short by the user's Esc or by a restart is not judged.",
 		"- **Right outcome**: finish profiles: the finishable work is done, no violation, not capped. Wait-for-user profiles: the same, with no nudge while the user was owed the wait. Stopped: no nudge after the stop command. " +
 			`Stuck and blocked: no violation, not capped, and at most ${FRUITLESS_LIMIT} fruitless nudges (blocked: the rest finished too).`,
 		`- **Ceiling**: ${caps.idles} idle events, ${caps.decisions} decisions or ${caps.simMs / 3_600_000} h of simulated time per run; a policy still nudging there is charged everything it spent.`,
-		"- **Tokens**: each turn's spend is drawn per tool call (tool output written to the cache, output tokens) plus the prompt; the context grows by the spend, the harness compacts at 85% of a 200k window and continues on its own.",
+		"- **Tokens**: each turn's spend is drawn per tool call (tool output written to the cache, output tokens) plus the prompt; the context grows by the spend, the harness compacts at 85% of a 200k window and continues on its own. " +
+			"Where the provider reports no prompt-cache reads (steady-expensive), every model call of a turn (its first answer and one after each tool call) also bills the whole context it carries as input.",
 		"- The agent's responses to a nudge depend on what the nudge says (whether it names items, asks to tick them, says how to park a blocked item, gives a completion phrase), never on which policy sent it.",
 		"",
 		"### Limits",

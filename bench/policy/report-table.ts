@@ -1,5 +1,5 @@
 /** The headline table: one row per policy, the metrics as columns. */
-import { kTokens, num, pct } from "./format.js";
+import { num, pct, tokenCount } from "./format.js";
 import type { Summary } from "./summary.js";
 
 export const HEADLINE_HEADER = [
@@ -27,8 +27,8 @@ export function headlineRows(summaries: readonly Summary[]): string[][] {
 		num(s.wastedPerRun),
 		String(s.longestWasteRun),
 		num(s.nudgesPerRun),
-		kTokens(s.tokensPerRun),
-		kTokens(s.wastedTokensPerRun),
+		tokenCount(s.tokensPerRun),
+		tokenCount(s.wastedTokensPerRun),
 		s.turnsToFinish === null ? "-" : num(s.turnsToFinish, 1),
 		String(s.capped),
 	]);

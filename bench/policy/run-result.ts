@@ -61,6 +61,8 @@ export interface RunResult {
 	turnsToFinish: number | null;
 	/** The run hit the ceiling (idles, decisions or simulated time) with the policy still going. */
 	capped: boolean;
+	/** The policy's reason for its last skip at the main session's last idle: why it let the session stop (null: it did not skip there). */
+	stoppedBy: string | null;
 }
 
 export function noViolations(): Record<ViolationKind, number> {

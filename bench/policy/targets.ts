@@ -46,7 +46,10 @@ export function checkTargets(results: readonly RunResult[], subject: string, sta
 	const incomplete = profiles
 		.map((profile) => byProfile(profile).filter((run) => run.finishExpected))
 		.filter((runs) => runs.some((run) => !run.completed))
-		.map((runs) => `${runs[0]?.profile} ${pct(runs.filter((run) => run.completed).length / runs.length)}`);
+		.map(
+			(runs) =>
+				`${runs[0]?.profile} ${pct(runs.filter((run) => run.completed).length / runs.length)}${stoppedBy(runs.filter((run) => !run.completed))}`,
+		);
 
 	const violated = VIOLATION_KINDS.flatMap((kind) => {
 		const where = profiles.filter((profile) => byProfile(profile).some((run) => run.violations[kind] > 0));
@@ -153,6 +156,18 @@ function pairedFinished(
 		turns: [mean((run) => run.turnsToFinish ?? 0, 0), mean((run) => run.turnsToFinish ?? 0, 1)],
 		tokens: [mean((run) => run.nudgeTokens, 0), mean((run) => run.nudgeTokens, 1)],
 	};
+}
+
+/** Why the unfinished runs ended: " (stopped by stagnation in 19 runs, …)", or nothing when no skip says. */
+function stoppedBy(unfinished: readonly RunResult[]): string {
+	const counts = new Map<string, number>();
+	for (const run of unfinished) {
+		const reason = run.capped ? "the bench's ceiling" : run.stoppedBy;
+		if (reason) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+	}
+	if (counts.size === 0) return "";
+	const parts = [...counts].map(([reason, count]) => `${reason} in ${count} run${count === 1 ? "" : "s"}`);
+	return ` (stopped by ${parts.join(", ")})`;
 }
 
 function pct(value: number): string {

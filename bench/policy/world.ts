@@ -154,6 +154,8 @@ class World {
 	private readonly nudges: NudgeRecord[] = [];
 	private readonly pending = new Map<string, Delivery>();
 	private turnsToFinish: number | null = null;
+	/** The main session's last skip, with the idle it answered. */
+	private lastSkip: { seq: number; reason: string } | null = null;
 
 	constructor(private readonly input: SimulateInput) {
 		const base = runRng(input.profile, input.seed);
@@ -592,6 +594,7 @@ class World {
 			return;
 		}
 		const answer = this.policy.decide(this.facts(session));
+		if (answer.kind === "skip" && session === this.main) this.lastSkip = { seq, reason: answer.reason };
 		if (answer.kind === "inject") this.scheduleDelivery(session, answer.key, answer.text, answer.traits, seq);
 		else if (answer.retryAt !== undefined) this.scheduleRecheck(session, answer.retryAt, seq);
 	}
@@ -706,6 +709,7 @@ class World {
 			turns: this.main.turns,
 			turnsToFinish: this.turnsToFinish,
 			capped: this.capped,
+			stoppedBy: this.lastSkip?.seq === this.main.idleSeq && !this.main.turn ? this.lastSkip.reason : null,
 		};
 	}
 }

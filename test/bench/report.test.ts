@@ -1,5 +1,6 @@
 /** The report and the chart say what they must, and the target check can say no. */
 import { describe, expect, it } from "vitest";
+import { tokenCount } from "../../bench/policy/format.js";
 import { CONTESTANTS } from "../../bench/policy/policies/index.js";
 import { produce } from "../../bench/policy/produce.js";
 import { renderSvg } from "../../bench/policy/report-svg.js";
@@ -28,6 +29,7 @@ function run(policy: string, overrides: Partial<RunResult> = {}): RunResult {
 		turns: 4,
 		turnsToFinish: 4,
 		capped: false,
+		stoppedBy: null,
 		...overrides,
 	};
 }
@@ -59,6 +61,16 @@ describe("the Markdown report", () => {
 
 	it("prints one table row per policy", () => {
 		for (const contestant of CONTESTANTS) expect(table).toMatch(new RegExp(`^${contestant.name} `, "m"));
+	});
+
+	it("prints tokens in thousands, and in millions from a million on", () => {
+		expect([0, 39_840, 999_949, 999_950, 33_126_500].map(tokenCount)).toEqual([
+			"0.0k",
+			"39.8k",
+			"999.9k",
+			"1.0M",
+			"33.1M",
+		]);
 	});
 });
 
@@ -98,14 +110,14 @@ describe("the score and the target check", () => {
 
 	it("reports a miss, and where, when boulder falls short", () => {
 		const results = [
-			run("boulder", { completed: false, turnsToFinish: null, rightOutcome: false }),
+			run("boulder", { completed: false, turnsToFinish: null, rightOutcome: false, stoppedBy: "stagnation" }),
 			run("other"),
 			run("boulder", { profile: "looper", stop: "stuck", finishExpected: false, completed: false, wasted: 5 }),
 			run("other", { profile: "looper", stop: "stuck", finishExpected: false, completed: false, wasted: 1 }),
 		];
 		const checks = checkTargets(results, "boulder", 3);
 		expect(checks.map((check) => check.met)).toEqual([false, true, false, false, false]);
-		expect(checks[0]?.detail).toContain("lazy-stopper 0%");
+		expect(checks[0]?.detail).toContain("lazy-stopper 0% (stopped by stagnation in 1 run)");
 		expect(checks[2]?.detail).toContain("looper: up to 5");
 		expect(checks[3]?.detail).toContain("completion vs other");
 	});
