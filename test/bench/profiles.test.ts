@@ -64,8 +64,16 @@ describe("violations are classified by what really happened", () => {
 	});
 });
 
-/** Gaps boulder has today, reported in bench/results/policy.md with the proposed fix (none at the moment). */
-const COMPLETION_GAPS = new Set<string>();
+/**
+ * Gaps boulder has today, reported in bench/results/policy.md (the targets name the reason each unfinished run stopped):
+ * - slow-burner: stagnation stops it in its first stretch of more than four turns of work without a tick
+ *   (activity grace 2, then stagnation 3), although those turns were moving the item; the bound on nudges
+ *   without list progress is the design's, so closing the gap means a way to tell a long item from a loop
+ *   (marathon-profiles.test.ts pins how it stops);
+ * - steady-expensive: one list of about a hundred turns at ~400 k real tokens each reaches the 40 M default
+ *   ceiling (`budgets.ceiling.tokens`) before its last items; the per-item allowance keeps up.
+ */
+const COMPLETION_GAPS = new Set<string>(["steady-expensive", "slow-burner"]);
 const VIOLATION_GAPS = new Set<string>();
 const WASTE_GAPS = new Set<string>();
 

@@ -1,6 +1,7 @@
 /** Every profile of the benchmark, in report order. */
 import type { Profile } from "../profile.js";
 import { backgroundTasks, contextOverflow, duplicateIdles, flakyApi, restartMidWork } from "./harness.js";
+import { slowBurner, steady100, steadyExpensive } from "./marathon.js";
 import { blockedItem, churner, looper } from "./stuck.js";
 import { interrupter, questionAsker, userStops } from "./user.js";
 import { diligent, earlyClaimer, hardItems, lazyStopper, longPlan, silentWorker } from "./working.js";
@@ -12,6 +13,9 @@ export const PROFILES: readonly Profile[] = [
 	silentWorker,
 	longPlan,
 	hardItems,
+	steady100,
+	steadyExpensive,
+	slowBurner,
 	looper,
 	churner,
 	blockedItem,
