@@ -59,7 +59,7 @@ export const Config = z
 							.describe("Most automatic continuations in one episode, whatever the progress; null: no ceiling."),
 						tokens: positiveInt(1)
 							.nullable()
-							.default(40_000_000)
+							.default(100_000_000)
 							.describe(
 								"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
 							),

@@ -17,7 +17,7 @@ describe("config schema", () => {
 			tokens: 4_000_000,
 			wallClockMs: 10_800_000,
 			perItem: { autoTurns: 5, tokens: 1_000_000, wallClockMs: 1_200_000 },
-			ceiling: { autoTurns: 400, tokens: 40_000_000, wallClockMs: 43_200_000 },
+			ceiling: { autoTurns: 400, tokens: 100_000_000, wallClockMs: 43_200_000 },
 		});
 		expect(DEFAULT_CONFIG.stagnationLimit).toBe(3);
 		expect(DEFAULT_CONFIG.activityGrace).toBe(2);

@@ -392,10 +392,10 @@ describe("the decision on idle, guard by guard", () => {
 			expect(decision.kind === "skip" && decision.notice).toBe(true);
 		});
 		it("never lets progress carry an episode past the ceiling", () => {
-			const decision = idle(withEpisode({ tokens: 40_000_000, earned: 500 }), open);
+			const decision = idle(withEpisode({ tokens: 100_000_000, earned: 500 }), open);
 			expect(decision.reason).toBe("budget-tokens");
 			expect(decision.detail).toBe(
-				"the episode reached its ceiling of 40 M real tokens (used 40 M; `budgets.ceiling.tokens` raises it)",
+				"the episode reached its ceiling of 100 M real tokens (used 100 M; `budgets.ceiling.tokens` raises it)",
 			);
 			expect(idle(withEpisode({ autoTurns: 400, earned: 500 }), open).reason).toBe("budget-turns");
 			expect(idle(withEpisode({ earned: 500 }), open, { now: T0 + 12 * 3_600_000 }).reason).toBe("budget-time");

@@ -50,7 +50,7 @@ const configArb = fc
 				perItem: { autoTurns: c.perItemTurns },
 				ceiling: { autoTurns: c.ceilingTurns, tokens: c.ceilingTokens },
 			},
-			backoff: { baseMs: c.baseMs, capMs: c.capMs, maxFailures: c.maxFailures },
+			backoff: { baseMs: c.baseMs, capMs: Math.max(c.baseMs, c.capMs), maxFailures: c.maxFailures },
 			questionDetection: c.questionDetection,
 		}),
 	);

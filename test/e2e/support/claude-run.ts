@@ -82,7 +82,8 @@ export async function createSandbox(): Promise<ClaudeSandbox> {
 	const home = join(root, "home");
 	const project = join(root, "project");
 	await mkdir(home, { recursive: true });
-	await mkdir(project, { recursive: true });
+	// A project, as boulder keeps state only in one: a git worktree (the `.git` folder is all it looks for).
+	await mkdir(join(project, ".git"), { recursive: true });
 	return { root, home, project, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 
