@@ -2,15 +2,15 @@
  * A failure an adapter meets before the engine could open (unreadable hook
  * input, a broken config, a missing project folder): logged in the worktree's
  * decision log when boulder already keeps state there, so `boulder why` can
- * tell it; otherwise handed back for the adapter's stderr. Never creates
- * boulder's folder in a project that has none.
+ * tell it; otherwise (no project, or a project without boulder's folder yet)
+ * handed back for the adapter's stderr. Never creates boulder's folder.
  */
 import { existsSync } from "node:fs";
 import type { Clock } from "../core/clock.js";
 import { FileStore } from "../state/file-store.js";
 import { systemClock } from "../state/store.js";
 import { logEvent } from "./event-log.js";
-import { findWorktreeRoot } from "./worktree.js";
+import { findProject } from "./worktree.js";
 
 export interface EarlyProblem {
 	/** The folder the harness said the session works in. */
@@ -39,9 +39,9 @@ export async function recordEarlyProblem(problem: EarlyProblem, clock: Clock = s
 	const stderr = [`boulder: ${problem.message}`];
 	const reason = problem.reason ?? "error";
 	try {
-		const worktree = existsSync(problem.folder) ? findWorktreeRoot(problem.folder) : null;
-		if (worktree === null) return { stderr, repeated: false };
-		const store = new FileStore(worktree, { clock });
+		const project = existsSync(problem.folder) ? findProject(problem.folder) : null;
+		if (project === null || project.kind === "none") return { stderr, repeated: false };
+		const store = new FileStore(project.root, { clock });
 		if (!existsSync(store.dir)) return { stderr, repeated: false };
 		const [last] = await store.readDecisions({ limit: 1 });
 		if (reason === "config-invalid" && last?.reason === reason && last.detail === problem.message) {
