@@ -10,12 +10,14 @@
  */
 import { stat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
+import { isBoulderError } from "../core/errors.js";
 import { parsePlan } from "../core/plan-parser.js";
 import { scopeKey } from "../core/scope-key.js";
 import { FileStore } from "../state/file-store.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
 import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
+import { loadConfig } from "./config-loader.js";
 import type { PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
 
@@ -68,6 +70,8 @@ export interface WorktreeStatusView {
 	lastDecision: DecisionRecord | null;
 	/** Why the worktree's state could not be read; its works are then unknown. */
 	problem: string | null;
+	/** Why the worktree's effective config is invalid: nothing is continued there until it is fixed. */
+	configProblem: string | null;
 }
 
 export interface StatusAll {
@@ -81,6 +85,8 @@ export interface StatusAll {
 export interface StatusOptions {
 	now: number;
 	plans?: PlanSource;
+	/** Where the user's config is found; when given, a bad config is reported. */
+	env?: NodeJS.ProcessEnv;
 }
 
 const STATUS_ORDER: Record<WorkStatus, number> = { active: 0, paused: 1, completed: 2, abandoned: 3 };
@@ -92,6 +98,7 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		works: [],
 		lastDecision: null,
 		problem: null,
+		configProblem: options.env ? configProblemOf(store.worktree, options.env) : null,
 	};
 	const works = await store.readWorks();
 	if (works.kind === "unreadable") {
@@ -140,6 +147,7 @@ export async function readStatusAll(
 				works: [],
 				lastDecision: null,
 				problem: error instanceof Error ? error.message : String(error),
+				configProblem: null,
 			};
 		}
 	});
@@ -241,4 +249,15 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 	return results;
+}
+
+/** The config loads, or why it does not (the message names the file, the key and what was expected). */
+function configProblemOf(worktree: string, env: NodeJS.ProcessEnv): string | null {
+	try {
+		loadConfig(worktree, env);
+		return null;
+	} catch (error) {
+		if (isBoulderError(error)) return error.message;
+		throw error;
+	}
 }

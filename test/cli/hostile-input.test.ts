@@ -197,3 +197,21 @@ describe("boulder status --all", () => {
 		expect(ran.stdout).not.toContain("No worktrees known yet");
 	});
 });
+
+describe("a bad config in status", () => {
+	it("is said by status and status --all, naming the file and key, while the work still shows", async () => {
+		const box = await sandbox();
+		await box.write("plan.md", PLAN);
+		await box.run(["start", "plan.md"]);
+		await box.write("boulder.config.json", '{"stagnationLimit":0}');
+		for (const args of [["status"], ["status", "--all"]]) {
+			const { stdout } = await box.run(args);
+			expect(stdout).toContain("boulder's config is invalid, so nothing is continued here until it is fixed");
+			expect(stdout).toContain("stagnationLimit");
+		}
+		const json = JSON.parse((await box.run(["status", "--json"])).stdout);
+		expect(json.worktrees[0].configProblem).toContain("boulder.config.json");
+		await box.write("boulder.config.json", "{}");
+		expect((await box.run(["status"])).stdout).not.toContain("config is invalid");
+	});
+});

@@ -49,7 +49,7 @@ function report(works: WorkStatusView[], extra: Partial<StatusReport> = {}): Sta
 	return {
 		now: NOW,
 		all: false,
-		worktrees: [{ worktree: "/w", stopped: null, works, lastDecision: null, problem: null }],
+		worktrees: [{ worktree: "/w", stopped: null, works, lastDecision: null, problem: null, configProblem: null }],
 		vanished: [],
 		...extra,
 	};

@@ -15,11 +15,16 @@ export function registerStatus(program: Command, cli: Cli): void {
 			const now = cli.clock.now();
 			let report: StatusReport;
 			if (options.all) {
-				const all = await readStatusAll({ now, index: { env: cli.io.env, clock: cli.clock } });
+				const all = await readStatusAll({ now, env: cli.io.env, index: { env: cli.io.env, clock: cli.clock } });
 				report = { now, all: true, ...all };
 			} else {
 				const { store } = await cli.openState();
-				report = { now, all: false, worktrees: [await readWorktreeStatus(store, { now })], vanished: [] };
+				report = {
+					now,
+					all: false,
+					worktrees: [await readWorktreeStatus(store, { now, env: cli.io.env })],
+					vanished: [],
+				};
 			}
 			cli.out(options.json ? JSON.stringify(report, null, 2) : renderStatus(report, cli.colors()));
 			cli.exitCode = EXIT.ok;

@@ -43,6 +43,13 @@ function renderWorktree(view: WorktreeStatusView, now: number, c: Style): string
 		lines.push(c.red(`  ${view.problem}; \`boulder doctor\` says what to do`));
 		return lines.join("\n");
 	}
+	if (view.configProblem) {
+		lines.push(
+			c.red(
+				`  boulder's config is invalid, so nothing is continued here until it is fixed: ${view.configProblem}; \`boulder doctor\` explains`,
+			),
+		);
+	}
 	if (view.stopped) {
 		lines.push(
 			c.yellow(
