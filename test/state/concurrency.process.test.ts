@@ -1,24 +1,86 @@
 /**
- * Many processes doing read-modify-write on one scope lose no update: the
- * cross-process lock serialises them and every write is atomic.
+ * Many processes writing the same state at once lose nothing: the
+ * cross-process lock serialises read-modify-writes of a scope and of the
+ * works file, every write is atomic, and appends to the decision log never
+ * interleave inside a line, across rotations.
+ *
+ * Counts: `test/fuzz/scale.ts` (8 writers × 25 in `npm test`, 8 × 200 under
+ * `npm run fuzz`).
  */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readDecisionLines } from "../../src/state/decision-log.js";
 import { FileStore } from "../../src/state/file-store.js";
+import { FULL, scaled } from "../fuzz/scale.js";
 import { assertBuildFresh, runChild, tempDir } from "./helpers.js";
 
-describe("concurrent read-modify-write", () => {
+const WRITERS = 8;
+const EACH = scaled(25, 200);
+const TOTAL = WRITERS * EACH;
+const TIMEOUT = FULL ? 600_000 : 60_000;
+
+async function allExit(children: ReturnType<typeof runChild>[]): Promise<void> {
+	for (const exit of await Promise.all(children.map((child) => child.done))) expect(exit.code, exit.stderr).toBe(0);
+}
+
+describe("concurrent writers", () => {
 	beforeAll(assertBuildFresh);
 
-	it("counts exactly 1600 after 8 processes × 200 increments of one scope", async () => {
-		const worktree = await tempDir();
-		const children = Array.from({ length: 8 }, () => runChild("incrementer.mjs", [worktree, "shared-scope", "200"]));
-		const exits = await Promise.all(children.map((child) => child.done));
-		for (const exit of exits) expect(exit.code, exit.stderr).toBe(0);
+	it(
+		`count exactly ${TOTAL} after ${WRITERS} processes × ${EACH} increments of one scope`,
+		async () => {
+			const worktree = await tempDir();
+			await allExit(
+				Array.from({ length: WRITERS }, () => runChild("incrementer.mjs", [worktree, "shared-scope", String(EACH)])),
+			);
 
-		const store = new FileStore(worktree);
-		const read = await store.readScope("shared-scope");
-		expect(read.kind).toBe("ok");
-		expect(read.kind === "ok" && read.value.seq).toBe(1600);
-		expect(await store.problems()).toEqual([]);
-	}, 60_000);
+			const store = new FileStore(worktree);
+			const read = await store.readScope("shared-scope");
+			expect(read.kind).toBe("ok");
+			expect(read.kind === "ok" && read.value.seq).toBe(TOTAL);
+			expect(await store.problems()).toEqual([]);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		`count exactly ${TOTAL} after ${WRITERS} processes × ${EACH} increments of the works file`,
+		async () => {
+			const worktree = await tempDir();
+			await allExit(
+				Array.from({ length: WRITERS }, () => runChild("incrementer.mjs", [worktree, "-", String(EACH), "works"])),
+			);
+
+			const store = new FileStore(worktree);
+			const read = await store.readWorks();
+			expect(read.kind).toBe("ok");
+			expect(read.kind === "ok" && read.value.stopped?.at).toBe(TOTAL);
+			expect(await store.problems()).toEqual([]);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		`keep all ${TOTAL} lines whole and in each writer's order after ${WRITERS} processes × ${EACH} appends, across rotations`,
+		async () => {
+			const file = path.join(await tempDir(), "decisions.jsonl");
+			const writers = Array.from({ length: WRITERS }, (_, n) => `w${n}`);
+			const keep = 1_000;
+			await allExit(
+				writers.map((writer) => runChild("appender.mjs", [file, writer, String(EACH), "4096", String(keep)])),
+			);
+			const rotated = (await readdir(path.dirname(file))).filter((name) => /^decisions\.\d+\.jsonl$/.test(name));
+			expect(rotated.length).toBeGreaterThan(3);
+
+			const { records, skipped } = await readDecisionLines(file, { keep });
+			expect(skipped).toBe(0);
+			expect(records).toHaveLength(TOTAL);
+			for (const writer of writers) {
+				const mine = records.filter((record) => record.session === writer).map((record) => record.at);
+				expect(mine).toEqual(Array.from({ length: EACH }, (_, n) => n));
+			}
+		},
+		TIMEOUT,
+	);
 });
