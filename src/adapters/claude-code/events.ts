@@ -24,15 +24,20 @@
  *   only for the todo tools.
  * - A Stop for a turn that already ended (a second registration of the hook,
  *   say) ends nothing; the engine's duplicate guard answers it.
+ * - A Stop whose turn the transcript does not show (no path, a file that is
+ *   missing, not a regular file or unreadable, no line that begins the turn)
+ *   fails closed: the engine hears that the turn is unseen and does not
+ *   nudge, since an Esc or a pending question shows only there.
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
+import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { limitNotice, lookingAtBoulder } from "./messages.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
-import type { ReadTurnOptions, TurnReading } from "./transcript.js";
+import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
 /** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
 export interface HookAnswer {
@@ -99,10 +104,11 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const { engine } = deps;
 	const lastMessage = stringField(input, "last_assistant_message");
-	const turn = await readTurnOf(input, ref, deps, lastMessage);
+	const { turn, unseen } = await seeTurn(input, ref, deps, lastMessage);
 	const facts: IdleFacts & { interruptAt?: number | null } = {
 		lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null,
 	};
+	if (unseen !== null) facts.turnUnseen = unseen;
 	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	const background = runningBackgroundTasks(input.fields.background_tasks);
 	if (background !== null) facts.backgroundTasks = background;
@@ -141,7 +147,7 @@ export function answerFor(
 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
 	const { engine } = deps;
-	await noteInterrupt(ref, await readTurnOf(input, ref, deps, null), engine);
+	await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), engine);
 	const look = lookCommandOf(stringField(input, "prompt") ?? "");
 	if (look !== null) {
 		await engine.turnStarted(ref, "system");
@@ -185,7 +191,7 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Pr
 
 async function onSessionStart(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
 	if (stringField(input, "source") === "compact") return;
-	await noteInterrupt(ref, await readTurnOf(input, ref, deps, null), deps.engine);
+	await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), deps.engine);
 	await deps.engine.backgroundChanged(ref, 0);
 }
 
@@ -210,20 +216,50 @@ async function noteInterrupt(ref: SessionRef, turn: TurnReading | null, engine: 
 	if (turn?.interrupt) await engine.interruptSeen(ref, turn.interrupt.at);
 }
 
-async function readTurnOf(
+/**
+ * The current turn as the transcript shows it for a Stop, or why it cannot
+ * be seen: no path, a file that does not exist or is not a regular file, a
+ * read that failed, no line that begins the turn, a limit reached. Claude
+ * Code writes the prompt before the turn ends, so at Stop each of these
+ * means boulder is blind to an Esc or a pending question: the engine is
+ * told, and does not nudge. A subagent's Stop reads nothing; it owns no
+ * continuation.
+ */
+async function seeTurn(
 	input: HookInput,
 	ref: SessionRef,
 	deps: HookDeps,
 	expectLastText: string | null,
+): Promise<{ turn: TurnReading | null; unseen: string | null }> {
+	if (ref.subagent) return { turn: null, unseen: null };
+	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
+	try {
+		const turn = await deps.readTurn(input.transcriptPath, { expectLastText });
+		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
+	} catch (error) {
+		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+/**
+ * The current turn for events that only note what it shows (an interrupt);
+ * null when it cannot be read, which is
+ * recorded unless it is normal: a session's first prompt comes before its
+ * transcript exists.
+ */
+async function readTurnOf(
+	input: HookInput,
+	ref: SessionRef,
+	deps: HookDeps,
+	options: { missingIsNormal: boolean },
 ): Promise<TurnReading | null> {
 	if (input.transcriptPath === null || ref.subagent) return null;
 	try {
-		return await deps.readTurn(input.transcriptPath, { expectLastText });
+		return await deps.readTurn(input.transcriptPath, { expectLastText: null });
 	} catch (error) {
-		// A session's first prompt comes before its transcript exists: nothing to read yet.
-		const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-		if (!missing || input.event === "Stop") {
-			await deps.engine.recordError(ref, `reading the transcript ${input.transcriptPath}`, error);
+		const missing = error instanceof FileProblem && error.kind === "missing";
+		if (!(missing && options.missingIsNormal)) {
+			await deps.engine.recordError(ref, input.event, new Error(unreadableReason(input.transcriptPath, error)));
 		}
 		return null;
 	}

@@ -7,17 +7,25 @@
  * "The current turn" is everything after the last line that began one: a
  * prompt the user (or an SDK) sent, or a Stop hook's feedback (ours or
  * another hook's), which is how a continuation enters the transcript. Only
- * that tail is read, backwards in chunks, so a transcript of many MB costs
- * what its last turn costs.
+ * that turn is read, from the end of the file backwards in chunks, line by
+ * line, as far back as the turn's start: a transcript of hundreds of MB costs
+ * what its last turn costs. Lines are split on newline bytes before they are
+ * decoded, so a chunk that begins inside a line or inside a multibyte
+ * character changes nothing, and no line is copied more than once.
+ *
+ * Untrusted: only a regular file is opened (see `engine/bounded-read.ts`), no
+ * more than `maxBytes` is read, and no line longer than `maxLineBytes` is
+ * built. When either limit stops the reading before the turn's start, the
+ * reading says so (`limit`), and the turn counts as unseen.
  *
  * Tolerance: the file is written by another process while we read. A last
  * line cut short is left out (and reported), a line that is not JSON is
  * skipped and counted, and when the harness says what the turn's last reply
  * was but the file does not end with it yet, the read is retried briefly.
  */
-import { open } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
-import { isRecord } from "./hook-input.js";
+import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
+import { isRecord, messageOf } from "./hook-input.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -33,6 +41,12 @@ const INTERRUPT_PREFIX = "[Request interrupted by user";
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
 
+/** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
+export interface ReadLimit {
+	kind: "bytes" | "line";
+	bytes: number;
+}
+
 export interface TurnReading {
 	/** Real spend of the turn's model calls, each message id counted once. */
 	spend: TokenSpend;
@@ -46,7 +60,7 @@ export interface TurnReading {
 	pendingQuestion: string | null;
 	/** The text of the turn's last assistant message (all its text blocks). */
 	lastAssistantText: string | null;
-	/** The line that began the turn was found (false: the turn is longer than `maxBytes`, or the file is new). */
+	/** The line that began the turn was found (false: a limit was reached, or no line of the file begins a turn). */
 	foundStart: boolean;
 	/** The `uuid` of the line that began the turn: the same for every report of this turn's end. */
 	startMarker: string | null;
@@ -56,13 +70,17 @@ export interface TurnReading {
 	skippedLines: number;
 	/** The harness's copy of the last reply was not found in the file, even after the retries. */
 	lagging: boolean;
+	/** The limit that stopped the reading before the turn's start, if one did. */
+	limit: ReadLimit | null;
 }
 
 export interface ReadTurnOptions {
 	/** Bytes read per step backwards (default 64 KiB). */
 	chunkBytes?: number;
-	/** Never read more than this from the end (default 16 MiB). */
+	/** Never read more than this from the end (default 256 MiB): a turn that began further back is not seen. */
 	maxBytes?: number;
+	/** Never build a line longer than this (default 64 MiB): such a line ends the reading. */
+	maxLineBytes?: number;
 	/**
 	 * The turn's last reply as the harness reported it (Stop's
 	 * `last_assistant_message`): until the file ends with it, the file is
@@ -75,23 +93,65 @@ export interface ReadTurnOptions {
 	sleep?: (ms: number) => Promise<void>;
 }
 
-const DEFAULTS = { chunkBytes: 64 * 1024, maxBytes: 16 * 1024 * 1024, retries: 4, retryDelayMs: 25 };
+/**
+ * `maxLineBytes`: the model's API takes requests of at most 32 MB, and a
+ * tool-result line may carry its content twice (the message and
+ * `toolUseResult`).
+ */
+const DEFAULTS = {
+	chunkBytes: 64 * 1024,
+	maxBytes: 256 * 1024 * 1024,
+	maxLineBytes: 64 * 1024 * 1024,
+	retries: 4,
+	retryDelayMs: 25,
+};
 
-/** Contract: rejects only when the file cannot be opened or read (missing, not permitted). */
+/**
+ * Contract: rejects only when the file cannot be opened or read, with a
+ * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
+ */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
 	const retries = options.retries ?? DEFAULTS.retries;
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
 	for (let attempt = 0; ; attempt++) {
-		const tail = await readTurnLines(file, options);
-		const reading = analyseTurn(tail.lines, tail);
+		const tally = new TurnTally();
+		const scan = await scanTurn(file, options, (line) => tally.add(line));
+		const reading = tally.reading(scan);
+		// Without the turn's start nothing is seen; reading again cannot change that.
+		if (!reading.foundStart) return reading;
 		const behind =
-			tail.partialLastLine ||
+			reading.partialLastLine ||
 			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
 		if (!behind) return reading;
 		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
 		await sleep(options.retryDelayMs ?? DEFAULTS.retryDelayMs);
 	}
+}
+
+/**
+ * Why the current turn cannot be seen in this reading, in plain words naming
+ * the file; null when it can. A Stop whose turn cannot be seen is never
+ * continued: an interrupt or a pending question may be in what was not seen.
+ */
+export function unseenReason(file: string, reading: TurnReading): string | null {
+	if (reading.foundStart) return null;
+	if (reading.limit?.kind === "bytes") {
+		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the transcript ${file}, further back than boulder reads`;
+	}
+	if (reading.limit?.kind === "line") {
+		return `the transcript ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
+	}
+	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
+	return `no line of the transcript ${file} begins the current turn${skipped}`;
+}
+
+/** Why the transcript could not be read at all, in plain words naming the file. */
+export function unreadableReason(file: string | null, error: unknown): string {
+	if (file === null) return "Claude Code gave no transcript_path";
+	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
+	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
+	return `cannot read the transcript ${file}: ${reason}`;
 }
 
 export interface TurnLines {
@@ -100,126 +160,188 @@ export interface TurnLines {
 	foundStart: boolean;
 	partialLastLine: boolean;
 	skippedLines: number;
+	limit: ReadLimit | null;
 }
 
-/** Reads backwards from the end until the line that began the turn, or `maxBytes`. */
+/** Reads backwards from the end until the line that began the turn, or a limit. */
 export async function readTurnLines(
 	file: string,
-	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes"> = {},
+	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes"> = {},
 ): Promise<TurnLines> {
+	const newestFirst: Record<string, unknown>[] = [];
+	const scan = await scanTurn(file, options, (line) => newestFirst.push(line));
+	return { lines: newestFirst.reverse(), ...scan };
+}
+
+type ScanEnd = Omit<TurnLines, "lines">;
+
+/**
+ * Hands the file's lines to `visit`, parsed, newest first, up to and
+ * including the line that begins the turn. The bytes of a line that spans
+ * chunks are kept as the chunks' slices and joined once, when its start is
+ * found, so a long line costs its length, not its length squared.
+ */
+async function scanTurn(
+	file: string,
+	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes">,
+	visit: (line: Record<string, unknown>) => void,
+): Promise<ScanEnd> {
 	const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULTS.chunkBytes);
-	const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
-	const handle = await open(file, "r");
+	const maxBytes = Math.max(0, options.maxBytes ?? DEFAULTS.maxBytes);
+	const maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULTS.maxLineBytes);
+	const { handle, size } = await openRegularFile(file);
 	try {
-		const { size } = await handle.stat();
-		const newestFirst: Record<string, unknown>[] = [];
+		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
+		/** Slices of the line being assembled, newest first. */
+		let carry: Buffer[] = [];
+		let carryBytes = 0;
+		let lastLine = true;
+		/** Takes one whole line; true when it begins the turn (or a limit ends the reading). */
+		const take = (head: Buffer): boolean => {
+			const length = head.length + carryBytes;
+			if (length > maxLineBytes) {
+				end.limit = { kind: "line", bytes: maxLineBytes };
+				return true;
+			}
+			const bytes = carry.length === 0 ? head : Buffer.concat([head, ...carry.reverse()], length);
+			carry = [];
+			carryBytes = 0;
+			const last = lastLine;
+			lastLine = false;
+			const text = bytes.toString("utf8");
+			if (text.trim() === "") return false;
+			const value = parseLine(text);
+			if (value === null) {
+				if (last) end.partialLastLine = true;
+				else end.skippedLines++;
+				return false;
+			}
+			visit(value);
+			end.foundStart = isTurnStart(value);
+			return end.foundStart;
+		};
 		let position = size;
-		let carry = Buffer.alloc(0);
-		let atEnd = true;
-		let partialLastLine = false;
-		let skippedLines = 0;
-		while (position > 0 && size - position < maxBytes) {
-			const length = Math.min(chunkBytes, position);
+		while (position > 0) {
+			const budget = maxBytes - (size - position);
+			if (budget <= 0) {
+				end.limit = { kind: "bytes", bytes: maxBytes };
+				return end;
+			}
+			const length = Math.min(chunkBytes, position, budget);
 			position -= length;
 			const chunk = Buffer.allocUnsafe(length);
-			await readFully(handle, chunk, position);
-			const data = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
-			let from = 0;
-			if (position > 0) {
-				const newline = data.indexOf(0x0a);
-				if (newline === -1) {
-					carry = data;
-					continue;
-				}
-				from = newline + 1;
+			await readFully(file, handle, chunk, position);
+			let stop = length;
+			while (stop > 0) {
+				const newline = chunk.lastIndexOf(0x0a, stop - 1);
+				if (newline === -1) break;
+				if (take(chunk.subarray(newline + 1, stop))) return end;
+				stop = newline;
 			}
-			carry = data.subarray(0, from);
-			const pieces = data.subarray(from).toString("utf8").split("\n");
-			for (let index = pieces.length - 1; index >= 0; index--) {
-				const piece = pieces[index] ?? "";
-				const last = atEnd && index === pieces.length - 1;
-				if (piece.trim() === "") continue;
-				const value = parseLine(piece);
-				if (value === null) {
-					if (last) partialLastLine = true;
-					else skippedLines++;
-					continue;
-				}
-				newestFirst.push(value);
-				if (isTurnStart(value)) {
-					return { lines: newestFirst.reverse(), foundStart: true, partialLastLine, skippedLines };
+			if (stop > 0) {
+				carry.push(chunk.subarray(0, stop));
+				carryBytes += stop;
+				if (carryBytes > maxLineBytes) {
+					end.limit = { kind: "line", bytes: maxLineBytes };
+					return end;
 				}
 			}
-			atEnd = false;
 		}
-		return { lines: newestFirst.reverse(), foundStart: false, partialLastLine, skippedLines };
+		if (carryBytes > 0) take(Buffer.alloc(0));
+		return end;
 	} finally {
 		await handle.close();
+	}
+}
+
+/**
+ * What the lines of one turn say, gathered newest line first (the order the
+ * file is read in), so nothing but the tallies is kept however long the turn.
+ */
+class TurnTally {
+	private readonly usage = new Map<string, TokenSpend>();
+	/** Tool uses already answered by a later line. */
+	private readonly answered = new Set<string>();
+	private activity = 0;
+	private interrupt: TurnReading["interrupt"] = null;
+	private pendingQuestion: string | null = null;
+	/** The newest message's id and its text blocks, until an older message shows up. */
+	private lastId: string | null = null;
+	private lastText: string[] = [];
+	private lastTextDone = false;
+	private anonymous = 0;
+	private oldest: Record<string, unknown> | null = null;
+
+	add(line: Record<string, unknown>): void {
+		this.oldest = line;
+		if (line.isSidechain === true) return;
+		const message = isRecord(line.message) ? line.message : null;
+		if (line.type === "assistant" && message) {
+			this.addAssistant(message);
+			return;
+		}
+		if (line.type !== "user" || !message) return;
+		for (const block of blocksOf(message.content)) {
+			if (block.type === "tool_result" && typeof block.tool_use_id === "string") this.answered.add(block.tool_use_id);
+		}
+		const text = userText(message.content);
+		if (this.interrupt === null && text?.startsWith(INTERRUPT_PREFIX)) {
+			const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
+			this.interrupt = { at: Number.isFinite(at) ? at : null };
+		}
+	}
+
+	reading(scan: ScanEnd): TurnReading {
+		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+		for (const one of this.usage.values()) spend = addSpend(spend, one);
+		const joined = this.lastText.join("\n");
+		const start = scan.foundStart ? this.oldest : null;
+		return {
+			spend,
+			calls: this.usage.size,
+			activity: this.activity,
+			interrupt: this.interrupt,
+			pendingQuestion: this.pendingQuestion,
+			lastAssistantText: joined.trim() === "" ? null : joined,
+			foundStart: scan.foundStart,
+			startMarker: typeof start?.uuid === "string" ? start.uuid : null,
+			partialLastLine: scan.partialLastLine,
+			skippedLines: scan.skippedLines,
+			lagging: false,
+			limit: scan.limit,
+		};
+	}
+
+	private addAssistant(message: Record<string, unknown>): void {
+		const id = typeof message.id === "string" ? message.id : `line-${this.anonymous++}`;
+		if (isRecord(message.usage)) this.usage.set(id, maxSpend(this.usage.get(id), spendOf(message.usage)));
+		if (this.lastId === null) this.lastId = id;
+		else if (id !== this.lastId) this.lastTextDone = true;
+		const texts: string[] = [];
+		for (const block of blocksOf(message.content)) {
+			if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
+			if (block.type !== "tool_use" || typeof block.name !== "string") continue;
+			if (ACTIVITY_TOOLS.has(block.name)) this.activity++;
+			if (block.name === QUESTION_TOOL && typeof block.id === "string" && !this.answered.has(block.id)) {
+				this.pendingQuestion ??= questionText(block.input);
+			}
+		}
+		if (!this.lastTextDone) this.lastText = [...texts, ...this.lastText];
 	}
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
-	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> = {
+	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: ReadLimit | null } = {
 		foundStart: true,
 		partialLastLine: false,
 		skippedLines: 0,
 	},
 ): TurnReading {
-	const usage = new Map<string, TokenSpend>();
-	const questions = new Map<string, string>();
-	let activity = 0;
-	let interrupt: TurnReading["interrupt"] = null;
-	let lastId: string | null = null;
-	let lastText: string[] = [];
-	let anonymous = 0;
-	for (const line of lines) {
-		if (line.isSidechain === true) continue;
-		const message = isRecord(line.message) ? line.message : null;
-		if (line.type === "assistant" && message) {
-			const id = typeof message.id === "string" ? message.id : `line-${anonymous++}`;
-			if (isRecord(message.usage)) usage.set(id, maxSpend(usage.get(id), spendOf(message.usage)));
-			if (id !== lastId) {
-				lastId = id;
-				lastText = [];
-			}
-			for (const block of blocksOf(message.content)) {
-				if (block.type === "text" && typeof block.text === "string") lastText.push(block.text);
-				if (block.type !== "tool_use" || typeof block.name !== "string") continue;
-				if (ACTIVITY_TOOLS.has(block.name)) activity++;
-				if (block.name === QUESTION_TOOL && typeof block.id === "string") {
-					questions.set(block.id, questionText(block.input));
-				}
-			}
-			continue;
-		}
-		if (line.type !== "user" || !message) continue;
-		for (const block of blocksOf(message.content)) {
-			if (block.type === "tool_result" && typeof block.tool_use_id === "string") questions.delete(block.tool_use_id);
-		}
-		const text = userText(message.content);
-		if (text?.startsWith(INTERRUPT_PREFIX)) {
-			const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-			interrupt = { at: Number.isFinite(at) ? at : null };
-		}
-	}
-	let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
-	for (const one of usage.values()) spend = addSpend(spend, one);
-	const joined = lastText.join("\n");
-	return {
-		spend,
-		calls: usage.size,
-		activity,
-		interrupt,
-		pendingQuestion: questions.size > 0 ? ([...questions.values()].at(-1) ?? null) : null,
-		lastAssistantText: joined.trim() === "" ? null : joined,
-		foundStart: flags.foundStart,
-		startMarker: flags.foundStart && typeof lines[0]?.uuid === "string" ? lines[0].uuid : null,
-		partialLastLine: flags.partialLastLine,
-		skippedLines: flags.skippedLines,
-		lagging: false,
-	};
+	const tally = new TurnTally();
+	for (let index = lines.length - 1; index >= 0; index--) tally.add(lines[index] as Record<string, unknown>);
+	return tally.reading({ ...flags, limit: flags.limit ?? null });
 }
 
 /**
@@ -302,11 +424,18 @@ function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
 }
 
-async function readFully(handle: Awaited<ReturnType<typeof open>>, buffer: Buffer, position: number): Promise<void> {
+async function readFully(
+	file: string,
+	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
+	buffer: Buffer,
+	position: number,
+): Promise<void> {
 	let done = 0;
 	while (done < buffer.length) {
-		const { bytesRead } = await handle.read(buffer, done, buffer.length - done, position + done);
-		if (bytesRead === 0) throw new Error(`the transcript shrank while it was read (at byte ${position + done})`);
+		const { bytesRead } = await readAt(file, handle, buffer, done, position + done);
+		if (bytesRead === 0) {
+			throw new FileProblem(file, "unreadable", `it shrank while it was read (at byte ${position + done})`);
+		}
 		done += bytesRead;
 	}
 }

@@ -3,6 +3,7 @@ import { type HookAnswer, handleHook, lookCommandOf, provenanceOf } from "../../
 import type { ReadTurnOptions, TurnReading } from "../../../src/adapters/claude-code/transcript.js";
 import type { ConfigInput } from "../../../src/core/config.js";
 import { Config } from "../../../src/core/config.js";
+import { FileProblem } from "../../../src/engine/bounded-read.js";
 import type { Engine } from "../../../src/engine/engine.js";
 import { Engine as EngineClass } from "../../../src/engine/engine.js";
 import { FileStore } from "../../../src/state/file-store.js";
@@ -24,6 +25,7 @@ function reading(partial: Partial<TurnReading> = {}): TurnReading {
 		partialLastLine: false,
 		skippedLines: 0,
 		lagging: false,
+		limit: null,
 		...partial,
 	};
 }
@@ -221,15 +223,82 @@ describe("Stop", () => {
 		expect(next.output).toMatchObject({ decision: "block" });
 	});
 
-	it("still decides when the transcript cannot be read, and records why", async () => {
+	it("does not nudge when the transcript cannot be read, and says why in one decision", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
 		await todoWrite(1, 4);
-		transcript = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+		transcript = new FileProblem("/transcripts/session.jsonl", "unreadable", "EACCES: permission denied");
 
 		const answer = await stop();
 
-		expect(answer.output).toMatchObject({ decision: "block" });
-		expect((await log()).some((record) => record.reason === "error" && record.detail.includes("EACCES"))).toBe(true);
+		expect(answer.output).toBeNull();
+		const last = (await log()).at(-1);
+		expect(last).toMatchObject({ kind: "skip", reason: "turn-unsafe" });
+		expect(last?.detail).toBe(
+			"how the last turn went cannot be seen: cannot read the transcript /transcripts/session.jsonl: EACCES: permission denied",
+		);
+		expect((await log()).some((record) => record.reason === "error")).toBe(false);
+	});
+
+	it("does not nudge when the transcript does not exist, is not a regular file, or no path was given", async () => {
+		const cases: [Record<string, unknown>, TurnReading | Error, string][] = [
+			[
+				{},
+				new FileProblem("/transcripts/session.jsonl", "missing", "it does not exist"),
+				"the transcript /transcripts/session.jsonl does not exist",
+			],
+			[
+				{},
+				new FileProblem("/transcripts/session.jsonl", "not-regular", "it is a FIFO (named pipe), not a regular file"),
+				"cannot read the transcript /transcripts/session.jsonl: it is a FIFO (named pipe), not a regular file",
+			],
+			[{ transcript_path: null }, reading(), "Claude Code gave no transcript_path"],
+		];
+		for (const [fields, read, why] of cases) {
+			setUp();
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			transcript = read;
+
+			const answer = await stop(fields);
+
+			expect(answer.output).toBeNull();
+			expect((await log()).at(-1)).toMatchObject({
+				kind: "skip",
+				reason: "turn-unsafe",
+				detail: `how the last turn went cannot be seen: ${why}`,
+			});
+		}
+	});
+
+	it("does not nudge when no line of the transcript begins the turn, or a limit stopped the reading", async () => {
+		const cases: [Partial<TurnReading>, string][] = [
+			[
+				{ foundStart: false, calls: 0, skippedLines: 3 },
+				"no line of the transcript /transcripts/session.jsonl begins the current turn (3 of its lines are not JSON)",
+			],
+			[
+				{ foundStart: false, limit: { kind: "bytes", bytes: 256 * 1024 * 1024 } },
+				"the current turn began more than 256 MB before the end of the transcript /transcripts/session.jsonl, further back than boulder reads",
+			],
+			[
+				{ foundStart: false, limit: { kind: "line", bytes: 64 * 1024 * 1024 } },
+				"the transcript /transcripts/session.jsonl has a line longer than 64 MB, more than boulder reads",
+			],
+		];
+		for (const [partial, why] of cases) {
+			setUp();
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			transcript = reading(partial);
+
+			const answer = await stop();
+
+			expect(answer.output).toBeNull();
+			expect((await log()).at(-1)).toMatchObject({
+				reason: "turn-unsafe",
+				detail: `how the last turn went cannot be seen: ${why}`,
+			});
+		}
 	});
 
 	it("honours an interrupt the transcript shows, once, before deciding", async () => {
@@ -322,7 +391,7 @@ describe("UserPromptSubmit", () => {
 	});
 
 	it("does not record a missing transcript before the session's first prompt as an error", async () => {
-		transcript = Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
+		transcript = new FileProblem("/transcripts/session.jsonl", "missing", "it does not exist");
 
 		await send("UserPromptSubmit", { prompt: "Go." });
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
-import { SESSION, tempDir } from "./helpers.js";
+import { assistantLines, promptLine, SESSION, tempDir, text, writeTranscript } from "./helpers.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
 
@@ -21,6 +21,7 @@ beforeEach(async () => {
 		XDG_CONFIG_HOME: path.join(worktree, "config"),
 		BOULDER_STATE_HOME: path.join(worktree, "state"),
 	};
+	await writeTranscript(worktree, [promptLine("Go."), ...assistantLines("msg_a", [text("Done.")])]);
 });
 
 interface Ran {
@@ -48,7 +49,7 @@ async function run(event: string | undefined, input: unknown, extra: Parameters<
 function input(event: string, fields: Record<string, unknown> = {}) {
 	return {
 		session_id: SESSION,
-		transcript_path: path.join(worktree, "none.jsonl"),
+		transcript_path: path.join(worktree, `${SESSION}.jsonl`),
 		cwd: worktree,
 		hook_event_name: event,
 		...fields,

@@ -8,7 +8,7 @@ import { Config } from "../../../src/core/config.js";
 import { BoulderError } from "../../../src/core/errors.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { FileStore } from "../../../src/state/file-store.js";
-import { SESSION, tempDir } from "./helpers.js";
+import { assistantLines, promptLine, SESSION, tempDir, text, writeTranscript } from "./helpers.js";
 
 const _BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
 
@@ -23,6 +23,7 @@ beforeEach(async () => {
 		XDG_CONFIG_HOME: path.join(worktree, "config"),
 		BOULDER_STATE_HOME: path.join(worktree, "state"),
 	};
+	await writeTranscript(worktree, [promptLine("Go."), ...assistantLines("msg_a", [text("Done.")])]);
 });
 
 interface Ran {
@@ -50,7 +51,7 @@ async function run(event: string | undefined, input: unknown, extra: Parameters<
 function input(event: string, fields: Record<string, unknown> = {}) {
 	return {
 		session_id: SESSION,
-		transcript_path: path.join(worktree, "none.jsonl"),
+		transcript_path: path.join(worktree, `${SESSION}.jsonl`),
 		cwd: worktree,
 		hook_event_name: event,
 		...fields,

@@ -1,7 +1,18 @@
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { appendFile, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { analyseTurn, isTurnStart, readTurn, readTurnLines } from "../../../src/adapters/claude-code/transcript.js";
+import {
+	analyseTurn,
+	isTurnStart,
+	readTurn,
+	readTurnLines,
+	unreadableReason,
+	unseenReason,
+} from "../../../src/adapters/claude-code/transcript.js";
+import { FileProblem } from "../../../src/engine/bounded-read.js";
 import {
 	assistantLines,
 	interruptLine,
@@ -14,6 +25,8 @@ import {
 	toolUse,
 	writeTranscript,
 } from "./helpers.js";
+
+const posix = process.platform !== "win32";
 
 let dir: string;
 
@@ -204,6 +217,7 @@ describe("reading only the tail", () => {
 		const turn = await readTurn(file, { maxBytes: 4096, chunkBytes: 1024 });
 
 		expect(turn.foundStart).toBe(false);
+		expect(turn.limit).toEqual({ kind: "bytes", bytes: 4096 });
 		expect(turn.calls).toBeGreaterThan(0);
 		expect(turn.calls).toBeLessThan(50);
 	});
@@ -229,7 +243,7 @@ describe("reading only the tail", () => {
 	});
 
 	it("rejects when the transcript does not exist", async () => {
-		await expect(readTurn(path.join(dir, "missing.jsonl"))).rejects.toMatchObject({ code: "ENOENT" });
+		await expect(readTurn(path.join(dir, "missing.jsonl"))).rejects.toMatchObject({ kind: "missing" });
 	});
 });
 
@@ -346,5 +360,175 @@ describe("where a turn begins", () => {
 		expect(isTurnStart({ ...promptLine("Output of boulder: …"), isMeta: true })).toBe(false);
 		expect(isTurnStart(assistantLines("m", [text("hi")])[0] as Record<string, unknown>)).toBe(false);
 		expect(isTurnStart({ type: "attachment", attachment: {} })).toBe(false);
+	});
+});
+
+describe("a turn that began far back", () => {
+	it("is read back to its start, past any fixed window: a turn that began 20 MB before the end", async () => {
+		const filler = "w".repeat(4000);
+		const calls = 5000;
+		const turn: Record<string, unknown>[] = [promptLine("Run the whole migration.")];
+		for (let index = 0; index < calls; index++) {
+			turn.push(
+				...assistantLines(`msg_${index}`, [text(filler)], {
+					input_tokens: 3,
+					output_tokens: 2,
+					cache_creation_input_tokens: 1,
+					cache_read_input_tokens: 90_000,
+				}),
+			);
+		}
+		const file = path.join(dir, "long-turn.jsonl");
+		// Garbage before the turn: reading past its start would count a skipped line.
+		await writeFile(file, `{garbage\n${jsonl(earlierTurn())}${jsonl(turn)}`);
+		expect((await stat(file)).size).toBeGreaterThan(20 * 1024 * 1024);
+
+		const reading = await readTurn(file);
+
+		expect(reading).toMatchObject({ foundStart: true, limit: null, calls, skippedLines: 0 });
+		expect(reading.spend).toEqual({ input: 3 * calls, output: 2 * calls, cacheWrite: calls });
+		expect(reading.startMarker).toBe(turn[0]?.uuid);
+	});
+
+	it("is not seen when it began further back than maxBytes, and the reading says which limit stopped it", async () => {
+		const file = await writeTranscript(dir, [
+			promptLine("Start."),
+			...Array.from({ length: 40 }, (_, index) => assistantLines(`msg_${index}`, [text("z".repeat(1000))])).flat(),
+		]);
+
+		const reading = await readTurn(file, { maxBytes: 10_000, chunkBytes: 999 });
+
+		expect(reading).toMatchObject({ foundStart: false, startMarker: null, limit: { kind: "bytes", bytes: 10_000 } });
+	});
+});
+
+describe("chunks that cut lines and characters", () => {
+	/** Several turns with an interrupt, a pending question and text in one-, two-, three- and four-byte characters. */
+	async function mixedTranscript(): Promise<string> {
+		return writeTranscript(dir, [
+			...earlierTurn(),
+			promptLine("Écris le module — 日本語で 🙂"),
+			...assistantLines("msg_a", [text("Je commence: ünïcødé ✓ 🚀🚀"), toolUse("t1", "Edit")], {
+				input_tokens: 120,
+				output_tokens: 7,
+				cache_creation_input_tokens: 3,
+			}),
+			toolResultLine("t1", "fichier modifié ✓"),
+			interruptLine(),
+			...assistantLines("msg_b", [
+				text("Quelle base? 🤔 データベース"),
+				toolUse("q1", "AskUserQuestion", { questions: [{ question: "Postgres ou SQLite? 🐘" }] }),
+			]),
+		]);
+	}
+
+	it("reads the same turn at every chunk size, whatever line a chunk begins inside (a torn first line)", async () => {
+		const file = await mixedTranscript();
+		const whole = await readTurn(file, { chunkBytes: 1024 * 1024 });
+		expect(whole).toMatchObject({ foundStart: true, calls: 2, activity: 1, pendingQuestion: "Postgres ou SQLite? 🐘" });
+		expect(whole.interrupt).not.toBeNull();
+
+		for (let chunkBytes = 1; chunkBytes <= 300; chunkBytes++) {
+			expect(await readTurn(file, { chunkBytes }), `chunkBytes ${chunkBytes}`).toEqual(whole);
+		}
+	});
+
+	it("decodes characters whose bytes fall into two chunks", async () => {
+		const reply = "🙂 é 日本 ".repeat(40);
+		const file = await writeTranscript(dir, [promptLine("Go."), ...assistantLines("msg_a", [text(reply)])]);
+		const bytes = await readFile(file);
+		let splitCharacters = 0;
+
+		for (let chunkBytes = 2; chunkBytes <= 64; chunkBytes++) {
+			for (let boundary = bytes.length - chunkBytes; boundary > 0; boundary -= chunkBytes) {
+				// A UTF-8 continuation byte right after a boundary: that character is split.
+				if (((bytes[boundary] ?? 0) & 0xc0) === 0x80) splitCharacters++;
+			}
+			expect((await readTurn(file, { chunkBytes })).lastAssistantText, `chunkBytes ${chunkBytes}`).toBe(reply);
+		}
+		expect(splitCharacters).toBeGreaterThan(100);
+	});
+
+	it("reads a line many chunks long whole", async () => {
+		const reply = `${"long line ".repeat(100_000)}end`;
+		const file = await writeTranscript(dir, [promptLine("Go."), ...assistantLines("msg_a", [text(reply)])]);
+
+		const reading = await readTurn(file, { chunkBytes: 1000 });
+
+		expect(reading.lastAssistantText).toBe(reply);
+		expect(reading.foundStart).toBe(true);
+	});
+
+	it("stops at a line longer than maxLineBytes instead of building it, and says so", async () => {
+		const file = await writeTranscript(dir, [
+			promptLine("Go."),
+			...assistantLines("msg_a", [text("x".repeat(50_000))]),
+			...assistantLines("msg_b", [text("Done.")]),
+		]);
+
+		const reading = await readTurn(file, { chunkBytes: 4096, maxLineBytes: 10_000 });
+
+		expect(reading).toMatchObject({ foundStart: false, limit: { kind: "line", bytes: 10_000 }, calls: 1 });
+	});
+});
+
+describe("files that are not transcripts", () => {
+	it.runIf(posix)("refuses a FIFO at once instead of waiting for a writer", async () => {
+		const file = path.join(dir, "f.jsonl");
+		execFileSync("mkfifo", [file]);
+
+		await expect(readTurn(file)).rejects.toMatchObject({
+			kind: "not-regular",
+			reason: expect.stringContaining("FIFO"),
+		});
+	});
+
+	it.runIf(posix && existsSync("/dev/zero"))("refuses a device and a link to one, and a folder", async () => {
+		await symlink("/dev/zero", path.join(dir, "zero.jsonl"));
+
+		await expect(readTurn("/dev/zero")).rejects.toMatchObject({ kind: "not-regular" });
+		await expect(readTurn(path.join(dir, "zero.jsonl"))).rejects.toMatchObject({ kind: "not-regular" });
+		await expect(readTurn(dir)).rejects.toMatchObject({
+			kind: "not-regular",
+			reason: expect.stringContaining("folder"),
+		});
+	});
+
+	it("finds no turn in random bytes, and does not read them again while waiting for the reported reply", async () => {
+		const file = path.join(dir, "random.jsonl");
+		await writeFile(file, randomBytes(100_000));
+		let waits = 0;
+
+		const reading = await readTurn(file, {
+			expectLastText: "Done.",
+			sleep: async () => {
+				waits++;
+			},
+		});
+
+		expect(reading).toMatchObject({ foundStart: false, calls: 0, limit: null });
+		expect(reading.skippedLines + (reading.partialLastLine ? 1 : 0)).toBeGreaterThan(0);
+		expect(waits).toBe(0);
+	});
+});
+
+describe("saying why a turn cannot be seen", () => {
+	it("names the file and what is wrong, in one line", () => {
+		const file = "/t/s.jsonl";
+		const seen = analyseTurn([promptLine("Go.")]);
+		expect(unseenReason(file, seen)).toBeNull();
+		expect(unseenReason(file, { ...seen, foundStart: false, skippedLines: 2 })).toBe(
+			"no line of the transcript /t/s.jsonl begins the current turn (2 of its lines are not JSON)",
+		);
+		expect(unseenReason(file, { ...seen, foundStart: false, limit: { kind: "bytes", bytes: 256 * 1024 * 1024 } })).toBe(
+			"the current turn began more than 256 MB before the end of the transcript /t/s.jsonl, further back than boulder reads",
+		);
+		expect(unreadableReason(null, null)).toBe("Claude Code gave no transcript_path");
+		expect(unreadableReason(file, new FileProblem(file, "missing", "it does not exist"))).toBe(
+			"the transcript /t/s.jsonl does not exist",
+		);
+		expect(
+			unreadableReason(file, new FileProblem(file, "not-regular", "it is a FIFO (named pipe), not a regular file")),
+		).toBe("cannot read the transcript /t/s.jsonl: it is a FIFO (named pipe), not a regular file");
 	});
 });
