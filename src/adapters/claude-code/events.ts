@@ -28,6 +28,8 @@
  *   missing, not a regular file or unreadable, no line that begins the turn)
  *   fails closed: the engine hears that the turn is unseen and does not
  *   nudge, since an Esc or a pending question shows only there.
+ * - StopFailure counts what the failed turn spent, read like Stop's: the
+ *   calls before the failing one were paid for.
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Todo } from "../../core/todos.js";
@@ -200,11 +202,14 @@ async function onStopFailure(input: HookInput, ref: SessionRef, deps: HookDeps):
 	const details = input.fields.error_details;
 	const shown = stringField(input, "last_assistant_message");
 	const all = [error, typeof details === "string" ? details : JSON.stringify(details ?? ""), shown ?? ""].join(" ");
+	// The calls that succeeded before the failing one were paid for: the turn's spend counts like Stop's.
+	const turn = await readTurnOf(input, ref, deps, { missingIsNormal: false });
+	const spend = turn ? { spend: turn.spend } : {};
 	if (isContextOverflow(all)) {
-		await deps.engine.sessionEvent(ref, { type: "context-overflow" });
+		await deps.engine.sessionEvent(ref, { type: "context-overflow", ...spend });
 		return;
 	}
-	await deps.engine.sessionEvent(ref, { type: "api-error", message: shown ? `${error} (${shown})` : error });
+	await deps.engine.sessionEvent(ref, { type: "api-error", message: shown ? `${error} (${shown})` : error, ...spend });
 }
 
 /**
@@ -242,8 +247,8 @@ async function seeTurn(
 }
 
 /**
- * The current turn for events that only note what it shows (an interrupt);
- * null when it cannot be read, which is
+ * The current turn for events that only note what it shows (an interrupt,
+ * the spend of a failed turn); null when it cannot be read, which is
  * recorded unless it is normal: a session's first prompt comes before its
  * transcript exists.
  */
