@@ -120,10 +120,23 @@ describe("plan items", () => {
 		expect(titles(text)).toEqual(["Kept", "Also kept"]);
 	});
 
-	it("treats everything after an unclosed fence as text", () => {
-		expect(titles(lines("- [ ] Before", "```sh", "- [ ] after an unclosed fence", "- [ ] to the end"))).toEqual([
-			"Before",
+	it("reports each checkbox a fence hides when it is never closed and runs to the end of the plan", () => {
+		const plan = parsePlan(
+			lines("- [ ] Before", "```sh", "- [ ] after an unclosed fence", "npm test", "  - [x] to the end"),
+		);
+		expect(plan.items.map((item) => item.title)).toEqual(["Before"]);
+		const reason =
+			"this checkbox is inside a code fence opened on line 2 that is never closed, so it is not counted; close the fence above this line";
+		expect(plan.errors).toEqual([
+			{ line: 3, reason },
+			{ line: 5, reason },
 		]);
+	});
+
+	it("runs a fence that is never closed to the end without an error when it hides no checkbox", () => {
+		const plan = parsePlan(lines("- [x] Before", "```sh", "npm test"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Before"]);
+		expect(plan.errors).toEqual([]);
 	});
 
 	it("treats a fence inside an item as the item's code", () => {
@@ -260,6 +273,130 @@ describe("plan items", () => {
 	});
 });
 
+describe("plan blocks as CommonMark reads them", () => {
+	it("ends a fence left open inside an item where the item ends, so the items after it still count", () => {
+		const plan = parsePlan(
+			lines("- [x] Add the parser", "  ```ts", "  const x = 1;", "- [ ] Write the tests", "- [ ] Update the docs"),
+		);
+		expect(plan.items.map((item) => [item.title, item.status])).toEqual([
+			["Add the parser", "completed"],
+			["Write the tests", "pending"],
+			["Update the docs", "pending"],
+		]);
+		expect(plan.counts.open).toBe(2);
+		expect(plan.errors).toEqual([]);
+	});
+
+	it("ends an HTML comment left open inside an item where the item ends, and reports the checkbox it hid", () => {
+		const plan = parsePlan(lines("- [ ] Ship", "  <!-- later:", "  - [ ] shelved criterion", "- [ ] Announce"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Ship", "Announce"]);
+		expect(plan.items[0]?.criteria).toEqual([]);
+		expect(plan.errors).toEqual([
+			{
+				line: 3,
+				reason:
+					"this checkbox is inside an HTML comment opened on line 2 that is never closed, so it is not counted; close it with --> above this line",
+			},
+		]);
+	});
+
+	it("reports the checkboxes an HTML comment hides when it is never closed", () => {
+		const plan = parsePlan(lines("- [x] Done", "<!--", "- [ ] shelved", "- [ ] forgotten"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Done"]);
+		expect(plan.errors.map((error) => error.line)).toEqual([3, 4]);
+	});
+
+	it("treats checkboxes inside <pre> as text until </pre>, blank lines included", () => {
+		const text = lines("<pre>", "- [ ] in pre", "", "- [ ] still in pre", "</pre>", "- [ ] Real");
+		expect(titles(text)).toEqual(["Real"]);
+		expect(parsePlan(text).errors).toEqual([]);
+	});
+
+	it("treats checkboxes inside <details> as text up to the first blank line, as CommonMark does", () => {
+		const text = lines(
+			"<details>",
+			"<summary>Later</summary>",
+			"- [ ] in the HTML block",
+			"",
+			"- [ ] after the blank line: an item",
+			"</details>",
+		);
+		expect(titles(text)).toEqual(["after the blank line: an item"]);
+		expect(parsePlan(text).errors).toEqual([]);
+	});
+
+	it("recognises every kind of HTML block: raw, comment, instruction, declaration, CDATA, block tag, any lone tag", () => {
+		const kinds: [string, string][] = [
+			["<script>", "</script>"],
+			["<style>", "</style>"],
+			["<textarea>", "</textarea>"],
+			["<!--", "-->"],
+			["<?php", "?>"],
+			["<!DOCTYPE plan", ">"],
+			["<![CDATA[", "]]>"],
+			["<div class='later'>", ""],
+			["<my-note>", ""],
+		];
+		for (const [open, close] of kinds) {
+			expect(titles(lines("- [ ] Before", "", open, "- [ ] hidden", close, "", "- [ ] After"))).toEqual([
+				"Before",
+				"After",
+			]);
+		}
+	});
+
+	it("ends an HTML block left open inside an item where the item ends", () => {
+		const plan = parsePlan(lines("- [ ] Profile", "  <pre>", "  - [ ] sample row", "- [ ] Optimise"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Profile", "Optimise"]);
+		expect(plan.errors[0]?.reason).toContain("an HTML block opened on line 2 that is never closed");
+		expect(plan.errors[0]?.reason).toContain("close it with </pre>");
+	});
+
+	it("does not let a lone tag on a lazy line end an item's text", () => {
+		expect(titles(lines("- [ ] A", "<my-note>", "- [ ] B"))).toEqual(["A", "B"]);
+	});
+
+	it("does not close a fence with a line indented four columns past the fence's container", () => {
+		const plan = parsePlan(
+			lines("- [ ] Document", "  ```md", "  - [ ] row", "      ```", "  - [ ] still code", "  ```", "- [ ] Next"),
+		);
+		expect(plan.items.map((item) => item.title)).toEqual(["Document", "Next"]);
+		expect(plan.items[0]?.criteria).toEqual([]);
+		expect(plan.errors).toEqual([]);
+	});
+
+	it("reads a fence indented four columns into an item as text of the item, not as a fence", () => {
+		expect(titles(lines("- [ ] A", "      ```", "- [ ] B"))).toEqual(["A", "B"]);
+	});
+
+	it("does not let an ordered item other than 1 interrupt a paragraph", () => {
+		const text = lines(
+			"The release has",
+			"2. [ ] parts, which is prose",
+			"",
+			"3. [ ] After a blank line: an item",
+			"Prose again",
+			"1. [ ] One interrupts",
+		);
+		expect(titles(text)).toEqual(["After a blank line: an item", "One interrupts"]);
+	});
+
+	it("names sections after setext headings too", () => {
+		const plan = parsePlan(lines("Phase 1", "=======", "", "- [ ] A", "", "Phase 2", "-------", "", "- [ ] B"));
+		expect(plan.items.map((item) => item.section)).toEqual(["Phase 1", "Phase 2"]);
+	});
+
+	it("does not count checkboxes in a block quote", () => {
+		expect(titles(lines("> - [ ] quoted", "> - [x] quoted too", "", "- [ ] Real"))).toEqual(["Real"]);
+	});
+
+	it("counts tabs to the next multiple of four columns", () => {
+		const plan = parsePlan(lines("-\t[ ] Tabbed", "\t- [x] criterion under its text", "- [ ] Next"));
+		expect(plan.items.map((item) => item.title)).toEqual(["Tabbed", "Next"]);
+		expect(plan.items[0]?.criteria).toEqual([{ text: "criterion under its text", checked: true, line: 2 }]);
+	});
+});
+
 describe("planView", () => {
 	const text = lines(
 		"---",
@@ -324,6 +461,8 @@ interface Block {
 	lines: string[];
 	/** Offsets (within `lines`) and titles of the items this block adds. */
 	items: { offset: number; title: string }[];
+	/** Offsets of checkbox lines a fence that is never closed hides (each one is reported). */
+	hidden?: number[];
 }
 
 const title = fc
@@ -376,7 +515,8 @@ const itemBlock: fc.Arbitrary<Block> = fc
 const fenceBlock = (closed: boolean): fc.Arbitrary<Block> =>
 	fc
 		.record({
-			indent: fc.constantFrom("", " ", "   "),
+			// Indented to an item's text, a fence would belong to the item above it.
+			indent: fc.constantFrom("", " "),
 			char: fc.constantFrom("`", "~"),
 			length: fc.integer({ min: 3, max: 5 }),
 			info: fc.constantFrom("", "md", "markdown title=x", " sh "),
@@ -396,7 +536,8 @@ const fenceBlock = (closed: boolean): fc.Arbitrary<Block> =>
 			if (length > 3) inner.push(char.repeat(length - 1));
 			const out = [`${indent}${fence}${info}`, ...inner];
 			if (closed) out.push(`${indent}${fence}`);
-			return { lines: out, items: [] };
+			const hidden = closed ? [] : out.flatMap((line, offset) => (/^ *(?:-|1\.) \[[ x]\] /.test(line) ? [offset] : []));
+			return { lines: out, items: [], hidden };
 		});
 
 const commentBlock: fc.Arbitrary<Block> = fc
@@ -411,7 +552,8 @@ const otherBlock: fc.Arbitrary<Block> = fc.oneof(
 	fc
 		.constantFrom("# Title", "## Phase 2 ##", "### Step", "", "***", "___", "- - -")
 		.map((line) => ({ lines: [line], items: [] })),
-	plainText.map((line) => ({ lines: [line], items: [] })),
+	// A blank line after prose: `2) [ ] x` right under a paragraph would continue it.
+	plainText.map((line) => ({ lines: [line, ""], items: [] })),
 	title.map((text) => ({ lines: ["- A plain note", `  - [ ] ${text}`, `    - [x] ${text}`], items: [] })),
 	title.map((text) => ({ lines: ["", `    - [ ] ${text}`, ""], items: [] })),
 );
@@ -424,19 +566,22 @@ const document = fc.record({
 });
 
 describe("plan parser property", () => {
-	it(`finds exactly the top-level checkbox lines outside fences, with their lines and titles (${RUNS} runs)`, () => {
+	it(`finds exactly the top-level checkbox lines outside fences, with their lines and titles, and reports those a fence never closed hides (${RUNS} runs)`, () => {
 		fc.assert(
 			fc.property(document, ({ frontMatter, blocks, tail, eol }) => {
 				const all: string[] = [...frontMatter];
 				const expected: { line: number; title: string }[] = [];
+				const hidden: number[] = [];
 				for (const block of tail ? [...blocks, tail] : blocks) {
 					for (const item of block.items) expected.push({ line: all.length + item.offset + 1, title: item.title });
+					for (const offset of block.hidden ?? []) hidden.push(all.length + offset + 1);
 					all.push(...block.lines);
 				}
 				const plan = parsePlan(all.join(eol));
 				expect(plan.items.map((item) => ({ line: item.line, title: item.title }))).toEqual(expected);
 				expect(plan.counts.total).toBe(expected.length);
-				expect(plan.errors).toEqual([]);
+				expect(plan.errors.map((error) => error.line)).toEqual(hidden);
+				for (const error of plan.errors) expect(error.reason).toContain("never closed");
 			}),
 			{ numRuns: RUNS },
 		);
