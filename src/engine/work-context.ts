@@ -2,15 +2,15 @@
  * What the engine knows about the worktree's works when a session goes idle:
  * the active work and its plan read as a `WorkView`, whether this session is
  * bound to it (the first session to come binds itself), and the facts guards
- * 1 to 3 read — switched off, bound elsewhere, plan missing. Facts only: the
- * policy owns the wording.
+ * 1 to 3 read — switched off, bound elsewhere, plan missing, unreadable or
+ * with errors. Facts only: the policy owns the wording.
  *
  * Contract: reads and writes go through the `Store`; plans through `PlanSource`.
  */
 
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
-import { parsePlan, planView } from "../core/plan-parser.js";
+import { type PlanError, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
 import type { PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
@@ -67,6 +67,9 @@ export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): P
 		return { view: null, work, facts: { switchedOff, planUnusable: { path: work.planPath, problem: "missing" } } };
 	}
 	const plan = parsePlan(text, work.planPath);
+	if (plan.errors.length > 0) {
+		return { view: null, work, facts: { switchedOff, planUnusable: planWithErrors(work.planPath, plan.errors) } };
+	}
 	const view = planView(plan, work.name, deps.config.nextItems);
 	const verify = work.verify.length > 0 ? work.verify : view.verify;
 	return { view: { ...view, verify }, work, facts: { switchedOff } };
@@ -92,6 +95,17 @@ async function bind(deps: WorkContextDeps, workId: string, ref: SessionRef): Pro
 function unreadablePlan(planPath: string, error: unknown): PlanUnusable {
 	const detail = fileProblemOf(error)?.reason ?? (error instanceof Error ? error.message : String(error));
 	return { path: planPath, problem: "unreadable", detail };
+}
+
+/**
+ * A plan with errors may have lost items (a checkbox hidden in a fence never
+ * closed, a mark boulder cannot read), so it could look done when it is not:
+ * it is never continued, verified or completed until it is fixed.
+ */
+function planWithErrors(planPath: string, errors: readonly PlanError[]): PlanUnusable {
+	const first = planErrorsMessage(errors.slice(0, 1), planPath);
+	const more = errors.length > 1 ? ` (and ${errors.length - 1} more; \`boulder plans\` lists them)` : "";
+	return { path: planPath, problem: "errors", detail: `${first}${more}` };
 }
 
 export function isBound(work: Work, ref: SessionRef): boolean {

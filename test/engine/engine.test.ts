@@ -208,6 +208,33 @@ describe("engine with a plan (works)", () => {
 		expect((await turnThenIdle(engine, main)).kind).toBe("inject");
 	});
 
+	it("neither continues, verifies nor completes a plan with errors, and says where the first one is", async () => {
+		const worktree = await tempWorktree();
+		const file = await writePlan(worktree, "plan.md", plan);
+		const runner = scriptedRunner([{ exitCode: 0 }]);
+		const { engine, store } = fileEngine(worktree, {}, runner);
+		const deps = { store, clock, plans: { read: async (w: string, p: string) => readFile(path.join(w, p), "utf8") } };
+		await startWork(deps, { planPath: file, cwd: worktree, session: main });
+		const unclosed = ["- [x] write", "```ts", "const x = 1;", "- [ ] test", "- [ ] ship"].join("\n");
+		await writePlan(worktree, "plan.md", `# Ship it\n\n- [ ] review\n${unclosed}\n`);
+		await engine.turnStarted(main, "user");
+		const open = await turnThenIdle(engine, main);
+		expect(open).toMatchObject({ kind: "skip", reason: "no-open-work" });
+		expect(open.detail).toContain("plan.md:7: this checkbox is inside a code fence opened on line 5");
+		expect(open.detail).toContain("(and 1 more;");
+
+		// Every item the fence left visible is done: read naively, the work would verify and complete.
+		await writePlan(worktree, "plan.md", `# Ship it\n\n- [x] review\n${unclosed}\n`);
+		await engine.turnStarted(main, "user");
+		const done = await turnThenIdle(engine, main);
+		expect(done).toMatchObject({ kind: "skip", reason: "no-open-work" });
+		expect(done.detail).toContain("has errors");
+		expect(runner.commands).toEqual([]);
+		const works = await store.readWorks();
+		const work = works.kind === "ok" ? Object.values(works.value.works)[0] : undefined;
+		expect(work?.status).toBe("active");
+	});
+
 	it("says the plan file is missing instead of guessing", async () => {
 		const worktree = await tempWorktree();
 		const file = await writePlan(worktree, "plan.md", plan);
