@@ -351,6 +351,12 @@ function pathsOf(value: unknown, prefix: Path = [], out: Path[] = [], depth = 0)
 	return out;
 }
 
+/** A property of the value's own, never its prototype's (a generated key may be `__proto__`). */
+function ownValue(value: unknown, key: string | number): unknown {
+	if (typeof value !== "object" || value === null) return undefined;
+	return Object.getOwnPropertyDescriptor(value, String(key))?.value;
+}
+
 export function mutate(args: unknown[], mutations: readonly Mutation[]): unknown[] {
 	const copy = structuredClone(args) as unknown[];
 	for (const mutation of mutations) {
@@ -358,11 +364,17 @@ export function mutate(args: unknown[], mutations: readonly Mutation[]): unknown
 		if (paths.length === 0) break;
 		const target = paths[mutation.at % paths.length] as Path;
 		let parent: unknown = copy;
-		for (const key of target.slice(0, -1)) parent = (parent as Record<string | number, unknown>)[key];
-		const last = target.at(-1) as string | number;
+		for (const key of target.slice(0, -1)) parent = ownValue(parent, key);
+		const last = String(target.at(-1));
 		if (typeof parent !== "object" || parent === null) continue;
 		if (mutation.op === "delete" && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[last];
-		else (parent as Record<string | number, unknown>)[last] = mutation.value;
+		else
+			Object.defineProperty(parent, last, {
+				value: mutation.value,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 	}
 	return copy;
 }
@@ -549,16 +561,19 @@ export function userPromptOf(call: Call): string | null {
 }
 
 /**
- * The session of an assistant reply that ended: a finish that ends a turn
- * (stop, end_turn, length, content-filter, error) or an error. A turn that
- * ended so may be continued (an error after its backoff); one whose end is
- * unknown may not.
+ * The session of a turn that ended: an assistant reply with a finish that
+ * ends a turn (stop, end_turn, length, content-filter, error) or an error, or
+ * a `session.error` naming an error. A turn that ended so may be continued
+ * (after an error, once its backoff is over); one whose end is unknown may not.
  */
 export function endedReplyOf(call: Call): string | null {
 	if (call.hook !== "event") return null;
 	const input = call.args[0];
-	const properties =
-		isRecord(input) && isRecord(input.event) && isRecord(input.event.properties) ? input.event.properties : null;
+	const event = isRecord(input) && isRecord(input.event) ? input.event : null;
+	const properties = event && isRecord(event.properties) ? event.properties : null;
+	if (event?.type === "session.error" && typeof properties?.sessionID === "string" && isRecord(properties.error)) {
+		return properties.sessionID;
+	}
 	const message = readableMessage(properties?.info);
 	if (message?.role !== "assistant") return null;
 	const ends = ["stop", "end_turn", "length", "content-filter", "error"].includes(String(message.finish));
