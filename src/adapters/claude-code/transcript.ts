@@ -177,9 +177,11 @@ type ScanEnd = Omit<TurnLines, "lines">;
 
 /**
  * Hands the file's lines to `visit`, parsed, newest first, up to and
- * including the line that begins the turn. The bytes of a line that spans
- * chunks are kept as the chunks' slices and joined once, when its start is
- * found, so a long line costs its length, not its length squared.
+ * including the line that begins the turn. One chunk buffer serves the whole
+ * scan: a line inside a chunk is decoded from it; a line that spans chunks is
+ * only measured while its start is looked for, then read once, whole, from
+ * the file. So a long line costs its length, not its length squared, and a
+ * line too long to use is never held in memory.
  */
 async function scanTurn(
 	file: string,
@@ -192,20 +194,10 @@ async function scanTurn(
 	const { handle, size } = await openRegularFile(file);
 	try {
 		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
-		/** Slices of the line being assembled, newest first. */
-		let carry: Buffer[] = [];
-		let carryBytes = 0;
+		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
 		let lastLine = true;
-		/** Takes one whole line; true when it begins the turn (or a limit ends the reading). */
-		const take = (head: Buffer): boolean => {
-			const length = head.length + carryBytes;
-			if (length > maxLineBytes) {
-				end.limit = { kind: "line", bytes: maxLineBytes };
-				return true;
-			}
-			const bytes = carry.length === 0 ? head : Buffer.concat([head, ...carry.reverse()], length);
-			carry = [];
-			carryBytes = 0;
+		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
+		const take = (bytes: Buffer): boolean => {
 			const last = lastLine;
 			lastLine = false;
 			const text = bytes.toString("utf8");
@@ -220,34 +212,37 @@ async function scanTurn(
 			end.foundStart = isTurnStart(value);
 			return end.foundStart;
 		};
+		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
+		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
+			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
+			const whole = Buffer.allocUnsafe(lineEnd - start);
+			await readFully(file, handle, whole, whole.length, start);
+			return whole;
+		};
+		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
+		/** Where the line being looked at ends: its newline, or the end of the file. */
+		let lineEnd = size;
 		let position = size;
+		let length = 0;
 		while (position > 0) {
 			const budget = maxBytes - (size - position);
-			if (budget <= 0) {
-				end.limit = { kind: "bytes", bytes: maxBytes };
-				return end;
-			}
-			const length = Math.min(chunkBytes, position, budget);
+			if (budget <= 0) return { ...end, limit: { kind: "bytes", bytes: maxBytes } };
+			length = Math.min(chunkBytes, position, budget);
 			position -= length;
-			const chunk = Buffer.allocUnsafe(length);
-			await readFully(file, handle, chunk, position);
+			await readFully(file, handle, chunk, length, position);
 			let stop = length;
 			while (stop > 0) {
 				const newline = chunk.lastIndexOf(0x0a, stop - 1);
 				if (newline === -1) break;
-				if (take(chunk.subarray(newline + 1, stop))) return end;
+				const start = position + newline + 1;
+				if (lineEnd - start > maxLineBytes) return tooLong();
+				if (take(await lineBytes(start, lineEnd, position, length))) return end;
+				lineEnd = position + newline;
 				stop = newline;
 			}
-			if (stop > 0) {
-				carry.push(chunk.subarray(0, stop));
-				carryBytes += stop;
-				if (carryBytes > maxLineBytes) {
-					end.limit = { kind: "line", bytes: maxLineBytes };
-					return end;
-				}
-			}
+			if (lineEnd - position > maxLineBytes) return tooLong();
 		}
-		if (carryBytes > 0) take(Buffer.alloc(0));
+		if (lineEnd > 0) take(await lineBytes(0, lineEnd, 0, length));
 		return end;
 	} finally {
 		await handle.close();
@@ -424,15 +419,17 @@ function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
 }
 
+/** Fills `buffer[0, length)` from the file at `position`. */
 async function readFully(
 	file: string,
 	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
 	buffer: Buffer,
+	length: number,
 	position: number,
 ): Promise<void> {
 	let done = 0;
-	while (done < buffer.length) {
-		const { bytesRead } = await readAt(file, handle, buffer, done, position + done);
+	while (done < length) {
+		const { bytesRead } = await readAt(file, handle, buffer.subarray(0, length), done, position + done);
 		if (bytesRead === 0) {
 			throw new FileProblem(file, "unreadable", `it shrank while it was read (at byte ${position + done})`);
 		}
