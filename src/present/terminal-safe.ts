@@ -10,9 +10,11 @@
  */
 
 /** The SGR codes boulder's own styles emit: bold, dim, their reset, four colours and their reset. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: recognising control sequences is this module's job
 const OWN_COLOURS = /\x1b\[(?:1|2|22|31|32|33|36|39)m/y;
 
 /** C0 controls but tab and newline, DEL, C1 controls, and Unicode's invisible direction and isolation marks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: recognising control characters is this module's job
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 export function terminalSafe(text: string, options: { keepOwnColours?: boolean } = {}): string {

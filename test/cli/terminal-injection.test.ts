@@ -18,6 +18,7 @@ describe("control sequences from outside", () => {
 			outputs.push(await box.run(args));
 		}
 		for (const output of outputs) {
+			// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for raw control sequences
 			expect(output.stdout + output.stderr).not.toMatch(/\x1b[\][](?!3[0-9]m|[12]m|22m|39m)/);
 		}
 		expect(outputs[0]?.stdout).toContain("\\x1b]0;pwned\\x07");

@@ -316,7 +316,10 @@ describe("boulder with the real Claude Code", () => {
 	it(
 		"stops at the episode's turn budget; the user's next prompt (--resume) opens a fresh episode",
 		async () => {
-			await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ budgets: { autoTurns: 2 } }));
+			await writeFile(
+				join(sandbox.project, "boulder.config.json"),
+				JSON.stringify({ budgets: { autoTurns: 2, perItem: { autoTurns: 0 } } }),
+			);
 			const first = await serve([
 				progress(0, 5),
 				say("Starting."),
@@ -331,7 +334,7 @@ describe("boulder with the real Claude Code", () => {
 			expect(run.exitCode).toBe(0);
 			expect(first.exhaustedCount()).toBe(0);
 			expect(nudges(first)).toBe(2);
-			expect(await boulderOk("why")).toMatch(/all 2 automatic turns/);
+			expect(await boulderOk("why")).toMatch(/the 2 automatic turns it had earned/);
 
 			const second = await serve([say("Picking it up again."), progress(3, 5), say("Three done.")], {
 				whenExhausted: say("Resting."),
