@@ -20,13 +20,17 @@ export const claudeCodeAdapter: HarnessAdapter = {
 	title: "Claude Code",
 	scopes: [
 		{ name: "local", help: "this project's .claude/settings.local.json, for you only (the default)" },
-		{ name: "project", help: "this project's .claude/settings.json, shared with everyone who works on it" },
+		{
+			name: "project",
+			help: "this project's .claude/settings.json, shared with everyone who works on it (no path of this machine in it)",
+		},
 		{ name: "user", help: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project" },
 	],
 	defaultScope: "local",
 	async install(place) {
-		const { installClaudeCode } = await import("./install.js");
-		return { report: await installClaudeCode(placeOf(place)), text: INSTALL_TEXT, notes: [] };
+		const { installClaudeCodeWithNotes } = await import("./install.js");
+		const { report, notes } = await installClaudeCodeWithNotes(placeOf(place));
+		return { report, text: INSTALL_TEXT, notes };
 	},
 	async uninstall(place) {
 		const { uninstallClaudeCode } = await import("./install.js");

@@ -1,15 +1,36 @@
 /**
- * `boulder doctor`'s Claude Code check: where boulder's hooks are installed,
- * whether they come from this version of boulder and cover every event, and
- * whether the programs they run still exist. Hooks installed as a plugin are
- * not visible from here and are not reported.
+ * `boulder doctor`'s Claude Code check: where boulder runs from in Claude Code
+ * (hooks in the user, project or local settings; the boulder plugin), and
+ * whether what each runs is there and is this version of boulder:
+ *
+ * - pinned hooks: the node and the hook program they name;
+ * - portable hooks and the marketplace plugin: the boulder they find here,
+ *   looked up as the shell does it (`hook-config.ts`): the project's
+ *   devDependency, the user's link, the PATH;
+ * - the plugin: its folder in Claude Code's plugin cache and its version.
+ *
+ * Every finding that needs action names the one command that fixes it.
  */
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { REGISTRATIONS } from "./hook-config.js";
-import { messageOf } from "./hook-input.js";
-import { INSTALL_SCOPES, type InstallScope, ourEntries, settingsFile, thisProgram } from "./install.js";
+import { packageAt, packageVersion } from "../shared/config-file.js";
+import { plainValue } from "../shared/settings-json.js";
+import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
+import { isRecord, messageOf } from "./hook-input.js";
+import {
+	claudeConfigDir,
+	hookLinkFile,
+	hookLinkTarget,
+	INSTALL_SCOPES,
+	type InstallScope,
+	ourEntries,
+	parseSettings,
+	projectPackage,
+	settingsFile,
+} from "./install.js";
+import { DOCTOR_TEXT } from "./messages.js";
 
 export type ClaudeCodeFinding = DoctorFinding;
 
@@ -24,100 +45,282 @@ export const claudeCodeDoctorCheck = {
 
 export async function checkClaudeCodeHooks(
 	context: ClaudeCodeCheckContext,
-	version: string = thisProgram().version,
+	version: string = packageVersion(),
 ): Promise<ClaudeCodeFinding[]> {
 	const findings: ClaudeCodeFinding[] = [];
-	const installedIn: InstallScope[] = [];
+	const places: string[] = [];
+	const settings = new Map<InstallScope, unknown>();
 	for (const scope of INSTALL_SCOPES) {
 		const file = settingsFile(scope, context);
-		let settings: unknown;
+		let value: unknown;
 		try {
-			settings = JSON.parse(await readFile(file, "utf8"));
+			value = plainValue(parseSettings(await readFile(file, "utf8"), file));
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-			findings.push({
-				check: CHECK,
-				level: "problem",
-				message: `${file} cannot be read as JSON (${messageOf(error)}); Claude Code will not run its hooks either`,
-				fix: "fix the file, or move it away",
-				file,
-			});
+			findings.push(problem(DOCTOR_TEXT.unreadable(file, messageOf(error)), DOCTOR_TEXT.unreadableFix, file));
 			continue;
 		}
-		const entries = ourEntries(settings);
+		settings.set(scope, value);
+		const entries = ourEntries(value);
 		if (entries.length === 0) continue;
-		installedIn.push(scope);
-		findings.push(...judge(scope, file, entries, version));
+		places.push(`${scope} settings`);
+		findings.push(...judgeHooks(scope, file, entries, version, context));
 	}
-	if (installedIn.length === 0) {
-		findings.push({
-			check: CHECK,
-			level: "ok",
-			message:
-				"boulder's Claude Code hooks are not in this project's or your user settings (a plugin install is not visible here)",
-			fix: "`boulder install claude-code` adds them, if you use Claude Code here",
-		});
+	for (const plugin of enabledPlugins(settings, context.env)) {
+		places.push(`plugin ${plugin.id}`);
+		findings.push(...judgePlugin(plugin, version, context));
 	}
-	if (installedIn.length > 1) {
-		findings.push({
-			check: CHECK,
-			level: "warn",
-			message: `boulder's hooks are installed in more than one settings file (${installedIn.join(", ")}): every event runs boulder more than once`,
-			fix: `keep one: \`boulder uninstall claude-code --${installedIn[installedIn.length - 1]}\``,
-		});
+	if (places.length === 0) {
+		findings.push({ check: CHECK, level: "ok", message: DOCTOR_TEXT.notInstalled, fix: DOCTOR_TEXT.installFix });
+	}
+	if (places.length > 1) {
+		const last = places[places.length - 1] ?? "";
+		const fix = last.startsWith("plugin ")
+			? `keep one: \`claude plugin uninstall ${last.slice("plugin ".length)}\``
+			: `keep one: \`boulder uninstall claude-code --${last.split(" ")[0]}\``;
+		findings.push({ check: CHECK, level: "warn", message: DOCTOR_TEXT.twice(places), fix });
 	}
 	return findings;
 }
 
-function judge(
+function judgeHooks(
 	scope: InstallScope,
 	file: string,
-	entries: ReturnType<typeof ourEntries>,
+	entries: OurCommand[],
 	version: string,
+	context: ClaudeCodeCheckContext,
 ): ClaudeCodeFinding[] {
 	const reinstall = `\`boulder install claude-code --${scope}\``;
 	const found: ClaudeCodeFinding[] = [];
-	const versions = [...new Set(entries.map((entry) => entry.version))];
 	const missing = REGISTRATIONS.filter(
 		(registration) => !entries.some((entry) => entry.event === registration.event),
 	).map((registration) => registration.event);
-	for (const program of new Set(entries.flatMap((entry) => [entry.node, entry.bundle]))) {
-		if (!existsSync(program)) {
-			found.push({
-				check: CHECK,
-				level: "problem",
-				message: `the hooks in ${file} run ${program}, which does not exist: they fail and boulder does nothing`,
-				fix: reinstall,
-				file,
-			});
+	if (missing.length > 0) found.push(warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
+	const pinned = entries.filter((entry) => entry.form === "pinned");
+	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
+		if (!existsSync(program)) found.push(problem(DOCTOR_TEXT.programGone(file, program), reinstall, file));
+	}
+	for (const entry of pinned) {
+		if (!existsSync(entry.bundle) || found.some((finding) => finding.message.includes(entry.bundle))) continue;
+		// The package around the program says what runs now (a clone may have moved on); the marker, what was installed.
+		const installed = packageAt(rootOfBundle(entry.bundle))?.version ?? entry.version;
+		if (installed !== version) {
+			found.push(warn(DOCTOR_TEXT.otherVersion(file, installed, entry.bundle, version), reinstall, file));
 		}
 	}
-	if (versions.some((installed) => installed !== version)) {
-		found.push({
-			check: CHECK,
-			level: "warn",
-			message: `the hooks in ${file} were installed by boulder ${versions.join(", ")}; this is ${version}`,
-			fix: reinstall,
-			file,
-		});
-	}
-	if (missing.length > 0) {
-		found.push({
-			check: CHECK,
-			level: "warn",
-			message: `the hooks in ${file} miss ${missing.join(", ")}`,
-			fix: reinstall,
-			file,
-		});
+	if (entries.some((entry) => entry.form === "portable")) {
+		found.push(...judgeFound(file, findInstalled(context), version, reinstall));
 	}
 	if (found.length === 0) {
-		found.push({
-			check: CHECK,
-			level: "ok",
-			message: `hooks installed in ${file} (${scope}, boulder ${version}, ${entries.length} events)`,
-			fix: null,
-			file,
-		});
+		const message = pinned.length
+			? DOCTOR_TEXT.pinnedOk(file, scope, version, entries.length)
+			: DOCTOR_TEXT.portableOk(file, version, findInstalled(context).where);
+		found.push({ check: CHECK, level: "ok", message, fix: null, file });
 	}
 	return found;
+}
+
+/** What portable hooks (or the marketplace plugin's) run here, judged. Nothing is reported when it is this version. */
+function judgeFound(file: string, installed: Installed, version: string, relink: string): ClaudeCodeFinding[] {
+	const found: ClaudeCodeFinding[] = [];
+	if (installed.danglingLink) {
+		const { link, target } = installed.danglingLink;
+		found.push(problem(DOCTOR_TEXT.linkGone(link, target), "`boulder install claude-code --project`", link));
+	}
+	if (installed.kind === "none") {
+		if (!installed.danglingLink) {
+			found.push(problem(DOCTOR_TEXT.noneFound(file), "`boulder install claude-code --project`", file));
+		}
+		return found;
+	}
+	if (installed.version !== null && installed.version !== version) {
+		const fix =
+			installed.kind === "project"
+				? `\`npm install --save-dev boulder-agent@${version}\``
+				: installed.kind === "path"
+					? `\`npm install --global boulder-agent@${version}\``
+					: relink;
+		found.push(warn(DOCTOR_TEXT.otherVersion(file, installed.version, installed.where, version), fix, file));
+	}
+	return found;
+}
+
+interface Installed {
+	kind: "project" | "link" | "path" | "none";
+	/** In words: where it was found. */
+	where: string;
+	version: string | null;
+	/** The user's link, when it points at a copy that is gone. */
+	danglingLink?: { link: string; target: string };
+}
+
+/** The boulder the portable hooks run here, found the way the shell finds it. */
+export function findInstalled(context: ClaudeCodeCheckContext): Installed {
+	const own = path.join(projectPackage(context.cwd), HOOK_BUNDLE);
+	if (existsSync(own)) {
+		return { kind: "project", where: `the project's devDependency, ${own}`, version: versionOf(own) };
+	}
+	const link = hookLinkFile(context.env);
+	let danglingLink: Installed["danglingLink"];
+	const target = linkTarget(link);
+	if (target !== null) {
+		if (existsSync(target)) {
+			return { kind: "link", where: `linked for you in ${link} → ${target}`, version: versionOf(target) };
+		}
+		danglingLink = { link, target };
+	}
+	const onPath = whichProgram(HOOK_BIN, context.env);
+	if (onPath !== null) {
+		return { kind: "path", where: `${onPath} on the PATH`, version: versionOf(onPath), danglingLink };
+	}
+	return { kind: "none", where: "nowhere", version: null, danglingLink };
+}
+
+function linkTarget(link: string): string | null {
+	let text: string;
+	try {
+		text = readFileSync(link, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+	return hookLinkTarget(text);
+}
+
+/** The version of the boulder-agent package a hook program (or a link to it) belongs to. */
+function versionOf(program: string): string | null {
+	let real: string;
+	try {
+		real = realpathSync(program);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+	return packageAt(rootOfBundle(real))?.version ?? null;
+}
+
+/** `<root>/dist/hook/claude-code.cjs` → `<root>`. */
+function rootOfBundle(bundle: string): string {
+	return path.resolve(path.dirname(bundle), "..", "..");
+}
+
+/** The first executable `name` on the environment's PATH, as `command -v` finds it; null when there is none. */
+function whichProgram(name: string, env: NodeJS.ProcessEnv): string | null {
+	const names = process.platform === "win32" ? [`${name}.cmd`, name] : [name];
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (dir === "") continue;
+		for (const candidate of names) {
+			const file = path.join(dir, candidate);
+			try {
+				accessSync(file, constants.X_OK);
+				return file;
+			} catch (error) {
+				// Not here, or not executable: the shell looks further along the PATH too.
+				const code = (error as NodeJS.ErrnoException).code;
+				if (code !== "ENOENT" && code !== "EACCES" && code !== "ENOTDIR") throw error;
+			}
+		}
+	}
+	return null;
+}
+
+interface EnabledPlugin {
+	/** `boulder@<marketplace>`. */
+	id: string;
+	/** Where Claude Code keeps its copy, from its installed_plugins.json; null when it has none. */
+	folder: string | null;
+}
+
+/** boulder's plugins that a settings file enables, with the folder Claude Code installed each into. */
+function enabledPlugins(settings: Map<InstallScope, unknown>, env: NodeJS.ProcessEnv): EnabledPlugin[] {
+	const ids = new Set<string>();
+	for (const value of settings.values()) {
+		const enabled = isRecord(value) && isRecord(value.enabledPlugins) ? value.enabledPlugins : {};
+		for (const [id, on] of Object.entries(enabled)) if (id.startsWith("boulder@") && on === true) ids.add(id);
+	}
+	if (ids.size === 0) return [];
+	const installed = readInstalledPlugins(env);
+	return [...ids].map((id) => ({ id, folder: installed[id] ?? null }));
+}
+
+/** Claude Code's record of installed plugins (`plugins/installed_plugins.json`, version 2): id → install folder. */
+function readInstalledPlugins(env: NodeJS.ProcessEnv): Record<string, string> {
+	const file = path.join(claudeConfigDir(env), "plugins", "installed_plugins.json");
+	let value: unknown;
+	try {
+		value = JSON.parse(readFileSync(file, "utf8"));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) return {};
+		throw error;
+	}
+	const found: Record<string, string> = {};
+	const plugins = isRecord(value) && isRecord(value.plugins) ? value.plugins : {};
+	for (const [id, installs] of Object.entries(plugins)) {
+		const first = Array.isArray(installs) ? installs.find((install) => isRecord(install)) : undefined;
+		if (isRecord(first) && typeof first.installPath === "string") found[id] = first.installPath;
+	}
+	return found;
+}
+
+function judgePlugin(plugin: EnabledPlugin, version: string, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
+	if (plugin.folder === null || !existsSync(plugin.folder)) {
+		const folder = plugin.folder ?? "(none recorded)";
+		return [problem(DOCTOR_TEXT.pluginGone(plugin.id, folder), `\`claude plugin install ${plugin.id}\``)];
+	}
+	const found: ClaudeCodeFinding[] = [];
+	const manifest = readJson(path.join(plugin.folder, ".claude-plugin", "plugin.json"));
+	const installed = isRecord(manifest) && typeof manifest.version === "string" ? manifest.version : null;
+	if (installed !== null && installed !== version) {
+		found.push(warn(DOCTOR_TEXT.pluginVersion(plugin.id, installed, version), `\`claude plugin update ${plugin.id}\``));
+	}
+	const hooks = readFileOrNull(path.join(plugin.folder, "hooks", "hooks.json"));
+	const portable = hooks?.includes("--boulder-hook=portable") ?? false;
+	const here = portable ? findInstalled(context) : null;
+	if (here !== null) {
+		for (const finding of judgeFound(
+			`the plugin ${plugin.id}`,
+			here,
+			version,
+			"`boulder install claude-code --project`",
+		)) {
+			found.push(
+				finding.level === "problem" && here.kind === "none"
+					? { ...finding, fix: "`npm install --global boulder-agent`" }
+					: finding,
+			);
+		}
+	}
+	if (found.length === 0) {
+		const where = here ? `runs boulder ${here.version ?? "?"}, ${here.where}` : plugin.folder;
+		found.push({ check: CHECK, level: "ok", message: DOCTOR_TEXT.pluginOk(plugin.id, where), fix: null });
+	}
+	return found;
+}
+
+function readJson(file: string): unknown {
+	const text = readFileOrNull(file);
+	if (text === null) return null;
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		if (error instanceof SyntaxError) return null;
+		throw error;
+	}
+}
+
+function readFileOrNull(file: string): string | null {
+	try {
+		return readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}
+
+function problem(message: string, fix: string, file?: string): ClaudeCodeFinding {
+	return { check: CHECK, level: "problem", message, fix, ...(file ? { file } : {}) };
+}
+
+function warn(message: string, fix: string, file?: string): ClaudeCodeFinding {
+	return { check: CHECK, level: "warn", message, fix, ...(file ? { file } : {}) };
 }

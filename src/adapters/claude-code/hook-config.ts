@@ -1,7 +1,20 @@
 /**
  * Which Claude Code hooks boulder installs, with what matcher and timeout,
- * and the command line of each: shared by the installer, the plugin's
- * `hooks/hooks.json` (a test keeps the two in step) and `boulder doctor`.
+ * and the command line of each: shared by the installer, the plugins'
+ * `hooks/hooks.json` (a test keeps them in step) and `boulder doctor`.
+ *
+ * A command comes in one of two forms:
+ *
+ * - pinned: this machine's node and the absolute path of one copy of
+ *   boulder's hook program (user and local settings, which stay on this
+ *   machine; the package's own plugin, under `${CLAUDE_PLUGIN_ROOT}`);
+ * - portable: no path of any machine, for a settings file a team commits and
+ *   for the marketplace plugin. It runs the first boulder it finds: the
+ *   project's devDependency, the one `boulder install` linked for this user
+ *   (`$XDG_DATA_HOME/boulder/claude-code-hook.cjs`), or the
+ *   `boulder-claude-code-hook` program on the PATH (a global install). With
+ *   none, SessionStart prints a one-line notice and every other event exits
+ *   quietly, so a teammate without boulder sees no hook errors.
  *
  * Timeouts: the harness kills a hook that outlives its timeout. The Stop hook
  * may run a plan's verify commands (5 minutes each by default), so it gets 15
@@ -10,6 +23,9 @@
  * nothing, so the agent simply stops.
  */
 import type { HookEvent } from "./hook-input.js";
+import { NOT_INSTALLED_NOTICE } from "./messages.js";
+
+const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: HookEvent;
@@ -53,6 +69,16 @@ export const HOOK_MARKER = "--boulder-hook";
 /** The hook program (the loader of the bundle), relative to the package root. */
 export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
 
+/** The package's program for the hook (the same file), as a global install puts it on the PATH. */
+export const HOOK_BIN = "boulder-claude-code-hook";
+
+/** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
+export const HOOK_LINK = "boulder/claude-code-hook.cjs";
+
+/** The marker's value in portable commands, which name no version: any installed boulder runs them. */
+export const PORTABLE_TAG = "portable";
+
+/** A pinned hook program. */
 export interface HookProgram {
 	/** The node binary (absolute, for settings files; `node` for the plugin). */
 	node: string;
@@ -62,42 +88,87 @@ export interface HookProgram {
 	version: string;
 }
 
-/** The shell command Claude Code runs for `event`. */
-export function hookCommand(program: HookProgram, event: HookEvent): string {
+/** The portable form: whichever installed boulder the command finds. */
+export interface PortableHook {
+	portable: true;
+}
+
+export const PORTABLE: PortableHook = { portable: true };
+
+export type HookForm = HookProgram | PortableHook;
+
+export function isPortable(form: HookForm): form is PortableHook {
+	return "portable" in form && form.portable === true;
+}
+
+/** The shell command Claude Code runs for `event` (it runs commands with `sh -c`). */
+export function hookCommand(program: HookForm, event: HookEvent): string {
+	if (isPortable(program)) return portableCommand(event);
 	return `${shellWord(program.node)} ${shellWord(program.bundle)} ${event} ${HOOK_MARKER}=${program.version}`;
 }
 
+/**
+ * The finder, in POSIX sh. Every branch ends in `exec` or an exit 0; the
+ * notice is JSON Claude Code shows the user (`systemMessage`), never the model.
+ * Nothing forks before the hook runs (`[` and `command -v` are built in).
+ */
+function portableCommand(event: HookEvent): string {
+	const run = `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`;
+	const otherwise =
+		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
+	return [
+		`h="$CLAUDE_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}"`,
+		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${HOOK_LINK}"`,
+		`[ -f "$h" ] && exec node "$h" ${run}`,
+		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
+		otherwise,
+	].join("; ");
+}
+
 /** The matcher groups for one event, as settings files and hooks.json hold them. */
-export function matcherGroup(program: HookProgram, registration: HookRegistration): Record<string, unknown> {
+export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
 	const hook = { type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout };
 	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
 }
 
 /** Every event's groups: the value of a settings file's `hooks`. */
-export function hooksObject(program: HookProgram): Record<string, unknown[]> {
+export function hooksObject(program: HookForm): Record<string, unknown[]> {
 	const hooks: Record<string, unknown[]> = {};
 	for (const registration of REGISTRATIONS) hooks[registration.event] = [matcherGroup(program, registration)];
 	return hooks;
 }
 
-export interface OurCommand {
-	event: string;
-	version: string;
-	/** The words before the event: the node binary and the hook program, unquoted. */
-	node: string;
-	bundle: string;
-}
+/** A command boulder installed, read back. */
+export type OurCommand =
+	| {
+			form: "pinned";
+			event: string;
+			version: string;
+			/** The words before the event: the node binary and the hook program, unquoted. */
+			node: string;
+			bundle: string;
+	  }
+	| { form: "portable"; event: string };
 
 const OUR_COMMAND = new RegExp(`^(.*)\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
+const OUR_PORTABLE_COMMAND = new RegExp(`\\s(\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
 
 /** Reads back a command boulder installed; null for anyone else's. */
 export function parseOurCommand(command: unknown): OurCommand | null {
 	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
+	const portable = OUR_PORTABLE_COMMAND.exec(command);
+	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
 	const match = OUR_COMMAND.exec(command);
 	if (!match) return null;
 	const words = shellWords(match[1] ?? "");
 	if (words.length !== 2) return null;
-	return { node: words[0] ?? "", bundle: words[1] ?? "", event: match[2] ?? "", version: match[3] ?? "" };
+	return {
+		form: "pinned",
+		node: words[0] ?? "",
+		bundle: words[1] ?? "",
+		event: match[2] ?? "",
+		version: match[3] ?? "",
+	};
 }
 
 /** Claude Code expands this in a plugin's hook commands. */

@@ -8,24 +8,39 @@
  *
  * `<cwd>` is where the command runs: run it where you start Claude Code.
  *
+ * The project file is committed, so it gets the portable commands
+ * (`hook-config.ts`): no path of this machine, whichever boulder a teammate
+ * has installed. Installing them also links this copy of boulder for this
+ * user (`$XDG_DATA_HOME/boulder/claude-code-hook.cjs`), unless the project
+ * has its own devDependency, which the commands prefer. Local and user
+ * settings stay on this machine and pin this node and this copy's hook
+ * program by absolute path, which needs nothing on the PATH.
+ *
  * The file is edited in place (`settings-json.ts`): the user's other settings
  * and hooks keep every byte. boulder's entries are recognised by the marker
- * in their command (`hook-config.ts`), so uninstall removes exactly those,
- * and installing again replaces them (a newer boulder, a moved package)
- * rather than adding a second set. Nothing is written when nothing changes;
- * otherwise the old file is first copied to
- * `settings.json.boulder-backup-<UTC time>`. A file that is not valid JSON is
- * refused, never rewritten.
- *
- * The installed command runs the bundled hook by absolute path with this
- * node, so it works without boulder on the PATH or a global install.
+ * in their command, so uninstall removes exactly those, and installing again
+ * replaces them (a newer boulder, a moved package, the other form) rather
+ * than adding a second set. Nothing is written when nothing changes;
+ * otherwise the old file is first copied to the user's state folder
+ * (`config-file.ts`). A file the installer created goes again at uninstall
+ * when nothing else was put in it. A file that is not valid JSON is refused,
+ * never rewritten.
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Edit, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
-import { packageRoot, packageVersion, readConfigText, sameJson, writeConfigText } from "../shared/config-file.js";
+import {
+	PACKAGE_NAME,
+	packageRoot,
+	packageVersion,
+	readConfigText,
+	sameJson,
+	writeConfigText,
+	writeOrRemoveConfig,
+} from "../shared/config-file.js";
 import type { InstallReport } from "../shared/install-report.js";
 import {
 	addMemberEdit,
@@ -41,14 +56,19 @@ import {
 } from "../shared/settings-json.js";
 import {
 	HOOK_BUNDLE,
+	HOOK_LINK,
+	type HookForm,
 	type HookProgram,
 	hooksObject,
+	isPortable,
 	matcherGroup,
+	type OurCommand,
+	PORTABLE,
 	parseOurCommand,
 	REGISTRATIONS,
 } from "./hook-config.js";
 import { isRecord } from "./hook-input.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { INSTALL_TEXT, LINK_GONE_NOTICE } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "local", "user"] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -73,23 +93,87 @@ export function thisProgram(root: string = packageRoot()): HookProgram {
 	return { node: process.execPath, bundle: path.join(root, HOOK_BUNDLE), version: packageVersion(root) };
 }
 
+/** The form a scope gets: portable for the committed project file, pinned for the files that stay on this machine. */
+export function formFor(scope: InstallScope, root: string = packageRoot()): HookForm {
+	return scope === "project" ? PORTABLE : thisProgram(root);
+}
+
+/** The per-user link the portable commands look for, as the shell computes it: `${XDG_DATA_HOME:-$HOME/.local/share}`. */
+export function hookLinkFile(env: NodeJS.ProcessEnv): string {
+	return path.join(env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share"), HOOK_LINK);
+}
+
+/**
+ * What the link holds: a few lines that run the hook program of one copy of
+ * boulder, or, when that copy is gone, let the agent be (with a notice at
+ * session start) rather than fail on every event.
+ */
+export function hookLinkText(bundle: string): string {
+	return [
+		"// Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
+		`const hook = ${JSON.stringify(bundle)};`,
+		'if (require("node:fs").existsSync(hook)) require(hook);',
+		`else if (process.argv[2] === "SessionStart") console.log(${JSON.stringify(JSON.stringify({ systemMessage: LINK_GONE_NOTICE }))});`,
+		"",
+	].join("\n");
+}
+
+/** The hook program a link runs, read back from its text; null when the text is not a link boulder wrote. */
+export function hookLinkTarget(text: string): string | null {
+	const match = /^const hook = ("(?:[^"\\]|\\.)*");$/m.exec(text);
+	if (!match?.[1]) return null;
+	try {
+		const target: unknown = JSON.parse(match[1]);
+		return typeof target === "string" ? target : null;
+	} catch (error) {
+		if (error instanceof SyntaxError) return null;
+		throw error;
+	}
+}
+
+/** The copy of boulder a project has as a devDependency, which the portable commands run first. */
+export function projectPackage(cwd: string): string {
+	return path.join(cwd, "node_modules", PACKAGE_NAME);
+}
+
 export interface InstallOptions extends Place {
 	scope: InstallScope;
-	program?: HookProgram;
+	/** The form to write; defaults to the scope's (`formFor`). */
+	program?: HookForm;
+	/** The copy of boulder the user link points at; defaults to this one. */
+	root?: string;
 	now?: () => Date;
+}
+
+export interface ClaudeInstallResult {
+	report: InstallReport;
+	/** What the user should know about the form written (printed after a fresh install). */
+	notes: string[];
 }
 
 export type { InstallReport } from "../shared/install-report.js";
 
 export async function installClaudeCode(options: InstallOptions): Promise<InstallReport> {
-	const program = options.program ?? thisProgram();
-	if (!existsSync(program.bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(program.bundle));
+	return (await installClaudeCodeWithNotes(options)).report;
+}
+
+export async function installClaudeCodeWithNotes(options: InstallOptions): Promise<ClaudeInstallResult> {
+	const root = options.root ?? packageRoot();
+	const program = options.program ?? formFor(options.scope, root);
+	const bundle = isPortable(program) ? path.join(root, HOOK_BUNDLE) : program.bundle;
+	if (!existsSync(bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(bundle));
 	const file = settingsFile(options.scope, options);
 	const original = await readConfigText(file);
 	const edit = withOurHooks(original ?? "", file, program);
-	if (!edit.changed) return { file, action: "unchanged", backup: null, entries: 0 };
-	const backup = await writeConfigText(file, original, edit.text, options.now);
-	return { file, action: edit.removed > 0 ? "updated" : "installed", backup, entries: edit.added };
+	let link: string | null = null;
+	if (isPortable(program)) link = await linkForUser(options, bundle);
+	const notes = isPortable(program)
+		? [INSTALL_TEXT.portable(link, root)]
+		: [INSTALL_TEXT.pinned(program.node, program.bundle, options.scope)];
+	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
+	const backup = await writeConfigText(file, original, edit.text, options);
+	const action = edit.removed > 0 ? "updated" : "installed";
+	return { report: { file, action, backup, entries: edit.added }, notes };
 }
 
 export async function uninstallClaudeCode(options: InstallOptions): Promise<InstallReport> {
@@ -98,8 +182,36 @@ export async function uninstallClaudeCode(options: InstallOptions): Promise<Inst
 	if (original === null) return { file, action: "absent", backup: null, entries: 0 };
 	const edit = withoutOurHooks(original, file);
 	if (edit.removed === 0) return { file, action: "absent", backup: null, entries: 0 };
-	const backup = await writeConfigText(file, original, edit.text, options.now);
+	const empty = sameJson(plainValue(parseSettings(edit.text, file)), {});
+	const { backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
 	return { file, action: "removed", backup, entries: edit.removed };
+}
+
+/**
+ * Points the user's link at this copy's hook program, unless the project has
+ * its own boulder (which the commands run first). Returns the link, or null
+ * when none was needed.
+ */
+async function linkForUser(options: InstallOptions, bundle: string): Promise<string | null> {
+	const own = projectPackage(options.cwd);
+	if (existsSync(path.join(own, HOOK_BUNDLE)) && samePath(path.join(own, HOOK_BUNDLE), bundle)) return null;
+	const link = hookLinkFile(options.env);
+	const text = hookLinkText(bundle);
+	if ((await readFile(link, "utf8").catch(() => null)) === text) return link;
+	await mkdir(path.dirname(link), { recursive: true });
+	const temp = `${link}.${process.pid}.tmp`;
+	await writeFile(temp, text);
+	await rename(temp, link);
+	return link;
+}
+
+function samePath(a: string, b: string): boolean {
+	try {
+		return realpathSync(a) === realpathSync(b);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+		throw error;
+	}
 }
 
 export interface SettingsEditResult {
@@ -116,7 +228,7 @@ export interface SettingsEditResult {
  * Contract: throws `BoulderError("settings-invalid")` for text that is not a
  * JSON object, or whose `hooks` (or an event's list) has the wrong shape.
  */
-export function withOurHooks(text: string, file: string, program: HookProgram): SettingsEditResult {
+export function withOurHooks(text: string, file: string, program: HookForm): SettingsEditResult {
 	if (text.trim() === "") {
 		const fresh = `${JSON.stringify({ hooks: hooksObject(program) }, null, 2)}\n`;
 		return { text: fresh, changed: true, added: REGISTRATIONS.length, removed: 0 };
@@ -140,7 +252,7 @@ export function withOurHooks(text: string, file: string, program: HookProgram): 
 		edit = event ? appendItemEdit(next, event, group) : addMemberEdit(next, hooks, registration.event, [group]);
 		next = applyEdits(next, [edit]);
 	}
-	verify(next, expectedAfterInstall(JSON.parse(text), program), file);
+	verify(next, expectedAfterInstall(plainValue(root), program), file, text);
 	return { text: next, changed: next !== text, added: REGISTRATIONS.length, removed: cleared.removed };
 }
 
@@ -155,13 +267,13 @@ export function withoutOurHooks(text: string, file: string): SettingsEditResult 
 		next = applyEdits(next, [edit]);
 		removed++;
 	}
-	if (removed > 0) verify(next, expectedAfterUninstall(JSON.parse(text)), file);
+	if (removed > 0) verify(next, expectedAfterUninstall(plainValue(parseSettings(text, file))), file, text);
 	return { text: next, changed: removed > 0, added: 0, removed };
 }
 
-/** Our entries, read back from a settings value: event → the versions and programs found. */
-export function ourEntries(settings: unknown): { event: string; version: string; node: string; bundle: string }[] {
-	const found: { event: string; version: string; node: string; bundle: string }[] = [];
+/** Our entries, read back from a settings value: one per command of ours, with its event and form. */
+export function ourEntries(settings: unknown): OurCommand[] {
+	const found: OurCommand[] = [];
 	const hooks = isRecord(settings) ? settings.hooks : undefined;
 	if (!isRecord(hooks)) return found;
 	for (const [event, groups] of Object.entries(hooks)) {
@@ -170,7 +282,7 @@ export function ourEntries(settings: unknown): { event: string; version: string;
 			if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
 			for (const hook of group.hooks) {
 				const ours = isRecord(hook) ? parseOurCommand(hook.command) : null;
-				if (ours) found.push({ event, version: ours.version, node: ours.node, bundle: ours.bundle });
+				if (ours) found.push({ ...ours, event });
 			}
 		}
 	}
@@ -207,7 +319,7 @@ function isOurs(hook: Node): boolean {
 }
 
 /** Exactly one group of ours per registration, equal to what this program installs, and no other entry of ours. */
-function alreadyInstalled(settings: unknown, program: HookProgram): boolean {
+function alreadyInstalled(settings: unknown, program: HookForm): boolean {
 	if (ourEntries(settings).length !== REGISTRATIONS.length) return false;
 	const hooks = (settings as { hooks: Record<string, unknown[]> }).hooks;
 	return REGISTRATIONS.every((registration) =>
@@ -235,7 +347,7 @@ function expectedAfterUninstall(settings: unknown): unknown {
 	return Object.keys(hooks).length > 0 || Object.keys(settings.hooks).length === 0 ? { ...rest, hooks } : rest;
 }
 
-function expectedAfterInstall(settings: unknown, program: HookProgram): unknown {
+function expectedAfterInstall(settings: unknown, program: HookForm): unknown {
 	const cleared = expectedAfterUninstall(settings) as Record<string, unknown>;
 	const hooks: Record<string, unknown> = { ...(isRecord(cleared.hooks) ? cleared.hooks : {}) };
 	for (const registration of REGISTRATIONS) {
@@ -245,9 +357,9 @@ function expectedAfterInstall(settings: unknown, program: HookProgram): unknown 
 	return { ...cleared, hooks };
 }
 
-/** The edit must give exactly the intended settings: a guard against a bug writing a damaged file. */
-function verify(text: string, expected: unknown, file: string): void {
-	if (!sameJson(JSON.parse(text), expected)) {
+/** The edit must give exactly the intended settings, and keep a byte order mark: a guard against a bug writing a damaged file. */
+function verify(text: string, expected: unknown, file: string, before: string): void {
+	if (!sameJson(plainValue(parseSettings(text, file)), expected) || text.startsWith(BOM) !== before.startsWith(BOM)) {
 		throw new BoulderError(
 			"internal",
 			`editing ${file} went wrong (the result differs from the intent); nothing written`,
@@ -255,7 +367,10 @@ function verify(text: string, expected: unknown, file: string): void {
 	}
 }
 
-function parseSettings(text: string, file: string): Node {
+const BOM = "\uFEFF";
+
+/** Parses settings text (a byte order mark allowed) into its tree. Contract: throws `BoulderError("settings-invalid")`. */
+export function parseSettings(text: string, file: string): Node {
 	let root: Node;
 	try {
 		root = parseJsonTree(text, "json");

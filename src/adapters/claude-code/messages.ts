@@ -19,6 +19,19 @@ export function lookingAtBoulder(command: string): string {
 	return `the user ran /boulder:${command} to look at boulder itself; waiting for their next message`;
 }
 
+/**
+ * What the portable hooks print at session start where no boulder is installed
+ * (a teammate without it): one line, shown to the user, never to the model.
+ * It is written into settings files inside a single-quoted shell word, so it
+ * holds no single quote.
+ */
+export const NOT_INSTALLED_NOTICE =
+	"boulder: this project runs boulder from its Claude Code hooks, but boulder is not installed here (npm install -g boulder-agent, or add it to the project devDependencies); carrying on without it.";
+
+/** What the user's hook link prints at session start when the copy of boulder it ran is gone. */
+export const LINK_GONE_NOTICE =
+	"boulder: the copy of boulder these Claude Code hooks ran was moved or removed; run `boulder install claude-code --project` with the boulder you have now (or `boulder doctor`). Carrying on without it.";
+
 export const INSTALL_TEXT = {
 	notJson: (file: string, problem: string) =>
 		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
@@ -37,4 +50,40 @@ export const INSTALL_TEXT = {
 	removed: (file: string, entries: number) => `Removed boulder's Claude Code hooks (${entries} entries) from ${file}.`,
 	notInstalled: (file: string) => `boulder's Claude Code hooks are not in ${file}; nothing changed.`,
 	restart: "Claude Code reads hooks when a session starts: restart running sessions to pick them up.",
+	portable: (link: string | null, root: string) =>
+		`The hooks name no path of this machine: they run the project's own boulder-agent (devDependency), else the one linked for you${
+			link ? ` (${link} → ${root})` : ""
+		}, else boulder-claude-code-hook on the PATH (a global install). Teammates need boulder-agent installed; without it their hooks print one notice per session and do nothing else.`,
+	pinned: (node: string, bundle: string, scope: string) =>
+		`The hooks run ${node} ${bundle}: pinned to this machine (fine for ${scope} settings). If node or this copy of boulder moves, run this command again; \`boulder doctor\` notices.`,
+} as const;
+
+/** What `boulder doctor` says about Claude Code installs. */
+export const DOCTOR_TEXT = {
+	notInstalled:
+		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
+	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
+	unreadable: (file: string, problem: string) =>
+		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
+	unreadableFix: "fix the file, or move it away",
+	twice: (places: string[]) =>
+		`boulder runs from more than one place in Claude Code (${places.join(", ")}): every event runs boulder more than once`,
+	programGone: (file: string, program: string) =>
+		`the hooks in ${file} run ${program}, which does not exist (moved or removed): they fail and boulder does nothing`,
+	otherVersion: (file: string, installed: string, where: string, version: string) =>
+		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
+	missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
+	pinnedOk: (file: string, scope: string, version: string, events: number) =>
+		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${events} events)`,
+	portableOk: (file: string, version: string, where: string) =>
+		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where})`,
+	noneFound: (file: string) =>
+		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
+	linkGone: (link: string, target: string) =>
+		`${link} points at ${target}, which does not exist (moved or removed): the hooks fall back to a boulder on the PATH`,
+	pluginGone: (id: string, folder: string) =>
+		`Claude Code's plugin ${id} is enabled, but its folder ${folder} is gone: its hooks and /boulder commands fail`,
+	pluginVersion: (id: string, installed: string, version: string) =>
+		`Claude Code's plugin ${id} is version ${installed}; this boulder is ${version}`,
+	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
 } as const;

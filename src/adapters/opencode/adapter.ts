@@ -18,14 +18,14 @@ export const openCodeAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "OpenCode",
 	scopes: [
-		{ name: "project", help: "this project's ./opencode.json(c) (the default)" },
+		{ name: "project", help: "this project's ./opencode.json(c), by package name (the default)" },
 		{ name: "user", help: "your user config (~/.config/opencode/opencode.json): every project" },
 	],
 	defaultScope: "project",
 	async install(place) {
-		const { installOpenCode } = await import("./install.js");
-		const notes = place.scope === "project" ? [INSTALL_TEXT.machineLocal] : [];
-		return { report: await installOpenCode(placeOf(place)), text: INSTALL_TEXT, notes };
+		const { installOpenCodeWithNotes } = await import("./install.js");
+		const { report, notes } = await installOpenCodeWithNotes(placeOf(place));
+		return { report, text: INSTALL_TEXT, notes };
 	},
 	async uninstall(place) {
 		const { uninstallOpenCode } = await import("./install.js");

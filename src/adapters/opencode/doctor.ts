@@ -1,16 +1,30 @@
 /**
  * `boulder doctor`'s OpenCode check: where boulder's plugin is listed (this
- * project's `opencode.json(c)`, the user's), whether the file it names exists,
- * and whether it is this version of boulder. A plugin dropped into
- * `.opencode/plugins/` by hand is not visible here and is not reported.
+ * project's `opencode.json(c)`, the user's), whether what the entry loads is
+ * there, and whether it is this version of boulder:
+ *
+ * - a path entry: the built plugin it names, and the package around it;
+ * - a package-name entry: OpenCode's package cache for `boulder-agent`, which
+ *   `boulder install opencode --project` links to an installed boulder; when
+ *   it is empty OpenCode asks the npm registry.
+ *
+ * A plugin dropped into `.opencode/plugins/` by hand is not visible here and
+ * is not reported.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { packageVersion } from "../shared/config-file.js";
+import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "./event-read.js";
-import { existingConfigFiles, INSTALL_SCOPES, type InstallScope, ourEntries, readConfig } from "./install.js";
+import {
+	cachedPackageFolder,
+	existingConfigFiles,
+	INSTALL_SCOPES,
+	type InstallScope,
+	ourEntries,
+	readConfig,
+} from "./install.js";
 
 export type OpenCodeFinding = DoctorFinding;
 
@@ -47,7 +61,7 @@ export async function checkOpenCodePlugin(
 			const entries = ourEntries(config);
 			if (entries.length === 0) continue;
 			listedIn.push(file);
-			findings.push(...judge(scope, file, entries, version));
+			findings.push(...judge(scope, file, entries, version, context.env));
 		}
 	}
 	if (listedIn.length === 0) {
@@ -74,68 +88,77 @@ function judge(
 	file: string,
 	entries: ReturnType<typeof ourEntries>,
 	version: string,
+	env: NodeJS.ProcessEnv,
 ): OpenCodeFinding[] {
 	const reinstall = `\`boulder install opencode --${scope}\``;
 	const found: OpenCodeFinding[] = [];
+	const finding = (level: OpenCodeFinding["level"], message: string, fix: string | null): void => {
+		found.push({ check: CHECK, level, message, fix, file });
+	};
 	for (const { entry, file: plugin } of entries) {
 		if (plugin === null) {
-			found.push({
-				check: CHECK,
-				level: "ok",
-				message: `${file} loads boulder by package name (${String(Array.isArray(entry) ? entry[0] : entry)}), from OpenCode's package cache; its version is not visible here`,
-				fix: null,
-				file,
-			});
+			const spec = String(Array.isArray(entry) ? entry[0] : entry);
+			const cached = cachedPackage(cachedPackageFolder(env, spec));
+			if (cached.kind === "none") {
+				finding(
+					"warn",
+					`${file} loads boulder by package name (${spec}), but OpenCode's package cache has none (${cached.folder}): OpenCode will try to download it from the npm registry`,
+					`${reinstall} (links the cache to this copy of boulder)`,
+				);
+			} else if (cached.kind === "dangling") {
+				finding(
+					"problem",
+					`${file} loads boulder by package name from OpenCode's cache, whose link ${cached.folder} points at ${cached.target}, which does not exist (moved or removed)`,
+					reinstall,
+				);
+			} else if (cached.version !== version) {
+				finding(
+					"warn",
+					`${file} loads boulder ${cached.version ?? "of an unknown version"} by package name from ${cached.where}; this is ${version}: two versions would share one state folder`,
+					reinstall,
+				);
+			} else {
+				finding("ok", `${file} loads boulder by package name (boulder ${version}, from ${cached.where})`, null);
+			}
 			continue;
 		}
 		if (!existsSync(plugin)) {
-			found.push({
-				check: CHECK,
-				level: "problem",
-				message: `${file} lists ${plugin}, which does not exist: OpenCode cannot load boulder`,
-				fix: reinstall,
-				file,
-			});
+			finding(
+				"problem",
+				`${file} lists ${plugin}, which does not exist (moved or removed): OpenCode cannot load boulder`,
+				reinstall,
+			);
 			continue;
 		}
-		const installed = versionAt(plugin);
+		const installed = packageAt(path.resolve(path.dirname(plugin), "..", "..", ".."))?.version ?? null;
 		if (installed !== version) {
-			found.push({
-				check: CHECK,
-				level: "warn",
-				message: `${file} loads boulder ${installed ?? "of an unknown version"} from ${plugin}; this is ${version}`,
-				fix: reinstall,
-				file,
-			});
+			finding(
+				"warn",
+				`${file} loads boulder ${installed ?? "of an unknown version"} from ${plugin}; this is ${version}: two versions would share one state folder`,
+				reinstall,
+			);
 			continue;
 		}
-		found.push({
-			check: CHECK,
-			level: "ok",
-			message: `plugin listed in ${file} (${scope}, boulder ${version})`,
-			fix: null,
-			file,
-		});
+		finding("ok", `plugin listed in ${file} (${scope}, boulder ${version})`, null);
 	}
 	return found;
 }
 
-/** The version in the package.json of the boulder copy a plugin file belongs to (`<root>/dist/adapters/opencode/plugin.js`). */
-function versionAt(plugin: string): string | null {
-	const manifest = path.join(path.dirname(plugin), "..", "..", "..", "package.json");
-	let text: string;
+type Cached =
+	| { kind: "none"; folder: string }
+	| { kind: "dangling"; folder: string; target: string }
+	| { kind: "present"; folder: string; where: string; version: string | null };
+
+/** What OpenCode finds in its package cache for a package-name entry. */
+function cachedPackage(folder: string): Cached {
+	let target: string | null = null;
 	try {
-		text = readFileSync(manifest, "utf8");
+		if (lstatSync(folder).isSymbolicLink()) target = path.resolve(path.dirname(folder), readlinkSync(folder));
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none", folder };
 		throw error;
 	}
-	let value: { name?: unknown; version?: unknown };
-	try {
-		value = JSON.parse(text) as typeof value;
-	} catch (error) {
-		if (error instanceof SyntaxError) return null;
-		throw error;
-	}
-	return value.name === "boulder-agent" && typeof value.version === "string" ? value.version : null;
+	if (target !== null && !existsSync(target)) return { kind: "dangling", folder, target };
+	const where = target === null ? `${folder}, downloaded by OpenCode` : `${target}, linked in ${folder}`;
+	return { kind: "present", folder, where, version: packageAt(folder)?.version ?? null };
 }

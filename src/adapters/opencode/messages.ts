@@ -63,5 +63,9 @@ export const INSTALL_TEXT = {
 	notInstalled: (file: string) => `boulder's OpenCode plugin is not in ${file}; nothing changed.`,
 	restart: "OpenCode loads plugins when it starts: restart it to pick the change up.",
 	machineLocal:
-		"The entry is an absolute path to this copy of boulder: it works on this machine only (keep it out of a shared config, or use --user).",
+		"The entry is an absolute path to this copy of boulder: pinned to this machine (fine for your user config). If boulder moves, run this command again; `boulder doctor` notices.",
+	byName: (folder: string, root: string) =>
+		`The entry is the package name, which names no path of this machine. OpenCode loads it from its package cache, now linked to this copy of boulder (${folder} → ${root}), without the npm registry. Teammates: install boulder-agent (globally or as a devDependency) and run this command once; without the link OpenCode tries to download boulder-agent from the npm registry.`,
+	byNameDownloaded: (folder: string) =>
+		`The entry is the package name, which names no path of this machine. OpenCode already keeps a copy of boulder-agent it downloaded (${folder}) and loads that one; \`boulder doctor\` says which version it is.`,
 } as const;

@@ -1,22 +1,31 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { checkClaudeCodeHooks } from "../../../src/adapters/claude-code/doctor.js";
-import type { HookProgram } from "../../../src/adapters/claude-code/hook-config.js";
-import { installClaudeCode, settingsFile } from "../../../src/adapters/claude-code/install.js";
+import { HOOK_BIN, type HookProgram, PORTABLE } from "../../../src/adapters/claude-code/hook-config.js";
+import { hookLinkFile, installClaudeCode, settingsFile } from "../../../src/adapters/claude-code/install.js";
 import { tempDir } from "./helpers.js";
 
 let dir: string;
 let place: { cwd: string; env: NodeJS.ProcessEnv };
 let program: HookProgram;
+let pkg: string;
+
+/** A built copy of boulder at `root`, of `version`. */
+async function boulderCopy(root: string, version: string): Promise<string> {
+	const bundle = path.join(root, "dist", "hook", "claude-code.cjs");
+	await mkdir(path.dirname(bundle), { recursive: true });
+	await writeFile(bundle, "// the hook");
+	await writeFile(path.join(root, "package.json"), JSON.stringify({ name: "boulder-agent", version }));
+	return bundle;
+}
 
 beforeEach(async () => {
 	dir = await tempDir("boulder-doctor-");
-	place = { cwd: path.join(dir, "proj"), env: { HOME: path.join(dir, "home") } };
-	const bundle = path.join(dir, "pkg", "dist", "hook", "claude-code.cjs");
-	await mkdir(path.dirname(bundle), { recursive: true });
-	await writeFile(bundle, "// the hook");
-	program = { node: process.execPath, bundle, version: "1.2.3" };
+	place = { cwd: path.join(dir, "proj"), env: { HOME: path.join(dir, "home"), PATH: "" } };
+	await mkdir(place.cwd);
+	pkg = path.join(dir, "pkg");
+	program = { node: process.execPath, bundle: await boulderCopy(pkg, "1.2.3"), version: "1.2.3" };
 });
 
 const check = () => checkClaudeCodeHooks(place, "1.2.3");
@@ -29,61 +38,62 @@ describe("boulder doctor's Claude Code check", () => {
 	});
 
 	it("says where the hooks are installed when they are current", async () => {
-		await installClaudeCode({ ...place, scope: "project", program });
+		await installClaudeCode({ ...place, scope: "local", program });
 
 		const findings = await check();
 
 		expect(findings).toEqual([
 			expect.objectContaining({
 				level: "ok",
-				file: settingsFile("project", place),
-				message: expect.stringMatching(/1\.2\.3/),
+				file: settingsFile("local", place),
+				message: expect.stringMatching(/pinned to boulder 1\.2\.3/),
 			}),
 		]);
 	});
 
-	it("warns when another version of boulder installed them", async () => {
-		await installClaudeCode({ ...place, scope: "local", program: { ...program, version: "0.9.0" } });
+	it("warns when the hooks run another version of boulder, and says the command that fixes it", async () => {
+		await installClaudeCode({ ...place, scope: "local", program });
+		await boulderCopy(pkg, "0.9.0");
 
 		const [finding] = await check();
 
 		expect(finding).toMatchObject({
 			level: "warn",
-			message: expect.stringMatching(/installed by boulder 0\.9\.0; this is 1\.2\.3/),
+			message: expect.stringMatching(/run boulder 0\.9\.0 .*; this is 1\.2\.3/),
 			fix: "`boulder install claude-code --local`",
 		});
 	});
 
-	it("reports hooks whose program is gone as a problem", async () => {
+	it("reports hooks whose program is gone (moved or removed) as a problem, with the fix", async () => {
 		await installClaudeCode({ ...place, scope: "user", program });
-		await writeFile(program.bundle, "");
-		const { rm } = await import("node:fs/promises");
-		await rm(program.bundle);
+		await rm(pkg, { recursive: true });
 
 		const findings = await check();
 
 		expect(findings).toContainEqual(
 			expect.objectContaining({
 				level: "problem",
-				message: expect.stringContaining(`${program.bundle}, which does not exist`),
+				message: expect.stringContaining(`${program.bundle}, which does not exist (moved or removed)`),
+				fix: "`boulder install claude-code --user`",
 			}),
 		);
 	});
 
-	it("warns when the hooks are installed twice, so every event runs boulder twice", async () => {
-		await installClaudeCode({ ...place, scope: "project", program });
+	it("warns when boulder runs from two places, so every event runs boulder twice", async () => {
+		await installClaudeCode({ ...place, scope: "local", program });
 		await installClaudeCode({ ...place, scope: "user", program });
 
 		const findings = await check();
 
 		expect(findings.at(-1)).toMatchObject({
 			level: "warn",
-			message: expect.stringMatching(/more than one settings file \(project, user\)/),
+			message: expect.stringMatching(/more than one place .*\(local settings, user settings\)/),
+			fix: "keep one: `boulder uninstall claude-code --user`",
 		});
 	});
 
 	it("warns when some of the hooks were taken out by hand", async () => {
-		const report = await installClaudeCode({ ...place, scope: "project", program });
+		const report = await installClaudeCode({ ...place, scope: "local", program });
 		const settings = JSON.parse(await readFile(report.file, "utf8"));
 		delete settings.hooks.PreCompact;
 		delete settings.hooks.SubagentStop;
@@ -94,13 +104,161 @@ describe("boulder doctor's Claude Code check", () => {
 		expect(finding).toMatchObject({ level: "warn", message: expect.stringMatching(/miss SubagentStop, PreCompact$/) });
 	});
 
-	it("reports a settings file that is not JSON", async () => {
+	it("reports a settings file that is not JSON, and reads one that starts with a byte order mark", async () => {
 		const file = settingsFile("project", place);
 		await mkdir(path.dirname(file), { recursive: true });
 		await writeFile(file, "{ nope");
+		expect((await check())[0]).toMatchObject({ level: "problem", file });
+
+		await writeFile(file, '\uFEFF{"model": "opus"}');
+		expect(await check()).toEqual([expect.objectContaining({ level: "ok" })]);
+	});
+});
+
+describe("boulder doctor on portable hooks (the project's committed settings)", () => {
+	const install = () => installClaudeCode({ ...place, scope: "project", program: PORTABLE, root: pkg });
+
+	it("says which boulder they run here: the one linked for the user", async () => {
+		await install();
+
+		expect(await check()).toEqual([
+			expect.objectContaining({
+				level: "ok",
+				message: expect.stringMatching(
+					/portable: here they run boulder 1\.2\.3, linked for you in .*claude-code-hook\.cjs/,
+				),
+			}),
+		]);
+	});
+
+	it("reports that they find no boulder here, with the command that links one", async () => {
+		await install();
+		await rm(hookLinkFile(place.env));
+
+		expect(await check()).toEqual([
+			expect.objectContaining({
+				level: "problem",
+				message: expect.stringMatching(/find no installed boulder here/),
+				fix: "`boulder install claude-code --project`",
+			}),
+		]);
+	});
+
+	it("reports a link to a copy that was moved or removed", async () => {
+		await install();
+		await rm(pkg, { recursive: true });
+
+		expect(await check()).toContainEqual(
+			expect.objectContaining({
+				level: "problem",
+				message: expect.stringMatching(/claude-code-hook\.cjs points at .*, which does not exist \(moved or removed\)/),
+				fix: "`boulder install claude-code --project`",
+			}),
+		);
+	});
+
+	it("warns when the project's devDependency is another version, with the npm command that aligns it", async () => {
+		await install();
+		await boulderCopy(path.join(place.cwd, "node_modules", "boulder-agent"), "0.9.0");
+
+		expect(await check()).toContainEqual(
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/run boulder 0\.9\.0 \(the project's devDependency/),
+				fix: "`npm install --save-dev boulder-agent@1.2.3`",
+			}),
+		);
+	});
+
+	it("warns when a global install on the PATH is another version", async () => {
+		await install();
+		await rm(hookLinkFile(place.env));
+		const other = await boulderCopy(path.join(dir, "global", "lib", "boulder-agent"), "2.0.0");
+		await chmod(other, 0o755);
+		const bin = path.join(dir, "global", "bin");
+		await mkdir(bin);
+		await symlink(other, path.join(bin, HOOK_BIN));
+		place.env.PATH = bin;
+
+		expect(await check()).toContainEqual(
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/run boulder 2\.0\.0 .*on the PATH/),
+				fix: "`npm install --global boulder-agent@1.2.3`",
+			}),
+		);
+	});
+});
+
+describe("boulder doctor on Claude Code's boulder plugin", () => {
+	async function enablePlugin(folder: string | null): Promise<void> {
+		const claude = path.join(place.env.HOME as string, ".claude");
+		await mkdir(path.join(claude, "plugins"), { recursive: true });
+		await writeFile(
+			path.join(claude, "settings.json"),
+			JSON.stringify({ enabledPlugins: { "boulder@boulder": true } }),
+		);
+		const installs = folder === null ? [] : [{ scope: "user", installPath: folder, version: "1.2.3" }];
+		await writeFile(
+			path.join(claude, "plugins", "installed_plugins.json"),
+			JSON.stringify({ version: 2, plugins: { "boulder@boulder": installs } }),
+		);
+	}
+
+	async function pluginFolder(version: string): Promise<string> {
+		const folder = path.join(dir, "plugin-cache", version);
+		await mkdir(path.join(folder, ".claude-plugin"), { recursive: true });
+		await mkdir(path.join(folder, "hooks"), { recursive: true });
+		await writeFile(path.join(folder, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "boulder", version }));
+		await writeFile(path.join(folder, "hooks", "hooks.json"), '{"hooks": {"Stop": "… --boulder-hook=portable …"}}');
+		return folder;
+	}
+
+	it("says it is enabled and which boulder its hooks run here", async () => {
+		// The portable install links this copy for the user; only the plugin is left to run it.
+		await installClaudeCode({ ...place, scope: "project", program: PORTABLE, root: pkg });
+		await rm(settingsFile("project", place));
+		await enablePlugin(await pluginFolder("1.2.3"));
+
+		expect(await check()).toEqual([
+			expect.objectContaining({
+				level: "ok",
+				message: expect.stringMatching(/plugin boulder@boulder is enabled \(runs boulder 1\.2\.3/),
+			}),
+		]);
+	});
+
+	it("reports an enabled plugin whose folder is gone, with the command that reinstalls it", async () => {
+		await enablePlugin(path.join(dir, "plugin-cache", "gone"));
+
+		expect(await check()).toEqual([
+			expect.objectContaining({ level: "problem", fix: "`claude plugin install boulder@boulder`" }),
+		]);
+	});
+
+	it("warns about a plugin of another version, and about a plugin beside installed hooks", async () => {
+		await installClaudeCode({ ...place, scope: "local", program });
+		await enablePlugin(await pluginFolder("0.9.0"));
 
 		const findings = await check();
 
-		expect(findings[0]).toMatchObject({ level: "problem", file });
+		expect(findings).toContainEqual(
+			expect.objectContaining({ level: "warn", fix: "`claude plugin update boulder@boulder`" }),
+		);
+		expect(findings).toContainEqual(
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/more than one place .*local settings, plugin boulder@boulder/),
+				fix: "keep one: `claude plugin uninstall boulder@boulder`",
+			}),
+		);
+	});
+
+	it("reports a plugin that finds no boulder here, with the install command", async () => {
+		await enablePlugin(await pluginFolder("1.2.3"));
+
+		expect(await check()).toEqual([
+			expect.objectContaining({ level: "problem", fix: "`npm install --global boulder-agent`" }),
+		]);
 	});
 });

@@ -1,17 +1,27 @@
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type HookProgram, hookCommand, REGISTRATIONS } from "../../../src/adapters/claude-code/hook-config.js";
 import {
+	type HookProgram,
+	hookCommand,
+	PORTABLE,
+	REGISTRATIONS,
+} from "../../../src/adapters/claude-code/hook-config.js";
+import {
+	formFor,
+	hookLinkFile,
+	hookLinkTarget,
 	installClaudeCode,
+	installClaudeCodeWithNotes,
 	ourEntries,
 	settingsFile,
 	uninstallClaudeCode,
 	withOurHooks,
 	withoutOurHooks,
 } from "../../../src/adapters/claude-code/install.js";
+import { backupFile } from "../../../src/adapters/shared/config-file.js";
 import { tempDir } from "./helpers.js";
 
 const FILE = "/p/.claude/settings.json";
@@ -25,6 +35,7 @@ beforeEach(async () => {
 	await mkdir(path.dirname(bundle), { recursive: true });
 	await writeFile(bundle, "// the hook");
 	program = { node: "/usr/local/bin/node", bundle, version: "1.2.3" };
+	await writeFile(path.join(dir, "pkg", "package.json"), JSON.stringify({ name: "boulder-agent", version: "1.2.3" }));
 });
 
 /** A user's settings, laid out by hand the way people do: odd spacing, a compact array, their own hooks. */
@@ -102,7 +113,9 @@ describe("merging boulder's hooks into settings text", () => {
 		expect(removed).toBeGreaterThan(0);
 		const entries = ourEntries(JSON.parse(text));
 		expect(entries).toHaveLength(REGISTRATIONS.length);
-		expect(new Set(entries.map((entry) => entry.version))).toEqual(new Set(["1.2.3"]));
+		expect(new Set(entries.map((entry) => (entry.form === "pinned" ? entry.version : entry.form)))).toEqual(
+			new Set(["1.2.3"]),
+		);
 		expect(withoutOurHooks(text, FILE).text).toBe(USERS_SETTINGS);
 	});
 
@@ -244,9 +257,68 @@ describe("taking boulder's hooks out", () => {
 	});
 });
 
+describe("the portable form, for the committed project file", () => {
+	it("names no path of any machine, runs boulder's hook program for every event, and reads back as boulder's", () => {
+		const text = withOurHooks("{}", FILE, PORTABLE).text;
+
+		expect(text).not.toMatch(/"\/|\/usr|\/home|\/tmp|[A-Z]:\\\\/);
+		const entries = ourEntries(JSON.parse(text));
+		expect(entries.map((entry) => entry.event).sort()).toEqual(REGISTRATIONS.map((r) => r.event).sort());
+		expect(new Set(entries.map((entry) => entry.form))).toEqual(new Set(["portable"]));
+	});
+
+	it("replaces pinned entries (and pinned ones replace it), keeping the user's settings byte for byte", () => {
+		const pinned = withOurHooks(USERS_SETTINGS, FILE, program).text;
+
+		const portable = withOurHooks(pinned, FILE, PORTABLE);
+		const back = withOurHooks(portable.text, FILE, program);
+
+		expect(portable.removed).toBe(REGISTRATIONS.length);
+		expect(ourEntries(JSON.parse(portable.text))).toHaveLength(REGISTRATIONS.length);
+		expect(back.text).toBe(pinned);
+		expect(withoutOurHooks(portable.text, FILE).text).toBe(USERS_SETTINGS);
+	});
+
+	it("is the project scope's form; local and user settings pin this node and this copy", () => {
+		const root = path.join(dir, "pkg");
+
+		expect(formFor("project", root)).toBe(PORTABLE);
+		for (const scope of ["local", "user"] as const) {
+			expect(formFor(scope, root)).toMatchObject({ node: process.execPath, bundle: program.bundle });
+		}
+	});
+});
+
+describe("a byte order mark", () => {
+	it("is read past and kept: install and uninstall work, and give the same bytes back", () => {
+		const withBom = `\uFEFF${USERS_SETTINGS}`;
+
+		const installed = withOurHooks(withBom, FILE, PORTABLE);
+		const removed = withoutOurHooks(installed.text, FILE);
+
+		expect(installed.text.startsWith("\uFEFF")).toBe(true);
+		expect(ourEntries(JSON.parse(installed.text.slice(1)))).toHaveLength(REGISTRATIONS.length);
+		expect(removed.text).toBe(withBom);
+	});
+
+	it("in a file on disk does not stop the installer", async () => {
+		const cwd = path.join(dir, "proj");
+		const file = settingsFile("local", { cwd, env: {} });
+		await mkdir(path.dirname(file), { recursive: true });
+		await writeFile(file, '\uFEFF{"model": "opus"}\n');
+		const place = { cwd, env: { HOME: path.join(dir, "home") } };
+
+		await installClaudeCode({ ...place, scope: "local", program });
+		await uninstallClaudeCode({ ...place, scope: "local" });
+
+		expect(await readFile(file, "utf8")).toBe('\uFEFF{"model": "opus"}\n');
+	});
+});
+
 describe("installing into the settings files", () => {
-	const env = () => ({ HOME: path.join(dir, "home") });
-	const at = () => new Date(Date.UTC(2026, 10, 30, 9, 5, 7));
+	const home = () => path.join(dir, "home");
+	const env = () => ({ HOME: home() });
+	const stateOf = () => path.join(home(), ".local", "state", "boulder", "install-backups");
 
 	it("writes the project, local or user file, honouring CLAUDE_CONFIG_DIR", () => {
 		const place = { cwd: path.join(dir, "proj"), env: env() };
@@ -256,39 +328,116 @@ describe("installing into the settings files", () => {
 		expect(settingsFile("user", { ...place, env: { ...env(), CLAUDE_CONFIG_DIR: "/cfg" } })).toBe("/cfg/settings.json");
 	});
 
-	it("backs the file up before changing it, and writes nothing when nothing changes", async () => {
+	it("keeps one backup per file in the user's state folder, none next to the settings, and writes nothing when nothing changes", async () => {
 		const cwd = path.join(dir, "proj");
 		const file = path.join(cwd, ".claude", "settings.json");
 		await mkdir(path.dirname(file), { recursive: true });
 		await writeFile(file, USERS_SETTINGS);
 		await chmod(file, 0o640);
 
-		const first = await installClaudeCode({ scope: "project", cwd, env: env(), program, now: at });
-		const second = await installClaudeCode({ scope: "project", cwd, env: env(), program, now: at });
+		const first = await installClaudeCode({ scope: "project", cwd, env: env(), program });
+		const second = await installClaudeCode({ scope: "project", cwd, env: env(), program });
+		const third = await installClaudeCode({
+			scope: "project",
+			cwd,
+			env: env(),
+			program: { ...program, version: "2.0.0" },
+		});
 
-		expect(first).toMatchObject({ action: "installed", backup: `${file}.boulder-backup-20261130T090507Z` });
-		expect(await readFile(first.backup as string, "utf8")).toBe(USERS_SETTINGS);
+		expect(first).toMatchObject({ action: "installed", backup: backupFile(file, env()) });
+		expect(path.dirname(first.backup as string)).toBe(stateOf());
 		expect((await stat(file)).mode & 0o777).toBe(0o640);
 		expect(second).toEqual({ file, action: "unchanged", backup: null, entries: 0 });
-		expect((await readdir(path.dirname(file))).filter((name) => name.includes("backup"))).toHaveLength(1);
+		expect(third).toMatchObject({ action: "updated", backup: first.backup });
+		expect(await readFile(third.backup as string, "utf8")).toBe(withOurHooks(USERS_SETTINGS, FILE, program).text);
+		expect(await readdir(path.dirname(file))).toEqual(["settings.json"]);
+		expect(await readdir(stateOf())).toEqual([path.basename(first.backup as string)]);
 	});
 
-	it("does not overwrite an earlier backup made in the same second", async () => {
+	it("puts the backups under $BOULDER_STATE_HOME or $XDG_STATE_HOME when set", () => {
+		expect(backupFile("/p/.claude/settings.json", { BOULDER_STATE_HOME: "/s" })).toMatch(
+			/^\/s\/install-backups\/settings\.json-[0-9a-f]{16}$/,
+		);
+		expect(backupFile("/p/.claude/settings.json", { XDG_STATE_HOME: "/x" })).toMatch(
+			/^\/x\/boulder\/install-backups\/settings\.json-/,
+		);
+		expect(backupFile("/a/settings.json", {})).not.toBe(backupFile("/b/settings.json", {}));
+	});
+
+	it("removes at uninstall a file it created, with the folder it made, and leaves no backup behind", async () => {
 		const cwd = path.join(dir, "proj");
-		await installClaudeCode({ scope: "local", cwd, env: env(), program, now: at });
-		await installClaudeCode({ scope: "local", cwd, env: env(), program: { ...program, version: "2.0.0" }, now: at });
-		const removed = await uninstallClaudeCode({ scope: "local", cwd, env: env(), now: at });
+		await mkdir(cwd);
 
-		const file = settingsFile("local", { cwd, env: env() });
-		expect(removed.backup).toBe(`${file}.boulder-backup-20261130T090507Z-2`);
-		expect(JSON.parse(await readFile(file, "utf8"))).toEqual({});
+		const installed = await installClaudeCode({ scope: "project", cwd, env: env(), program });
+		await installClaudeCode({ scope: "project", cwd, env: env(), program: { ...program, version: "2.0.0" } });
+		const removed = await uninstallClaudeCode({ scope: "project", cwd, env: env() });
+
+		expect(installed).toMatchObject({ action: "installed", backup: null });
+		expect(removed).toMatchObject({ action: "removed", backup: null, entries: REGISTRATIONS.length });
+		expect(await readdir(cwd)).toEqual([]);
+		expect(existsSync(stateOf())).toBe(false);
 	});
 
-	it("creates a missing settings file without a backup", async () => {
-		const report = await installClaudeCode({ scope: "user", cwd: dir, env: env(), program, now: at });
+	it("keeps a file it created once the user put their own settings in it", async () => {
+		const cwd = path.join(dir, "proj");
+		const report = await installClaudeCode({ scope: "local", cwd, env: env(), program });
+		const settings = JSON.parse(await readFile(report.file, "utf8"));
+		await writeFile(report.file, `${JSON.stringify({ model: "opus", ...settings }, null, 2)}\n`);
 
-		expect(report).toMatchObject({ action: "installed", backup: null, entries: REGISTRATIONS.length });
-		expect(ourEntries(JSON.parse(await readFile(report.file, "utf8")))).toHaveLength(REGISTRATIONS.length);
+		await uninstallClaudeCode({ scope: "local", cwd, env: env() });
+		await installClaudeCode({ scope: "local", cwd, env: env(), program });
+		await uninstallClaudeCode({ scope: "local", cwd, env: env() });
+
+		expect(JSON.parse(await readFile(report.file, "utf8"))).toEqual({ model: "opus" });
+	});
+
+	it("leaves {} in a file that held {} before boulder came", async () => {
+		const cwd = path.join(dir, "proj");
+		const file = settingsFile("local", { cwd, env: env() });
+		await mkdir(path.dirname(file), { recursive: true });
+		await writeFile(file, "{}\n");
+
+		await installClaudeCode({ scope: "local", cwd, env: env(), program });
+		await uninstallClaudeCode({ scope: "local", cwd, env: env() });
+
+		expect(await readFile(file, "utf8")).toBe("{}\n");
+	});
+
+	it("links this copy for the user when it writes the portable form, unless the project has its own boulder", async () => {
+		const cwd = path.join(dir, "proj");
+		const root = path.join(dir, "pkg");
+		await mkdir(cwd);
+
+		const result = await installClaudeCodeWithNotes({ scope: "project", cwd, env: env(), root });
+
+		const link = hookLinkFile(env());
+		expect(link).toBe(path.join(home(), ".local", "share", "boulder", "claude-code-hook.cjs"));
+		expect(hookLinkTarget(await readFile(link, "utf8"))).toBe(program.bundle);
+		expect(result.notes.join("\n")).toContain(link);
+		expect(hookLinkFile({ ...env(), XDG_DATA_HOME: "/data" })).toBe("/data/boulder/claude-code-hook.cjs");
+
+		const own = path.join(cwd, "node_modules", "boulder-agent");
+		await mkdir(path.join(own, "dist", "hook"), { recursive: true });
+		await writeFile(path.join(own, "dist", "hook", "claude-code.cjs"), "// the project's own");
+		await rm(link);
+		const again = await installClaudeCodeWithNotes({ scope: "project", cwd, env: env(), root: own });
+		expect(existsSync(link)).toBe(false);
+		expect(again.report.action).toBe("unchanged");
+	});
+
+	it("says which form it wrote: portable for the project, pinned (and where to) for local and user", async () => {
+		const cwd = path.join(dir, "proj");
+		const root = path.join(dir, "pkg");
+
+		const project = await installClaudeCodeWithNotes({ scope: "project", cwd, env: env(), root });
+		const local = await installClaudeCodeWithNotes({ scope: "local", cwd, env: env(), root });
+
+		expect(project.notes.join("\n")).toMatch(/no path of this machine.*Teammates need boulder-agent installed/s);
+		expect(local.notes.join("\n")).toMatch(/pinned to this machine/);
+		expect(local.notes.join("\n")).toContain(program.bundle);
+		const localText = await readFile(local.report.file, "utf8");
+		expect(localText).toContain(program.bundle);
+		expect(await readFile(project.report.file, "utf8")).not.toContain(dir);
 	});
 
 	it("refuses a file that is not JSON and leaves it untouched, with no backup", async () => {
@@ -302,11 +451,15 @@ describe("installing into the settings files", () => {
 		});
 		expect(await readFile(file, "utf8")).toBe('{"model": "opus",,}');
 		expect(await readdir(path.dirname(file))).toEqual(["settings.json"]);
+		expect(existsSync(stateOf())).toBe(false);
 	});
 
 	it("refuses to install a copy of boulder whose hook program was not built", async () => {
 		await expect(
 			installClaudeCode({ scope: "project", cwd: dir, env: env(), program: { ...program, bundle: "/nowhere/x.js" } }),
+		).rejects.toThrow(/was not built/);
+		await expect(
+			installClaudeCode({ scope: "project", cwd: dir, env: env(), root: path.join(dir, "nowhere") }),
 		).rejects.toThrow(/was not built/);
 	});
 

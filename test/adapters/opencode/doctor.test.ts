@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkOpenCodePlugin } from "../../../src/adapters/opencode/doctor.js";
-import { PLUGIN_FILE } from "../../../src/adapters/opencode/install.js";
+import { linkOpenCodeCache, PLUGIN_FILE } from "../../../src/adapters/opencode/install.js";
 
 async function tempDir(): Promise<string> {
 	return mkdtemp(path.join(os.tmpdir(), "boulder-oc-doctor-"));
@@ -48,6 +48,7 @@ describe("boulder doctor's OpenCode check", () => {
 		const findings = await checkOpenCodePlugin(await place({ plugin: [entry] }, { plugin: [entry] }), "1.2.3");
 		expect(findings.map((finding) => finding.level)).toEqual(["warn", "warn", "warn"]);
 		expect(findings[0]?.message).toMatch(/loads boulder 1\.0\.0 from .*; this is 1\.2\.3/);
+		expect(findings[0]?.fix).toBe("`boulder install opencode --project`");
 		expect(findings[2]?.message).toMatch(/listed more than once/);
 	});
 
@@ -68,10 +69,50 @@ describe("boulder doctor's OpenCode check", () => {
 		]);
 	});
 
-	it("notes a package-name entry, whose version it cannot see", async () => {
+	it("reads the version of a package-name entry in OpenCode's package cache, linked or downloaded", async () => {
+		const where = await place({ plugin: ["boulder-agent"] });
+		const copy = path.dirname(path.dirname(path.dirname(path.dirname(fileURLToPath(await boulderCopy("1.2.3"))))));
+		await linkOpenCodeCache(where.env, copy);
+
+		expect(await checkOpenCodePlugin(where, "1.2.3")).toEqual([
+			expect.objectContaining({
+				level: "ok",
+				message: expect.stringMatching(/by package name \(boulder 1\.2\.3, from .*linked in/),
+			}),
+		]);
+		expect(await checkOpenCodePlugin(where, "2.0.0")).toEqual([
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/loads boulder 1\.2\.3 by package name .*; this is 2\.0\.0/),
+				fix: "`boulder install opencode --project`",
+			}),
+		]);
+	});
+
+	it("warns that OpenCode will go to the npm registry when its cache has no boulder, with the command that links one", async () => {
 		const findings = await checkOpenCodePlugin(await place({ plugin: ["boulder-agent"] }), "1.2.3");
+
 		expect(findings).toEqual([
-			expect.objectContaining({ level: "ok", message: expect.stringMatching(/by package name/) }),
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/package cache has none .*download it from the npm registry/),
+				fix: "`boulder install opencode --project` (links the cache to this copy of boulder)",
+			}),
+		]);
+	});
+
+	it("reports a cache link to a copy that was moved or removed", async () => {
+		const where = await place({ plugin: ["boulder-agent"] });
+		const copy = path.dirname(path.dirname(path.dirname(path.dirname(fileURLToPath(await boulderCopy("1.2.3"))))));
+		await linkOpenCodeCache(where.env, copy);
+		await rm(copy, { recursive: true });
+
+		expect(await checkOpenCodePlugin(where, "1.2.3")).toEqual([
+			expect.objectContaining({
+				level: "problem",
+				message: expect.stringMatching(/points at .*, which does not exist \(moved or removed\)/),
+				fix: "`boulder install opencode --project`",
+			}),
 		]);
 	});
 });

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -6,8 +7,11 @@ import fc from "fast-check";
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import {
+	cachedPackageFolder,
 	configDir,
 	installOpenCode,
+	installOpenCodeWithNotes,
+	linkOpenCodeCache,
 	ourEntries,
 	ourPluginPath,
 	PLUGIN_FILE,
@@ -167,11 +171,23 @@ describe("removing the plugin", () => {
 		expect(roundTrip(text)).toBe(text);
 	});
 
-	it("removes exactly boulder's path entries: other plugins and package-name entries stay", () => {
-		const text = `{\n  "plugin": [\n    "a",\n    ["${OLD_ENTRY}", {"x": 1}],\n    "boulder-agent",\n    "${ENTRY}"\n  ]\n}\n`;
+	it("removes exactly boulder's entries, by path or by package name; other plugins stay", () => {
+		const text = `{\n  "plugin": [\n    "a",\n    ["${OLD_ENTRY}", {"x": 1}],\n    "boulder-agent",\n    "boulder-agentx",\n    "${ENTRY}"\n  ]\n}\n`;
 		const result = withoutOurPlugin(text, FILE);
-		expect(result.removed).toBe(2);
-		expect((parse(result.text) as { plugin: unknown[] }).plugin).toEqual(["a", "boulder-agent"]);
+		expect(result.removed).toBe(3);
+		expect((parse(result.text) as { plugin: unknown[] }).plugin).toEqual(["a", "boulder-agentx"]);
+	});
+
+	it("replaces a path entry with the package name, and back, keeping the user's bytes", () => {
+		const text = '{\n  "model": "x/y", // mine\n  "plugin": ["a"]\n}\n';
+		const byPath = withOurPlugin(text, FILE, ENTRY).text;
+
+		const byName = withOurPlugin(byPath, FILE, "boulder-agent");
+
+		expect(byName.removed).toBe(1);
+		expect((parse(byName.text) as { plugin: unknown[] }).plugin).toEqual(["a", "boulder-agent"]);
+		expect(withOurPlugin(byName.text, FILE, "boulder-agent").changed).toBe(false);
+		expect(withoutOurPlugin(byName.text, FILE).text).toBe(text);
 	});
 
 	it("keeps a list that still holds a comment", () => {
@@ -201,74 +217,136 @@ describe("removing the plugin", () => {
 });
 
 describe("installing into a folder", () => {
-	it("writes ./opencode.json in the project, backs up the old file, and uninstall restores it", async () => {
+	/** A throwaway HOME, so backups and OpenCode's cache land in the test's folders. */
+	async function userFolders() {
+		const home = await tempDir();
+		return { home, env: { HOME: home } as NodeJS.ProcessEnv, state: path.join(home, ".local", "state", "boulder") };
+	}
+
+	it("writes the package name into ./opencode.json and links OpenCode's package cache to this copy", async () => {
 		const root = await fakeBoulder();
 		const project = await tempDir();
+		const { home, env } = await userFolders();
+
+		const result = await installOpenCodeWithNotes({ cwd: project, env, scope: "project", root });
+
+		const text = await readFile(result.report.file, "utf8");
+		expect(JSON.parse(text)).toEqual({ $schema: "https://opencode.ai/config.json", plugin: ["boulder-agent"] });
+		expect(text).not.toContain(root);
+		const folder = cachedPackageFolder(env);
+		expect(folder).toBe(
+			path.join(home, ".cache", "opencode", "packages", "boulder-agent@latest", "node_modules", "boulder-agent"),
+		);
+		expect((await lstat(folder)).isSymbolicLink()).toBe(true);
+		expect(await realpath(folder)).toBe(await realpath(root));
+		expect(result.notes.join("\n")).toMatch(/package name.*without the npm registry.*Teammates/s);
+		expect(cachedPackageFolder({ XDG_CACHE_HOME: "/c" }, "boulder-agent@1.2.3")).toBe(
+			"/c/opencode/packages/boulder-agent@1.2.3/node_modules/boulder-agent",
+		);
+	});
+
+	it("re-points an earlier cache link at this copy, and leaves a copy OpenCode downloaded alone", async () => {
+		const old = await fakeBoulder();
+		const root = await fakeBoulder();
+		const { env } = await userFolders();
+		const folder = cachedPackageFolder(env);
+
+		expect((await linkOpenCodeCache(env, old)).kind).toBe("linked");
+		expect((await linkOpenCodeCache(env, old)).kind).toBe("unchanged");
+		expect(await linkOpenCodeCache(env, root)).toEqual({ kind: "linked", folder, target: root });
+		expect(await realpath(folder)).toBe(await realpath(root));
+
+		await rm(folder);
+		await mkdir(folder);
+		expect(await linkOpenCodeCache(env, root)).toEqual({ kind: "downloaded", folder });
+		expect((await lstat(folder)).isDirectory()).toBe(true);
+	});
+
+	it("writes the user config under $XDG_CONFIG_HOME/opencode, or ~/.config/opencode, pinned to this copy", async () => {
+		const root = await fakeBoulder();
+		const { home, env } = await userFolders();
+		const xdg = path.join(home, "xdg");
+		expect(configDir("user", { cwd: "/p", env: { HOME: home } })).toBe(path.join(home, ".config", "opencode"));
+
+		const result = await installOpenCodeWithNotes({
+			cwd: "/p",
+			env: { ...env, XDG_CONFIG_HOME: xdg },
+			scope: "user",
+			root,
+		});
+
+		expect(result.report.file).toBe(path.join(xdg, "opencode", "opencode.json"));
+		expect(result.report.backup).toBeNull();
+		expect(JSON.parse(await readFile(result.report.file, "utf8")).plugin).toEqual([
+			pathToFileURL(path.join(root, PLUGIN_FILE)).href,
+		]);
+		expect(result.notes.join("\n")).toMatch(/pinned to this machine/);
+		expect(existsSync(cachedPackageFolder(env))).toBe(false);
+	});
+
+	it("keeps one backup per file in the user's state folder, and uninstall restores the file", async () => {
+		const root = await fakeBoulder();
+		const project = await tempDir();
+		const { env, state } = await userFolders();
 		const original = '{\n  "model": "x/y"\n}\n';
 		await writeFile(path.join(project, "opencode.json"), original, { mode: 0o600 });
-		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
-		const place = {
-			cwd: project,
-			env: {},
-			scope: "project" as const,
-			entry,
-			now: () => new Date(Date.UTC(2026, 0, 2)),
-		};
+		const place = { cwd: project, env, scope: "project" as const, root };
 
 		const installed = await installOpenCode(place);
 		expect(installed).toMatchObject({ action: "installed", file: path.join(project, "opencode.json"), entries: 1 });
+		expect(installed.backup?.startsWith(path.join(state, "install-backups"))).toBe(true);
 		expect(await readFile(installed.backup as string, "utf8")).toBe(original);
 		expect((await stat(installed.file)).mode & 0o777).toBe(0o600);
-		expect(JSON.parse(await readFile(installed.file, "utf8")).plugin).toEqual([entry]);
 		expect((await installOpenCode(place)).action).toBe("unchanged");
 
 		const removed = await uninstallOpenCode(place);
-		expect(removed).toMatchObject({ action: "removed", entries: 1 });
+		expect(removed).toMatchObject({ action: "removed", entries: 1, backup: installed.backup });
 		expect(await readFile(installed.file, "utf8")).toBe(original);
 		expect((await uninstallOpenCode(place)).action).toBe("absent");
-		expect((await readdir(project)).filter((name) => name.includes("boulder-backup"))).toHaveLength(2);
+		expect(await readdir(project)).toEqual(["opencode.json"]);
+		expect(await readdir(path.join(state, "install-backups"))).toHaveLength(1);
+	});
+
+	it("removes at uninstall the config it created, and its backup", async () => {
+		const root = await fakeBoulder();
+		const project = await tempDir();
+		const { env, state } = await userFolders();
+		const place = { cwd: project, env, scope: "project" as const, root };
+
+		await installOpenCode(place);
+		await installOpenCode({ ...place, entry: pathToFileURL(path.join(root, PLUGIN_FILE)).href });
+		expect(await uninstallOpenCode(place)).toMatchObject({ action: "removed", backup: null });
+
+		expect(await readdir(project)).toEqual([]);
+		expect(existsSync(path.join(state, "install-backups"))).toBe(false);
 	});
 
 	it("uses opencode.jsonc when that is the project's config file", async () => {
 		const root = await fakeBoulder();
 		const project = await tempDir();
+		const { env } = await userFolders();
 		await writeFile(path.join(project, "opencode.jsonc"), "{\n  // settings\n}\n");
-		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
-		const report = await installOpenCode({ cwd: project, env: {}, scope: "project", entry });
+		const report = await installOpenCode({ cwd: project, env, scope: "project", root });
 		expect(report.file).toBe(path.join(project, "opencode.jsonc"));
 		expect(await readFile(report.file, "utf8")).toContain("// settings");
 	});
 
-	it("writes the user config under $XDG_CONFIG_HOME/opencode, or ~/.config/opencode", async () => {
-		const root = await fakeBoulder();
-		const home = await tempDir();
-		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
-		const xdg = path.join(home, "xdg");
-		expect(configDir("user", { cwd: "/p", env: { HOME: home } })).toBe(path.join(home, ".config", "opencode"));
-		const report = await installOpenCode({
-			cwd: "/p",
-			env: { HOME: home, XDG_CONFIG_HOME: xdg },
-			scope: "user",
-			entry,
-		});
-		expect(report.file).toBe(path.join(xdg, "opencode", "opencode.json"));
-		expect(report.backup).toBeNull();
-	});
-
 	it("refuses to point OpenCode at a plugin that was never built", async () => {
 		const project = await tempDir();
+		const { env } = await userFolders();
 		const entry = pathToFileURL(path.join(project, "nowhere", PLUGIN_FILE)).href;
-		await expect(installOpenCode({ cwd: project, env: {}, scope: "project", entry })).rejects.toThrow(/was not built/);
+		await expect(installOpenCode({ cwd: project, env, scope: "user", entry })).rejects.toThrow(/was not built/);
+		await expect(installOpenCode({ cwd: project, env, scope: "project", root: project })).rejects.toThrow(
+			/was not built/,
+		);
 	});
 
 	it("leaves a file it cannot parse untouched", async () => {
 		const root = await fakeBoulder();
 		const project = await tempDir();
+		const { env } = await userFolders();
 		await writeFile(path.join(project, "opencode.json"), "{ nope");
-		const entry = pathToFileURL(path.join(root, PLUGIN_FILE)).href;
-		await expect(installOpenCode({ cwd: project, env: {}, scope: "project", entry })).rejects.toThrow(
-			/did not touch it/,
-		);
+		await expect(installOpenCode({ cwd: project, env, scope: "project", root })).rejects.toThrow(/did not touch it/);
 		expect(await readFile(path.join(project, "opencode.json"), "utf8")).toBe("{ nope");
 		expect(await readdir(project)).toEqual(["opencode.json"]);
 	});
