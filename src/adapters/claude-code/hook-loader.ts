@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The file Claude Code runs for every hook event (`dist/hook/claude-code.cjs`):
  * it loads the bundled hook program (`claude-code-main.cjs`, next to it)
@@ -10,6 +11,11 @@
  * architecture: V8 itself only checks the source's length), written once,
  * atomically, when it is missing or V8 rejects it. Anything that goes wrong
  * with the cache only costs the compile: the bundle still runs.
+ *
+ * It is also the package's `boulder-claude-code-hook` program (hence the
+ * `#!` line), which a global install puts on the PATH for the portable hooks
+ * (`hook-config.ts`). Run through a link or a symlink, it still finds the
+ * bundle next to its real path.
  *
  * Contract: built as CommonJS; imports node built-ins only.
  */
