@@ -1,15 +1,22 @@
 /**
- * The plugin files are hand-kept text; these tests keep them in step with the
- * code: the hooks the plugin registers are the installer's, the version is
- * the package's, and every slash command runs the CLI that ships with it.
+ * The package and the plugins are hand-kept text; these tests keep them in
+ * step with the code: the hooks each plugin registers are the installer's,
+ * versions are the package's, every slash command runs a boulder the plugin
+ * can reach, the marketplace plugin needs no build, and the npm package
+ * declares exactly the runtime dependencies the code imports.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+	HOOK_BIN,
 	HOOK_BUNDLE,
+	HOOK_LINK,
 	hookCommand,
 	hooksObject,
 	PLUGIN_ROOT,
+	PORTABLE,
 	parseOurCommand,
 	REGISTRATIONS,
 	STOP_TIMEOUT_SECONDS,
@@ -17,12 +24,20 @@ import {
 	watchdogMs,
 } from "../../../src/adapters/claude-code/hook-config.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
+import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
 import { DEFAULT_CONFIG } from "../../../src/core/config.js";
 
 const root = new URL("../../../", import.meta.url);
 const readJson = async (file: string) => JSON.parse(await readFile(new URL(file, root), "utf8"));
+const COMMANDS = [
+	["stop", "stop"],
+	["go", "go"],
+	["status", "status"],
+	["start", "start $ARGUMENTS"],
+	["why", 'why --session "$CLAUDE_CODE_SESSION_ID"'],
+] as const;
 
-describe("the plugin", () => {
+describe("the package's own plugin (its root, for `--plugin-dir`)", () => {
 	it("registers exactly the installer's hooks, run from the plugin's root", async () => {
 		const hooks = await readJson("hooks/hooks.json");
 
@@ -43,18 +58,99 @@ describe("the plugin", () => {
 	});
 
 	it("has the five slash commands, each running the CLI that ships with the plugin", async () => {
-		for (const [name, command] of [
-			["stop", "stop"],
-			["go", "go"],
-			["status", "status"],
-			["start", "start $ARGUMENTS"],
-			["why", 'why --session "$CLAUDE_CODE_SESSION_ID"'],
-		]) {
+		for (const [name, command] of COMMANDS) {
 			const text = await readFile(new URL(`commands/${name}.md`, root), "utf8");
 			expect(text).toMatch(/^---\ndescription: .+\n/);
 			expect(text).toContain("allowed-tools: Bash(node:*)");
 			expect(text).toContain(`!\`node "\${CLAUDE_PLUGIN_ROOT}/bin/boulder.js" ${command}`);
 		}
+	});
+});
+
+describe("the marketplace and its plugin (plugins/boulder, installed by Claude Code without a build)", () => {
+	it("lists one plugin, boulder, at ./plugins/boulder, whose manifest agrees with it and with the package", async () => {
+		const marketplace = await readJson(".claude-plugin/marketplace.json");
+		const plugin = await readJson("plugins/boulder/.claude-plugin/plugin.json");
+		const manifest = await readJson("package.json");
+
+		expect(marketplace).toMatchObject({ name: "boulder", owner: { name: expect.any(String) } });
+		expect(marketplace.plugins).toEqual([
+			expect.objectContaining({ name: "boulder", source: "./plugins/boulder", version: manifest.version }),
+		]);
+		expect(plugin).toMatchObject({ name: "boulder", version: manifest.version, description: expect.any(String) });
+	});
+
+	it("registers the installer's portable hooks: the boulder installed for the project or the user, no build of its own", async () => {
+		const hooks = await readJson("plugins/boulder/hooks/hooks.json");
+
+		expect(hooks.hooks).toEqual(hooksObject(PORTABLE));
+		expect(JSON.stringify(hooks)).not.toContain("CLAUDE_PLUGIN_ROOT");
+	});
+
+	it("has the same five slash commands as the package's plugin, each running `boulder` from the PATH", async () => {
+		const names = (await readdir(new URL("plugins/boulder/commands/", root))).sort();
+		expect(names).toEqual((await readdir(new URL("commands/", root))).sort());
+		for (const [name, command] of COMMANDS) {
+			const text = await readFile(new URL(`plugins/boulder/commands/${name}.md`, root), "utf8");
+			const own = await readFile(new URL(`commands/${name}.md`, root), "utf8");
+			expect(text).toContain("allowed-tools: Bash(boulder:*)");
+			expect(text).toContain(`!\`boulder ${command}`);
+			expect(text.replace(/^allowed-tools: .*$/m, "").replaceAll("boulder ", "B ")).toBe(
+				own
+					.replace(/^allowed-tools: .*$/m, "")
+					.replaceAll(`node "\${CLAUDE_PLUGIN_ROOT}/bin/boulder.js" `, "B ")
+					.replaceAll("boulder ", "B "),
+			);
+		}
+	});
+
+	it("holds no package.json or lockfile, so Claude Code installs no dependencies into it", async () => {
+		const files = await readdir(new URL("plugins/boulder/", root), { recursive: true });
+
+		expect(files.filter((file) => /package(-lock)?\.json$|lock/.test(file))).toEqual([]);
+	});
+});
+
+describe("the npm package", () => {
+	it("puts the hook program on the PATH under the name the portable hooks look for", async () => {
+		const manifest = await readJson("package.json");
+
+		expect(manifest.bin).toEqual({ boulder: "./bin/boulder.js", [HOOK_BIN]: `./${HOOK_BUNDLE}` });
+		expect(HOOK_LINK).toBe("boulder/claude-code-hook.cjs");
+	});
+
+	it("builds before it is packed and when installed from git, and ships the plugins but no source maps", async () => {
+		const manifest = await readJson("package.json");
+
+		expect(manifest.scripts.prepack).toMatch(/npm run build$/);
+		expect(manifest.scripts.prepare).toBe("node scripts/prepare.mjs");
+		expect(manifest.files).toEqual(
+			expect.arrayContaining(["bin", "dist", "!dist/**/*.map", ".claude-plugin", "plugins", "hooks", "commands"]),
+		);
+	});
+
+	it("depends at run time on exactly the packages the code imports at run time (types only are not imports)", async () => {
+		const manifest = await readJson("package.json");
+		const imported = new Set<string>();
+		const src = fileURLToPath(new URL("src/", root));
+		for (const file of await readdir(src, { recursive: true })) {
+			if (!file.endsWith(".ts")) continue;
+			const text = await readFile(path.join(src, file), "utf8");
+			for (const match of text.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s+"([^".][^"]*)"/gms)) {
+				const specifier = match[1] as string;
+				if (specifier.startsWith("node:")) continue;
+				const parts = specifier.split("/");
+				imported.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] as string));
+			}
+		}
+
+		expect(Object.keys(manifest.dependencies).sort()).toEqual([...imported].sort());
+	});
+
+	it("makes the hook loader runnable as a program", async () => {
+		const loader = await readFile(new URL("src/adapters/claude-code/hook-loader.ts", root), "utf8");
+
+		expect(loader.startsWith("#!/usr/bin/env node\n")).toBe(true);
 	});
 });
 
@@ -68,12 +164,16 @@ describe("hook commands", () => {
 			const program = { node: "/usr/bin/node", bundle, version: "1.0.0-beta.2" };
 			for (const { event } of REGISTRATIONS) {
 				expect(parseOurCommand(hookCommand(program, event))).toEqual({
+					form: "pinned",
 					node: "/usr/bin/node",
 					bundle,
 					event,
 					version: "1.0.0-beta.2",
 				});
 			}
+		}
+		for (const { event } of REGISTRATIONS) {
+			expect(parseOurCommand(hookCommand(PORTABLE, event))).toEqual({ form: "portable", event });
 		}
 	});
 
@@ -82,6 +182,25 @@ describe("hook commands", () => {
 		expect(parseOurCommand("boulder hook claude-code Stop")).toBeNull();
 		expect(parseOurCommand(42)).toBeNull();
 		expect(parseOurCommand("echo --boulder-hook=1")).toBeNull();
+		expect(parseOurCommand("echo Stop --boulder-hook=portable; exit 0")).toBeNull();
+	});
+
+	it("in the portable form, look in the project, then the user's link, then the PATH, and print a notice only at session start", () => {
+		const start = hookCommand(PORTABLE, "SessionStart");
+		const stop = hookCommand(PORTABLE, "Stop");
+
+		expect(stop).toBe(
+			[
+				'h="$CLAUDE_PROJECT_DIR/node_modules/boulder-agent/dist/hook/claude-code.cjs"',
+				`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/boulder/claude-code-hook.cjs"`,
+				'[ -f "$h" ] && exec node "$h" Stop --boulder-hook=portable',
+				"command -v boulder-claude-code-hook >/dev/null && exec boulder-claude-code-hook Stop --boulder-hook=portable",
+				"exit 0",
+			].join("; "),
+		);
+		expect(start).toMatch(/; echo '\{"systemMessage":"boulder: [^']+"\}'$/);
+		expect(JSON.parse(/echo '(.*)'$/.exec(start)?.[1] ?? "")).toEqual({ systemMessage: NOT_INSTALLED_NOTICE });
+		for (const notice of [NOT_INSTALLED_NOTICE, LINK_GONE_NOTICE]) expect(notice).not.toMatch(/['\n]/);
 	});
 
 	it("quote for the shell only when needed, keeping the plugin root expandable", () => {
