@@ -3,11 +3,11 @@
  * project's (the project wins). Says where each value came from, and names the
  * file, key and expectation when a file is bad.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Config, DEFAULT_CONFIG, mergeConfigInputs, parseConfig } from "../core/config.js";
-import { BoulderError } from "../core/errors.js";
+import { BoulderError, isBoulderError } from "../core/errors.js";
 
 export const PROJECT_CONFIG_FILE = "boulder.config.json";
 
@@ -40,11 +40,23 @@ export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.en
 	};
 }
 
+/** No config is anywhere near this big; a larger file is a mistake (or a device), not a config. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 function readLayer(file: string): Record<string, unknown> | null {
 	let text: string;
 	try {
+		// A FIFO or a device named as the config would hang or never end: look before reading.
+		const seen = statSync(file);
+		if (!seen.isFile()) {
+			throw new BoulderError("config-unreadable", `cannot read ${file}: it is not a regular file`);
+		}
+		if (seen.size > MAX_CONFIG_BYTES) {
+			throw new BoulderError("config-unreadable", `cannot read ${file}: it is larger than ${MAX_CONFIG_BYTES} bytes`);
+		}
 		text = readFileSync(file, "utf8");
 	} catch (error) {
+		if (isBoulderError(error)) throw error;
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw new BoulderError("config-unreadable", `cannot read ${file}: ${(error as Error).message}`, { cause: error });
 	}
