@@ -8,9 +8,11 @@
  * runs Claude Code on the same committed settings: one notice, no hook
  * errors, and the agent simply stops.
  */
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { NOT_INSTALLED_NOTICE } from "../../src/adapters/claude-code/messages.js";
 import {
@@ -25,8 +27,9 @@ import {
 } from "./support/anthropic-server.js";
 import { type ClaudeRunResult, createSandbox, readTranscript, runClaude } from "./support/claude-run.js";
 import { boulderOk, type Machine, machinePaths, newMachine, plainPath } from "./support/journey.js";
-import { snapshot } from "./support/packed-package.js";
+import { npmEnv, snapshot } from "./support/packed-package.js";
 
+const exec = promisify(execFile);
 const NUDGE = "[boulder · automatic continuation";
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
@@ -186,6 +189,59 @@ describe("a new user installs boulder from the tarball and uses it with Claude C
 					NOT_INSTALLED_NOTICE,
 				]);
 				expect(reachedModel(server, "not installed")).toBe(false);
+			} finally {
+				await teammate.dispose();
+			}
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"works as a devDependency: `npx boulder` runs in the project, and a teammate with only that copy is nudged by the committed hooks",
+		async () => {
+			const project = join(machine.root, "devdep-project");
+			await mkdir(project);
+			await exec("git", ["init", "-q"], { cwd: project });
+			await exec("npm", ["init", "-y"], { cwd: project, env: npmEnv(process.env) });
+			await exec("npm", ["install", "--save-dev", "--prefer-offline", machine.packed.tarball], {
+				cwd: project,
+				env: npmEnv(process.env),
+				timeout: TEST_TIMEOUT_MS,
+			});
+			const teammate = await createSandbox();
+			try {
+				const env: Record<string, string> = {
+					HOME: teammate.home,
+					XDG_CONFIG_HOME: join(teammate.home, ".config"),
+					XDG_CACHE_HOME: join(teammate.home, ".cache"),
+					XDG_DATA_HOME: join(teammate.home, ".local", "share"),
+					XDG_STATE_HOME: join(teammate.home, ".local", "state"),
+					PATH: plainPath(),
+				};
+				const npx = (...args: string[]) =>
+					exec("npx", ["--no-install", "boulder", ...args], { cwd: project, env: npmEnv(process.env, env) });
+
+				expect((await npx("--version")).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+				const installed = (await npx("install", "claude-code", "--project")).stdout;
+
+				expect(installed).toMatch(/no path of this machine/);
+				expect(existsSync(join(teammate.home, ".local", "share", "boulder"))).toBe(false);
+				const settings = await readFile(join(project, ".claude", "settings.json"), "utf8");
+				for (const path of [...machinePaths(machine), project]) expect(settings).not.toContain(path);
+
+				await cp(join(project, ".claude"), join(teammate.project, ".claude"), { recursive: true });
+				await cp(join(project, "node_modules"), join(teammate.project, "node_modules"), { recursive: true });
+				const server = await serve(LAZY);
+				const result = await runClaude(teammate, {
+					prompt: "Work through the list.",
+					baseUrl: server.url,
+					timeoutMs: RUN_TIMEOUT_MS,
+					env: { ...env, CLAUDE_CODE_ENABLE_TASKS: "0" },
+				});
+
+				expect(result.exitCode, result.stderr).toBe(0);
+				expect(result.json?.result).toBe("All three items are done.");
+				expect(nudges(server)).toBe(3);
 			} finally {
 				await teammate.dispose();
 			}
