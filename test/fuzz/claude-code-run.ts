@@ -5,7 +5,7 @@
  * paths were reached, and the report.
  */
 import { realpathSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { scopeKey } from "../../src/core/scope-key.js";
 import { FileStore } from "../../src/state/file-store.js";
@@ -84,8 +84,18 @@ export class FuzzWorld {
 		await mkdir(path.join(good, "sub", "deep"), { recursive: true });
 		await mkdir(path.join(badConfig, ".git"), { recursive: true });
 		await mkdir(outside, { recursive: true });
-		const configs = ['{"stagnationLimit":"three"}', "{ not json", "[]", '{"budgets":{"autoTurns":-1}}'];
-		await writeFile(path.join(badConfig, "boulder.config.json"), configs[this.worlds % configs.length] as string);
+		// A config that is no config: bad values, not JSON, not an object, or a FIFO, a device or a folder in its place.
+		const config = path.join(badConfig, "boulder.config.json");
+		const bad: Array<() => Promise<void>> = [
+			() => symlink(this.fixtures.fifos[0] as string, config),
+			() => writeFile(config, '{"stagnationLimit":"three"}'),
+			() => symlink("/dev/zero", config),
+			() => writeFile(config, "{ not json"),
+			() => symlink(path.join(this.fixtures.root, "transcripts"), config),
+			() => writeFile(config, "[]"),
+			() => writeFile(config, '{"budgets":{"autoTurns":-1}}'),
+		];
+		await (bad[this.worlds % bad.length] as () => Promise<void>)();
 		return { fixtures: this.fixtures, good, goodSub: path.join(good, "sub", "deep"), badConfig, outside };
 	}
 
