@@ -3,6 +3,13 @@
  * measured in the same run. Claude Code starts a new process for every hook
  * event, so this start-to-exit time is what every turn of the agent pays.
  *
+ * It also times the two forms of the installed command, each run as Claude
+ * Code runs it (`sh -c <command>`): pinned (this node and this hook program by
+ * absolute path, for user and local settings) and portable (no path of this
+ * machine, for the committed project settings; `hook-config.ts`), the latter
+ * through each of its three ways of finding boulder: the project's
+ * devDependency, the user's link, a global install on the PATH.
+ *
  * The input is realistic: a session whose state holds 20 todos (15 open), a
  * 2 MB transcript whose last turn is short, and a Stop that ends in a nudge
  * (the most work the hook does short of running verify commands). The state
@@ -15,7 +22,7 @@
  * `bench/results/hook-latency.json`. Timings are reported, never asserted.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -28,6 +35,10 @@ if (!existsSync(bundle)) {
 	console.error(`${path.relative(repoRoot, bundle)} is missing: run \`npm run build\` first.`);
 	process.exit(1);
 }
+const { hookCommand, PORTABLE, HOOK_BIN, HOOK_LINK } = await import(
+	path.join(repoRoot, "dist", "adapters", "claude-code", "hook-config.js")
+);
+const { hookLinkText } = await import(path.join(repoRoot, "dist", "adapters", "claude-code", "install.js"));
 
 const RUNS = Math.max(30, Number(process.argv[2]) || 40);
 const WARMUP = 3;
@@ -73,21 +84,35 @@ try {
 		cpSync(pristine, path.join(project, ".boulder"), { recursive: true });
 	};
 
+	const forms = installedForms();
 	const hookTimes = [];
 	const bareTimes = [];
+	const formTimes = Object.fromEntries(forms.map((form) => [form.name, []]));
 	let nudges = 0;
 	for (let run = 0; run < WARMUP + RUNS; run++) {
 		restore();
 		const hook = timed(process.execPath, [bundle, "Stop"], stopInput);
 		const bare = timed(process.execPath, ["-e", "0"], "");
 		if (hook.stdout.includes('"decision":"block"')) nudges++;
+		const ofForms = forms.map((form) => {
+			restore();
+			form.before?.();
+			const result = timed("/bin/sh", ["-c", form.command], stopInput, form.env);
+			form.after?.();
+			if (!result.stdout.includes('"decision":"block"'))
+				throw new Error(`${form.name} did not nudge: ${result.stdout}`);
+			return result.ms;
+		});
 		if (run < WARMUP) continue;
 		hookTimes.push(hook.ms);
 		bareTimes.push(bare.ms);
+		for (const [index, form] of forms.entries()) formTimes[form.name].push(ofForms[index]);
 	}
 	const memory = peakMemory(stopInput, restore);
 	const hookStats = stats(hookTimes);
 	const bareStats = stats(bareTimes);
+	const formStats = Object.fromEntries(forms.map((form) => [form.name, stats(formTimes[form.name])]));
+	const pinnedMedian = formStats.pinned.median;
 	const result = {
 		what: "wall time of the bundled Claude Code Stop hook (start to exit), beside `node -e 0` in the same run",
 		command: `node ${path.relative(repoRoot, bundle)} Stop < stop-input.json`,
@@ -111,6 +136,14 @@ try {
 		peakMemoryKb: memory,
 		bundleBytes: statSync(bundle).size + statSync(path.join(path.dirname(bundle), "claude-code-main.cjs")).size,
 		codeCache: "warm: the warm-up runs write V8's code cache, as a user's first hook run does",
+		installedForms: {
+			what: "the Stop hook as Claude Code runs an installed command: `sh -c <command>`, interleaved with the runs above",
+			commands: Object.fromEntries(forms.map((form) => [form.name, form.command])),
+			ms: formStats,
+			ratioToPinned: Object.fromEntries(
+				forms.map((form) => [form.name, round(formStats[form.name].median / pinnedMedian)]),
+			),
+		},
 	};
 	const out = path.join(repoRoot, "bench", "results", "hook-latency.json");
 	mkdirSync(path.dirname(out), { recursive: true });
@@ -123,14 +156,57 @@ try {
 	console.log(`  ratio      ${result.ratio} × (goal: below 1.5 ×)`);
 	console.log(`  peak RSS   hook ${memory.hook} KB, bare node ${memory.bare} KB (${memory.how})`);
 	console.log(`  nudged in  ${nudges} of ${WARMUP + RUNS} runs`);
+	console.log("Installed command, run as `sh -c <command>` (medians):");
+	for (const form of forms) {
+		const { median, p90 } = formStats[form.name];
+		const ratio = result.installedForms.ratioToPinned[form.name];
+		console.log(`  ${form.name.padEnd(18)} ${median} ms  (p90 ${p90}; ${ratio} × pinned)`);
+	}
 	console.log(`Written to ${path.relative(process.cwd(), out)}`);
 } finally {
 	rmSync(root, { recursive: true, force: true });
 }
 
-function timed(command, args, input) {
+/**
+ * The installed command in each form, with the environment that makes the
+ * portable one find boulder one way: a devDependency (the project's
+ * node_modules holds this package, only while that form runs), the user's
+ * link, the PATH.
+ */
+function installedForms() {
+	const stop = (form) => hookCommand(form, "Stop");
+	const modules = path.join(project, "node_modules");
+	const linked = path.join(root, "linked-data");
+	mkdirSync(path.dirname(path.join(linked, HOOK_LINK)), { recursive: true });
+	writeFileSync(path.join(linked, HOOK_LINK), hookLinkText(bundle));
+	const bin = path.join(root, "global-bin");
+	mkdirSync(bin);
+	symlinkSync(bundle, path.join(bin, HOOK_BIN));
+	const nothing = path.join(root, "no-data");
+	return [
+		{ name: "pinned", command: stop({ node: process.execPath, bundle, version: "bench" }), env },
+		{
+			name: "portable-devdep",
+			command: stop(PORTABLE),
+			env: { ...env, XDG_DATA_HOME: nothing },
+			before: () => {
+				mkdirSync(modules);
+				symlinkSync(repoRoot, path.join(modules, "boulder-agent"), "junction");
+			},
+			after: () => rmSync(modules, { recursive: true, force: true }),
+		},
+		{ name: "portable-link", command: stop(PORTABLE), env: { ...env, XDG_DATA_HOME: linked } },
+		{
+			name: "portable-global",
+			command: stop(PORTABLE),
+			env: { ...env, XDG_DATA_HOME: nothing, PATH: `${bin}${path.delimiter}${env.PATH}` },
+		},
+	];
+}
+
+function timed(command, args, input, environment = env) {
 	const start = performance.now();
-	const child = spawnSync(command, args, { input, env, cwd: project, encoding: "utf8" });
+	const child = spawnSync(command, args, { input, env: environment, cwd: project, encoding: "utf8" });
 	const ms = performance.now() - start;
 	if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
 	return { ms, stdout: child.stdout };
