@@ -138,7 +138,7 @@ try {
 		codeCache: "warm: the warm-up runs write V8's code cache, as a user's first hook run does",
 		installedForms: {
 			what: "the Stop hook as Claude Code runs an installed command: `sh -c <command>`, interleaved with the runs above",
-			commands: Object.fromEntries(forms.map((form) => [form.name, form.command])),
+			commands: Object.fromEntries(forms.map((form) => [form.name, withoutMachinePaths(form.command)])),
 			ms: formStats,
 			ratioToPinned: Object.fromEntries(
 				forms.map((form) => [form.name, round(formStats[form.name].median / pinnedMedian)]),
@@ -340,4 +340,9 @@ function writeTranscript() {
 	});
 	assistant("msg_last_2", [{ type: "text", text: LAST_REPLY }]);
 	writeFileSync(transcript, `${lines.join("\n")}\n`);
+}
+
+/** The results name no path of the machine they ran on: this node and this copy of boulder are named by role. */
+function withoutMachinePaths(command) {
+	return command.replaceAll(process.execPath, "node").replaceAll(repoRoot, "<boulder>");
 }
