@@ -87,14 +87,15 @@ export class FuzzWorld {
 		// A config that is no config: bad values, not JSON, not an object, or a FIFO, a device or a folder in its place.
 		const config = path.join(badConfig, "boulder.config.json");
 		const bad: Array<() => Promise<void>> = [
-			() => symlink(this.fixtures.fifos[0] as string, config),
 			() => writeFile(config, '{"stagnationLimit":"three"}'),
+			() => symlink(this.fixtures.fifos[0] as string, config),
 			() => symlink("/dev/zero", config),
 			() => writeFile(config, "{ not json"),
 			() => symlink(path.join(this.fixtures.root, "transcripts"), config),
 			() => writeFile(config, "[]"),
 			() => writeFile(config, '{"budgets":{"autoTurns":-1}}'),
 		];
+		// The first worktree of every run (numbered 1) gets the FIFO.
 		await (bad[this.worlds % bad.length] as () => Promise<void>)();
 		return { fixtures: this.fixtures, good, goodSub: path.join(good, "sub", "deep"), badConfig, outside };
 	}
