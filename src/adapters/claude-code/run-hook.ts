@@ -65,7 +65,7 @@ export async function runClaudeCodeHook(
 		// it told them, else at the end of each turn (never on every tool call).
 		const logged = record.stderr.length === 0;
 		if (badConfig && !record.repeated && (logged || input.event === "Stop")) {
-			streams.stdout.write(JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
+			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
 		}
 		return;
 	}
@@ -126,6 +126,15 @@ async function recordProblem(
 	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
 	const reason = badConfig ? "config-invalid" : "error";
 	const record = await recordEarlyProblem({ folder, harness: HARNESS, session: sessionId, message, reason });
-	for (const line of record.stderr) streams.stderr.write(`${line}\n`);
+	for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
 	return record;
+}
+
+/** A stream that throws (a closed pipe) must not make the hook reject: there is nowhere left to tell it. */
+function writeQuietly(stream: { write(chunk: string): unknown }, text: string): void {
+	try {
+		stream.write(text);
+	} catch {
+		// Contract: the hook never throws into its harness; the stream itself is what failed.
+	}
 }
