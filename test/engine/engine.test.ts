@@ -115,17 +115,23 @@ describe("engine", () => {
 	});
 });
 
+/** A worktree whose active work is `text`, started as `boulder start plan.md` would. */
+async function startedPlan(text: string) {
+	const worktree = await tempWorktree();
+	await writePlan(worktree, "plan.md", text);
+	const { engine, store } = fileEngine(worktree);
+	await startWork(
+		{ store, clock, plans: { read: async (w, p) => readFile(path.join(w, p), "utf8") } },
+		{ planPath: "plan.md", cwd: worktree },
+	);
+	return { worktree, engine, store };
+}
+
 describe("engine with a plan (works)", () => {
 	const plan = '---\nverify: node -e "process.exit(0)"\n---\n# Ship it\n\n- [x] write\n- [ ] test\n  - [ ] criterion\n';
 
 	it("binds the first session to go idle after `start`, and never hijacks another session", async () => {
-		const worktree = await tempWorktree();
-		await writePlan(worktree, "plan.md", plan);
-		const { engine, store } = fileEngine(worktree);
-		await startWork(
-			{ store, clock, plans: { read: async (w, p) => readFile(path.join(w, p), "utf8") } },
-			{ planPath: "plan.md", cwd: worktree },
-		);
+		const { worktree, engine, store } = await startedPlan(plan);
 		await engine.turnStarted(main, "user");
 		const first = await turnThenIdle(engine, main);
 		expect(first.kind).toBe("inject");
@@ -146,13 +152,7 @@ describe("engine with a plan (works)", () => {
 	});
 
 	it("lets a second session roll a list of its own, never the plan another session owns", async () => {
-		const worktree = await tempWorktree();
-		await writePlan(worktree, "plan.md", plan);
-		const { engine, store } = fileEngine(worktree);
-		await startWork(
-			{ store, clock, plans: { read: async (w, p) => readFile(path.join(w, p), "utf8") } },
-			{ planPath: "plan.md", cwd: worktree },
-		);
+		const { worktree, engine } = await startedPlan(plan);
 		await engine.turnStarted(main, "user");
 		expect((await turnThenIdle(engine, main)).work?.name).toBe("Ship it");
 		const { engine: secondEngine } = fileEngine(worktree);

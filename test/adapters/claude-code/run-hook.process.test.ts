@@ -5,7 +5,6 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
 import { assistantLines, promptLine, SESSION, tempDir, text, writeTranscript } from "./helpers.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
@@ -24,28 +23,6 @@ beforeEach(async () => {
 	await writeTranscript(worktree, [promptLine("Go."), ...assistantLines("msg_a", [text("Done.")])]);
 });
 
-interface Ran {
-	stdout: string;
-	stderr: string;
-}
-
-async function run(event: string | undefined, input: unknown, extra: Parameters<typeof runClaudeCodeHook>[2] = {}) {
-	const out: Ran = { stdout: "", stderr: "" };
-	const text = typeof input === "string" ? input : JSON.stringify(input);
-	await runClaudeCodeHook(
-		event === undefined ? [] : [event],
-		{
-			stdin: [Buffer.from(text)],
-			stdout: { write: (chunk: string) => (out.stdout += chunk) },
-			stderr: { write: (chunk: string) => (out.stderr += chunk) },
-			env,
-			cwd: worktree,
-		},
-		extra,
-	);
-	return out;
-}
-
 function input(event: string, fields: Record<string, unknown> = {}) {
 	return {
 		session_id: SESSION,
@@ -54,24 +31,6 @@ function input(event: string, fields: Record<string, unknown> = {}) {
 		hook_event_name: event,
 		...fields,
 	};
-}
-
-async function _session(open: number, total: number): Promise<void> {
-	await run("UserPromptSubmit", input("UserPromptSubmit", { prompt: "Go." }));
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${index}`,
-		status: index < total - open ? "completed" : "pending",
-		activeForm: "x",
-	}));
-	await run("PostToolUse", input("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos } }));
-}
-
-async function _logLines(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(path.join(worktree, ".boulder", "decisions.jsonl"), "utf8").catch(() => "");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
 import { Config } from "../../../src/core/config.js";
@@ -9,8 +8,6 @@ import { BoulderError } from "../../../src/core/errors.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { FileStore } from "../../../src/state/file-store.js";
 import { assistantLines, promptLine, SESSION, tempDir, text, writeTranscript } from "./helpers.js";
-
-const _BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
 
 let worktree: string;
 let env: NodeJS.ProcessEnv;
