@@ -111,7 +111,11 @@ async function pack(dir: string): Promise<void> {
 		maxBuffer: 64 * 1024 * 1024,
 		timeout: PACK_TIMEOUT_MS,
 	});
-	const [result] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
+	// The prepack build prints its own lines (some with brackets) before npm's JSON,
+	// which starts on a line of its own.
+	const start = stdout.search(/^\[\s*$/m);
+	if (start < 0) throw new Error(`npm pack printed no JSON: ${stdout}`);
+	const [result] = JSON.parse(stdout.slice(start)) as {
 		filename: string;
 		size: number;
 		unpackedSize: number;
