@@ -7,7 +7,9 @@
  *   nothing it does not use (the CLI and its framework) reachable from it.
  *   CommonJS, because Node 20 starts a CommonJS file faster than an ES module.
  * - `dist/hook/claude-code.cjs`: the small loader the hooks run; it loads the
- *   bundle through V8's code cache (`hook-loader.ts`).
+ *   bundle through V8's code cache (`hook-loader.ts`). `boulder-hook.cjs` is
+ *   the same loader under the name the other command-hook harnesses run
+ *   (`boulder-hook.cjs <harness> <event>`, see `src/adapters/hook-runners.ts`).
  *
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
@@ -32,6 +34,7 @@ const common = {
 } as const;
 
 export default defineConfig([
-	{ ...common, entry: { "claude-code-main": "src/adapters/claude-code/hook-main.ts" } },
+	{ ...common, entry: { "claude-code-main": "src/adapters/hook-main.ts" } },
 	{ ...common, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
+	{ ...common, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
 ]);

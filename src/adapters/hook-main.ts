@@ -1,6 +1,8 @@
 /**
- * The hook program Claude Code starts for every hook event (through the
- * loader, `node dist/hook/claude-code.cjs <Event>`), bundled into one file,
+ * The hook program a command-hook harness starts for every hook event
+ * (through the loader: `node dist/hook/claude-code.cjs <Event>` for Claude
+ * Code, `node dist/hook/boulder-hook.cjs <harness> <Event>` for the others,
+ * see `hook-runners.ts`), bundled into one file,
  * `claude-code-main.cjs` (see `tsdown.config.ts`), so that start-up costs as
  * little as possible: no CLI framework, nothing resolved from node_modules at
  * run time.
@@ -8,20 +10,19 @@
  * It always exits 0. A watchdog ends it, printing nothing, shortly before the
  * harness's own timeout would kill it.
  */
-import "./zod-jitless.js";
+import "./claude-code/zod-jitless.js";
 import { readFileSync } from "node:fs";
-import { watchdogMs } from "./hook-config.js";
-import { runClaudeCodeHook } from "./run-hook.js";
+import { hookTarget } from "./hook-runners.js";
 
-const argv = process.argv.slice(2);
+const { runner, argv } = hookTarget(process.argv.slice(2));
 const watchdog = setTimeout(() => {
 	process.stderr.write(`boulder: the ${argv[0] ?? ""} hook ran out of time; letting the agent stop\n`);
 	process.stdout.write("", () => process.exit(0));
-}, watchdogMs(argv[0]));
+}, runner.watchdogMs(argv[0]));
 watchdog.unref();
 
 /**
- * Claude Code writes the whole input and closes the pipe: one synchronous
+ * The harness writes the whole input and closes the pipe: one synchronous
  * read is much cheaper than setting up a stream. A stdin that cannot be read
  * that way (EAGAIN on a non-blocking pipe) falls back to the stream.
  */
@@ -33,13 +34,15 @@ function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
 	}
 }
 
-// Contract: runClaudeCodeHook never rejects; the exit code is 0 whatever happened.
-void runClaudeCodeHook(argv, {
-	stdin: stdin(),
-	stdout: process.stdout,
-	stderr: process.stderr,
-	env: process.env,
-	cwd: process.cwd(),
-}).then(() => {
-	process.exitCode = 0;
-});
+// Contract: a runner never rejects; the exit code is 0 whatever happened.
+void runner
+	.run(argv, {
+		stdin: stdin(),
+		stdout: process.stdout,
+		stderr: process.stderr,
+		env: process.env,
+		cwd: process.cwd(),
+	})
+	.then(() => {
+		process.exitCode = 0;
+	});
