@@ -132,7 +132,7 @@ describe("the Claude Code hook under generated input", () => {
 					await world.drop(previous);
 				}
 				for (const event of HOOK_EVENTS) {
-					if (!arbs.has(event)) arbs.set(event, caseArb(event, places, { hostileStreams: false }));
+					if (!arbs.has(event)) arbs.set(event, caseArb(event, places, { hostileStreams: true }));
 				}
 				for (let n = 0; n < BATCH && done < total && !run.full; n++, done++) {
 					// Round robin, so every event gets its share and lists, prompts and stops meet.
@@ -169,12 +169,11 @@ describe("the Claude Code hook under generated input", () => {
 });
 
 /**
- * Found by this fuzzer, not fixed yet: `runClaudeCodeHook` promises never to
- * throw, but two writes sit outside its guards. These pin the bug; once it is
- * fixed they fail, and should become plain `it`s (and the fuzzer's
- * `hostileStreams` turned on).
+ * Found by this fuzzer: `runClaudeCodeHook` promises never to reject, but two
+ * writes once sat outside its guards. Kept as plain cases beside the fuzzer's
+ * own streams that throw.
  */
-describe("known: a stream that throws escapes the hook", () => {
+describe("a stream that throws", () => {
 	async function runWith(input: string, folder: string, failing: "stdout" | "stderr"): Promise<void> {
 		const fail = () => {
 			throw new Error(`EPIPE: ${failing} is gone`);
