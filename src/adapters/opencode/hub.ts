@@ -170,7 +170,8 @@ export class Hub {
 
 	hooks(): HubHooks {
 		return {
-			event: async ({ event }) => this.onEvent(event),
+			// A call without its argument is dropped like any unreadable event, not a TypeError in OpenCode's bus.
+			event: async (input) => this.onEvent((input as { event?: unknown } | null | undefined)?.event),
 			config: async (config) => this.guard(null, "declaring /boulder", async () => declareCommand(config)),
 			"chat.message": async (input, output) => this.onPrompt(input, output),
 			"tool.execute.before": async (input) =>

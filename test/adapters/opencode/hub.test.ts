@@ -429,6 +429,7 @@ describe("never wedging OpenCode", () => {
 		const { hub, oc } = setUp();
 		const hooks = oc.instances[0] as NonNullable<(typeof oc.instances)[0]>;
 		await expect(hooks.event({ event: null })).resolves.toBeUndefined();
+		await expect(hooks.event(null as unknown as { event: unknown })).resolves.toBeUndefined();
 		await expect(
 			hooks.event({ event: { type: "session.status", properties: { status: 3 } } }),
 		).resolves.toBeUndefined();
