@@ -34,6 +34,7 @@ import { countTodos, type Todo } from "../../core/todos.js";
 import type { Provenance, TokenSpend, TurnOutcome } from "../../core/turns.js";
 import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
 import { runSubcommand } from "../shared/boulder-command.js";
+import { messageOf } from "../shared/loose.js";
 import type { WorkspaceSource } from "../shared/workspace.js";
 import { NOTICE, TOOL_TEXT } from "./messages.js";
 import { Serial, withinDeadline } from "./serial.js";
@@ -343,8 +344,4 @@ function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
 
 function todoLine(todo: Todo): string {
 	return `- [${todo.status}] ${todo.content}${todo.priority ? ` (${todo.priority})` : ""}`;
-}
-
-export function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
-import { messageOf } from "./bridge.js";
+import { messageOf } from "../shared/loose.js";
 import { entryPath, INSTALL_SCOPES, ourEntries, readSettings, settingsFile } from "./install.js";
 
 const CHECK = "pi";

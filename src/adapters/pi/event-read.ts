@@ -6,11 +6,8 @@
  * Contract: nothing here throws; input is unchecked.
  */
 import type { TokenSpend } from "../../core/turns.js";
+import { isRecord } from "../shared/loose.js";
 import type { AssistantReport } from "./bridge.js";
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null;
-}
 
 /** The assistant message's report, or null for any other message (user, tool result, custom). */
 export function readAssistant(message: unknown): AssistantReport | null {

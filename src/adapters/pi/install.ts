@@ -28,6 +28,7 @@ import { applyEdits, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, readConfigText, sameJson, writeConfigText, writeOrRemoveConfig } from "../shared/config-file.js";
 import type { InstallReport } from "../shared/install-report.js";
+import { isRecord } from "../shared/loose.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -39,7 +40,6 @@ import {
 	plainValue,
 	removeElementEdit,
 } from "../shared/settings-json.js";
-import { isRecord } from "./event-read.js";
 import { INSTALL_TEXT } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "user"] as const;
