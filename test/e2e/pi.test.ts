@@ -256,15 +256,19 @@ describe.skipIf(unavailable !== null)(
 		);
 
 		it(
-			"/boulder stop holds after pi restarts and is answered without a model turn; `boulder stop` holds too; /boulder go resumes",
+			"/boulder stop holds after pi restarts and is answered without a model turn; `boulder stop` holds too; /boulder go resumes (installed with `boulder install pi --project`)",
 			async () => {
 				const session = "0f5a7c1e-2b3d-4e5f-8a9b-0c1d2e3f4a5b";
 				const { model, pi } = await setUp(
 					[progress(0, 3), say("Should I start with item A or B? Which do you prefer?")],
-					{
-						sessionId: session,
-					},
+					{ sessionId: session, withExtension: false, approve: true },
 				);
+				const installed = await boulderOk("install", "pi", "--project");
+				expect(installed).toContain(
+					`Installed boulder's pi extension in ${join(pi.projectDir, ".pi", "settings.json")}`,
+				);
+				expect(installed).toMatch(/trusted project/);
+				await pi.restart();
 				await pi.promptAndSettle("Do the three items.");
 				expect(nudges(model)).toHaveLength(0);
 

@@ -78,5 +78,6 @@ export const INSTALL_TEXT = {
 		"The entry is an absolute path to this copy of boulder: pinned to this machine (fine for your user settings). If boulder moves, run this command again; `boulder doctor` notices.",
 	portable: (entry: string) =>
 		`The entry is a path inside the project (${entry}), resolved from .pi/: teammates who install boulder-agent as a devDependency load the same extension.`,
-	trust: "pi loads a project's .pi/settings.json only once the project is trusted: trust it when pi asks.",
+	trust:
+		"pi loads a project's .pi/settings.json only in a trusted project: accept pi's question or run /trust once; headless runs (-p, --mode rpc) need --approve.",
 } as const;

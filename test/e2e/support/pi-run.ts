@@ -45,6 +45,8 @@ export interface PiOptions {
 	files?: Record<string, string>;
 	/** The pi session to open (or create) by id; it survives `restart()`. */
 	sessionId?: string;
+	/** Trusts the project (`--approve`), so pi loads its `.pi/settings.json`: headless runs cannot ask. */
+	approve?: boolean;
 }
 
 /** A record pi wrote to stdout: a response, a session event or an extension UI request. */
@@ -202,6 +204,7 @@ export class PiRpc {
 		const args = [PI_CLI, "--mode", "rpc", "--provider", PROVIDER, "--model", MODEL];
 		if (this.options.withExtension !== false) args.push("--no-extensions", "-e", EXTENSION);
 		if (this.options.sessionId) args.push("--session-id", this.options.sessionId);
+		if (this.options.approve) args.push("--approve");
 		const child = spawn(NODE22, args, { cwd: this.projectDir, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
 		this.child = child;
 		let buffer = "";
