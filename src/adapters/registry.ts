@@ -4,9 +4,10 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
+import { piAdapter } from "./pi/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, piAdapter];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {

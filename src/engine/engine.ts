@@ -35,7 +35,7 @@ import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
 import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
-import { readSessionSwitch, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
+import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
 import { type Runner, shellRunner } from "./runner.js";
 import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
 import { completeWork, runVerify, type VerifyOutcome } from "./verify-work.js";
@@ -200,6 +200,11 @@ export class Engine {
 	/** Whether continuation is turned off for this one session, and by whom. */
 	async sessionSwitch(ref: SessionRef): Promise<SessionSwitch> {
 		return readSessionSwitch(this.store, ref);
+	}
+
+	/** The agent's own list as boulder keeps it for this session (empty when none was written). */
+	async sessionTodos(ref: SessionRef): Promise<Todo[]> {
+		return readSessionTodos(this.store, ref);
 	}
 
 	/** The worktree's works, their progress and last decisions (`status`). */

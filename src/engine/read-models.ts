@@ -7,6 +7,7 @@
 import type { DecisionRecord } from "../core/decision-record.js";
 import { explainsDecisions } from "../core/event-reasons.js";
 import { scopeKey } from "../core/scope-key.js";
+import type { Todo } from "../core/todos.js";
 import type { Store } from "../state/store.js";
 import type { SessionRef } from "./engine-types.js";
 
@@ -43,4 +44,16 @@ export async function readSessionSwitch(store: Store, ref: SessionRef): Promise<
 	if (scope === null) return { stoppedBy: null };
 	const state = await store.readScope(scope);
 	return { stoppedBy: state.kind === "ok" ? (state.value.disabled?.by ?? null) : null };
+}
+
+/**
+ * The agent's own list as boulder keeps it for a session (for harnesses
+ * whose todo list is boulder's, like pi's `todo_read`); empty when none was
+ * written, and for a subagent or an unreadable state file.
+ */
+export async function readSessionTodos(store: Store, ref: SessionRef): Promise<Todo[]> {
+	const scope = ref.subagent ? null : scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
+	if (scope === null) return [];
+	const state = await store.readScope(scope);
+	return state.kind === "ok" ? (state.value.todos ?? []) : [];
 }

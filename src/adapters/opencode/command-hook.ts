@@ -11,11 +11,13 @@
  */
 import type { Clock } from "../../core/clock.js";
 import type { Engine, SessionRef } from "../../engine/engine.js";
+import { runSubcommand } from "../shared/boulder-command.js";
+import { ANSWER } from "../shared/boulder-command-text.js";
 import type { OpenCodeApi, PromptRoute } from "./api.js";
 import { answerPart } from "./delivery.js";
 import { messageOf } from "./event-read.js";
-import { ANSWER, COMMAND_NAME } from "./messages.js";
-import { CommandAnswered, runSubcommand } from "./slash-command.js";
+import { COMMAND_NAME } from "./messages.js";
+import { CommandAnswered } from "./slash-command.js";
 
 export interface CommandInput {
 	command: string;

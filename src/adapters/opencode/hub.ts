@@ -43,6 +43,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
 import type { Engine, SessionEvent, SessionRef } from "../../engine/engine.js";
+import type { WorkspaceSource } from "../shared/workspace.js";
 import { type OpenCodeApi, withTimeout } from "./api.js";
 import { Backfill } from "./backfill.js";
 import { BoundedSet } from "./bounded.js";
@@ -70,7 +71,6 @@ import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
 import { declareCommand } from "./slash-command.js";
 import { normalizeOpenCodeTodos } from "./todos.js";
-import type { WorkspaceSource } from "./workspace.js";
 
 /** Most event and prompt ids remembered to drop duplicates (the same event reaches every instance). */
 const SEEN_EVENTS = 5_000;

@@ -15,6 +15,7 @@
 import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../core/config.js";
 import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { WorkspaceSource } from "../shared/workspace.js";
 import type { OpenCodeApi } from "./api.js";
 import type { Backfill, ErrorRecorder } from "./backfill.js";
 import { Deliveries } from "./delivery.js";
@@ -24,7 +25,6 @@ import { TEXT } from "./messages.js";
 import { Retries } from "./retries.js";
 import type { Scheduler } from "./scheduler.js";
 import type { SessionTable, SessionTrack } from "./sessions.js";
-import type { WorkspaceSource } from "./workspace.js";
 
 /** How long a completion or limit toast stays up. */
 const TOAST_MS = 8_000;

@@ -8,10 +8,10 @@
  * instance returns no hooks and OpenCode runs as if boulder were absent.
  */
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
+import { fileWorkspace } from "../shared/workspace.js";
 import { type OpencodeClient, sdkApi } from "./api.js";
 import { Hub, type HubHooks } from "./hub.js";
 import { type HubHandle, shared } from "./shared.js";
-import { fileWorkspace } from "./workspace.js";
 
 interface RegisteredHub extends HubHandle {
 	hooks(): HubHooks;

@@ -7,7 +7,7 @@
  */
 import type { OpenCodeApi, PromptRoute, StoredMessage, TextPart } from "../../../src/adapters/opencode/api.js";
 import { Hub, type HubHooks } from "../../../src/adapters/opencode/hub.js";
-import type { WorkspaceSource } from "../../../src/adapters/opencode/workspace.js";
+import type { WorkspaceSource } from "../../../src/adapters/shared/workspace.js";
 import type { Clock } from "../../../src/core/clock.js";
 import { Config, type ConfigInput, DEFAULT_CONFIG } from "../../../src/core/config.js";
 import type { DecisionRecord } from "../../../src/core/decision-record.js";

@@ -1,6 +1,7 @@
 /**
- * The engine as the OpenCode plugin needs it. The plugin lives as long as the
- * OpenCode server, so it opens the worktree's state once, and reads the config
+ * The engine as an in-process plugin needs it (OpenCode's plugin, pi's
+ * extension). The plugin lives as long as the harness's process, so it opens
+ * the worktree's state once, and reads the config
  * again at every decision: a change to `boulder.config.json` counts from the
  * next idle, and a broken config only stops nudges until it is fixed.
  *

@@ -1,0 +1,100 @@
+/**
+ * `boulder doctor`'s pi check: where boulder's extension is listed (this
+ * project's `.pi/settings.json`, the user's), whether the file the entry
+ * names is there, and whether it is this version of boulder. An extension
+ * loaded with `pi -e` or dropped into an `extensions/` folder by hand is not
+ * visible here and is not reported.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { packageAt, packageVersion } from "../shared/config-file.js";
+import { messageOf } from "../shared/loose.js";
+import { entryPath, INSTALL_SCOPES, ourEntries, readSettings, settingsFile } from "./install.js";
+
+const CHECK = "pi";
+
+export type PiCheckContext = Pick<DoctorContext, "cwd" | "env">;
+
+export const piDoctorCheck = {
+	name: CHECK,
+	run: (context: PiCheckContext) => checkPiExtension(context),
+};
+
+export async function checkPiExtension(
+	context: PiCheckContext,
+	version: string = packageVersion(),
+): Promise<DoctorFinding[]> {
+	const findings: DoctorFinding[] = [];
+	const listedIn: string[] = [];
+	for (const scope of INSTALL_SCOPES) {
+		const file = settingsFile(scope, context);
+		if (!existsSync(file)) continue;
+		const reinstall = `\`boulder install pi --${scope}\``;
+		let settings: unknown;
+		try {
+			settings = readSettings(await readFile(file, "utf8"), file);
+		} catch (error) {
+			findings.push({
+				check: CHECK,
+				level: "problem",
+				message: `${file} cannot be read (${messageOf(error)}); pi will not use it either`,
+				fix: "fix the file, or move it away",
+				file,
+			});
+			continue;
+		}
+		const entries = ourEntries(settings);
+		if (entries.length === 0) continue;
+		listedIn.push(file);
+		for (const entry of entries) {
+			const extension = entryPath(entry, file);
+			if (!existsSync(extension)) {
+				findings.push({
+					check: CHECK,
+					level: "problem",
+					message: `${file} lists ${entry}, which does not exist (moved or removed): pi cannot load boulder`,
+					fix: reinstall,
+					file,
+				});
+				continue;
+			}
+			const installed = packageAt(path.resolve(path.dirname(extension), "..", "..", ".."))?.version ?? null;
+			if (installed !== version) {
+				findings.push({
+					check: CHECK,
+					level: "warn",
+					message: `${file} loads boulder ${installed ?? "of an unknown version"} from ${extension}; this is ${version}: two versions would share one state folder`,
+					fix: reinstall,
+					file,
+				});
+				continue;
+			}
+			findings.push({
+				check: CHECK,
+				level: "ok",
+				message: `extension listed in ${file} (${scope}, boulder ${version})`,
+				fix: null,
+				file,
+			});
+		}
+	}
+	if (listedIn.length === 0) {
+		findings.push({
+			check: CHECK,
+			level: "ok",
+			message: "boulder's extension is not in this project's or your user pi settings",
+			fix: "`boulder install pi` adds it, if you use pi here",
+		});
+	}
+	if (listedIn.length > 1 || findings.filter((finding) => finding.level === "ok" && finding.file).length > 1) {
+		findings.push({
+			check: CHECK,
+			level: "warn",
+			message: `boulder's extension is listed more than once (${listedIn.join(", ")}): pi loads both copies, and both register the todo tools and /boulder`,
+			fix: "keep one: `boulder uninstall pi --project` or `--user`",
+		});
+	}
+	return findings;
+}

@@ -1,0 +1,114 @@
+/**
+ * The module pi loads (`boulder-agent/pi`, or the path `boulder install pi`
+ * writes into pi's settings): its default export is the extension. It
+ * registers boulder's handlers, the todo tools and `/boulder`; all the work
+ * is in the sibling modules (`bridge.ts` maps the events).
+ *
+ * pi may run the factory in invocations that never start a session, so it
+ * only registers: the state folder is opened at the first event, in the
+ * session's own folder (`ctx.cwd`).
+ *
+ * Contract: never throws into pi; a handler that fails records why and lets
+ * the agent stop.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { fileWorkspace } from "../shared/workspace.js";
+import { PiBridge, type PiView } from "./bridge.js";
+import { readAssistant } from "./event-read.js";
+import { COMMAND_DESCRIPTION, COMMAND_NAME, NUDGE_TYPE, SUBCOMMANDS } from "./messages.js";
+import { registerTodoTools } from "./todo-tools.js";
+
+export default function boulderExtension(pi: ExtensionAPI): void {
+	const bridges = new Map<string, PiBridge>();
+	const bridgeOf = (ctx: ExtensionContext): PiBridge => {
+		let bridge = bridges.get(ctx.cwd);
+		if (!bridge) {
+			const created = new PiBridge({
+				workspace: fileWorkspace(ctx.cwd, (warning) => {
+					void created.recordError(null, "opening boulder's state", new Error(warning));
+				}),
+			});
+			bridge = created;
+			bridges.set(ctx.cwd, bridge);
+		}
+		return bridge;
+	};
+	const viewOf = (ctx: ExtensionContext): PiView => ({
+		sessionId: ctx.sessionManager.getSessionId(),
+		notify: (text, level) => {
+			if (ctx.hasUI) ctx.ui.notify(text, level);
+			else if (ctx.mode === "print") process.stderr.write(`${text}\n`);
+		},
+		idle: () => ctx.isIdle(),
+		startRun: (text) => pi.sendMessage({ customType: NUDGE_TYPE, content: text, display: true }, { triggerTurn: true }),
+	});
+	const on = (ctx: ExtensionContext) => ({ bridge: bridgeOf(ctx), view: viewOf(ctx) });
+
+	pi.on("input", async (event, ctx) => {
+		const { bridge, view } = on(ctx);
+		await bridge.input(view, event.source);
+	});
+	pi.on("agent_start", async (_event, ctx) => {
+		const { bridge, view } = on(ctx);
+		await bridge.agentStart(view);
+	});
+	pi.on("message_end", (event, ctx) => {
+		const report = readAssistant(event.message);
+		if (report) bridgeOf(ctx).assistantMessage(report);
+	});
+	pi.on("tool_execution_end", async (event, ctx) => {
+		if (event.parentToolCallId !== undefined) return;
+		const { bridge, view } = on(ctx);
+		await bridge.toolEnded(view, event.toolName, event.isError);
+	});
+	pi.on("ui_prompt_start", async (event, ctx) => {
+		const { bridge, view } = on(ctx);
+		await bridge.promptStarted(view, event.kind, event.title);
+	});
+	pi.on("ui_prompt_end", async (_event, ctx) => {
+		const { bridge, view } = on(ctx);
+		await bridge.promptEnded(view);
+	});
+	pi.on("agent_before_settle", async (event, ctx) => {
+		const { bridge, view } = on(ctx);
+		const next = await bridge.beforeSettle(view, event.outcome, event.continue || ctx.hasPendingMessages());
+		if (next === null) return;
+		return {
+			entries: [
+				...event.entries,
+				{
+					type: "custom_message",
+					customType: NUDGE_TYPE,
+					content: next.text,
+					display: true,
+					details: { key: next.key },
+				},
+			],
+			continue: true,
+		};
+	});
+	pi.on("agent_settled", async (event, ctx) => {
+		const { bridge, view } = on(ctx);
+		await bridge.settled(view, event.aborted);
+	});
+	pi.on("session_shutdown", async () => {
+		await Promise.all([...bridges.values()].map((bridge) => bridge.settledJobs()));
+	});
+
+	registerTodoTools(pi, on);
+
+	pi.registerCommand(COMMAND_NAME, {
+		description: COMMAND_DESCRIPTION,
+		getArgumentCompletions: (prefix) => {
+			const word = prefix.trim().toLowerCase();
+			const items = SUBCOMMANDS.filter((sub) => sub.value.startsWith(word));
+			return items.length > 0
+				? items.map((sub) => ({ value: sub.value, label: sub.value, description: sub.description }))
+				: null;
+		},
+		handler: async (args, ctx) => {
+			const { bridge, view } = on(ctx);
+			view.notify(await bridge.command(view, args), "info");
+		},
+	});
+}

@@ -1,0 +1,83 @@
+/**
+ * What the pi adapter says: the notices pi shows around a continuation, the
+ * todo tools' descriptions and answers (read by the model), the `/boulder`
+ * command's description, and the installer's messages. The nudges
+ * themselves are the core's prompts.
+ */
+
+/** The `customType` of boulder's continuation message in pi's session. */
+export const NUDGE_TYPE = "boulder-continuation";
+
+export const COMMAND_NAME = "boulder";
+
+export const COMMAND_DESCRIPTION = "boulder: status, stop, go or why (answered without a model turn)";
+
+export const SUBCOMMANDS = [
+	{ value: "status", description: "the works of this worktree and this session's state" },
+	{ value: "stop", description: "no automatic continuation in this session until /boulder go" },
+	{ value: "go", description: "turn automatic continuation back on" },
+	{ value: "why", description: "the last decisions for this session, in plain words" },
+] as const;
+
+export const NOTICE = {
+	continuing: (open: number) =>
+		`boulder: continuing — ${open} item${open === 1 ? "" : "s"} left (/boulder stop turns it off)`,
+	complete: (text: string) => text,
+	limit: (detail: string) =>
+		`boulder: not continuing — ${detail}. /boulder why explains; your next message starts afresh.`,
+	configProblem: (message: string) => `boulder: not continuing: ${message}`,
+	failed: (message: string) => `boulder: could not do that: ${message}`,
+} as const;
+
+export const TOOL_TEXT = {
+	writeLabel: "Todo list",
+	writeDescription: [
+		"Write your todo list for the current task: the whole list each time (it replaces the previous one).",
+		"Use it for any task of more than one step. Mark an item in_progress when you start it and completed as soon as it is done;",
+		"mark it blocked (with the reason in its text) when it needs someone else, or cancelled when it is no longer wanted.",
+		"While items are open, boulder brings you back to them when you stop, so keep the list true.",
+	].join(" "),
+	writeSnippet: "Write the todo list of the current task (the whole list; replaces the previous one)",
+	readLabel: "Read todo list",
+	readDescription: "Read your current todo list, as last written with todo_write.",
+	readSnippet: "Read the current todo list",
+	clearLabel: "Clear todo list",
+	clearDescription:
+		"Empty your todo list. Only to give up the remaining work on purpose; finished work is marked completed with todo_write instead.",
+	clearSnippet: "Empty the todo list (to abandon the remaining work)",
+	content: "What the item is, in one line",
+	status: "pending, in_progress, completed, cancelled or blocked",
+	priority: "high, medium or low (optional)",
+	id: "A stable id for the item (optional)",
+	saved: (total: number, open: number, done: number) =>
+		`Saved ${total} item${total === 1 ? "" : "s"}: ${open} open, ${done} done.`,
+	dropped: (warnings: string[]) => `Not kept: ${warnings.join("; ")}`,
+	empty: "The todo list is empty.",
+	cleared: (count: number) => `Cleared the todo list (${count} item${count === 1 ? "" : "s"} removed).`,
+	unavailable: (message: string) => `The todo list could not be reached: ${message}`,
+} as const;
+
+export const INSTALL_TEXT = {
+	notJson: (file: string, problem: string) =>
+		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
+	notObject: (file: string, what: string) =>
+		`${file} holds ${what} where pi expects a settings object; boulder did not touch it.`,
+	extensionsNotList: (file: string) =>
+		`"extensions" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
+	noBundle: (file: string) =>
+		`the extension ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
+	installed: (file: string) => `Installed boulder's pi extension in ${file}.`,
+	updated: (file: string) => `Updated boulder's pi extension entry in ${file}.`,
+	unchanged: (file: string) => `boulder's pi extension is already in ${file}; nothing changed.`,
+	backup: (file: string) => `The previous file is kept as ${file}.`,
+	removed: (file: string, entries: number) =>
+		`Removed boulder's pi extension (${entries} entr${entries === 1 ? "y" : "ies"}) from ${file}.`,
+	notInstalled: (file: string) => `boulder's pi extension is not in ${file}; nothing changed.`,
+	restart: "pi loads extensions when it starts: restart it (or run /reload) to pick the change up.",
+	machineLocal:
+		"The entry is an absolute path to this copy of boulder: pinned to this machine (fine for your user settings). If boulder moves, run this command again; `boulder doctor` notices.",
+	portable: (entry: string) =>
+		`The entry is a path inside the project (${entry}), resolved from .pi/: teammates who install boulder-agent as a devDependency load the same extension.`,
+	trust:
+		"pi loads a project's .pi/settings.json only in a trusted project: accept pi's question or run /trust once; headless runs (-p, --mode rpc) need --approve.",
+} as const;
