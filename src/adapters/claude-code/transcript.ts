@@ -18,9 +18,17 @@
  * was but the file does not end with it yet, the read is retried briefly.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, sizeInWords } from "../../engine/bounded-read.js";
-import { type ReadLimit, SCAN_DEFAULTS, type ScanEnd, type ScanOptions, scanTurn } from "../shared/transcript-scan.js";
-import { isRecord, messageOf } from "./hook-input.js";
+import {
+	type ReadLimit,
+	readSettled,
+	type ScanEnd,
+	type ScanOptions,
+	type SettleOptions,
+	scanTurn,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "../shared/transcript-scan.js";
+import { isRecord } from "./hook-input.js";
 
 export type { ReadLimit } from "../shared/transcript-scan.js";
 
@@ -65,42 +73,17 @@ export interface TurnReading {
 	limit: ReadLimit | null;
 }
 
-export interface ReadTurnOptions extends ScanOptions {
-	/**
-	 * The turn's last reply as the harness reported it (Stop's
-	 * `last_assistant_message`): until the file ends with it, the file is
-	 * lagging and is read again.
-	 */
-	expectLastText?: string | null;
-	/** Re-reads while lagging (default 4), `retryDelayMs` apart (default 25). */
-	retries?: number;
-	retryDelayMs?: number;
-	sleep?: (ms: number) => Promise<void>;
-}
-
-const DEFAULTS = { ...SCAN_DEFAULTS, retries: 4, retryDelayMs: 25 };
+export interface ReadTurnOptions extends ScanOptions, SettleOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	const retries = options.retries ?? DEFAULTS.retries;
-	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
-	for (let attempt = 0; ; attempt++) {
+	return readSettled(async () => {
 		const tally = new TurnTally();
-		const scan = await scanTurn(file, options, isTurnStart, (line) => tally.add(line));
-		const reading = tally.reading(scan);
-		// Without the turn's start nothing is seen; reading again cannot change that.
-		if (!reading.foundStart) return reading;
-		const behind =
-			reading.partialLastLine ||
-			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
-		if (!behind) return reading;
-		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
-		await sleep(options.retryDelayMs ?? DEFAULTS.retryDelayMs);
-	}
+		return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
+	}, options);
 }
 
 /**
@@ -109,23 +92,12 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
  * continued: an interrupt or a pending question may be in what was not seen.
  */
 export function unseenReason(file: string, reading: TurnReading): string | null {
-	if (reading.foundStart) return null;
-	if (reading.limit?.kind === "bytes") {
-		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the transcript ${file}, further back than boulder reads`;
-	}
-	if (reading.limit?.kind === "line") {
-		return `the transcript ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
-	}
-	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
-	return `no line of the transcript ${file} begins the current turn${skipped}`;
+	return unseenTurnReason(file, reading);
 }
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	if (file === null) return "Claude Code gave no transcript_path";
-	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
-	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
-	return `cannot read the transcript ${file}: ${reason}`;
+	return unreadableTranscriptReason("Claude Code", file, error);
 }
 
 export interface TurnLines extends ScanEnd {
@@ -293,9 +265,4 @@ function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
 
 function count(value: unknown): number {
 	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-/** Whitespace-blind: the harness and the file may join text blocks differently. */
-function canonical(text: string): string {
-	return text.replace(/\s+/g, "");
 }

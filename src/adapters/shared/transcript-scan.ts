@@ -14,8 +14,8 @@
  * it) is left out and reported; a line that is not JSON is skipped and
  * counted.
  */
-import { FileProblem, openRegularFile, readAt } from "../../engine/bounded-read.js";
-import { isRecord } from "./hook-input.js";
+import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
+import { isRecord, messageOf } from "./hook-input.js";
 
 /** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
 export interface ReadLimit {
@@ -155,4 +155,77 @@ async function readFully(
 		}
 		done += bytesRead;
 	}
+}
+
+export interface SettleOptions {
+	/**
+	 * The turn's last reply as the harness reported it (Stop's
+	 * `last_assistant_message`): until the file ends with it, the file is
+	 * lagging and is read again.
+	 */
+	expectLastText?: string | null;
+	/** Re-reads while lagging (default 4), `retryDelayMs` apart (default 25). */
+	retries?: number;
+	retryDelayMs?: number;
+	sleep?: (ms: number) => Promise<void>;
+}
+
+/** A reading of the current turn, as far as `readSettled` needs to know it. */
+interface Settling {
+	foundStart: boolean;
+	partialLastLine: boolean;
+	lastAssistantText: string | null;
+	lagging: boolean;
+}
+
+/**
+ * Reads the turn until the file has caught up with what the harness says
+ * (the file is written by another process while we read): a last line cut
+ * short, or a last reply other than the harness's, is read again briefly;
+ * after the retries the reading says it is `lagging`.
+ */
+export async function readSettled<R extends Settling>(read: () => Promise<R>, options: SettleOptions): Promise<R> {
+	const retries = options.retries ?? 4;
+	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
+	for (let attempt = 0; ; attempt++) {
+		const reading = await read();
+		// Without the turn's start nothing is seen; reading again cannot change that.
+		if (!reading.foundStart) return reading;
+		const behind =
+			reading.partialLastLine ||
+			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
+		if (!behind) return reading;
+		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
+		await sleep(options.retryDelayMs ?? 25);
+	}
+}
+
+/** Whitespace-blind: the harness and the file may join text blocks differently. */
+function canonical(text: string): string {
+	return text.replace(/\s+/g, "");
+}
+
+/**
+ * Why the current turn cannot be seen in this reading, in plain words naming
+ * the file; null when it can.
+ */
+export function unseenTurnReason(file: string, reading: ScanEnd): string | null {
+	if (reading.foundStart) return null;
+	if (reading.limit?.kind === "bytes") {
+		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the transcript ${file}, further back than boulder reads`;
+	}
+	if (reading.limit?.kind === "line") {
+		return `the transcript ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
+	}
+	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
+	return `no line of the transcript ${file} begins the current turn${skipped}`;
+}
+
+/** Why the transcript could not be read at all, in plain words naming the file (`title`: the harness, as people write it). */
+export function unreadableTranscriptReason(title: string, file: string | null, error: unknown): string {
+	if (file === null) return `${title} gave no transcript_path`;
+	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
+	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
+	return `cannot read the transcript ${file}: ${reason}`;
 }
