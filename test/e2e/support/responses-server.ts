@@ -22,6 +22,8 @@ export interface FunctionCallStep {
 	args: Record<string, unknown> | string;
 	/** A freeform ("custom") tool call rather than a function call. */
 	custom?: boolean;
+	/** The namespace of a namespaced tool (`collaboration` for `spawn_agent`). */
+	namespace?: string;
 	/** Generated (`call_<n>`) when omitted. */
 	callId?: string;
 }
@@ -225,7 +227,13 @@ export async function startResponsesServer(scenario: Scenario, options: ServerOp
 			const type = call.custom ? "custom_tool_call" : "function_call";
 			const field = call.custom ? "input" : "arguments";
 			const events = call.custom ? "response.custom_tool_call_input" : "response.function_call_arguments";
-			const base = { id: `fc_${id}_${index}`, type, name: call.name, call_id: callId };
+			const base = {
+				id: `fc_${id}_${index}`,
+				type,
+				name: call.name,
+				call_id: callId,
+				...(call.namespace ? { namespace: call.namespace } : {}),
+			};
 			send("response.output_item.added", {
 				output_index: index,
 				item: { ...base, [field]: "", status: "in_progress" },
