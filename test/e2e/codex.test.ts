@@ -77,8 +77,13 @@ async function boulderOk(...args: string[]): Promise<string> {
 	return result.stdout;
 }
 
-async function codex(server: ResponsesServer, prompt: string, resume?: string): Promise<CodexRunResult> {
-	const run = await runCodex(sandbox, { prompt, modelUrl: server.url, ...(resume ? { resume } : {}) });
+async function codex(
+	server: ResponsesServer,
+	prompt: string,
+	resume?: string,
+	args: string[] = [],
+): Promise<CodexRunResult> {
+	const run = await runCodex(sandbox, { prompt, modelUrl: server.url, args, ...(resume ? { resume } : {}) });
 	expect(run.timedOut, run.stderr).toBe(false);
 	return run;
 }
@@ -105,6 +110,17 @@ function say(text: string): ReplyStep {
 
 function shell(cmd: string): ReplyStep {
 	return { calls: [{ name: "exec_command", args: { cmd } }] };
+}
+
+/** A request a subagent made: Codex names the agent in its turn metadata header (`/root` is the session's own). */
+function isSubagentRequest(request: RecordedRequest): boolean {
+	const header = request.headers["x-codex-turn-metadata"];
+	try {
+		const metadata = JSON.parse(typeof header === "string" ? header : "{}") as { agent_name?: unknown };
+		return typeof metadata.agent_name === "string" && metadata.agent_name !== "/root";
+	} catch {
+		return false;
+	}
 }
 
 async function decisions(): Promise<Record<string, unknown>[]> {
@@ -225,6 +241,49 @@ describe("boulder with the real Codex CLI", () => {
 			expect(server.mainRequests()).toHaveLength(3);
 			expect(nudges(server)).toBe(0);
 			expect((await decisions()).at(-1)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"lets a subagent (spawn_agent) stop without a nudge, and does not count it as the agent's turn",
+		async () => {
+			let agentTurn = 0;
+			const steps: ReplyStep[] = [
+				plan(0, 2),
+				{
+					calls: [
+						{
+							name: "spawn_agent",
+							namespace: "collaboration",
+							args: { message: "Do item 1.", task_name: "item_one" },
+						},
+					],
+				},
+				{ calls: [{ name: "wait_agent", namespace: "collaboration", args: { timeout_ms: 60_000 } }] },
+				plan(2, 2),
+				say("Both items are done."),
+			];
+			const server = await serve(({ request }) => {
+				if (isSubagentRequest(request)) return say("Subagent: item 1 is done.");
+				return steps[agentTurn++] ?? say("Nothing more.");
+			});
+
+			const run = await codex(server, "Do both items; hand item 1 to a subagent.", undefined, [
+				"--enable",
+				"multi_agent_v2",
+			]);
+
+			expect(run.exitCode).toBe(0);
+			const subagent = server.mainRequests().filter(isSubagentRequest);
+			expect(subagent.length).toBeGreaterThan(0);
+			expect(subagent.some((request) => JSON.stringify(request.body).includes(NUDGE))).toBe(false);
+			expect(agentTurn).toBe(steps.length);
+			expect(nudges(server)).toBe(0);
+			expect(await decisions()).toContainEqual(
+				expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "codex" }),
+			);
+			expect((await decisions()).at(-1)).toMatchObject({ kind: "complete" });
 		},
 		TEST_TIMEOUT_MS,
 	);
