@@ -3,11 +3,12 @@
  * that exports a `HarnessAdapter` and one line here.
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
+import { codexAdapter } from "./codex/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, piAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, codexAdapter, piAdapter];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {

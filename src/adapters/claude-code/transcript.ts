@@ -7,16 +7,10 @@
  * "The current turn" is everything after the last line that began one: a
  * prompt the user (or an SDK) sent, or a Stop hook's feedback (ours or
  * another hook's), which is how a continuation enters the transcript. Only
- * that turn is read, from the end of the file backwards in chunks, line by
- * line, as far back as the turn's start: a transcript of hundreds of MB costs
- * what its last turn costs. Lines are split on newline bytes before they are
- * decoded, so a chunk that begins inside a line or inside a multibyte
- * character changes nothing, and no line is copied more than once.
- *
- * Untrusted: only a regular file is opened (see `engine/bounded-read.ts`), no
- * more than `maxBytes` is read, and no line longer than `maxLineBytes` is
- * built. When either limit stops the reading before the turn's start, the
- * reading says so (`limit`), and the turn counts as unseen.
+ * that turn is read, from the end of the file backwards, by the shared
+ * scanner (`shared/transcript-scan.ts`), within its limits; when a limit
+ * stops the reading before the turn's start, the reading says so (`limit`),
+ * and the turn counts as unseen.
  *
  * Tolerance: the file is written by another process while we read. A last
  * line cut short is left out (and reported), a line that is not JSON is
@@ -24,8 +18,19 @@
  * was but the file does not end with it yet, the read is retried briefly.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
-import { isRecord, messageOf } from "./hook-input.js";
+import {
+	type ReadLimit,
+	readSettled,
+	type ScanEnd,
+	type ScanOptions,
+	type SettleOptions,
+	scanTurn,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "../shared/transcript-scan.js";
+import { isRecord } from "./hook-input.js";
+
+export type { ReadLimit } from "../shared/transcript-scan.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -40,12 +45,6 @@ export const QUESTION_TOOL = "AskUserQuestion";
 const INTERRUPT_PREFIX = "[Request interrupted by user";
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
-
-/** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
-export interface ReadLimit {
-	kind: "bytes" | "line";
-	bytes: number;
-}
 
 export interface TurnReading {
 	/** Real spend of the turn's model calls, each message id counted once. */
@@ -74,59 +73,17 @@ export interface TurnReading {
 	limit: ReadLimit | null;
 }
 
-export interface ReadTurnOptions {
-	/** Bytes read per step backwards (default 64 KiB). */
-	chunkBytes?: number;
-	/** Never read more than this from the end (default 256 MiB): a turn that began further back is not seen. */
-	maxBytes?: number;
-	/** Never build a line longer than this (default 64 MiB): such a line ends the reading. */
-	maxLineBytes?: number;
-	/**
-	 * The turn's last reply as the harness reported it (Stop's
-	 * `last_assistant_message`): until the file ends with it, the file is
-	 * lagging and is read again.
-	 */
-	expectLastText?: string | null;
-	/** Re-reads while lagging (default 4), `retryDelayMs` apart (default 25). */
-	retries?: number;
-	retryDelayMs?: number;
-	sleep?: (ms: number) => Promise<void>;
-}
-
-/**
- * `maxLineBytes`: the model's API takes requests of at most 32 MB, and a
- * tool-result line may carry its content twice (the message and
- * `toolUseResult`).
- */
-const DEFAULTS = {
-	chunkBytes: 64 * 1024,
-	maxBytes: 256 * 1024 * 1024,
-	maxLineBytes: 64 * 1024 * 1024,
-	retries: 4,
-	retryDelayMs: 25,
-};
+export interface ReadTurnOptions extends ScanOptions, SettleOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	const retries = options.retries ?? DEFAULTS.retries;
-	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
-	for (let attempt = 0; ; attempt++) {
+	return readSettled(async () => {
 		const tally = new TurnTally();
-		const scan = await scanTurn(file, options, (line) => tally.add(line));
-		const reading = tally.reading(scan);
-		// Without the turn's start nothing is seen; reading again cannot change that.
-		if (!reading.foundStart) return reading;
-		const behind =
-			reading.partialLastLine ||
-			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
-		if (!behind) return reading;
-		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
-		await sleep(options.retryDelayMs ?? DEFAULTS.retryDelayMs);
-	}
+		return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
+	}, options);
 }
 
 /**
@@ -135,118 +92,24 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
  * continued: an interrupt or a pending question may be in what was not seen.
  */
 export function unseenReason(file: string, reading: TurnReading): string | null {
-	if (reading.foundStart) return null;
-	if (reading.limit?.kind === "bytes") {
-		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the transcript ${file}, further back than boulder reads`;
-	}
-	if (reading.limit?.kind === "line") {
-		return `the transcript ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
-	}
-	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
-	return `no line of the transcript ${file} begins the current turn${skipped}`;
+	return unseenTurnReason(file, reading);
 }
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	if (file === null) return "Claude Code gave no transcript_path";
-	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
-	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
-	return `cannot read the transcript ${file}: ${reason}`;
+	return unreadableTranscriptReason("Claude Code", file, error);
 }
 
-export interface TurnLines {
+export interface TurnLines extends ScanEnd {
 	/** Parsed lines in file order, from the turn's first line (when found) to the end. */
 	lines: Record<string, unknown>[];
-	foundStart: boolean;
-	partialLastLine: boolean;
-	skippedLines: number;
-	limit: ReadLimit | null;
 }
 
 /** Reads backwards from the end until the line that began the turn, or a limit. */
-export async function readTurnLines(
-	file: string,
-	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes"> = {},
-): Promise<TurnLines> {
+export async function readTurnLines(file: string, options: ScanOptions = {}): Promise<TurnLines> {
 	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, (line) => newestFirst.push(line));
+	const scan = await scanTurn(file, options, isTurnStart, (line) => newestFirst.push(line));
 	return { lines: newestFirst.reverse(), ...scan };
-}
-
-type ScanEnd = Omit<TurnLines, "lines">;
-
-/**
- * Hands the file's lines to `visit`, parsed, newest first, up to and
- * including the line that begins the turn. One chunk buffer serves the whole
- * scan: a line inside a chunk is decoded from it; a line that spans chunks is
- * only measured while its start is looked for, then read once, whole, from
- * the file. So a long line costs its length, not its length squared, and a
- * line too long to use is never held in memory.
- */
-async function scanTurn(
-	file: string,
-	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes">,
-	visit: (line: Record<string, unknown>) => void,
-): Promise<ScanEnd> {
-	const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULTS.chunkBytes);
-	const maxBytes = Math.max(0, options.maxBytes ?? DEFAULTS.maxBytes);
-	const maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULTS.maxLineBytes);
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
-		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
-		let lastLine = true;
-		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
-		const take = (bytes: Buffer): boolean => {
-			const last = lastLine;
-			lastLine = false;
-			const text = bytes.toString("utf8");
-			if (text.trim() === "") return false;
-			const value = parseLine(text);
-			if (value === null) {
-				if (last) end.partialLastLine = true;
-				else end.skippedLines++;
-				return false;
-			}
-			visit(value);
-			end.foundStart = isTurnStart(value);
-			return end.foundStart;
-		};
-		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
-		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
-			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
-			const whole = Buffer.allocUnsafe(lineEnd - start);
-			await readFully(file, handle, whole, whole.length, start);
-			return whole;
-		};
-		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
-		/** Where the line being looked at ends: its newline, or the end of the file. */
-		let lineEnd = size;
-		let position = size;
-		let length = 0;
-		while (position > 0) {
-			const budget = maxBytes - (size - position);
-			if (budget <= 0) return { ...end, limit: { kind: "bytes", bytes: maxBytes } };
-			length = Math.min(chunkBytes, position, budget);
-			position -= length;
-			await readFully(file, handle, chunk, length, position);
-			let stop = length;
-			while (stop > 0) {
-				const newline = chunk.lastIndexOf(0x0a, stop - 1);
-				if (newline === -1) break;
-				const start = position + newline + 1;
-				if (lineEnd - start > maxLineBytes) return tooLong();
-				if (take(await lineBytes(start, lineEnd, position, length))) return end;
-				lineEnd = position + newline;
-				stop = newline;
-			}
-			if (lineEnd - position > maxLineBytes) return tooLong();
-		}
-		if (lineEnd > 0) take(await lineBytes(0, lineEnd, 0, length));
-		return end;
-	} finally {
-		await handle.close();
-	}
 }
 
 /**
@@ -402,37 +265,4 @@ function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
 
 function count(value: unknown): number {
 	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function parseLine(text: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(text);
-		return isRecord(value) ? value : null;
-	} catch {
-		// Not JSON: counted by the caller (a torn last line, or a corrupt one).
-		return null;
-	}
-}
-
-/** Whitespace-blind: the harness and the file may join text blocks differently. */
-function canonical(text: string): string {
-	return text.replace(/\s+/g, "");
-}
-
-/** Fills `buffer[0, length)` from the file at `position`. */
-async function readFully(
-	file: string,
-	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
-	buffer: Buffer,
-	length: number,
-	position: number,
-): Promise<void> {
-	let done = 0;
-	while (done < length) {
-		const { bytesRead } = await readAt(file, handle, buffer.subarray(0, length), done, position + done);
-		if (bytesRead === 0) {
-			throw new FileProblem(file, "unreadable", `it shrank while it was read (at byte ${position + done})`);
-		}
-		done += bytesRead;
-	}
 }

@@ -1,0 +1,135 @@
+/**
+ * Codex's hook events, mapped onto engine calls. Thin on purpose: every
+ * decision is the engine's; this file only says which engine call an event
+ * means, fills in what Codex does not send (spend and unanswered questions,
+ * from the rollout) and answers Stop in Codex's words.
+ *
+ * Choices, and why:
+ * - Codex has no cap on Stop-hook continuations: it loops for as long as a
+ *   hook blocks. boulder's budgets and stagnation guard are the only brake,
+ *   so nothing here blocks except the engine's `inject`.
+ * - UserPromptSubmit is a real user turn: Codex fires none for a hook's
+ *   continuation. Should one ever carry boulder's own nudge, it is not the
+ *   user's, and nothing is recorded (the engine started that turn when it
+ *   delivered the nudge).
+ * - The todo list comes from `update_plan`'s PostToolUse, which also fires
+ *   when the default model calls it from inside a code-mode script (whose
+ *   rollout shows only the script). File edits (`apply_patch`) count as
+ *   activity the same way; commands do not.
+ * - Interrupt (Esc or Ctrl-C) is the user's abort: durable until the user
+ *   writes again. Codex fires no Stop after it.
+ * - SubagentStop is never continued (subagents own no continuation; Codex
+ *   fires no Stop for them).
+ * - A Stop whose turn the rollout does not show fails closed: the engine
+ *   hears that the turn is unseen and does not nudge.
+ * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
+ *   never a user turn.
+ */
+import { CONTINUATION_PROMPT } from "../../core/prompts/continuation.prompt.js";
+import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { stringField } from "../shared/hook-input.js";
+import { HARNESS, type HookInput } from "./hook-input.js";
+import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
+import { normalizeCodexPlan, PLAN_TOOL } from "./todos.js";
+
+export interface HookDeps {
+	engine: Engine;
+	readTurn(file: string, options: ReadRolloutOptions): Promise<RolloutTurn>;
+}
+
+/** The tool that changes files: work the plan may not show yet. */
+export const EDIT_TOOL = "apply_patch";
+
+/** The first line of every boulder nudge: how boulder knows its own text. */
+const NUDGE_MARK = CONTINUATION_PROMPT.split("\n")[0] ?? "";
+
+export function sessionRefOf(input: HookInput): SessionRef {
+	return {
+		harness: HARNESS,
+		sessionId: input.sessionId,
+		subagent: input.agentId !== null || input.event === "SubagentStop",
+		agent: input.agentType,
+	};
+}
+
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	const ref = sessionRefOf(input);
+	const { engine } = deps;
+	switch (input.event) {
+		case "Stop":
+			return onStop(input, ref, deps);
+		case "SubagentStop":
+			await engine.onIdle(ref, {});
+			return NOTHING;
+		case "UserPromptSubmit":
+			if (isBoulderPrompt(stringField(input, "prompt"))) return NOTHING;
+			await engine.turnStarted(ref, "user");
+			return NOTHING;
+		case "PostToolUse":
+			await onToolUsed(input, ref, engine);
+			return NOTHING;
+		case "Interrupt":
+			await engine.sessionEvent(ref, { type: "interrupt" });
+			return NOTHING;
+		case "SessionStart":
+			if (stringField(input, "source") === "compact") await engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+		case "PreCompact":
+		case "PostCompact":
+			await engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+	}
+}
+
+export function isBoulderPrompt(prompt: string | null): boolean {
+	return prompt !== null && NUDGE_MARK !== "" && prompt.trimStart().startsWith(NUDGE_MARK);
+}
+
+async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
+	const tool = stringField(input, "tool_name");
+	if (tool === EDIT_TOOL) {
+		await engine.activity(ref);
+		return;
+	}
+	if (tool !== PLAN_TOOL) return;
+	const { todos, warnings } = normalizeCodexPlan(input.fields.tool_input);
+	await engine.todosChanged(ref, todos);
+	if (warnings.length > 0) {
+		await engine.recordError(ref, `reading the agent's plan from ${PLAN_TOOL}`, new Error(warnings.join("; ")));
+	}
+}
+
+async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const { engine } = deps;
+	const lastMessage = stringField(input, "last_assistant_message");
+	const { turn, unseen } = await seeTurn(input, ref, deps, lastMessage);
+	const facts: IdleFacts & { interruptAt?: number | null } = {
+		lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null,
+	};
+	if (unseen !== null) facts.turnUnseen = unseen;
+	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
+	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	const end = { outcome: "end" as const, ...(turn ? { spend: turn.spend, marker: turn.startMarker } : {}) };
+	// Printing the block is the delivery: recorded in the same write as the decision.
+	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
+	return answerFor(result, ref, engine, { delivered: true });
+}
+
+/** The current turn as the rollout shows it for a Stop, or why it cannot be seen. */
+async function seeTurn(
+	input: HookInput,
+	ref: SessionRef,
+	deps: HookDeps,
+	expectLastText: string | null,
+): Promise<{ turn: RolloutTurn | null; unseen: string | null }> {
+	if (ref.subagent) return { turn: null, unseen: null };
+	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
+	try {
+		const turn = await deps.readTurn(input.transcriptPath, { expectLastText });
+		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
+	} catch (error) {
+		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
