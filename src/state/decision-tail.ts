@@ -15,9 +15,14 @@ import { open, stat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { parseDecisionLine, rotatedLogFile } from "./decision-log.js";
 
-/** Where a reader stopped: the current file's inode and the offset just after its last whole line. */
+/**
+ * Where a reader stopped: the current file's inode, its first bytes (an inode
+ * number is reused once a rotated file is deleted, so the inode alone does not
+ * say it is the same file) and the offset just after its last whole line.
+ */
 export interface LogPosition {
 	ino: number;
+	head: string;
 	offset: number;
 }
 
@@ -31,12 +36,14 @@ export interface TailRead {
 }
 
 const CHUNK = 64 * 1024;
-const START: LogPosition = { ino: 0, offset: 0 };
+const START: LogPosition = { ino: 0, head: "", offset: 0 };
+/** Enough of a file's first line to tell two log files apart (each line starts with its own time). */
+const HEAD_BYTES = 96;
 
 /** The newest `limit` records across the current and rotated files, reading each from its end. */
 export async function readNewestDecisions(file: string, options: { limit: number; keep: number }): Promise<TailRead> {
 	const current = await statOrNull(file);
-	const position: LogPosition = current ? { ino: current.ino, offset: 0 } : START;
+	const position: LogPosition = current ? { ino: current.ino, head: "", offset: 0 } : START;
 	const newestFirst: DecisionRecord[][] = [];
 	let found = 0;
 	let skipped = 0;
@@ -45,6 +52,7 @@ export async function readNewestDecisions(file: string, options: { limit: number
 		const size = n === 0 ? (current?.size ?? 0) : ((await statOrNull(name))?.size ?? 0);
 		const read = await readBackwards(name, size, options.limit - found);
 		if (n === 0) position.offset = read.end;
+		if (n === 0) position.head = await headOf(file, read.end);
 		newestFirst.push(read.records);
 		found += read.records.length;
 		skipped += read.skipped;
@@ -61,9 +69,10 @@ export async function readDecisionsSince(
 ): Promise<TailRead> {
 	const current = await statOrNull(file);
 	if (!current) return { records: [], skipped: 0, position: START, gap: false };
-	if (current.ino === position.ino && current.size >= position.offset) {
+	if (await isSameFile(file, current, position)) {
 		const read = await readForward(file, position.offset, current.size);
-		return { ...read, position: { ino: current.ino, offset: read.end }, gap: false };
+		const head = await headOf(file, read.end);
+		return { ...read, position: { ino: current.ino, head, offset: read.end }, gap: false };
 	}
 	const records: DecisionRecord[] = [];
 	let skipped = 0;
@@ -71,7 +80,7 @@ export async function readDecisionsSince(
 	for (let n = options.keep; n >= 1; n--) {
 		const name = rotatedLogFile(file, n);
 		const rotated = await statOrNull(name);
-		if (!rotated || rotated.ino !== position.ino) continue;
+		if (!rotated || !(await isSameFile(name, rotated, position))) continue;
 		gap = false;
 		const read = await readForward(name, position.offset, rotated.size);
 		records.push(...read.records);
@@ -85,7 +94,29 @@ export async function readDecisionsSince(
 	}
 	const fresh = await readForward(file, 0, current.size);
 	records.push(...fresh.records);
-	return { records, skipped: skipped + fresh.skipped, position: { ino: current.ino, offset: fresh.end }, gap };
+	const next = { ino: current.ino, head: await headOf(file, fresh.end), offset: fresh.end };
+	return { records, skipped: skipped + fresh.skipped, position: next, gap };
+}
+
+/** Whether `file` is the one `position` was taken in: the same inode, no shorter, and the same first bytes. */
+async function isSameFile(file: string, found: { ino: number; size: number }, position: LogPosition): Promise<boolean> {
+	if (found.ino !== position.ino || found.size < position.offset) return false;
+	return (await headOf(file, position.offset)) === position.head;
+}
+
+/** The first bytes of the file, up to `upTo` (only whole lines are known to stay as they are). */
+async function headOf(file: string, upTo: number): Promise<string> {
+	const length = Math.min(HEAD_BYTES, upTo);
+	if (length <= 0) return "";
+	const handle = await openOrNull(file);
+	if (!handle) return "";
+	try {
+		const bytes = Buffer.alloc(length);
+		const { bytesRead } = await handle.read(bytes, 0, length, 0);
+		return bytes.subarray(0, bytesRead).toString("base64");
+	} finally {
+		await handle.close();
+	}
 }
 
 interface Chunked {
