@@ -15,7 +15,8 @@
  * reads as empty, drops every write and never creates the folder, so a hook
  * that fires in a folder that is no project leaves no trace there.
  */
-import { lstat, mkdir, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { DecisionRecord } from "../core/decision-record.js";
@@ -390,9 +391,10 @@ async function realFolder(dir: string): Promise<boolean> {
 	);
 }
 
+/** Synchronous: a view stamps many files per look, and a plain stat is cheaper than a thread-pool trip. */
 async function stampOf(file: string): Promise<string> {
 	try {
-		const found = await stat(file);
+		const found = statSync(file);
 		return `${found.ino}:${found.size}:${found.mtimeMs}`;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "-";

@@ -110,6 +110,13 @@ export function createApp(options: AppOptions): Hono {
 
 	app.get("/api/view", (c) => c.json(options.live.view()));
 
+	app.get("/api/items", (c) => {
+		const work = options.live.fleet
+			.worktree(c.req.query("worktree") ?? "")
+			?.works.find((entry) => entry.work.id === c.req.query("work"));
+		return work ? c.json(work.items) : c.json({ message: "no such work in the worktrees shown" }, 404);
+	});
+
 	app.get("/api/events", (c) =>
 		streamSSE(c, async (stream) => {
 			const queue: LiveMessage[] = [];

@@ -23,12 +23,15 @@ import type {
 	WorkView,
 } from "./view-types.js";
 
+/** Timeline lines a new page gets; it shows no more than these. */
+export const TIMELINE_SENT = 500;
+
 export function dashboardView(snapshot: FleetSnapshot, now: number): DashboardView {
 	return {
 		now,
 		indexProblem: snapshot.indexProblem,
 		worktrees: snapshot.worktrees.map((worktree) => worktreeView(worktree, now)),
-		timeline: snapshot.timeline.map((record) => timelineEntry(record, now)),
+		timeline: snapshot.timeline.slice(-TIMELINE_SENT).map((record) => timelineEntry(record, now)),
 	};
 }
 
@@ -83,7 +86,9 @@ function workView(fleet: FleetWork): WorkView {
 		startedAt: work.startedAt,
 		elapsedMs: live ? null : (work.elapsedMs ?? Math.max(0, (work.endedAt ?? work.startedAt) - work.startedAt)),
 		next: fleet.next,
-		items: fleet.items,
+		// A finished work's items are sent when its section is opened (`/api/items`): a big fleet's first view stays small.
+		items: live ? fleet.items : [],
+		itemCount: fleet.items.length,
 		verify: fleet.verify,
 		lastVerification: fleet.lastVerification,
 		planProblem: fleet.planProblem,
@@ -194,7 +199,6 @@ function sessionBadge(session: FleetSession, waiting: string | null): Badge {
 export function timelineEntry(record: DecisionRecord, now: number): TimelineEntry {
 	const said = explain(record, now);
 	return {
-		id: `${record.worktree}\u0000${record.at}\u0000${record.reason}\u0000${record.session ?? ""}\u0000${record.key ?? ""}`,
 		at: record.at,
 		worktree: record.worktree,
 		worktreeName: baseName(record.worktree),

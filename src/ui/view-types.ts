@@ -46,7 +46,9 @@ export interface WorkView {
 	/** Set for finished works; live ones run until now. */
 	elapsedMs: number | null;
 	next: string | null;
+	/** A finished work's are left out of the view; `itemCount` says how many `/api/items` gives. */
 	items: ItemView[];
+	itemCount: number;
 	verify: string[];
 	lastVerification: {
 		passed: boolean;
@@ -96,8 +98,6 @@ export interface SessionView {
 }
 
 export interface TimelineEntry {
-	/** Unique within a view: the worktree and the line's place in time. */
-	id: string;
 	at: number;
 	worktree: string;
 	worktreeName: string;

@@ -233,11 +233,20 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 	if (work.lastVerification && !work.lastVerification.passed && work.lastVerification.output) {
 		box.append(h("pre", { class: "output mono" }, work.lastVerification.output));
 	}
-	if (work.items.length > 0) {
+	if (work.itemCount > 0) {
 		box.append(
-			lazyDetails(`items\u0000${worktree.root}\u0000${work.id}`, `Items (${work.items.length})`, context, () => [
-				renderItems(work.items, work.next),
-			]),
+			lazyDetails(`items\u0000${worktree.root}\u0000${work.id}`, `Items (${work.itemCount})`, context, () => {
+				if (work.items.length > 0) return [renderItems(work.items, work.next)];
+				const list = h("p", { class: "dim" }, "Loading the items…");
+				void loadItems(worktree.root, work.id).then(
+					(items) => list.replaceWith(renderItems(items, work.next)),
+					(error: unknown) => {
+						list.className = "problem";
+						list.textContent = `The items could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
+					},
+				);
+				return [list];
+			}),
 		);
 	}
 	return box;
@@ -263,6 +272,13 @@ function progressBar(work: WorkView): HTMLElement {
 		bar.append(done, blocked);
 	}
 	return bar;
+}
+
+async function loadItems(worktree: string, work: string): Promise<ItemView[]> {
+	const query = new URLSearchParams({ worktree, work });
+	const response = await fetch(`/api/items?${query}`, { credentials: "same-origin" });
+	if (!response.ok) throw new Error(`the server answered ${response.status}`);
+	return (await response.json()) as ItemView[];
 }
 
 const ITEM_WORDS: Record<ItemView["status"], string> = {
