@@ -141,7 +141,7 @@ async function writeLog(store, dir, sessions, options) {
 			? [store.paths.decisions.replace(/\.jsonl$/, ".1.jsonl"), store.paths.decisions]
 			: [store.paths.decisions];
 	const perFile = options.logBytes > 0 ? options.logBytes : 2_000;
-	let at = options.now - 24 * 3600_000;
+	let at = options.logBytes > 0 ? options.now - 24 * 3600_000 : options.now - 50 * 60_000;
 	for (const [index, file] of files.entries()) {
 		const lines = [];
 		let size = 0;

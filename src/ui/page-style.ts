@@ -49,7 +49,8 @@ h3 { font-size: 14px; margin: 0; }
 .layout { display: grid; grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); gap: 16px; padding: 16px 20px; align-items: start; }
 @media (max-width: 1000px) { .layout { grid-template-columns: minmax(0, 1fr); } }
 .worktrees { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
-.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
+/* A card off screen is neither laid out nor painted until it scrolls near: a big fleet paints its first screen first. */
+.card { content-visibility: auto; contain-intrinsic-size: auto 420px; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .card[data-vanished="true"] { opacity: 0.75; border-style: dashed; }
 .card-head { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
 .card-head .path { flex: 1; min-width: 0; overflow-wrap: anywhere; }
@@ -77,13 +78,13 @@ button.quiet { border-color: transparent; }
 .row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
 .row .name { font-weight: 600; overflow-wrap: anywhere; }
 .grow { flex: 1; min-width: 0; }
-.bar { position: relative; height: 10px; border-radius: 5px; background: var(--bar); overflow: hidden; min-width: 120px; flex: 1; max-width: 260px; }
+.bar { display: inline-block; position: relative; height: 10px; border-radius: 5px; background: var(--bar); overflow: hidden; min-width: 120px; flex: 1; max-width: 260px; }
 .bar > span { position: absolute; left: 0; top: 0; bottom: 0; background: var(--go); }
 .bar.tone-stop > span { background: var(--stop); }
 .bar.tone-skip > span { background: var(--skip); }
 .bar > span.blocked { background: var(--skip); }
 .gauges { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 6px 14px; margin-top: 6px; }
-.gauge .bar { max-width: none; height: 8px; }
+.gauge .bar { display: block; max-width: none; min-width: 0; height: 8px; }
 .gauge-label { display: flex; justify-content: space-between; font-size: 12px; }
 .kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 4px 0 0; }
 .kv dt { color: var(--dim); }

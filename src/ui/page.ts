@@ -10,6 +10,8 @@ export const PAGE_HTML = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>boulder</title>
 <link rel="stylesheet" href="/assets/app.css">
+<link rel="modulepreload" href="/assets/ui/client/render.js">
+<link rel="modulepreload" href="/assets/present/format-time.js">
 <script type="module" src="/assets/ui/client/app.js"></script>
 </head>
 <body>

@@ -86,8 +86,7 @@ function workView(fleet: FleetWork): WorkView {
 		startedAt: work.startedAt,
 		elapsedMs: live ? null : (work.elapsedMs ?? Math.max(0, (work.endedAt ?? work.startedAt) - work.startedAt)),
 		next: fleet.next,
-		// A finished work's items are sent when its section is opened (`/api/items`): a big fleet's first view stays small.
-		items: live ? fleet.items : [],
+		// Items are sent when their section is opened (`/api/items`): a big fleet's first view stays small.
 		itemCount: fleet.items.length,
 		verify: fleet.verify,
 		lastVerification: fleet.lastVerification,

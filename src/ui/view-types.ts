@@ -46,8 +46,7 @@ export interface WorkView {
 	/** Set for finished works; live ones run until now. */
 	elapsedMs: number | null;
 	next: string | null;
-	/** A finished work's are left out of the view; `itemCount` says how many `/api/items` gives. */
-	items: ItemView[];
+	/** How many items `/api/items` gives for this work: they are fetched when their section is opened. */
 	itemCount: number;
 	verify: string[];
 	lastVerification: {

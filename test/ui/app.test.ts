@@ -70,7 +70,7 @@ describe("the dashboard's server", () => {
 		expect(rebound.headers.get("content-security-policy")).toContain("default-src 'none'");
 	});
 
-	it("gives the view as JSON: the worktree, its work's progress and items", async () => {
+	it("gives the view as JSON (the worktree, its work's progress) and a work's items when asked", async () => {
 		const response = await request("/api/view", { headers: withToken() });
 		const view = await response.json();
 		expect(view.worktrees).toHaveLength(1);
@@ -79,7 +79,13 @@ describe("the dashboard's server", () => {
 			progressText: "1/4 done, 1 blocked",
 			next: "Write the status command",
 		});
-		expect(view.worktrees[0].works[0].items[1].criteria).toEqual([{ text: "it shows progress", checked: false }]);
+		expect(view.worktrees[0].works[0].itemCount).toBe(4);
+		const query = new URLSearchParams({ worktree: box.worktree, work: "ship-the-cli" });
+		const items = await (await request(`/api/items?${query}`, { headers: withToken() })).json();
+		expect(items[1]).toMatchObject({ title: "Write the status command", status: "pending" });
+		expect(items[1].criteria).toEqual([{ text: "it shows progress", checked: false }]);
+		const unknown = new URLSearchParams({ worktree: path.join(box.root, "elsewhere"), work: "ship-the-cli" });
+		expect((await request(`/api/items?${unknown}`, { headers: withToken() })).status).toBe(404);
 	});
 
 	it("serves the style and only the page's own modules", async () => {

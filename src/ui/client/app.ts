@@ -12,8 +12,8 @@ import { formatElapsed } from "../../present/format-time.js";
 import type { ActionAnswer, DashboardView, LiveMessage, TimelineEntry, WorktreeView } from "../view-types.js";
 import { h, type RenderContext, renderTimelineRow, renderWorktree } from "./render.js";
 
-/** Rows the timeline draws at most; older ones stay in the filters' reach through the server's view. */
-const TIMELINE_ROWS = 500;
+/** Rows the timeline draws at most; the filters reach further back, through every line the page holds. */
+const TIMELINE_ROWS = 200;
 const THEMES = ["system", "light", "dark"] as const;
 
 const worktrees = new Map<string, WorktreeView>();
@@ -34,6 +34,7 @@ function context(): RenderContext {
 }
 
 function applySnapshot(view: DashboardView): void {
+	mark("snapshot-received");
 	skew = view.now - Date.now();
 	worktrees.clear();
 	for (const worktree of view.worktrees) worktrees.set(worktree.root, worktree);
@@ -43,17 +44,43 @@ function applySnapshot(view: DashboardView): void {
 	problem.hidden = view.indexProblem === null;
 	problem.textContent = view.indexProblem ?? "";
 	const list = $("worktrees");
-	const cards = view.worktrees.map((worktree) => renderWorktree(worktree, context()));
+	const drawing = ++drawings;
+	const first = view.worktrees.slice(0, FIRST_SCREEN).map((worktree) => renderWorktree(worktree, context()));
 	list.replaceChildren(
-		...(cards.length > 0
-			? cards
+		...(first.length > 0
+			? first
 			: [h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it.")]),
 	);
 	drawTimeline([]);
 	refreshFilters();
 	summarise();
-	// The first full view drawn: what the bench times as the dashboard's first paint.
-	if (performance.getEntriesByName("dashboard-drawn").length === 0) performance.mark("dashboard-drawn");
+	mark("first-screen-drawn");
+	drawRest(view.worktrees.slice(FIRST_SCREEN), drawing);
+}
+
+/** Cards drawn before the page first paints; the rest follow a few at a time, so a big fleet shows at once. */
+const FIRST_SCREEN = 12;
+let drawings = 0;
+
+function drawRest(rest: readonly WorktreeView[], drawing: number): void {
+	if (drawing !== drawings) return;
+	if (rest.length === 0) {
+		mark("dashboard-drawn");
+		return;
+	}
+	const list = $("worktrees");
+	for (const worktree of rest.slice(0, FIRST_SCREEN)) {
+		const current = worktrees.get(worktree.root) ?? worktree;
+		if (!list.querySelector(`article[data-root="${CSS.escape(current.root)}"]`)) {
+			list.append(renderWorktree(current, context()));
+		}
+	}
+	window.setTimeout(() => drawRest(rest.slice(FIRST_SCREEN), drawing), 0);
+}
+
+/** Marks a moment the bench times (the first of each name only). */
+function mark(name: string): void {
+	if (performance.getEntriesByName(name).length === 0) performance.mark(name);
 }
 
 function applyWorktree(worktree: WorktreeView, serverNow: number): void {

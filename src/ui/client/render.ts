@@ -202,8 +202,8 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 			h("span", { class: "progress-text" }, work.progressText),
 			h(
 				"span",
-				{ class: "dim", title: "elapsed" },
-				"⏱ ",
+				{ class: "dim" },
+				"elapsed ",
 				h(
 					"span",
 					work.elapsedMs === null ? { "data-since": String(work.startedAt) } : {},
@@ -236,7 +236,6 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 	if (work.itemCount > 0) {
 		box.append(
 			lazyDetails(`items\u0000${worktree.root}\u0000${work.id}`, `Items (${work.itemCount})`, context, () => {
-				if (work.items.length > 0) return [renderItems(work.items, work.next)];
 				const list = h("p", { class: "dim" }, "Loading the items…");
 				void loadItems(worktree.root, work.id).then(
 					(items) => list.replaceWith(renderItems(items, work.next)),
