@@ -24,7 +24,7 @@ import type {
 } from "./view-types.js";
 
 /** Timeline lines a new page gets; it shows no more than these. */
-export const TIMELINE_SENT = 500;
+export const TIMELINE_SENT = 200;
 
 export function dashboardView(snapshot: FleetSnapshot, now: number): DashboardView {
 	return {
