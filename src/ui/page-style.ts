@@ -42,7 +42,7 @@ h3 { font-size: 14px; margin: 0; }
 .connection { margin: 0; display: flex; align-items: center; gap: 6px; }
 .connection .dot { width: 9px; height: 9px; border-radius: 50%; background: var(--idle); }
 .connection[data-state="live"] .dot { background: var(--go); }
-.connection[data-state="lost"] .dot { background: var(--stop); }
+.connection[data-state="lost"] .dot, .connection[data-state="refused"] .dot { background: var(--stop); }
 .notice { margin: 8px 20px 0; padding: 8px 12px; border-radius: 6px; background: var(--done-bg); color: var(--text); }
 .notice[data-tone="problem"] { background: var(--problem-bg); }
 .problem-banner { margin: 8px 20px 0; padding: 8px 12px; border-radius: 6px; background: var(--problem-bg); color: var(--problem); }

@@ -118,7 +118,10 @@ describe("boulder ui in a real browser", () => {
 		await expect.poll(() => beta.locator(".session").count(), LIVE).toBe(1);
 	});
 
-	it("filters the timeline by session", async () => {
+	it("filters the timeline by session, reached from the keyboard", async () => {
+		await page.locator("body").click({ position: { x: 5, y: 5 } });
+		await page.keyboard.press("/");
+		expect(await page.evaluate(() => document.activeElement?.id)).toBe("filter-worktree");
 		await page.locator("#filter-session").selectOption("claude-code:sess-a");
 		const rows = page.locator("#timeline-list li");
 		await expect

@@ -201,7 +201,7 @@ function summarise(): void {
 	$("summary").textContent = parts.join(" · ");
 }
 
-function setConnection(state: "connecting" | "live" | "lost"): void {
+function setConnection(state: "connecting" | "live" | "lost" | "refused"): void {
 	const element = $("connection");
 	element.dataset.state = state;
 	const words = element.querySelector(".words");
@@ -210,6 +210,7 @@ function setConnection(state: "connecting" | "live" | "lost"): void {
 			connecting: "connecting…",
 			live: "live",
 			lost: "connection lost, reconnecting…",
+			refused: "this dashboard was stopped or restarted: open the address `boulder ui` printed",
 		}[state];
 	}
 }
@@ -217,7 +218,19 @@ function setConnection(state: "connecting" | "live" | "lost"): void {
 function connect(): void {
 	const source = new EventSource("/api/events");
 	source.addEventListener("open", () => setConnection("live"));
-	source.addEventListener("error", () => setConnection("lost"));
+	source.addEventListener("error", () => {
+		setConnection("lost");
+		// A restarted dashboard has a new token: the old page can never get back in, so it stops trying and says so.
+		fetch("/api/view", { method: "HEAD", credentials: "same-origin" }).then(
+			(response) => {
+				if (response.status === 401) {
+					source.close();
+					setConnection("refused");
+				}
+			},
+			() => {},
+		);
+	});
 	source.addEventListener("live", (event) => {
 		setConnection("live");
 		const message = JSON.parse((event as MessageEvent<string>).data) as LiveMessage;

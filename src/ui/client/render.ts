@@ -63,11 +63,21 @@ function actionButton(
 			class: options.danger ? "danger" : null,
 			"aria-label": label,
 			"data-action": JSON.stringify(request),
-			"data-focus-key": `${request.action}\u0000${request.work ?? ""}\u0000${request.session?.sessionId ?? ""}`,
+			"data-focus-key": focusKey(request),
 			"data-confirm": options.danger ? "true" : null,
 		},
 		text,
 	);
+}
+
+/**
+ * What a button acts on, not what it does: "Stop" turns into "Turn on" when
+ * pressed, and the keyboard's focus stays on it across the redraw.
+ */
+function focusKey(request: ActionRequest): string {
+	if (request.work) return `work\u0000${request.work}\u0000${request.action === "abandon" ? "abandon" : "status"}`;
+	if (request.session) return `session\u0000${request.session.harness}\u0000${request.session.sessionId}`;
+	return "worktree";
 }
 
 export function renderWorktree(worktree: WorktreeView, context: RenderContext): HTMLElement {
