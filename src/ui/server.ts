@@ -6,6 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Clock } from "../core/clock.js";
+import { BoulderError } from "../core/errors.js";
 import { Fleet, type WorktreeIndexOptions } from "../engine/fleet.js";
 import { createApp } from "./app.js";
 import { newToken } from "./guard.js";
@@ -46,7 +47,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
 		const started = serve({ fetch: app.fetch, hostname: DASHBOARD_HOST, port: options.port ?? 0 }, () =>
 			resolve(started),
 		);
-		started.once("error", reject);
+		started.once("error", (error: NodeJS.ErrnoException) => {
+			live.close();
+			reject(
+				error.code === "EADDRINUSE" || error.code === "EACCES"
+					? new BoulderError(
+							"usage",
+							`--port ${options.port}: ${error.code === "EADDRINUSE" ? "that port is in use" : "that port may not be used"} on ${DASHBOARD_HOST}; choose another, or leave --port out for any free one`,
+						)
+					: error,
+			);
+		});
 	});
 	port = (server.address() as AddressInfo).port;
 	return {

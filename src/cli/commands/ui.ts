@@ -11,7 +11,7 @@ import { EXIT } from "../exit-codes.js";
 import { portNumber } from "../options.js";
 
 interface UiOptions {
-	port: number;
+	port?: number;
 	open?: boolean;
 }
 
@@ -19,13 +19,13 @@ export function registerUi(program: Command, cli: Cli): void {
 	program
 		.command("ui")
 		.description("serve a live dashboard of every worktree's works, sessions and decisions on 127.0.0.1")
-		.option("--port <n>", "the port to listen on (default: any free one)", portNumber, 0)
+		.option("--port <n>", "the port to listen on (default: any free one)", portNumber)
 		.option("--open", "open the dashboard in the default browser")
 		.action(async (options: UiOptions) => {
 			const dashboard = await startDashboard({
 				env: cli.io.env,
 				clock: cli.clock,
-				port: options.port,
+				port: options.port ?? 0,
 				onError: (error) =>
 					cli.err(
 						cli.errColors.yellow(
