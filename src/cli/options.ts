@@ -7,3 +7,11 @@ export function positiveInt(value: string): number {
 	}
 	return Number(value);
 }
+
+/** A TCP port; 0 lets the system choose a free one. */
+export function portNumber(value: string): number {
+	if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) {
+		throw new InvalidArgumentError(`expected a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+	}
+	return Number(value);
+}

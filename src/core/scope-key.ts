@@ -60,6 +60,42 @@ export function scopeKey(identity: ScopeIdentity): string | null {
 }
 
 /**
+ * The harness and session a session key was made from, for views that list
+ * scope files; null for other kinds, a shortened key (its tail is a digest)
+ * or anything `scopeKey` did not make.
+ */
+export function sessionOfScopeKey(key: string): { harness: string; sessionId: string } | null {
+	if (key.includes(HASH_MARK)) return null;
+	const parts = key.split(".");
+	if (parts.length !== 3 || parts[0] !== "session") return null;
+	const harness = unfield(parts[1] ?? "");
+	const sessionId = unfield(parts[2] ?? "");
+	return harness === null || sessionId === null ? null : { harness, sessionId };
+}
+
+/** `field` read back; null for the null field or text `field` would not have written. */
+function unfield(text: string): string | null {
+	if (text === "~") return null;
+	if (text === "~~") return "";
+	let out = "";
+	for (let index = 0; index < text.length; ) {
+		const char = text[index] ?? "";
+		if (char !== "~") {
+			if (!/^[a-z0-9_-]$/.test(char)) return null;
+			out += char;
+			index += 1;
+			continue;
+		}
+		const wide = text[index + 1] === "u";
+		const hex = wide ? text.slice(index + 2, index + 6) : text.slice(index + 1, index + 3);
+		if (!/^[0-9a-f]+$/.test(hex) || hex.length !== (wide ? 4 : 2)) return null;
+		out += String.fromCharCode(Number.parseInt(hex, 16));
+		index += wide ? 6 : 3;
+	}
+	return field(out) === text ? out : null;
+}
+
+/**
  * Whether a string is usable as a scope key path segment. Defence in depth for
  * the state layer, which may meet keys that were not made by `scopeKey`.
  */

@@ -11,7 +11,7 @@
 import { stat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
-import { parsePlan } from "../core/plan-parser.js";
+import { type ParsedPlan, parsePlan } from "../core/plan-parser.js";
 import { scopeKey } from "../core/scope-key.js";
 import { FileStore } from "../state/file-store.js";
 import type { StateProblem, Store } from "../state/store.js";
@@ -154,7 +154,7 @@ export async function readStatusAll(
 	return { worktrees, vanished, indexProblem: problem ? indexProblemText(problem) : null };
 }
 
-function indexProblemText(problem: StateProblem): string {
+export function indexProblemText(problem: StateProblem): string {
 	const what = problem.movedTo
 		? `was moved aside to ${problem.movedTo}; it is rebuilt as boulder is used in each worktree again`
 		: "was left in place";
@@ -184,9 +184,7 @@ async function workStatus(
 		planPath: work.planPath,
 		startedAt: work.startedAt,
 		endedAt: work.endedAt,
-		elapsedMs: live
-			? Math.max(0, context.now - work.startedAt)
-			: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? context.now) - work.startedAt)),
+		elapsedMs: elapsedOf(work, context.now),
 		progress: plan.progress,
 		next: plan.next,
 		planProblem: plan.problem,
@@ -208,11 +206,27 @@ async function readProgress(
 		return { progress: null, next: null, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
 	}
 	if (text === null) return { progress: null, next: null, problem: `the plan file ${work.planPath} is missing` };
-	const plan = parsePlan(text, work.planPath);
+	return planProgress(parsePlan(text, work.planPath));
+}
+
+/** A parsed plan's counts and next item, and a problem when it has errors. */
+export function planProgress(plan: ParsedPlan): {
+	progress: PlanProgress;
+	next: string | null;
+	problem: string | null;
+} {
 	const { total, completed, open, blocked, cancelled } = plan.counts;
 	const problem =
 		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
 	return { progress: { total, done: completed, open, blocked, cancelled }, next: plan.next?.title ?? null, problem };
+}
+
+/** Until the end for finished works; until `now` for live ones (paused time included). */
+export function elapsedOf(work: Work, now: number): number {
+	const live = work.status === "active" || work.status === "paused";
+	return live
+		? Math.max(0, now - work.startedAt)
+		: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? now) - work.startedAt));
 }
 
 async function sessionStoppedBy(store: Store, harness: string, sessionId: string): Promise<string | null> {
@@ -226,7 +240,7 @@ function lastOf(records: readonly DecisionRecord[]): DecisionRecord | null {
 	return records.at(-1) ?? null;
 }
 
-async function folderExists(dir: string): Promise<boolean> {
+export async function folderExists(dir: string): Promise<boolean> {
 	try {
 		return (await stat(dir)).isDirectory();
 	} catch (error) {
@@ -238,7 +252,7 @@ async function folderExists(dir: string): Promise<boolean> {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
 	const results: R[] = new Array(items.length);
 	let next = 0;
 	const worker = async () => {

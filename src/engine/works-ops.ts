@@ -161,6 +161,40 @@ export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: s
 	});
 }
 
+const STATUS_EVENT = { paused: "work-paused", active: "work-resumed", abandoned: "work-abandoned" } as const;
+
+/**
+ * Pauses, resumes or abandons a work (`setWorkStatus`) and logs it, and each
+ * work paused to make way, as events naming who did it (`by`: "`boulder
+ * pause`", "the dashboard"). The CLI and the dashboard both come here, so
+ * both are logged alike. Returns the change and the warnings of lines that
+ * could not be logged.
+ */
+export async function changeWorkStatus(
+	deps: WorksDeps,
+	status: keyof typeof STATUS_EVENT,
+	ref: string | undefined,
+	by: string,
+): Promise<StatusChange & { warnings: string[] }> {
+	const change = await setWorkStatus(deps, status, ref);
+	if (!change.changed) return { ...change, warnings: [] };
+	const { work } = change;
+	const lines = [
+		{ reason: STATUS_EVENT[status], detail: `"${work.name}", by ${by}`, work: work.id },
+		...change.paused.map((other) => ({
+			reason: "work-paused" as const,
+			detail: `"${other.name}", to make way for "${work.name}" (${by})`,
+			work: other.id,
+		})),
+	];
+	const warnings: string[] = [];
+	for (const line of lines) {
+		const warning = await logEvent(deps.store, deps.clock, line);
+		if (warning) warnings.push(warning);
+	}
+	return { ...change, warnings };
+}
+
 /**
  * `boulder stop` / `boulder go` and `/boulder go`: the worktree-wide switch;
  * it holds across restarts. A change is logged as an event, so `boulder why`

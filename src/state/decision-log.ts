@@ -138,7 +138,7 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 		const records: DecisionRecord[] = [];
 		for (const line of text.split("\n")) {
 			if (line.trim() === "") continue;
-			const record = parseLine(line);
+			const record = parseDecisionLine(line);
 			if (!record) {
 				skipped++;
 				continue;
@@ -153,7 +153,8 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 	return { records: Number.isFinite(limit) ? all.slice(Math.max(all.length - limit, 0)) : all, skipped };
 }
 
-function parseLine(line: string): DecisionRecord | null {
+/** One line of the log as a record, or null when it does not parse (the caller counts it). */
+export function parseDecisionLine(line: string): DecisionRecord | null {
 	let raw: unknown;
 	try {
 		raw = JSON.parse(line);

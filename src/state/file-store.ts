@@ -15,6 +15,7 @@
  * reads as empty, drops every write and never creates the folder, so a hook
  * that fires in a folder that is no project leaves no trace there.
  */
+import { statSync } from "node:fs";
 import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -30,7 +31,8 @@ import {
 	type ReadDecisionsOptions,
 	readDecisionLines,
 } from "./decision-log.js";
-import { scanStateProblems } from "./inspect.js";
+import { type LogPosition, readDecisionsSince, readNewestDecisions, type TailRead } from "./decision-tail.js";
+import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { scopeFilePath } from "./scope-path.js";
 import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
@@ -210,6 +212,60 @@ export class FileStore implements Store {
 	}
 
 	/**
+	 * The works file as it is, for a view that only looks (the dashboard):
+	 * unlike `readWorks`, a bad file is reported and left where it is.
+	 */
+	async peekWorks(): Promise<Read<WorksFile>> {
+		if (!this.keepsState || !(await this.layoutExists(false))) return { kind: "missing" };
+		const inspected = await inspectVersionedFile(this.paths.works, this.worksSpec);
+		switch (inspected.kind) {
+			case "ok":
+				return { kind: "ok", value: inspected.value };
+			case "missing":
+				return inspected;
+			case "bad":
+				return this.unreadableInPlace(this.paths.works, `${inspected.reason}: ${inspected.detail}`);
+			case "inaccessible":
+				return this.unreadableInPlace(this.paths.works, `cannot be read: ${inspected.detail}`);
+		}
+	}
+
+	/**
+	 * A cheap fingerprint of each part of the state folder (inode, size and
+	 * modification time; "-" when absent), so a view can tell what changed
+	 * without reading it. The scopes folder's own stamp changes whenever a scope
+	 * file is written, since every write renames a new file into it.
+	 */
+	async stamps(): Promise<{ works: string; decisions: string; scopes: string }> {
+		const [works, decisions, scopes] = await Promise.all([
+			stampOf(this.paths.works),
+			stampOf(this.paths.decisions),
+			stampOf(this.paths.scopes),
+		]);
+		return { works, decisions, scopes };
+	}
+
+	/** Each scope file's key and stamp (aside copies, locks and temp files left out). */
+	async scopeStamps(): Promise<Map<string, string>> {
+		if (!this.keepsState) return new Map();
+		const files = await listScopeFiles(this);
+		const stamps = await Promise.all(
+			files.map(async (file) => [path.basename(file, ".json"), await stampOf(file)] as const),
+		);
+		return new Map(stamps);
+	}
+
+	/** The newest `limit` decision-log lines, read from the end of the log, and where reading stopped. */
+	async newestDecisions(limit: number): Promise<TailRead> {
+		return readNewestDecisions(this.paths.decisions, { limit, keep: this.decisions.keep ?? 1 });
+	}
+
+	/** The decision-log lines appended since `position`. */
+	async decisionsSince(position: LogPosition): Promise<TailRead> {
+		return readDecisionsSince(this.paths.decisions, position, { keep: this.decisions.keep ?? 1 });
+	}
+
+	/**
 	 * Files moved aside, lock folders and temp files left by dead processes
 	 * (older than the stale time), and unreadable decision-log lines.
 	 */
@@ -222,6 +278,10 @@ export class FileStore implements Store {
 			decisionLog: { file: this.paths.decisions, skippedLines: log.skipped },
 			now: this.clock.now(),
 		});
+	}
+
+	private unreadableInPlace(file: string, reason: string): Read<never> {
+		return { kind: "unreadable", problem: { file, movedTo: null, reason, at: this.clock.now() } };
 	}
 
 	private unwrapScope(read: VersionedRead<ScopeFile>): Read<ContinuationState> {
@@ -329,6 +389,17 @@ async function realFolder(dir: string): Promise<boolean> {
 		"state-unreadable",
 		`${dir} is ${stat.isSymbolicLink() ? "a link" : "not a folder"}; boulder keeps its state only in a real folder. Move it away.`,
 	);
+}
+
+/** Synchronous: a view stamps many files per look, and a plain stat is cheaper than a thread-pool trip. */
+async function stampOf(file: string): Promise<string> {
+	try {
+		const found = statSync(file);
+		return `${found.ino}:${found.size}:${found.mtimeMs}`;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "-";
+		throw error;
+	}
 }
 
 async function exists(file: string): Promise<boolean> {

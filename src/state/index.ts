@@ -5,10 +5,12 @@ export {
 	DEFAULT_DECISION_LOG,
 	type DecisionLogOptions,
 	type DecisionLogRead,
+	parseDecisionLine,
 	type ReadDecisionsOptions,
 	readDecisionLines,
 	rotatedLogFile,
 } from "./decision-log.js";
+export { type LogPosition, readDecisionsSince, readNewestDecisions, type TailRead } from "./decision-tail.js";
 export {
 	FileStore,
 	type FileStoreOptions,

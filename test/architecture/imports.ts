@@ -64,7 +64,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 	engine: ["core", "state", "engine"],
 	present: ["core", "engine", "present"],
 	adapters: ["core", "engine", "present", "adapters"],
-	cli: ["core", "state", "engine", "present", "adapters", "cli"],
+	cli: ["core", "state", "engine", "present", "adapters", "ui", "cli"],
 	ui: ["core", "engine", "present", "adapters", "ui"],
 	demo: ["core", "state", "engine", "present", "demo"],
 	root: ["core", "state", "engine", "present", "adapters"],
@@ -75,6 +75,9 @@ const CORE_PACKAGES: ReadonlySet<string> = new Set(["zod", "node:module", "node:
 
 /** What the core may not do: read the clock, draw random numbers, or touch the process. */
 const IMPURE = /\bDate\.now\(|new Date\(\)|Math\.random\(|\bprocess\.|\bsetTimeout\(|\bsetInterval\(/;
+
+/** The one dashboard file the CLI may import: what `boulder ui` starts. */
+const UI_DOORS: ReadonlySet<string> = new Set(["ui/index.ts"]);
 
 /** The adapter files the faces may import: the contract and the registry. */
 const ADAPTER_DOORS: ReadonlySet<string> = new Set(["adapters/types.ts", "adapters/registry.ts"]);
@@ -108,6 +111,9 @@ export function violations(sources: readonly SourceFile[]): string[] {
 			}
 			if (to === "adapters" && layer !== "adapters" && !ADAPTER_DOORS.has(target)) {
 				found.push(`${from} → ${target}: outside the adapters, only the registry and the contract are imported`);
+			}
+			if (to === "ui" && layer !== "ui" && !UI_DOORS.has(target)) {
+				found.push(`${from} → ${target}: outside the dashboard, only ui/index.ts is imported`);
 			}
 			const own = adapterFolderOf(from);
 			const theirs = adapterFolderOf(target);

@@ -52,6 +52,16 @@ describe("the layers of DESIGN.md, read from the source", () => {
 		]);
 	});
 
+	it("catches the CLI reaching into the dashboard past its door, and an adapter importing the dashboard", () => {
+		const found = violations(
+			add("cli/oops.ts", 'import { createApp } from "../ui/app.js";\nimport { startDashboard } from "../ui/index.js";'),
+		);
+		expect(found).toEqual(["cli/oops.ts → ui/app.ts: outside the dashboard, only ui/index.ts is imported"]);
+		expect(violations(add("adapters/opencode/oops.ts", 'import { x } from "../../ui/index.js";'))).toEqual([
+			"adapters/opencode/oops.ts → ui/index.ts: adapters may not import ui",
+		]);
+	});
+
 	it("catches one adapter importing another, and anyone but the state layer naming its folder", () => {
 		const found = violations(
 			add("adapters/opencode/oops.ts", 'import { x } from "../claude-code/events.js";\nconst dir = ".boulder";'),

@@ -14,6 +14,7 @@ import { registerPlans } from "./plans.js";
 import { registerStart } from "./start.js";
 import { registerStatus } from "./status.js";
 import { registerGo, registerStop } from "./stop-go.js";
+import { registerUi } from "./ui.js";
 import { registerWhy } from "./why.js";
 import { registerAbandon, registerPause, registerResume } from "./work-lifecycle.js";
 
@@ -31,6 +32,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
 	registerGo,
 	registerWhy,
 	registerLog,
+	registerUi,
 	registerDoctor,
 	registerConfig,
 	registerInstall,

@@ -1,0 +1,173 @@
+/**
+ * The dashboard's HTTP face (Hono): the page, its script and style (all
+ * served from the package, nothing from the network), the view as JSON, the
+ * live stream (server-sent events) and the actions. Every request passes the
+ * guard first (`guard.ts`); every answer forbids framing, sniffing, caching
+ * and any script or style not served from here.
+ */
+import { readFile } from "node:fs/promises";
+import { Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { type ActionContext, runAction } from "./actions.js";
+import { checkHost, checkSameOrigin, checkToken, cookieName, sameToken } from "./guard.js";
+import type { LiveFleet } from "./live.js";
+import { PAGE_HTML } from "./page.js";
+import { PAGE_STYLE } from "./page-style.js";
+import type { LiveMessage } from "./view-types.js";
+
+export interface AppOptions {
+	token: string;
+	/** The port the server listens on, known once it listens. */
+	port(): number;
+	live: LiveFleet;
+	actions: Omit<ActionContext, "worktree">;
+	/** How often an idle stream says it is alive, so a page can tell a dead server. */
+	heartbeatMs?: number;
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+	"Content-Security-Policy":
+		"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+	"X-Content-Type-Options": "nosniff",
+	"X-Frame-Options": "DENY",
+	"Referrer-Policy": "no-referrer",
+	"Cross-Origin-Opener-Policy": "same-origin",
+	"Cross-Origin-Resource-Policy": "same-origin",
+	"Cache-Control": "no-store",
+};
+
+/**
+ * The compiled modules the page loads, relative to the package's `dist/`:
+ * the page's own, and the time formats it shares with the CLI.
+ */
+export const PAGE_MODULES: readonly string[] = ["ui/client/app.js", "ui/client/render.js", "present/format-time.js"];
+
+const ActionBody = z
+	.object({
+		action: z.enum(["stop", "go", "pause", "resume", "abandon"]),
+		worktree: z.string().min(1),
+		session: z
+			.object({ harness: z.string().min(1), sessionId: z.string().min(1) })
+			.strict()
+			.optional(),
+		work: z.string().min(1).optional(),
+	})
+	.strict();
+
+export function createApp(options: AppOptions): Hono {
+	const app = new Hono();
+	const distRoot = new URL("../", import.meta.url);
+
+	app.use("*", async (c, next) => {
+		const port = options.port();
+		const refusal =
+			checkHost(c.req.header("host"), port) ??
+			checkToken(
+				{
+					query: c.req.query("token"),
+					cookie: getCookie(c, cookieName(port)),
+					authorization: c.req.header("authorization"),
+				},
+				options.token,
+			) ??
+			checkSameOrigin(
+				{ method: c.req.method, origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") },
+				port,
+			);
+		if (refusal) {
+			c.res = c.text(refusal.reason, refusal.status);
+		} else {
+			await next();
+		}
+		for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+	});
+
+	app.get("/", (c) => {
+		const port = options.port();
+		if (sameToken(c.req.query("token"), options.token)) {
+			// The token moves from the address bar into a cookie of this port only, then the address is clean.
+			setCookie(c, cookieName(port), options.token, { path: "/", httpOnly: true, sameSite: "Strict" });
+			return c.redirect("/", 303);
+		}
+		return c.html(PAGE_HTML);
+	});
+
+	app.get("/assets/app.css", (c) => c.body(PAGE_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
+
+	app.get("/assets/*", async (c) => {
+		const wanted = c.req.path.slice("/assets/".length);
+		if (!PAGE_MODULES.includes(wanted)) return c.text("not found", 404);
+		try {
+			const text = await readFile(new URL(wanted, distRoot), "utf8");
+			return c.body(text, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+		} catch {
+			// Run from the sources rather than the build: the page's script is built by `npm run build`.
+			return c.text(`${wanted} is not built; run \`npm run build\``, 404);
+		}
+	});
+
+	app.get("/api/view", (c) => c.json(options.live.view()));
+
+	app.get("/api/items", (c) => {
+		const work = options.live.fleet
+			.worktree(c.req.query("worktree") ?? "")
+			?.works.find((entry) => entry.work.id === c.req.query("work"));
+		return work ? c.json(work.items) : c.json({ message: "no such work in the worktrees shown" }, 404);
+	});
+
+	app.get("/api/events", (c) =>
+		streamSSE(c, async (stream) => {
+			const queue: LiveMessage[] = [];
+			let wake: (() => void) | null = null;
+			const unsubscribe = options.live.subscribe((message) => {
+				queue.push(message);
+				wake?.();
+			});
+			stream.onAbort(() => {
+				unsubscribe();
+				wake?.();
+			});
+			await stream.writeSSE({ event: "live", data: JSON.stringify({ type: "snapshot", view: options.live.view() }) });
+			while (!stream.aborted && !stream.closed) {
+				const message = queue.shift();
+				if (message) {
+					await stream.writeSSE({ event: "live", data: JSON.stringify(message) });
+					continue;
+				}
+				await new Promise<void>((resolve) => {
+					wake = resolve;
+					setTimeout(resolve, options.heartbeatMs ?? 15_000).unref?.();
+				});
+				wake = null;
+				if (queue.length === 0 && !stream.aborted) await stream.writeSSE({ event: "ping", data: "" });
+			}
+			unsubscribe();
+		}),
+	);
+
+	app.post("/api/action", async (c) => {
+		if (!(c.req.header("content-type") ?? "").startsWith("application/json")) {
+			return c.json({ ok: false, message: "an action is a JSON body" }, 415);
+		}
+		let body: unknown;
+		try {
+			body = await c.req.json();
+		} catch {
+			return c.json({ ok: false, message: "the body is not JSON" }, 400);
+		}
+		const parsed = ActionBody.safeParse(body);
+		if (!parsed.success) return c.json({ ok: false, message: `not an action: ${z.prettifyError(parsed.error)}` }, 400);
+		const answer = await runAction(parsed.data, {
+			...options.actions,
+			worktree: (root) => options.live.fleet.worktree(root),
+		});
+		await options.live.lookNow();
+		return c.json(answer, answer.ok ? 200 : 409);
+	});
+
+	app.notFound((c) => c.text("not found", 404));
+	app.onError((error, c) => c.text(`boulder's dashboard met an error: ${error.message}`, 500));
+	return app;
+}

@@ -1,0 +1,349 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="dom.asynciterable" />
+/**
+ * The dashboard page's script: follows the server's live stream, redraws only
+ * the worktree that changed, keeps the timeline's filters and the opened
+ * sections across updates, runs the elapsed clocks, and sends the buttons'
+ * actions back (same origin, JSON). Keys: `/` goes to the filters, `t`
+ * switches the theme.
+ */
+import { formatElapsed } from "../../present/format-time.js";
+import type { ActionAnswer, DashboardView, LiveMessage, TimelineEntry, WorktreeView } from "../view-types.js";
+import { h, type RenderContext, renderTimelineRow, renderWorktree } from "./render.js";
+
+/** Rows the timeline draws at most; the filters reach further back, through every line the page holds. */
+const TIMELINE_ROWS = 200;
+const THEMES = ["system", "light", "dark"] as const;
+
+const worktrees = new Map<string, WorktreeView>();
+let order: string[] = [];
+let timeline: TimelineEntry[] = [];
+/** Server time minus this browser's time. */
+let skew = 0;
+const opened = new Set<string>();
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+function now(): number {
+	return Date.now() + skew;
+}
+
+function context(): RenderContext {
+	return { now: now(), open: opened };
+}
+
+function applySnapshot(view: DashboardView): void {
+	mark("snapshot-received");
+	skew = view.now - Date.now();
+	worktrees.clear();
+	for (const worktree of view.worktrees) worktrees.set(worktree.root, worktree);
+	order = view.worktrees.map((worktree) => worktree.root);
+	timeline = [...view.timeline];
+	const problem = $("index-problem");
+	problem.hidden = view.indexProblem === null;
+	problem.textContent = view.indexProblem ?? "";
+	const list = $("worktrees");
+	const drawing = ++drawings;
+	const first = view.worktrees.slice(0, FIRST_SCREEN).map((worktree) => renderWorktree(worktree, context()));
+	list.replaceChildren(
+		...(first.length > 0
+			? first
+			: [h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it.")]),
+	);
+	drawTimeline([]);
+	refreshFilters();
+	summarise();
+	mark("first-screen-drawn");
+	drawRest(view.worktrees.slice(FIRST_SCREEN), drawing);
+}
+
+/** Cards drawn before the page first paints; the rest follow a few at a time, so a big fleet shows at once. */
+const FIRST_SCREEN = 12;
+let drawings = 0;
+
+function drawRest(rest: readonly WorktreeView[], drawing: number): void {
+	if (drawing !== drawings) return;
+	if (rest.length === 0) {
+		mark("dashboard-drawn");
+		return;
+	}
+	const list = $("worktrees");
+	for (const worktree of rest.slice(0, FIRST_SCREEN)) {
+		const current = worktrees.get(worktree.root) ?? worktree;
+		if (!list.querySelector(`article[data-root="${CSS.escape(current.root)}"]`)) {
+			list.append(renderWorktree(current, context()));
+		}
+	}
+	window.setTimeout(() => drawRest(rest.slice(FIRST_SCREEN), drawing), 0);
+}
+
+/** Marks a moment the bench times (the first of each name only). */
+function mark(name: string): void {
+	if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
+
+function applyWorktree(worktree: WorktreeView, serverNow: number): void {
+	skew = serverNow - Date.now();
+	worktrees.set(worktree.root, worktree);
+	if (!order.includes(worktree.root)) order.push(worktree.root);
+	const old = document.querySelector<HTMLElement>(`article[data-root="${CSS.escape(worktree.root)}"]`);
+	const focused =
+		document.activeElement instanceof HTMLElement && old?.contains(document.activeElement)
+			? document.activeElement.dataset.focusKey
+			: undefined;
+	const card = renderWorktree(worktree, context());
+	if (old) old.replaceWith(card);
+	else $("worktrees").append(card);
+	if (focused) card.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+	refreshFilters();
+	summarise();
+}
+
+function applyTimeline(entries: TimelineEntry[], serverNow: number): void {
+	skew = serverNow - Date.now();
+	timeline = [...timeline, ...entries].slice(-5 * TIMELINE_ROWS);
+	addToTimeline(entries);
+	refreshFilters();
+}
+
+function filters(): { worktree: string; session: string; reason: string } {
+	return {
+		worktree: $<HTMLSelectElement>("filter-worktree").value,
+		session: $<HTMLSelectElement>("filter-session").value,
+		reason: $<HTMLSelectElement>("filter-reason").value,
+	};
+}
+
+function matches(entry: TimelineEntry, wanted: ReturnType<typeof filters>): boolean {
+	return (
+		(wanted.worktree === "" || entry.worktree === wanted.worktree) &&
+		(wanted.session === "" || `${entry.harness}:${entry.session}` === wanted.session) &&
+		(wanted.reason === "" || entry.reason === wanted.reason)
+	);
+}
+
+/** Puts new entries at the top of the timeline as drawn, marked as just arrived; the oldest rows drop off. */
+function addToTimeline(entries: readonly TimelineEntry[]): void {
+	const wanted = filters();
+	const list = $("timeline-list");
+	const shown = entries.filter((entry) => matches(entry, wanted));
+	if (shown.length === 0) return;
+	list.querySelector(":scope > li.empty")?.remove();
+	list.prepend(...shown.reverse().map((entry) => renderTimelineRow(entry, true)));
+	while (list.children.length > TIMELINE_ROWS) list.lastElementChild?.remove();
+}
+
+/** Redraws the timeline, newest first; `fresh` entries are marked as just arrived. */
+function drawTimeline(fresh: readonly TimelineEntry[]): void {
+	const wanted = filters();
+	const shown = timeline
+		.filter((entry) => matches(entry, wanted))
+		.slice(-TIMELINE_ROWS)
+		.reverse();
+	const list = $("timeline-list");
+	const isFresh = new Set(fresh);
+	list.replaceChildren(
+		...(shown.length > 0
+			? shown.map((entry) => renderTimelineRow(entry, isFresh.has(entry)))
+			: [h("li", { class: "empty" }, "No decisions match.")]),
+	);
+}
+
+function refreshFilters(): void {
+	setOptions(
+		"filter-worktree",
+		order.map((root) => [root, worktrees.get(root)?.name ?? root]),
+	);
+	const sessions = new Map<string, string>();
+	const reasons = new Set<string>();
+	for (const entry of timeline) {
+		if (entry.harness && entry.session)
+			sessions.set(`${entry.harness}:${entry.session}`, entry.sessionLabel ?? entry.session);
+		reasons.add(entry.reason);
+	}
+	setOptions(
+		"filter-session",
+		[...sessions].sort((a, b) => a[1].localeCompare(b[1])),
+	);
+	setOptions(
+		"filter-reason",
+		[...reasons].sort().map((reason) => [reason, reason]),
+	);
+}
+
+/** Keeps the chosen option, even when it is no longer offered. */
+function setOptions(id: string, options: readonly (readonly [string, string])[]): void {
+	const select = $<HTMLSelectElement>(id);
+	const chosen = select.value;
+	const known = new Set(options.map(([value]) => value));
+	const all: (readonly [string, string])[] = [["", "all"], ...options];
+	if (chosen && !known.has(chosen)) all.push([chosen, chosen]);
+	const same =
+		select.options.length === all.length && all.every(([value], index) => select.options[index]?.value === value);
+	if (same) return;
+	select.replaceChildren(...all.map(([value, label]) => h("option", { value }, label)));
+	select.value = chosen;
+}
+
+function summarise(): void {
+	const views = order.flatMap((root) => worktrees.get(root) ?? []);
+	const count = (text: string) => views.filter((worktree) => worktree.badge.text === text).length;
+	const sessions = views.flatMap((worktree) => worktree.sessions);
+	const parts = [
+		`${views.length} worktree(s)`,
+		`${sessions.filter((session) => session.badge.text === "rolling").length} session(s) rolling`,
+		`${sessions.filter((session) => session.waiting).length} waiting for you`,
+		`${count("stopped")} stopped`,
+		`${count("problem")} with a problem`,
+		`${count("vanished")} vanished`,
+	];
+	$("summary").textContent = parts.join(" · ");
+}
+
+function setConnection(state: "connecting" | "live" | "lost" | "refused"): void {
+	const element = $("connection");
+	element.dataset.state = state;
+	const words = element.querySelector(".words");
+	if (words) {
+		words.textContent = {
+			connecting: "connecting…",
+			live: "live",
+			lost: "connection lost, reconnecting…",
+			refused: "this dashboard was stopped or restarted: open the address `boulder ui` printed",
+		}[state];
+	}
+}
+
+function connect(): void {
+	const source = new EventSource("/api/events");
+	source.addEventListener("open", () => setConnection("live"));
+	source.addEventListener("error", () => {
+		setConnection("lost");
+		// A restarted dashboard has a new token: the old page can never get back in, so it stops trying and says so.
+		fetch("/api/view", { method: "HEAD", credentials: "same-origin" }).then(
+			(response) => {
+				if (response.status === 401) {
+					source.close();
+					setConnection("refused");
+				}
+			},
+			() => {},
+		);
+	});
+	source.addEventListener("live", (event) => {
+		setConnection("live");
+		const message = JSON.parse((event as MessageEvent<string>).data) as LiveMessage;
+		if (message.type === "snapshot") applySnapshot(message.view);
+		else if (message.type === "worktree") applyWorktree(message.worktree, message.now);
+		else applyTimeline(message.entries, message.now);
+	});
+}
+
+let noticeTimer: number | undefined;
+
+function notify(text: string, tone: "ok" | "problem"): void {
+	const notice = $("notice");
+	notice.hidden = false;
+	notice.dataset.tone = tone;
+	notice.textContent = text;
+	window.clearTimeout(noticeTimer);
+	noticeTimer = window.setTimeout(() => {
+		notice.hidden = true;
+	}, 8000);
+}
+
+async function act(button: HTMLButtonElement): Promise<void> {
+	if (button.dataset.confirm === "true" && !button.classList.contains("confirm")) {
+		// A second press confirms: nothing final happens on one stray key press.
+		button.classList.add("confirm");
+		const text = button.textContent;
+		button.textContent = "Press again to confirm";
+		window.setTimeout(() => {
+			button.classList.remove("confirm");
+			button.textContent = text;
+		}, 5000);
+		return;
+	}
+	button.disabled = true;
+	try {
+		const response = await fetch("/api/action", {
+			method: "POST",
+			headers: { "Content-Type": "application/json" },
+			body: button.dataset.action ?? "{}",
+			credentials: "same-origin",
+		});
+		const answer = (await response.json()) as ActionAnswer;
+		notify(answer.message, answer.ok ? "ok" : "problem");
+	} catch (error) {
+		notify(`The action could not be sent: ${error instanceof Error ? error.message : String(error)}`, "problem");
+	} finally {
+		button.disabled = false;
+	}
+}
+
+function tickClocks(): void {
+	const at = now();
+	for (const element of document.querySelectorAll<HTMLElement>("[data-since]")) {
+		element.textContent = formatElapsed(at - Number(element.dataset.since));
+	}
+}
+
+function setTheme(theme: (typeof THEMES)[number]): void {
+	if (theme === "system") delete document.documentElement.dataset.theme;
+	else document.documentElement.dataset.theme = theme;
+	$("theme").textContent = `Theme: ${theme}`;
+	try {
+		localStorage.setItem("boulder-ui-theme", theme);
+	} catch {
+		// Storage may be off (private windows); the theme still applies to this page.
+	}
+}
+
+function savedTheme(): (typeof THEMES)[number] {
+	try {
+		const saved = localStorage.getItem("boulder-ui-theme");
+		return THEMES.find((theme) => theme === saved) ?? "system";
+	} catch {
+		return "system";
+	}
+}
+
+function start(): void {
+	setTheme(savedTheme());
+	$("theme").addEventListener("click", () => {
+		const current = savedTheme();
+		setTheme(THEMES[(THEMES.indexOf(current) + 1) % THEMES.length] ?? "system");
+	});
+	document.addEventListener("click", (event) => {
+		const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-action]");
+		if (button) void act(button);
+	});
+	document.addEventListener(
+		"toggle",
+		(event) => {
+			const details = event.target as HTMLDetailsElement;
+			const key = details.dataset?.key;
+			if (!key) return;
+			if (details.open) opened.add(key);
+			else opened.delete(key);
+		},
+		true,
+	);
+	$("filters").addEventListener("change", () => drawTimeline([]));
+	$("filters").addEventListener("submit", (event) => event.preventDefault());
+	document.addEventListener("keydown", (event) => {
+		const target = event.target as HTMLElement;
+		if (event.ctrlKey || event.metaKey || event.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+		if (event.key === "/") {
+			event.preventDefault();
+			$("filter-worktree").focus();
+		} else if (event.key === "t") {
+			$("theme").click();
+		}
+	});
+	window.setInterval(tickClocks, 1000);
+	connect();
+}
+
+start();

@@ -1,0 +1,131 @@
+/**
+ * What the dashboard's server sends its page: plain JSON, already worded
+ * (the same words as `boulder why` and `boulder status`), so the page only
+ * draws. Shared by the server and the page; types only.
+ */
+import type { Tone } from "../present/why-text.js";
+
+export type { Tone } from "../present/why-text.js";
+
+export interface DashboardView {
+	/** The server's clock when the view was made. */
+	now: number;
+	indexProblem: string | null;
+	worktrees: WorktreeView[];
+	/** Newest last. */
+	timeline: TimelineEntry[];
+}
+
+/** How a worktree, work or session reads at a glance: a word and a tone (never the colour alone). */
+export interface Badge {
+	text: string;
+	tone: Tone | "idle";
+}
+
+export interface WorktreeView {
+	root: string;
+	name: string;
+	vanished: boolean;
+	badge: Badge;
+	stopped: { by: string; at: number } | null;
+	/** Why part of the worktree could not be read: each is a problem row. */
+	problems: string[];
+	works: WorkView[];
+	sessions: SessionView[];
+}
+
+export interface WorkView {
+	id: string;
+	name: string;
+	status: "active" | "paused" | "completed" | "abandoned";
+	active: boolean;
+	planPath: string;
+	progress: { total: number; done: number; open: number; blocked: number; cancelled: number } | null;
+	progressText: string;
+	startedAt: number;
+	/** Set for finished works; live ones run until now. */
+	elapsedMs: number | null;
+	next: string | null;
+	/** How many items `/api/items` gives for this work: they are fetched when their section is opened. */
+	itemCount: number;
+	verify: string[];
+	lastVerification: {
+		passed: boolean;
+		at: number;
+		command: string | null;
+		exitCode: number | null;
+		output: string;
+	} | null;
+	planProblem: string | null;
+	sessions: string[];
+}
+
+export interface ItemView {
+	title: string;
+	status: "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
+	section: string | null;
+	criteria: { text: string; checked: boolean }[];
+}
+
+export interface GaugeView {
+	label: string;
+	used: number;
+	limit: number;
+	usedText: string;
+	limitText: string;
+}
+
+export interface SessionView {
+	scope: string;
+	harness: string | null;
+	sessionId: string | null;
+	label: string;
+	workId: string | null;
+	workName: string | null;
+	badge: Badge;
+	stoppedBy: string | null;
+	problem: string | null;
+	/** Budgets of the current episode against their limits; empty before the first nudge. */
+	gauges: GaugeView[];
+	/** When the episode started, for the wall-clock gauge to run on. */
+	episodeStartedAt: number | null;
+	stagnation: { count: number; limit: number } | null;
+	/** Why it waits for the user, in words; null when it does not. */
+	waiting: string | null;
+	last: TimelineEntry | null;
+	lastActive: number;
+}
+
+export interface TimelineEntry {
+	at: number;
+	worktree: string;
+	worktreeName: string;
+	harness: string | null;
+	session: string | null;
+	sessionLabel: string | null;
+	work: string | null;
+	kind: string;
+	reason: string;
+	headline: string;
+	text: string;
+	tone: Tone;
+}
+
+/** What the server pushes on the live stream. */
+export type LiveMessage =
+	| { type: "snapshot"; view: DashboardView }
+	| { type: "worktree"; now: number; worktree: WorktreeView }
+	| { type: "timeline"; now: number; entries: TimelineEntry[] };
+
+/** An action the page asks for; the server checks every field against what it shows. */
+export interface ActionRequest {
+	action: "stop" | "go" | "pause" | "resume" | "abandon";
+	worktree: string;
+	session?: { harness: string; sessionId: string };
+	work?: string;
+}
+
+export interface ActionAnswer {
+	ok: boolean;
+	message: string;
+}
