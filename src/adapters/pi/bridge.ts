@@ -32,6 +32,7 @@ import { isContextOverflow } from "../../core/context-overflow.js";
 import type { PendingInput } from "../../core/policy.js";
 import { countTodos, type Todo } from "../../core/todos.js";
 import type { Provenance, TokenSpend, TurnOutcome } from "../../core/turns.js";
+import { systemClock } from "../../engine/clock.js";
 import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
 import { runSubcommand } from "../shared/boulder-command.js";
 import { messageOf } from "../shared/loose.js";
@@ -199,7 +200,7 @@ export class PiBridge {
 	async command(view: PiView, args: string): Promise<string> {
 		const answer = await this.serial.run("answering /boulder", async () => {
 			const engine = await this.workspace.bookkeeping();
-			return runSubcommand(args, { engine, clock: { now: () => Date.now() }, ref: refOf(view) });
+			return runSubcommand(args, { engine, clock: systemClock, ref: refOf(view) });
 		});
 		if (answer === null) return NOTICE.failed("see `boulder why`");
 		if (answer.effect === "resumed" && view.idle() && !this.running) {
