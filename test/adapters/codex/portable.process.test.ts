@@ -1,0 +1,66 @@
+/**
+ * The portable hook command a project commits, run as Codex runs it
+ * (`sh -c`, in the session's folder, which may be below the project's root):
+ * it finds the project's own boulder-agent, or tells a teammate without one,
+ * once, at session start. Needs `npm run build`.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hookCommand, PORTABLE } from "../../../src/adapters/codex/hook-config.js";
+import { NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/messages.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+
+beforeAll(() => {
+	if (!existsSync(path.join(REPO, "dist", "hook", "boulder-hook.cjs"))) throw new Error("run `npm run build` first");
+});
+
+async function project() {
+	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-portable-"));
+	const home = path.join(root, "home");
+	const folder = path.join(root, "app");
+	const below = path.join(folder, "src", "deep");
+	await mkdir(path.join(folder, ".git"), { recursive: true });
+	await mkdir(below, { recursive: true });
+	await mkdir(home, { recursive: true });
+	const env = { HOME: home, PATH: "/usr/bin:/bin", XDG_STATE_HOME: path.join(home, "state") };
+	return { folder, below, env };
+}
+
+function run(command: string, cwd: string, env: NodeJS.ProcessEnv, input: unknown): string {
+	const node = path.dirname(process.execPath);
+	return execFileSync("/bin/sh", ["-c", command], {
+		cwd,
+		env: { ...env, PATH: `${node}:${env.PATH}` },
+		input: JSON.stringify(input),
+		encoding: "utf8",
+	});
+}
+
+describe("the portable Codex hook", () => {
+	it("runs the project's devDependency from a folder below the project", async () => {
+		const { folder, below, env } = await project();
+		await mkdir(path.join(folder, "node_modules"), { recursive: true });
+		await symlink(REPO, path.join(folder, "node_modules", "boulder-agent"));
+		const input = { session_id: "s1", turn_id: "t1", cwd: below, hook_event_name: "UserPromptSubmit", prompt: "Go." };
+		run(hookCommand(PORTABLE, "UserPromptSubmit"), below, env, input);
+		const log = await readFile(path.join(folder, ".boulder", "decisions.jsonl"), "utf8");
+		expect(log).toContain('"harness":"codex"');
+		expect(log).toContain("user-turn");
+	});
+
+	it("tells a teammate without boulder once, at session start, and stays quiet otherwise", async () => {
+		const { below, env } = await project();
+		const start = { session_id: "s1", cwd: below, hook_event_name: "SessionStart", source: "startup" };
+		expect(JSON.parse(run(hookCommand(PORTABLE, "SessionStart"), below, env, start))).toEqual({
+			systemMessage: NOT_INSTALLED_NOTICE,
+		});
+		const stop = { session_id: "s1", cwd: below, hook_event_name: "Stop", last_assistant_message: "x" };
+		expect(run(hookCommand(PORTABLE, "Stop"), below, env, stop)).toBe("");
+	});
+});
