@@ -129,7 +129,10 @@ export function createApp(options: AppOptions): Hono {
 				unsubscribe();
 				wake?.();
 			});
-			await stream.writeSSE({ event: "live", data: JSON.stringify({ type: "snapshot", view: options.live.view() }) });
+			// A page that already holds the current view (it fetched `/api/view`) is not sent it again.
+			if (c.req.query("after") !== String(options.live.version)) {
+				await stream.writeSSE({ event: "live", data: JSON.stringify({ type: "snapshot", view: options.live.view() }) });
+			}
 			while (!stream.aborted && !stream.closed) {
 				const message = queue.shift();
 				if (message) {

@@ -20,6 +20,7 @@ export class LiveFleet {
 	private running: Promise<void> | null = null;
 	private again = false;
 	private closed = false;
+	private changes = 0;
 	/** Called with an error a look met; the loop goes on. */
 	onError: (error: unknown) => void = () => {};
 
@@ -36,7 +37,12 @@ export class LiveFleet {
 	}
 
 	view(): DashboardView {
-		return dashboardView(this.fleet.snapshot(), this.clock.now());
+		return dashboardView(this.fleet.snapshot(), this.clock.now(), this.version);
+	}
+
+	/** Changes seen so far; a page that has the view of this version needs only what comes after. */
+	get version(): number {
+		return this.changes;
 	}
 
 	subscribe(listener: Listener): () => void {
@@ -87,6 +93,9 @@ export class LiveFleet {
 	}
 
 	private publish(change: FleetChange): void {
+		if (change.index || change.removed.length > 0 || change.changed.length > 0 || change.fresh.length > 0) {
+			this.changes++;
+		}
 		if (this.listeners.size === 0) return;
 		const now = this.clock.now();
 		if (change.index || change.removed.length > 0) {

@@ -10,6 +10,7 @@ export const PAGE_HTML = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>boulder</title>
 <link rel="stylesheet" href="/assets/app.css">
+<link rel="preload" href="/api/view" as="fetch" crossorigin="use-credentials">
 <link rel="modulepreload" href="/assets/ui/client/render.js">
 <link rel="modulepreload" href="/assets/present/format-time.js">
 <script type="module" src="/assets/ui/client/app.js"></script>

@@ -26,9 +26,10 @@ import type {
 /** Timeline lines a new page gets; it shows no more than these. */
 export const TIMELINE_SENT = 200;
 
-export function dashboardView(snapshot: FleetSnapshot, now: number): DashboardView {
+export function dashboardView(snapshot: FleetSnapshot, now: number, version: number): DashboardView {
 	return {
 		now,
+		version,
 		indexProblem: snapshot.indexProblem,
 		worktrees: snapshot.worktrees.map((worktree) => worktreeView(worktree, now)),
 		timeline: snapshot.timeline.slice(-TIMELINE_SENT).map((record) => timelineEntry(record, now)),

@@ -10,6 +10,8 @@ export type { Tone } from "../present/why-text.js";
 export interface DashboardView {
 	/** The server's clock when the view was made. */
 	now: number;
+	/** Counts the changes the server has seen: a stream opened `after` this version skips the whole view. */
+	version: number;
 	indexProblem: string | null;
 	worktrees: WorktreeView[];
 	/** Newest last. */

@@ -215,8 +215,28 @@ function setConnection(state: "connecting" | "live" | "lost" | "refused"): void 
 	}
 }
 
-function connect(): void {
-	const source = new EventSource("/api/events");
+/**
+ * Draws the view the page asked for while its scripts loaded (preloaded with
+ * the page), then follows the stream from that view's version on; without it,
+ * the stream's first message is the whole view.
+ */
+async function begin(): Promise<void> {
+	let version: number | null = null;
+	try {
+		const response = await fetch("/api/view", { credentials: "include" });
+		if (response.ok) {
+			const view = (await response.json()) as DashboardView;
+			applySnapshot(view);
+			version = view.version;
+		}
+	} catch {
+		// The stream sends the whole view when it opens.
+	}
+	connect(version);
+}
+
+function connect(version: number | null): void {
+	const source = new EventSource(version === null ? "/api/events" : `/api/events?after=${version}`);
 	source.addEventListener("open", () => setConnection("live"));
 	source.addEventListener("error", () => {
 		setConnection("lost");
@@ -343,7 +363,7 @@ function start(): void {
 		}
 	});
 	window.setInterval(tickClocks, 1000);
-	connect();
+	void begin();
 }
 
 start();
