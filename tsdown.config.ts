@@ -14,13 +14,18 @@
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
  *
- * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`.
+ * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
+ * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
+ * folder unminified, each module's code marked with its source file, for the
+ * start-up profile (`bench/profile-startup.mjs`).
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 
+const readable = process.env.BOULDER_READABLE_BUNDLE;
+
 const common = {
-	outDir: "dist/hook",
+	outDir: readable || "dist/hook",
 	clean: false,
 	format: "cjs",
 	platform: "node",
@@ -28,7 +33,7 @@ const common = {
 	fixedExtension: true,
 	dts: false,
 	sourcemap: false,
-	minify: true,
+	minify: !readable,
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	alias: { "graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)) },
 } as const;

@@ -75,6 +75,26 @@ describe("reading", () => {
 		expect(skipped).toBe(3);
 	});
 
+	it("reads lines whole across the pieces it reads from the end: long lines and characters cut in two", async () => {
+		const file = await logFile();
+		const long = "é".repeat(100_000);
+		const details = ["short", long, `ab${"ü".repeat(40_000)}`, "x", long];
+		for (const [at, detail] of details.entries()) await appendDecisionLine(file, decision({ at, detail }));
+		const { records, skipped } = await readDecisionLines(file);
+		expect(skipped).toBe(0);
+		expect(records.map((record) => record.detail)).toEqual(details);
+		expect((await readDecisionLines(file, { limit: 2 })).records.map((record) => record.at)).toEqual([3, 4]);
+	});
+
+	it("stops reading once it has the newest `limit`: what lies further back is never looked at", async () => {
+		const file = await logFile();
+		await appendFile(file, "garbage from long ago\n".repeat(20_000));
+		for (let at = 0; at < 5; at++) await appendDecisionLine(file, decision({ at }));
+		const newest = await readDecisionLines(file, { limit: 3 });
+		expect(newest).toEqual({ records: [2, 3, 4].map((at) => decision({ at })), skipped: 0 });
+		expect((await readDecisionLines(file)).skipped).toBe(20_000);
+	});
+
 	it("reports skipped lines through the store's problems()", async () => {
 		const store = new FileStore(await tempDir());
 		await store.appendDecision(decision());
