@@ -17,6 +17,11 @@
  * (`hook-config.ts`). Run through a link or a symlink, it still finds the
  * bundle next to its real path.
  *
+ * The same loader starts the bundled `boulder` command line
+ * (`dist/cli/boulder.cjs` → `boulder-main.cjs`, run by `bin/boulder.js`),
+ * which pays the same compile on every command: which bundle it loads and
+ * where its cache goes are set when it is built (`tsdown.config.ts`).
+ *
  * Contract: built as CommonJS; imports node built-ins only.
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -24,13 +29,40 @@ import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 
-const BUNDLE = path.join(__dirname, "claude-code-main.cjs");
+/**
+ * Set by the build for each loader it writes: the bundle (next to the loader),
+ * where its cache goes, and what picks one of several caches (`variantOf`).
+ */
+declare const BOULDER_LOADER: {
+	bundle: string;
+	cacheFolder: string;
+	cachePrefix: string;
+	/** The first arguments that have a cache of their own; null: any that reads as a name. */
+	variants: readonly string[] | null;
+};
+const LOADER = BOULDER_LOADER;
+const BUNDLE = path.join(__dirname, LOADER.bundle);
+const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
+
+/**
+ * A cache holds the bytecode of the functions its first run compiled, so each
+ * kind of run keeps its own: one per hook event (and harness), one per
+ * command. A hook's arguments are `<event>` or `<harness> <event>`, names the
+ * harness's own settings fix; a command's first argument is checked against
+ * the list of commands, so a mistyped one does not leave a file behind.
+ */
+function variantOf(argv: readonly string[]): string {
+	if (LOADER.variants) return LOADER.variants.includes(argv[0] ?? "") ? `-${argv[0]}` : "";
+	const names = argv.slice(0, 2).filter((arg) => NAME.test(arg));
+	return names.length > 0 ? `-${names.join("-")}` : "";
+}
 
 function cacheFile(env: NodeJS.ProcessEnv): string {
 	const { size, mtimeMs } = statSync(BUNDLE);
 	const key = `${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
 	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
-	return path.join(base, "boulder", "hook-code-cache", `claude-code-${key}.bin`);
+	const name = `${LOADER.cachePrefix}-${key}${variantOf(process.argv.slice(2))}.bin`;
+	return path.join(base, "boulder", LOADER.cacheFolder, name);
 }
 
 function readCache(file: string): Buffer | undefined {

@@ -61,7 +61,7 @@ describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
 		expect(spawnHook("Stop", "garbage").status).toBe(0);
 		const [cache] = await readdir(cacheFolder);
 		expect(cache).toMatch(
-			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`),
+			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}-Stop\\.bin$`),
 		);
 		await writeFile(path.join(cacheFolder, cache as string), "not a code cache");
 		const damaged = spawnHook("Stop", "garbage");
