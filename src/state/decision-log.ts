@@ -17,6 +17,7 @@ import { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ensureDir, FILE_MODE, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
+import type { ReadDecisionsQuery } from "./store.js";
 
 export interface DecisionLogOptions {
 	/** Rotate before a line would take the current file past this size. */
@@ -35,11 +36,7 @@ export interface DecisionLogRead {
 	skipped: number;
 }
 
-export interface ReadDecisionsOptions {
-	/** Keep only the newest N (after filtering). */
-	limit?: number;
-	/** Keep only records of this harness session. */
-	session?: string;
+export interface ReadDecisionsOptions extends ReadDecisionsQuery {
 	/** Rotated files to look at; defaults to the log's `keep`. */
 	keep?: number;
 }
@@ -125,7 +122,8 @@ async function rotate(file: string, keep: number): Promise<void> {
 
 /**
  * Reads the current and rotated files, newest last. Each file is read from
- * its end, and reading stops as soon as `limit` records are found, so the
+ * its end, and reading stops as soon as `limit` records are found (or the
+ * caller says it has `enough`), so the
  * newest lines of a log of any size cost what those lines cost. Lines that do
  * not parse are skipped and counted (among the lines read), never silently.
  */
@@ -133,7 +131,8 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 	const limit = options.limit ?? Number.POSITIVE_INFINITY;
 	const newestFirst: DecisionRecord[] = [];
 	let skipped = 0;
-	for (let n = 0; n <= keepOf(options) && newestFirst.length < limit; n++) {
+	let done = false;
+	for (let n = 0; n <= keepOf(options) && !done; n++) {
 		for await (const line of linesFromEnd(rotatedLogFile(file, n))) {
 			if (line.trim() === "") continue;
 			const record = parseLine(line);
@@ -143,7 +142,8 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 			}
 			if (options.session !== undefined && record.session !== options.session) continue;
 			newestFirst.push(record);
-			if (newestFirst.length >= limit) break;
+			done = newestFirst.length >= limit || options.enough?.(record) === true;
+			if (done) break;
 		}
 	}
 	return { records: newestFirst.reverse(), skipped };

@@ -33,7 +33,15 @@ import {
 import { scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { scopeFilePath } from "./scope-path.js";
-import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
+import {
+	type Clock,
+	type Read,
+	type ReadDecisionsQuery,
+	type StateProblem,
+	type Store,
+	systemClock,
+	type Update,
+} from "./store.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -199,7 +207,7 @@ export class FileStore implements Store {
 		await appendDecisionLine(this.paths.decisions, record, this.decisions);
 	}
 
-	async readDecisions(options: { limit?: number; session?: string } = {}): Promise<DecisionRecord[]> {
+	async readDecisions(options: ReadDecisionsQuery = {}): Promise<DecisionRecord[]> {
 		return (await this.readDecisionLog(options)).records;
 	}
 

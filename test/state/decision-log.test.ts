@@ -95,6 +95,23 @@ describe("reading", () => {
 		expect((await readDecisionLines(file)).skipped).toBe(20_000);
 	});
 
+	it("stops where the caller says it has enough, newest first", async () => {
+		const file = await logFile();
+		await appendFile(file, "garbage from long ago\n");
+		for (let at = 0; at < 6; at++) await appendDecisionLine(file, decision({ at, work: `w${at % 3}` }));
+		const wanted = new Set(["w0", "w1"]);
+		const seen: number[] = [];
+		const read = await readDecisionLines(file, {
+			enough: (record) => {
+				seen.push(record.at);
+				wanted.delete(record.work ?? "");
+				return wanted.size === 0;
+			},
+		});
+		expect(seen).toEqual([5, 4, 3]);
+		expect(read).toEqual({ records: [3, 4, 5].map((at) => decision({ at, work: `w${at % 3}` })), skipped: 0 });
+	});
+
 	it("reports skipped lines through the store's problems()", async () => {
 		const store = new FileStore(await tempDir());
 		await store.appendDecision(decision());
