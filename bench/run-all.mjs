@@ -13,6 +13,7 @@ const steps = [
 	[process.execPath, ["bench/hook-latency.mjs"]],
 	[process.execPath, ["bench/transcript-read.mjs"]],
 	[process.execPath, ["bench/status-scale.mjs"]],
+	[process.execPath, ["bench/cli-startup.mjs"]],
 ];
 let failed = 0;
 for (const [command, args] of steps) {
