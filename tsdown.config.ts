@@ -14,13 +14,19 @@
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
  *
- * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`.
+ * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
+ * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
+ * folder unminified, each module's code marked with its source file, for the
+ * start-up profile (`bench/profile-startup.mjs`).
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
+import { COMMANDS } from "./src/cli/commands/index.ts";
+
+const readable = process.env.BOULDER_READABLE_BUNDLE;
 
 const common = {
-	outDir: "dist/hook",
+	outDir: readable || "dist/hook",
 	clean: false,
 	format: "cjs",
 	platform: "node",
@@ -28,13 +34,41 @@ const common = {
 	fixedExtension: true,
 	dts: false,
 	sourcemap: false,
-	minify: true,
+	minify: !readable,
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	alias: { "graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)) },
 } as const;
 
+/** What each loader loads, and the folder and name of its code cache (`hook-loader.ts`). */
+const hookLoader = {
+	define: {
+		BOULDER_LOADER: JSON.stringify({
+			bundle: "claude-code-main.cjs",
+			cacheFolder: "hook-code-cache",
+			cachePrefix: "claude-code",
+			variants: null,
+		}),
+	},
+};
+const cliOut = readable ? `${readable}/cli` : "dist/cli";
+
 export default defineConfig([
 	{ ...common, entry: { "claude-code-main": "src/adapters/hook-main.ts" } },
-	{ ...common, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
-	{ ...common, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
+	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
+	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
+	// One file, with each command's code run only when the command is: no chunks, so the cache covers it all.
+	{ ...common, outDir: cliOut, entry: { "boulder-main": "src/cli/bin.ts" }, outputOptions: { codeSplitting: false } },
+	{
+		...common,
+		outDir: cliOut,
+		entry: { boulder: "src/adapters/claude-code/hook-loader.ts" },
+		define: {
+			BOULDER_LOADER: JSON.stringify({
+				bundle: "boulder-main.cjs",
+				cacheFolder: "cli-code-cache",
+				cachePrefix: "boulder",
+				variants: COMMANDS.map((command) => command.name),
+			}),
+		},
+	},
 ]);

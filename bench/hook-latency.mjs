@@ -21,12 +21,13 @@
  * Run after `npm run build`: `node bench/hook-latency.mjs [runs]`. Writes
  * `bench/results/hook-latency.json`. Timings are reported, never asserted.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { createHookSession, DONE, TODOS } from "./fixtures/hook-session.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -42,62 +43,26 @@ const { hookLinkText } = await import(path.join(repoRoot, "dist", "adapters", "c
 
 const RUNS = Math.max(30, Number(process.argv[2]) || 40);
 const WARMUP = 3;
-const TODOS = 20;
-const DONE = 5;
-const TRANSCRIPT_BYTES = 2 * 1024 * 1024;
-const SESSION = "5d0c8a5e-bench-4c1b-9a51-latency00001";
-const LAST_REPLY = "Item 5 is done and its tests pass. Moving on next time.";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "boulder-hook-latency-"));
-const project = path.join(root, "project");
-const transcript = path.join(root, "home", ".claude", "projects", "-bench-project", `${SESSION}.jsonl`);
-const env = {
-	PATH: process.env.PATH,
-	HOME: path.join(root, "home"),
-	XDG_CONFIG_HOME: path.join(root, "config"),
-	BOULDER_STATE_HOME: path.join(root, "state"),
-	CLAUDE_PROJECT_DIR: project,
-};
 
 try {
-	mkdirSync(path.join(project, ".git"), { recursive: true });
-	mkdirSync(path.dirname(transcript), { recursive: true });
-	writeTranscript();
-	prepareState();
-	const pristine = path.join(root, "pristine-state");
-	cpSync(path.join(project, ".boulder"), pristine, { recursive: true });
-	const stopInput = JSON.stringify({
-		session_id: SESSION,
-		transcript_path: transcript,
-		cwd: project,
-		prompt_id: "bench-prompt",
-		permission_mode: "default",
-		effort: { level: "high" },
-		hook_event_name: "Stop",
-		stop_hook_active: false,
-		last_assistant_message: LAST_REPLY,
-		background_tasks: [],
-		session_crons: [],
-	});
-	const restore = () => {
-		rmSync(path.join(project, ".boulder"), { recursive: true, force: true });
-		cpSync(pristine, path.join(project, ".boulder"), { recursive: true });
-	};
+	const { project, transcript, env, stopInput, restore } = createHookSession(root, bundle);
 
-	const forms = installedForms();
+	const forms = installedForms(env, project);
 	const hookTimes = [];
 	const bareTimes = [];
 	const formTimes = Object.fromEntries(forms.map((form) => [form.name, []]));
 	let nudges = 0;
 	for (let run = 0; run < WARMUP + RUNS; run++) {
 		restore();
-		const hook = timed(process.execPath, [bundle, "Stop"], stopInput);
-		const bare = timed(process.execPath, ["-e", "0"], "");
+		const hook = timed(process.execPath, [bundle, "Stop"], stopInput, env, project);
+		const bare = timed(process.execPath, ["-e", "0"], "", env, project);
 		if (hook.stdout.includes('"decision":"block"')) nudges++;
 		const ofForms = forms.map((form) => {
 			restore();
 			form.before?.();
-			const result = timed("/bin/sh", ["-c", form.command], stopInput, form.env);
+			const result = timed("/bin/sh", ["-c", form.command], stopInput, form.env, project);
 			form.after?.();
 			if (!result.stdout.includes('"decision":"block"'))
 				throw new Error(`${form.name} did not nudge: ${result.stdout}`);
@@ -108,7 +73,7 @@ try {
 		bareTimes.push(bare.ms);
 		for (const [index, form] of forms.entries()) formTimes[form.name].push(ofForms[index]);
 	}
-	const memory = peakMemory(stopInput, restore);
+	const memory = peakMemory({ stopInput, restore, env, project });
 	const hookStats = stats(hookTimes);
 	const bareStats = stats(bareTimes);
 	const formStats = Object.fromEntries(forms.map((form) => [form.name, stats(formTimes[form.name])]));
@@ -173,7 +138,7 @@ try {
  * node_modules holds this package, only while that form runs), the user's
  * link, the PATH.
  */
-function installedForms() {
+function installedForms(env, project) {
 	const stop = (form) => hookCommand(form, "Stop");
 	const modules = path.join(project, "node_modules");
 	const linked = path.join(root, "linked-data");
@@ -204,7 +169,7 @@ function installedForms() {
 	];
 }
 
-function timed(command, args, input, environment = env) {
+function timed(command, args, input, environment, project) {
 	const start = performance.now();
 	const child = spawnSync(command, args, { input, env: environment, cwd: project, encoding: "utf8" });
 	const ms = performance.now() - start;
@@ -213,7 +178,7 @@ function timed(command, args, input, environment = env) {
 }
 
 /** Peak resident memory in KB, from `/usr/bin/time` when there is one, else from the process itself. */
-function peakMemory(stopInput, restore) {
+function peakMemory({ stopInput, restore, env, project }) {
 	const runs = 5;
 	const time = ["/usr/bin/time", "/bin/time"].find((candidate) => existsSync(candidate));
 	const measure = (args, input) => {
@@ -259,87 +224,6 @@ function stats(values) {
 
 function round(value) {
 	return Math.round(value * 100) / 100;
-}
-
-/** Runs the hook for the events that come before a Stop: a user prompt, then the agent's list. */
-function prepareState() {
-	const base = { session_id: SESSION, transcript_path: transcript, cwd: project };
-	const todos = Array.from({ length: TODOS }, (_, index) => ({
-		content: `Item ${index + 1}: update the module and its tests`,
-		status: index < DONE ? "completed" : index === DONE ? "in_progress" : "pending",
-		activeForm: `Working on item ${index + 1}`,
-	}));
-	const hook = (event, fields) =>
-		execFileSync(process.execPath, [bundle, event], {
-			input: JSON.stringify({ ...base, hook_event_name: event, ...fields }),
-			env,
-			cwd: project,
-		});
-	hook("UserPromptSubmit", { prompt: "Carry on with the list." });
-	hook("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos }, tool_response: { newTodos: todos } });
-}
-
-/** A transcript shaped like Claude Code's: one line per content block, tool results as user lines. */
-function writeTranscript() {
-	const lines = [];
-	let size = 0;
-	let parent = null;
-	let n = 0;
-	const push = (line) => {
-		const uuid = `00000000-0000-4000-8000-${String(n++).padStart(12, "0")}`;
-		const full = {
-			parentUuid: parent,
-			isSidechain: false,
-			...line,
-			uuid,
-			timestamp: new Date(Date.UTC(2026, 10, 30, 9, 0, 0) + n * 1000).toISOString(),
-			sessionId: SESSION,
-			cwd: project,
-			version: "2.1.197",
-		};
-		parent = uuid;
-		const text = JSON.stringify(full);
-		lines.push(text);
-		size += text.length + 1;
-	};
-	const usage = {
-		input_tokens: 1200,
-		cache_creation_input_tokens: 300,
-		cache_read_input_tokens: 40000,
-		output_tokens: 250,
-	};
-	const assistant = (id, content) =>
-		push({
-			type: "assistant",
-			message: { id, type: "message", role: "assistant", model: "claude-opus-4-8", content, usage },
-		});
-	const filler = "x".repeat(1500);
-	let turn = 0;
-	while (size < TRANSCRIPT_BYTES - 8000) {
-		push({ type: "user", promptId: `p${turn}`, message: { role: "user", content: `Turn ${turn}: carry on.` } });
-		for (let call = 0; call < 6; call++) {
-			const id = `msg_${turn}_${call}`;
-			const tool = `toolu_${turn}_${call}`;
-			assistant(id, [{ type: "text", text: "Let me look at the next file." }]);
-			assistant(id, [{ type: "tool_use", id: tool, name: "Bash", input: { command: `cat src/file${call}.ts` } }]);
-			push({
-				type: "user",
-				message: { role: "user", content: [{ type: "tool_result", tool_use_id: tool, content: filler }] },
-				toolUseResult: { stdout: filler, stderr: "" },
-			});
-		}
-		assistant(`msg_${turn}_end`, [{ type: "text", text: "Done for this turn." }]);
-		turn++;
-	}
-	push({ type: "user", promptId: "p-last", message: { role: "user", content: "Carry on with the list." } });
-	assistant("msg_last_1", [{ type: "text", text: "Working on item 5." }]);
-	assistant("msg_last_1", [{ type: "tool_use", id: "toolu_last", name: "Edit", input: { file_path: "a.ts" } }]);
-	push({
-		type: "user",
-		message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_last", content: "ok" }] },
-	});
-	assistant("msg_last_2", [{ type: "text", text: LAST_REPLY }]);
-	writeFileSync(transcript, `${lines.join("\n")}\n`);
 }
 
 /** The results name no path of the machine they ran on: this node and this copy of boulder are named by role. */

@@ -14,6 +14,7 @@ const steps = [
 	[process.execPath, ["bench/codex-hook-latency.mjs"]],
 	[process.execPath, ["bench/transcript-read.mjs"]],
 	[process.execPath, ["bench/status-scale.mjs"]],
+	[process.execPath, ["bench/cli-startup.mjs"]],
 ];
 let failed = 0;
 for (const [command, args] of steps) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+// The bundled command line (`dist/cli/boulder.cjs`, see `tsdown.config.ts`): one file, compiled once into V8's code cache.
+import { createRequire } from "node:module";
 
-process.exitCode = await main(process.argv.slice(2));
+createRequire(import.meta.url)("../dist/cli/boulder.cjs");

@@ -5,17 +5,10 @@
  * stderr, never dropped.
  */
 
-import { type AdapterRegistry, createRegistry } from "../adapters/registry.js";
+import type { AdapterRegistry } from "../adapters/registry.js";
 import type { Clock } from "../core/clock.js";
 import { systemClock } from "../engine/clock.js";
-import {
-	noteWorktree,
-	type OpenOptions,
-	openState,
-	openWorkspace,
-	type StateHandle,
-	type Workspace,
-} from "../engine/open.js";
+import type { OpenOptions, StateHandle, Workspace } from "../engine/open.js";
 import { terminalSafe } from "../present/terminal-safe.js";
 import type { ExitCode } from "./exit-codes.js";
 import { type CliIO, type Colors, colorsFor, plainColors } from "./io.js";
@@ -23,7 +16,11 @@ import { type CliIO, type Colors, colorsFor, plainColors } from "./io.js";
 export interface Cli {
 	readonly io: CliIO;
 	readonly clock: Clock;
-	/** The harnesses this CLI knows: `install`, `uninstall`, `hook` and `doctor` loop over them. */
+	/**
+	 * The harnesses this CLI knows: `install`, `uninstall`, `hook`, `doctor` and
+	 * `stop`/`go` loop over them. Contract: loaded only for the commands whose
+	 * entry says so (`commands/index.ts`); reading it elsewhere is a bug and throws.
+	 */
 	readonly adapters: AdapterRegistry;
 	/** Stops `--follow` and anything else that waits. */
 	readonly signal: AbortSignal | undefined;
@@ -51,10 +48,14 @@ export function createCli(
 	const clock = options.clock ?? systemClock;
 	const errColors = colorsFor(io.stderr, io.env);
 	const openOptions = (): OpenOptions => ({ cwd: io.cwd, env: io.env, clock });
+	const adapters = options.adapters;
 	const cli: Cli = {
 		io,
 		clock,
-		adapters: options.adapters ?? createRegistry(),
+		get adapters() {
+			if (!adapters) throw new Error("this command did not ask for the adapter registry (see commands/index.ts)");
+			return adapters;
+		},
 		signal: options.signal,
 		exitCode: 0,
 		out: (text) => io.stdout.write(`${safe(text)}\n`),
@@ -62,14 +63,15 @@ export function createCli(
 		colors: (json) => (json ? plainColors : colorsFor(io.stdout, io.env)),
 		errColors,
 		openOptions,
+		// The engine is loaded when a command first opens the worktree, not for `--version` or help.
 		async openState() {
-			return warned(cli, await openState(openOptions()));
+			return warned(cli, await (await import("../engine/open.js")).openState(openOptions()));
 		},
 		async openWorkspace() {
-			return warned(cli, await openWorkspace(openOptions()));
+			return warned(cli, await (await import("../engine/open.js")).openWorkspace(openOptions()));
 		},
 		async noteWorktree(handle) {
-			await noteWorktree(handle, openOptions());
+			await (await import("../engine/open.js")).noteWorktree(handle, openOptions());
 			warned(cli, handle);
 		},
 	};

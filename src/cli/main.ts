@@ -10,7 +10,7 @@ import { Command, CommanderError } from "commander";
 import type { AdapterRegistry } from "../adapters/registry.js";
 import type { Clock } from "../core/clock.js";
 import { isBoulderError } from "../core/errors.js";
-import { COMMANDS } from "./commands/index.js";
+import { type CommandEntry, commandsFor } from "./commands/index.js";
 import { type Cli, createCli, safe } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 import { type CliIO, processIO } from "./io.js";
@@ -26,6 +26,10 @@ export interface MainIO extends Partial<CliIO> {
 
 export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 	const defaults = processIO();
+	const commands = commandsFor(argv);
+	const needsAdapters = io.adapters === undefined && commands.some((entry) => entry.adapters);
+	const adapters =
+		io.adapters ?? (needsAdapters ? (await import("../adapters/registry.js")).createRegistry() : undefined);
 	const cli = createCli(
 		{
 			stdout: io.stdout ?? defaults.stdout,
@@ -36,10 +40,10 @@ export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 		{
 			...(io.clock ? { clock: io.clock } : {}),
 			...(io.signal ? { signal: io.signal } : {}),
-			...(io.adapters ? { adapters: io.adapters } : {}),
+			...(adapters ? { adapters } : {}),
 		},
 	);
-	const program = buildProgram(cli);
+	const program = await buildProgram(cli, commands);
 	try {
 		await program.parseAsync(argv, { from: "user" });
 		return cli.exitCode;
@@ -48,7 +52,8 @@ export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 	}
 }
 
-export function buildProgram(cli: Cli): Command {
+/** The program with `commands` registered (`commandsFor` picks them from the command line). */
+export async function buildProgram(cli: Cli, commands: readonly CommandEntry[]): Promise<Command> {
 	const red = cli.errColors.red;
 	const program = new Command("boulder")
 		.description("Keeps a coding agent working until its plan is done, and stops it when it should.")
@@ -62,7 +67,8 @@ export function buildProgram(cli: Cli): Command {
 			writeErr: (text) => cli.io.stderr.write(safe(text)),
 			outputError: (text, write) => write(red(text)),
 		});
-	for (const register of COMMANDS) register(program, cli);
+	const registers = await Promise.all(commands.map((entry) => entry.load()));
+	for (const register of registers) register(program, cli);
 	return program;
 }
 

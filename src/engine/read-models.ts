@@ -26,11 +26,15 @@ export interface WhyQuery {
  * abort, a stop, a failed delivery) and without those that do not.
  */
 export async function readWhy(store: Store, query: WhyQuery): Promise<DecisionRecord[]> {
+	const shows = (record: DecisionRecord) => record.kind !== "event" || explainsDecisions(record.reason);
+	let shown = 0;
 	const read = await store.readDecisions({
 		limit: Math.max(query.lines * LINES_READ_PER_SHOWN, 200),
 		...(query.session !== undefined ? { session: query.session } : {}),
+		// Read from the end: once the lines to show are found, older ones are never parsed.
+		enough: (record) => shows(record) && ++shown >= query.lines,
 	});
-	return read.filter((record) => record.kind !== "event" || explainsDecisions(record.reason)).slice(-query.lines);
+	return read.filter(shows).slice(-query.lines);
 }
 
 export interface SessionSwitch {

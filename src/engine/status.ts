@@ -107,7 +107,15 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	}
 	if (works.kind === "missing") return { ...view, lastDecision: lastOf(await store.readDecisions({ limit: 1 })) };
 	const file = works.value;
-	const decisions = await store.readDecisions({ limit: DECISIONS_SCANNED });
+	// Newest first, reading stops once every work has its last decision: older lines are never parsed.
+	const unseen = new Set(Object.keys(file.works));
+	const decisions = await store.readDecisions({
+		limit: DECISIONS_SCANNED,
+		enough: (record) => {
+			if (record.work) unseen.delete(record.work);
+			return unseen.size === 0;
+		},
+	});
 	const lastByWork = new Map<string, DecisionRecord>();
 	for (const record of decisions) if (record.work) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;

@@ -11,12 +11,13 @@
  * finds the file not ending in a newline starts with one, and readers skip
  * (and count) the torn line.
  */
-import { type FileHandle, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ensureDir, FILE_MODE, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
+import type { ReadDecisionsQuery } from "./store.js";
 
 export interface DecisionLogOptions {
 	/** Rotate before a line would take the current file past this size. */
@@ -35,11 +36,7 @@ export interface DecisionLogRead {
 	skipped: number;
 }
 
-export interface ReadDecisionsOptions {
-	/** Keep only the newest N (after filtering). */
-	limit?: number;
-	/** Keep only records of this harness session. */
-	session?: string;
+export interface ReadDecisionsOptions extends ReadDecisionsQuery {
 	/** Rotated files to look at; defaults to the log's `keep`. */
 	keep?: number;
 }
@@ -124,19 +121,19 @@ async function rotate(file: string, keep: number): Promise<void> {
 }
 
 /**
- * Reads the current and rotated files, newest last. Lines that do not parse
- * are skipped and counted, never silently.
+ * Reads the current and rotated files, newest last. Each file is read from
+ * its end, and reading stops as soon as `limit` records are found (or the
+ * caller says it has `enough`), so the
+ * newest lines of a log of any size cost what those lines cost. Lines that do
+ * not parse are skipped and counted (among the lines read), never silently.
  */
 export async function readDecisionLines(file: string, options: ReadDecisionsOptions = {}): Promise<DecisionLogRead> {
 	const limit = options.limit ?? Number.POSITIVE_INFINITY;
-	const newestFirst: DecisionRecord[][] = [];
-	let found = 0;
+	const newestFirst: DecisionRecord[] = [];
 	let skipped = 0;
-	for (let n = 0; n <= keepOf(options) && found < limit; n++) {
-		const text = await readIfPresent(rotatedLogFile(file, n));
-		if (text === null) continue;
-		const records: DecisionRecord[] = [];
-		for (const line of text.split("\n")) {
+	let done = false;
+	for (let n = 0; n <= keepOf(options) && !done; n++) {
+		for await (const line of linesFromEnd(rotatedLogFile(file, n))) {
 			if (line.trim() === "") continue;
 			const record = parseDecisionLine(line);
 			if (!record) {
@@ -144,13 +141,63 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 				continue;
 			}
 			if (options.session !== undefined && record.session !== options.session) continue;
-			records.push(record);
+			newestFirst.push(record);
+			done = newestFirst.length >= limit || options.enough?.(record) === true;
+			if (done) break;
 		}
-		newestFirst.push(records);
-		found += records.length;
 	}
-	const all = newestFirst.reverse().flat();
-	return { records: Number.isFinite(limit) ? all.slice(Math.max(all.length - limit, 0)) : all, skipped };
+	return { records: newestFirst.reverse(), skipped };
+}
+
+/** How much of a log file one read takes, going back from its end. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The lines of a file, last first; nothing when it does not exist. A newline
+ * byte never occurs inside a UTF-8 sequence, so lines are cut in bytes and
+ * decoded whole. Contract: stopping the iteration closes the file.
+ */
+async function* linesFromEnd(file: string): AsyncGenerator<string> {
+	let handle: FileHandle;
+	try {
+		handle = await open(file, "r");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+		throw error;
+	}
+	try {
+		let position = (await handle.stat()).size;
+		// The later pieces, in file order, of a line whose start is further back.
+		let pending: Buffer[] = [];
+		while (position > 0) {
+			const size = Math.min(CHUNK_BYTES, position);
+			position -= size;
+			const chunk = Buffer.allocUnsafe(size);
+			await readFully(handle, chunk, position);
+			let end = size;
+			let newline = chunk.lastIndexOf(0x0a, end - 1);
+			while (newline >= 0) {
+				const piece = chunk.subarray(newline + 1, end);
+				yield (pending.length > 0 ? Buffer.concat([piece, ...pending]) : piece).toString("utf8");
+				pending = [];
+				end = newline;
+				newline = end > 0 ? chunk.lastIndexOf(0x0a, end - 1) : -1;
+			}
+			if (end > 0) pending.unshift(chunk.subarray(0, end));
+		}
+		if (pending.length > 0) yield Buffer.concat(pending).toString("utf8");
+	} finally {
+		await handle.close();
+	}
+}
+
+async function readFully(handle: FileHandle, into: Buffer, position: number): Promise<void> {
+	let offset = 0;
+	while (offset < into.length) {
+		const { bytesRead } = await handle.read(into, offset, into.length - offset, position + offset);
+		if (bytesRead === 0) throw new Error(`${into.length - offset} bytes of the decision log vanished while reading`);
+		offset += bytesRead;
+	}
 }
 
 /** One line of the log as a record, or null when it does not parse (the caller counts it). */
@@ -171,15 +218,6 @@ async function sizeOf(file: string): Promise<number> {
 		return (await stat(file)).size;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
-		throw error;
-	}
-}
-
-async function readIfPresent(file: string): Promise<string | null> {
-	try {
-		return await readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
 }

@@ -35,7 +35,15 @@ import { type LogPosition, readDecisionsSince, readNewestDecisions, type TailRea
 import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { scopeFilePath } from "./scope-path.js";
-import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
+import {
+	type Clock,
+	type Read,
+	type ReadDecisionsQuery,
+	type StateProblem,
+	type Store,
+	systemClock,
+	type Update,
+} from "./store.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -201,7 +209,7 @@ export class FileStore implements Store {
 		await appendDecisionLine(this.paths.decisions, record, this.decisions);
 	}
 
-	async readDecisions(options: { limit?: number; session?: string } = {}): Promise<DecisionRecord[]> {
+	async readDecisions(options: ReadDecisionsQuery = {}): Promise<DecisionRecord[]> {
 		return (await this.readDecisionLog(options)).records;
 	}
 

@@ -9,7 +9,15 @@ import { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
 import { scopeFilePath } from "./scope-path.js";
-import { type Clock, type Read, type StateProblem, type Store, systemClock, type Update } from "./store.js";
+import {
+	type Clock,
+	type Read,
+	type ReadDecisionsQuery,
+	type StateProblem,
+	type Store,
+	systemClock,
+	type Update,
+} from "./store.js";
 import { type AsideReason, asideName } from "./versioned-file.js";
 import { WorksFile } from "./works.js";
 
@@ -72,12 +80,16 @@ export class MemoryStore implements Store {
 		this.decisions.push(valid(DecisionRecord, record, "decision record"));
 	}
 
-	async readDecisions(options: { limit?: number; session?: string } = {}): Promise<DecisionRecord[]> {
-		const matching = this.decisions.filter(
-			(record) => options.session === undefined || record.session === options.session,
-		);
-		const limit = options.limit ?? matching.length;
-		return structuredClone(matching.slice(Math.max(matching.length - limit, 0)));
+	async readDecisions(options: ReadDecisionsQuery = {}): Promise<DecisionRecord[]> {
+		const limit = options.limit ?? Number.POSITIVE_INFINITY;
+		const newestFirst: DecisionRecord[] = [];
+		for (let index = this.decisions.length - 1; index >= 0 && newestFirst.length < limit; index--) {
+			const record = structuredClone(this.decisions[index] as DecisionRecord);
+			if (options.session !== undefined && record.session !== options.session) continue;
+			newestFirst.push(record);
+			if (options.enough?.(record)) break;
+		}
+		return newestFirst.reverse();
 	}
 
 	async problems(): Promise<StateProblem[]> {

@@ -33,6 +33,19 @@ export interface Update<R, T> {
 	next: T | null;
 }
 
+/** Which decisions to read: all of them unless narrowed. */
+export interface ReadDecisionsQuery {
+	/** Keep only the newest N (after filtering). */
+	limit?: number;
+	/** Keep only records of this harness session. */
+	session?: string;
+	/**
+	 * Told each record kept, newest first; true stops the reading there (the
+	 * caller has what it looks for, and older lines are never parsed).
+	 */
+	enough?: (record: DecisionRecord) => boolean;
+}
+
 export interface Store {
 	/** The worktree this store belongs to. */
 	readonly worktree: string;
@@ -42,7 +55,7 @@ export interface Store {
 	updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R>;
 	appendDecision(record: DecisionRecord): Promise<void>;
 	/** Newest last; `limit` keeps the newest N. Unreadable lines are skipped and counted. */
-	readDecisions(options?: { limit?: number; session?: string }): Promise<DecisionRecord[]>;
+	readDecisions(options?: ReadDecisionsQuery): Promise<DecisionRecord[]>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
 }

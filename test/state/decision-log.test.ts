@@ -75,6 +75,43 @@ describe("reading", () => {
 		expect(skipped).toBe(3);
 	});
 
+	it("reads lines whole across the pieces it reads from the end: long lines and characters cut in two", async () => {
+		const file = await logFile();
+		const long = "é".repeat(100_000);
+		const details = ["short", long, `ab${"ü".repeat(40_000)}`, "x", long];
+		for (const [at, detail] of details.entries()) await appendDecisionLine(file, decision({ at, detail }));
+		const { records, skipped } = await readDecisionLines(file);
+		expect(skipped).toBe(0);
+		expect(records.map((record) => record.detail)).toEqual(details);
+		expect((await readDecisionLines(file, { limit: 2 })).records.map((record) => record.at)).toEqual([3, 4]);
+	});
+
+	it("stops reading once it has the newest `limit`: what lies further back is never looked at", async () => {
+		const file = await logFile();
+		await appendFile(file, "garbage from long ago\n".repeat(20_000));
+		for (let at = 0; at < 5; at++) await appendDecisionLine(file, decision({ at }));
+		const newest = await readDecisionLines(file, { limit: 3 });
+		expect(newest).toEqual({ records: [2, 3, 4].map((at) => decision({ at })), skipped: 0 });
+		expect((await readDecisionLines(file)).skipped).toBe(20_000);
+	});
+
+	it("stops where the caller says it has enough, newest first", async () => {
+		const file = await logFile();
+		await appendFile(file, "garbage from long ago\n");
+		for (let at = 0; at < 6; at++) await appendDecisionLine(file, decision({ at, work: `w${at % 3}` }));
+		const wanted = new Set(["w0", "w1"]);
+		const seen: number[] = [];
+		const read = await readDecisionLines(file, {
+			enough: (record) => {
+				seen.push(record.at);
+				wanted.delete(record.work ?? "");
+				return wanted.size === 0;
+			},
+		});
+		expect(seen).toEqual([5, 4, 3]);
+		expect(read).toEqual({ records: [3, 4, 5].map((at) => decision({ at, work: `w${at % 3}` })), skipped: 0 });
+	});
+
 	it("reports skipped lines through the store's problems()", async () => {
 		const store = new FileStore(await tempDir());
 		await store.appendDecision(decision());

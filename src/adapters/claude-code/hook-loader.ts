@@ -17,20 +17,71 @@
  * (`hook-config.ts`). Run through a link or a symlink, it still finds the
  * bundle next to its real path.
  *
+ * The same loader starts the bundled `boulder` command line
+ * (`dist/cli/boulder.cjs` → `boulder-main.cjs`, run by `bin/boulder.js`),
+ * which pays the same compile on every command: which bundle it loads and
+ * where its cache goes are set when it is built (`tsdown.config.ts`).
+ *
  * Contract: built as CommonJS; imports node built-ins only.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 
-const BUNDLE = path.join(__dirname, "claude-code-main.cjs");
+/**
+ * Set by the build for each loader it writes: the bundle (next to the loader),
+ * where its cache goes, and what picks one of several caches (`variantOf`).
+ */
+declare const BOULDER_LOADER: {
+	bundle: string;
+	cacheFolder: string;
+	cachePrefix: string;
+	/** The first arguments that have a cache of their own; null: any that reads as a name. */
+	variants: readonly string[] | null;
+};
+const LOADER = BOULDER_LOADER;
+const BUNDLE = path.join(__dirname, LOADER.bundle);
+const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
 
-function cacheFile(env: NodeJS.ProcessEnv): string {
+/**
+ * A cache holds the bytecode of the functions its first run compiled, so each
+ * kind of run keeps its own: one per hook event (and harness), one per
+ * command. A hook's arguments are `<event>` or `<harness> <event>`, names the
+ * harness's own settings fix; a command's first argument is checked against
+ * the list of commands, so a mistyped one does not leave a file behind.
+ */
+function variantOf(argv: readonly string[]): string {
+	if (LOADER.variants) return LOADER.variants.includes(argv[0] ?? "") ? `-${argv[0]}` : "";
+	const names = argv.slice(0, 2).filter((arg) => NAME.test(arg));
+	return names.length > 0 ? `-${names.join("-")}` : "";
+}
+
+function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
 	const { size, mtimeMs } = statSync(BUNDLE);
-	const key = `${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
+	const key = `${LOADER.cachePrefix}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
 	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
-	return path.join(base, "boulder", "hook-code-cache", `claude-code-${key}.bin`);
+	const name = `${key}${variantOf(process.argv.slice(2))}.bin`;
+	return { file: path.join(base, "boulder", LOADER.cacheFolder, name), key };
+}
+
+/** A cache of another bundle (or node) untouched this long is an old version's: removed when a new one is written. */
+const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Each build and each node leaves its own caches; once a new one is written,
+ * those of other keys that have not been written for a week go. (Two
+ * installs in use at once each keep theirs: a cache is written once, so a
+ * week-old one still in use is only compiled again.)
+ */
+function pruneCaches(folder: string, key: string): void {
+	for (const name of readdirSync(folder)) {
+		if (!name.startsWith(`${LOADER.cachePrefix}-`) || name.startsWith(key)) continue;
+		const old = path.join(folder, name);
+		// Another process may have just removed it.
+		const written = statSync(old, { throwIfNoEntry: false })?.mtimeMs;
+		if (written !== undefined && Date.now() - written > STALE_CACHE_MS) rmSync(old, { force: true });
+	}
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -42,12 +93,13 @@ function readCache(file: string): Buffer | undefined {
 	}
 }
 
-function writeCache(file: string, data: Buffer): void {
+function writeCache(file: string, key: string, data: Buffer): void {
 	try {
 		mkdirSync(path.dirname(file), { recursive: true });
 		const temp = `${file}.${process.pid}.tmp`;
 		writeFileSync(temp, data);
 		renameSync(temp, file);
+		pruneCaches(path.dirname(file), key);
 	} catch (error) {
 		warn(`cannot write the code cache ${file}`, error);
 	}
@@ -60,21 +112,21 @@ function warn(what: string, error: unknown): void {
 }
 
 const source = readFileSync(BUNDLE, "utf8");
-let file: string | null = null;
+let cache: { file: string; key: string } | null = null;
 try {
-	file = cacheFile(process.env);
+	cache = cacheFile(process.env);
 } catch (error) {
 	warn("cannot place the code cache", error);
 }
-const cachedData = file ? readCache(file) : undefined;
+const cachedData = cache ? readCache(cache.file) : undefined;
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
 	filename: BUNDLE,
 	...(cachedData ? { cachedData } : {}),
 });
-if (file && (!cachedData || script.cachedDataRejected)) {
-	const target = file;
+if (cache && (!cachedData || script.cachedDataRejected)) {
+	const { file, key } = cache;
 	// At exit, so the bytecode of everything this run executed is in the cache.
-	process.once("exit", () => writeCache(target, script.createCachedData()));
+	process.once("exit", () => writeCache(file, key, script.createCachedData()));
 }
 const bundleModule = { exports: {} };
 script.runInThisContext()(bundleModule.exports, require, bundleModule, BUNDLE, path.dirname(BUNDLE));

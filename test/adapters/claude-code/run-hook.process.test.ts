@@ -1,7 +1,7 @@
 /** The bundled hook program, run as Claude Code runs it: a process per event. */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -61,7 +61,7 @@ describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
 		expect(spawnHook("Stop", "garbage").status).toBe(0);
 		const [cache] = await readdir(cacheFolder);
 		expect(cache).toMatch(
-			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`),
+			new RegExp(`^claude-code-\\d+-\\d+-${process.version.replaceAll(".", "\\.")}-${process.arch}-Stop\\.bin$`),
 		);
 		await writeFile(path.join(cacheFolder, cache as string), "not a code cache");
 		const damaged = spawnHook("Stop", "garbage");
@@ -69,6 +69,25 @@ describe.runIf(existsSync(BUNDLE))("the bundled hook program", () => {
 		expect(damaged.status).toBe(0);
 		expect(damaged.stdout.toString()).toBe("");
 		expect((await readFile(path.join(cacheFolder, cache as string))).length).toBeGreaterThan(1000);
+	});
+
+	it("removes the week-old caches of other builds when it writes its own, and keeps recent ones", async () => {
+		const cacheFolder = path.join(worktree, "cache", "boulder", "hook-code-cache");
+		env.XDG_CACHE_HOME = path.join(worktree, "cache");
+		await mkdir(cacheFolder, { recursive: true });
+		const old = path.join(cacheFolder, "claude-code-1-1-v0.0.0-x64-Stop.bin");
+		const recent = path.join(cacheFolder, "claude-code-2-2-v0.0.0-x64-Stop.bin");
+		const others = path.join(cacheFolder, "not-ours.bin");
+		for (const file of [old, recent, others]) await writeFile(file, "an old cache");
+		const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+		await utimes(old, eightDaysAgo, eightDaysAgo);
+		await utimes(others, eightDaysAgo, eightDaysAgo);
+
+		expect(spawnHook("Stop", "garbage").status).toBe(0);
+		const names = await readdir(cacheFolder);
+		expect(names).not.toContain(path.basename(old));
+		expect(names).toEqual(expect.arrayContaining([path.basename(recent), path.basename(others)]));
+		expect(names).toHaveLength(3);
 	});
 
 	it("nudges through the real files, as Claude Code would run it", () => {

@@ -1,0 +1,178 @@
+/**
+ * Where a fresh boulder process spends its start-up: V8 CPU profiles
+ * (`node --cpu-prof`) of the Claude Code Stop hook (the session of
+ * `fixtures/hook-session.mjs`) and of `boulder --version`, `status` and
+ * `why`, summed over several runs and grouped by what the time went to: a
+ * source module of boulder, a package, Node's module loader, the compiler,
+ * the garbage collector.
+ *
+ * The hook is profiled as a readable bundle (the same bundle, unminified, each
+ * module's code marked with its source file; `tsdown.config.ts`), through its
+ * loader with the code cache written by a first run, as a user's hooks run;
+ * the CLI as it ships.
+ *
+ * Run: `npm run build && node bench/profile-startup.mjs [runs]` (default 10).
+ * Writes `bench/results/profile-startup.md`; BENCH_KEEP=1 keeps the raw
+ * `.cpuprofile` files (open them in Chrome's DevTools) and prints where.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createHookSession } from "./fixtures/hook-session.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "..");
+const loader = path.join(repoRoot, "dist", "hook", "claude-code.cjs");
+const cli = path.join(repoRoot, "bin", "boulder.js");
+if (!existsSync(loader)) {
+	console.error("dist/ is missing: run `npm run build` first.");
+	process.exit(1);
+}
+const RUNS = Math.max(1, Number(process.argv[2]) || 10);
+const TOP = 25;
+
+const root = mkdtempSync(path.join(os.tmpdir(), "boulder-profile-startup-"));
+try {
+	const readable = path.join(root, "readable");
+	const build = spawnSync("npx", ["tsdown", "--log-level", "warn"], {
+		cwd: repoRoot,
+		env: { ...process.env, BOULDER_READABLE_BUNDLE: readable },
+		stdio: ["ignore", "inherit", "inherit"],
+	});
+	if (build.status !== 0) throw new Error("building the readable bundle failed");
+	const readableMain = path.join(readable, "claude-code-main.cjs");
+	const readableLoader = path.join(readable, "claude-code.cjs");
+	const regions = regionsOf(readFileSync(readableMain, "utf8"));
+
+	const session = createHookSession(path.join(root, "session"), loader);
+	const subjects = [
+		{
+			name: "Claude Code Stop hook (readable bundle, warm code cache)",
+			args: [readableLoader, "Stop"],
+			input: session.stopInput,
+			before: session.restore,
+		},
+		{ name: "boulder --version", args: [cli, "--version"] },
+		{ name: "boulder status", args: [cli, "status"] },
+		{ name: "boulder why", args: [cli, "why"] },
+		{ name: "node -e 0 (baseline)", args: ["-e", "0"] },
+	];
+	const sections = [];
+	for (const subject of subjects) {
+		const dir = path.join(root, "profiles", slug(subject.name));
+		mkdirSync(dir, { recursive: true });
+		for (let run = -1; run < RUNS; run++) {
+			subject.before?.();
+			const child = spawnSync(
+				process.execPath,
+				// The first run is a warm-up (it writes the hook's code cache) and is not profiled.
+				[...(run < 0 ? [] : ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]), ...subject.args],
+				{ input: subject.input ?? "", env: session.env, cwd: session.project, encoding: "utf8" },
+			);
+			if (child.status !== 0) throw new Error(`${subject.name} exited ${child.status}: ${child.stderr}`);
+		}
+		const groups = new Map();
+		let total = 0;
+		for (const file of readdirSync(dir)) {
+			const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+			total += addSelfTimes(profile, groups, (frame) => groupOf(frame, readableMain, regions));
+		}
+		sections.push(section(subject.name, groups, total / RUNS));
+		console.log(`${subject.name}: ${(total / RUNS / 1000).toFixed(1)} ms sampled per run`);
+	}
+	const text = [
+		"# Start-up profile",
+		"",
+		`\`node bench/profile-startup.mjs ${RUNS}\`, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs.`,
+		`Self time per group, mean of ${RUNS} runs of \`node --cpu-prof\` (sampled every 0.1 ms; a loaded machine stretches every line alike).`,
+		"",
+		...sections,
+	].join("\n");
+	const out = path.join(here, "results", "profile-startup.md");
+	mkdirSync(path.dirname(out), { recursive: true });
+	writeFileSync(out, `${text}\n`);
+	console.log(`Written to ${path.relative(process.cwd(), out)}`);
+} finally {
+	if (process.env.BENCH_KEEP === "1") console.error(`profiles kept in ${path.join(root, "profiles")}`);
+	else rmSync(root, { recursive: true, force: true });
+}
+
+/** Adds each sample's time to its frame's group; returns the profile's total in µs. */
+function addSelfTimes(profile, groups, groupOfFrame) {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	let total = 0;
+	for (const [index, id] of profile.samples.entries()) {
+		const delta = profile.timeDeltas[index] ?? 0;
+		const group = groupOfFrame(byId.get(id).callFrame);
+		groups.set(group, (groups.get(group) ?? 0) + delta);
+		total += delta;
+	}
+	return total;
+}
+
+/** What a frame's time counts as. */
+function groupOf(frame, readableMain, regions) {
+	const { url, functionName } = frame;
+	if (url === "") return functionName.startsWith("(") ? functionName : "(native)";
+	if (url.startsWith("node:")) {
+		if (url.includes("/modules/")) return "node: module loading";
+		return `node: ${url.replace(/^node:(internal\/)?/, "").split("/")[0]}`;
+	}
+	const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+	if (file === readableMain) return `bundle: ${regionAt(regions, frame.lineNumber)}`;
+	const inModules = file.lastIndexOf(`node_modules${path.sep}`);
+	if (inModules >= 0) {
+		const [scope, name] = file.slice(inModules + 13).split(path.sep);
+		return `package: ${scope.startsWith("@") ? `${scope}/${name}` : scope}`;
+	}
+	return path.relative(repoRoot, file);
+}
+
+/** The `//#region <source>` marks of a readable bundle, by starting line (0-based, as profiles count). */
+function regionsOf(text) {
+	const regions = [];
+	for (const [index, line] of text.split("\n").entries()) {
+		if (line.startsWith("//#region ")) regions.push({ line: index, name: sourceName(line.slice(10)) });
+	}
+	return regions;
+}
+
+function regionAt(regions, line) {
+	let name = "(bundle glue)";
+	for (const region of regions) {
+		if (region.line > line) break;
+		name = region.name;
+	}
+	return name;
+}
+
+function sourceName(name) {
+	const inModules = name.lastIndexOf("node_modules/");
+	if (inModules < 0) return name;
+	const [scope, pkg] = name.slice(inModules + 13).split("/");
+	return `package ${scope.startsWith("@") ? `${scope}/${pkg}` : scope}`;
+}
+
+function section(name, groups, perRunUs) {
+	const rows = [...groups.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP);
+	const runs = RUNS;
+	return [
+		`## ${name}`,
+		"",
+		`${(perRunUs / 1000).toFixed(1)} ms sampled per run.`,
+		"",
+		"| ms per run | share | group |",
+		"|---:|---:|---|",
+		...rows.map(
+			([group, us]) =>
+				`| ${(us / runs / 1000).toFixed(2)} | ${((100 * us) / runs / perRunUs).toFixed(1)} % | ${group.replaceAll("|", "\\|")} |`,
+		),
+		"",
+	].join("\n");
+}
+
+function slug(name) {
+	return name.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+}
