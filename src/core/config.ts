@@ -121,6 +121,18 @@ export const Config = z
 			.default(5 * MINUTE)
 			.describe("Default timeout of each verify command of a plan."),
 		nextItems: positiveInt(1).max(10).default(3).describe("How many open items a nudge names."),
+		orchestrate: z
+			.object({
+				edits: z
+					.enum(["warn", "deny", "off"])
+					.default("warn")
+					.describe(
+						"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
+					),
+			})
+			.strict()
+			.prefault({})
+			.describe("Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`)."),
 	})
 	.strict();
 export type Config = z.infer<typeof Config>;

@@ -3,8 +3,10 @@
  * bytes, and nothing of the clock or of chance ever reaches a prompt.
  */
 import { CONTINUATION_PROMPT } from "./prompts/continuation.prompt.js";
+import { ORCHESTRATE_CONTINUATION_PROMPT } from "./prompts/orchestrate.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
 import { WORK_COMPLETE_MESSAGE } from "./prompts/work-complete.prompt.js";
+import { canonicalText } from "./todos.js";
 import type { WorkView } from "./work-view.js";
 
 export function fillTemplate(template: string, fields: Record<string, string>): string {
@@ -26,6 +28,21 @@ function workName(view: WorkView): string {
 
 export function continuationPrompt(view: WorkView): string {
 	const next = view.next.length === 1 ? `${view.next[0]}` : view.next.map((title) => `\n- ${title}`).join("");
+	if (view.orchestrate) {
+		const subagents = view.orchestrate.subagents;
+		const resumable = view.next.filter((title) => Object.hasOwn(subagents, canonicalText(title)));
+		const resume = resumable
+			.map(
+				(title) =>
+					`"${title}" was already worked on by subagent session ${subagents[canonicalText(title)]}: resume that session (it keeps its context) rather than starting a new one.\n`,
+			)
+			.join("");
+		return fillTemplate(ORCHESTRATE_CONTINUATION_PROMPT, {
+			progress: `${progressText(view)} in ${workName(view)}`,
+			next,
+			resume,
+		});
+	}
 	return fillTemplate(CONTINUATION_PROMPT, {
 		progress: `${progressText(view)} in ${workName(view)}`,
 		next,

@@ -16,6 +16,7 @@ export const HARNESS = "claude-code";
 export const HOOK_EVENTS = [
 	"SessionStart",
 	"UserPromptSubmit",
+	"PreToolUse",
 	"PostToolUse",
 	"Stop",
 	"SubagentStop",
