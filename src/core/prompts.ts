@@ -5,8 +5,10 @@
 import { CONTINUATION_PROMPT } from "./prompts/continuation.prompt.js";
 import { ORCHESTRATE_CONTINUATION_PROMPT } from "./prompts/orchestrate.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
+import { WATCHDOG_ABORTED, WATCHDOG_CHECK, WATCHDOG_NOTE } from "./prompts/watchdog.prompt.js";
 import { WORK_COMPLETE_MESSAGE } from "./prompts/work-complete.prompt.js";
 import { canonicalText } from "./todos.js";
+import { ageText, type OverdueTask, taskName } from "./watchdog.js";
 import type { WorkView } from "./work-view.js";
 
 export function fillTemplate(template: string, fields: Record<string, string>): string {
@@ -71,5 +73,17 @@ export function workCompleteMessage(view: WorkView): string {
 		name: view.source === "plan" && view.name ? `"${view.name}"` : "the todo list",
 		progress: progressText(view),
 		verified: view.verify.length > 0 ? ", verified" : "",
+	});
+}
+
+/** What a nudge adds about tasks past their time limit: each one and its age, and what to do about them. */
+export function watchdogNote(overdue: readonly OverdueTask[], aborted: boolean): string {
+	return fillTemplate(WATCHDOG_NOTE, {
+		tasks: overdue
+			.map(
+				(entry) => `- ${taskName(entry.task)}: running for ${ageText(entry.ageMs)} (limit ${ageText(entry.limitMs)})`,
+			)
+			.join("\n"),
+		what: aborted ? WATCHDOG_ABORTED : WATCHDOG_CHECK,
 	});
 }

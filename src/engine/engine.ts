@@ -18,6 +18,7 @@ import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
+	type BackgroundTask,
 	type ContinuationState,
 	emptyContinuationState,
 	onActivity,
@@ -119,8 +120,16 @@ export class Engine {
 		await this.change(ref, (state) => ({ ...observe(state, ref), todos: update(state.todos ?? []) }));
 	}
 
-	async backgroundChanged(ref: SessionRef, running: number): Promise<void> {
-		await this.change(ref, (state) => ({ ...state, observed: { ...state.observed, backgroundTasks: running } }));
+	/** How many subagents or background tasks run; `tasks` names those the adapter knows by start, for the watchdog. */
+	async backgroundChanged(ref: SessionRef, running: number, tasks?: readonly BackgroundTask[]): Promise<void> {
+		await this.change(ref, (state) => ({
+			...state,
+			observed: {
+				...state.observed,
+				backgroundTasks: running,
+				...(tasks !== undefined ? { background: [...tasks] } : {}),
+			},
+		}));
 	}
 
 	async pendingInputChanged(ref: SessionRef, input: PendingInput | null): Promise<void> {
@@ -354,6 +363,8 @@ export class Engine {
 					pendingInput: facts.pendingInput !== undefined ? facts.pendingInput : state.observed.pendingInput,
 					lastAssistantText: facts.lastAssistantText ?? null,
 					backgroundTasks: facts.backgroundTasks ?? state.observed.backgroundTasks,
+					background: facts.background ?? state.observed.background ?? [],
+					canAbortChildren: facts.canAbortChildren ?? false,
 					turnUnseen: facts.turnUnseen ?? null,
 				},
 				config: this.config,

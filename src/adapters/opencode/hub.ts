@@ -298,9 +298,10 @@ export class Hub {
 			if (parent === null) return;
 			const parentTrack = this.sessions.get(parent);
 			if (parentTrack.runningChildren.has(session)) return;
-			parentTrack.runningChildren.add(session);
+			parentTrack.runningChildren.set(session, { id: session, agent: track.lastAgent(), startedAt: this.clock.now() });
 			const count = parentTrack.runningChildren.size;
-			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(parentTrack.ref(), count));
+			const tasks = [...parentTrack.runningChildren.values()];
+			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(parentTrack.ref(), count, tasks));
 		});
 	}
 
@@ -332,8 +333,9 @@ export class Hub {
 		const parentTrack = this.sessions.get(parent);
 		if (!parentTrack.runningChildren.delete(child.id)) return;
 		const count = parentTrack.runningChildren.size;
+		const tasks = [...parentTrack.runningChildren.values()];
 		this.enqueue(parent, async () => {
-			await (await this.engine()).backgroundChanged(parentTrack.ref(), count);
+			await (await this.engine()).backgroundChanged(parentTrack.ref(), count, tasks);
 			if (count === 0 && parentTrack.status === "idle" && !this.decisions.counting(parent)) {
 				await this.decisions.decide(parentTrack, parentTrack.lastAssistantText());
 			}
