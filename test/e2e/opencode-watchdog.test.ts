@@ -116,10 +116,9 @@ describe("the watchdog with the real OpenCode", () => {
 				.filter(Boolean)
 				.map((line) => JSON.parse(line) as Record<string, string>);
 			const parentDecisions = records.filter((r) => r.session === parent.id && r.kind !== "event");
-			const busy = parentDecisions.findIndex((r) => r.reason === "background-busy");
+			// Whether the parent first waited (background-busy) depends on how fast the machine is; what it was told does not.
 			const went = parentDecisions.findIndex((r) => r.reason === "continue");
-			expect(busy).toBeGreaterThan(-1);
-			expect(went).toBeGreaterThan(busy);
+			expect(went).toBeGreaterThan(-1);
 			expect(parentDecisions[went]?.detail).toContain(`${abort ? "aborted" : "not waiting for"} ${child.id}`);
 			expect(await boulderOk("why", "--session", parent.id, "-n", "20")).toMatch(
 				new RegExp(`${child.id}.*has run \\d+ s, past its limit of 4 s`),
