@@ -121,6 +121,39 @@ export const Config = z
 			.default(5 * MINUTE)
 			.describe("Default timeout of each verify command of a plan."),
 		nextItems: positiveInt(1).max(10).default(3).describe("How many open items a nudge names."),
+		orchestrate: z
+			.object({
+				edits: z
+					.enum(["warn", "deny", "off"])
+					.default("warn")
+					.describe(
+						"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
+					),
+			})
+			.strict()
+			.prefault({})
+			.describe("Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`)."),
+		watchdog: z
+			.object({
+				limitMs: positiveInt(1)
+					.default(30 * MINUTE)
+					.describe(
+						"How long a subagent or background task may run before it no longer holds its parent waiting: the next nudge names it and its age instead.",
+					),
+				perAgent: z
+					.record(z.string().min(1), positiveInt(1))
+					.default({})
+					.describe('Limits per agent type (compared case-insensitively), in milliseconds, e.g. {"explore": 600000}.'),
+				abort: z
+					.boolean()
+					.default(false)
+					.describe(
+						"OpenCode only: abort a child session that ran past its limit (through OpenCode's API), and say so in the nudge.",
+					),
+			})
+			.strict()
+			.prefault({})
+			.describe("The watchdog on subagents and background tasks: no parent waits forever on a wedged child."),
 	})
 	.strict();
 export type Config = z.infer<typeof Config>;

@@ -27,6 +27,9 @@ export const EVENT_REASONS = {
 	"work-paused": { explains: true },
 	"work-resumed": { explains: true },
 	"work-abandoned": { explains: true },
+	"orchestrator-edit-warned": { explains: true },
+	"orchestrator-edit-denied": { explains: true },
+	"subagent-returned": { explains: true },
 } as const satisfies Record<string, { explains: boolean }>;
 
 export type EventReason = keyof typeof EVENT_REASONS;

@@ -12,7 +12,12 @@ export interface PlanFrontMatter {
 	verify: string[];
 	verifyTimeoutMs: number | null;
 	name: string | null;
+	/** `mode: orchestrate`: the bound session delegates the items to subagents (see `orchestrate.ts`). */
+	mode: PlanMode | null;
 }
+
+export const PLAN_MODES = ["orchestrate"] as const;
+export type PlanMode = (typeof PLAN_MODES)[number];
 
 export interface FrontMatterResult {
 	frontMatter: PlanFrontMatter;
@@ -21,7 +26,7 @@ export interface FrontMatterResult {
 	bodyStart: number;
 }
 
-type KeyName = "verify" | "timeout" | "name";
+type KeyName = "verify" | "timeout" | "name" | "mode";
 
 const KNOWN_KEYS: Record<string, KeyName> = {
 	verify: "verify",
@@ -29,10 +34,11 @@ const KNOWN_KEYS: Record<string, KeyName> = {
 	verifyTimeout: "timeout",
 	name: "name",
 	title: "name",
+	mode: "mode",
 };
 
 function emptyFrontMatter(): PlanFrontMatter {
-	return { verify: [], verifyTimeoutMs: null, name: null };
+	return { verify: [], verifyTimeoutMs: null, name: null, mode: null };
 }
 
 /**
@@ -62,6 +68,7 @@ class FrontMatterReader {
 	private verify: string[] = [];
 	private timeoutMs: number | null = null;
 	private name: string | null = null;
+	private mode: PlanMode | null = null;
 	private readonly seen = new Map<KeyName, { key: string; line: number }>();
 	/** The key whose continuation lines (indented, or `- item`) come next. */
 	private current: { key: string; known: KeyName | null; line: number; acceptsList: boolean } | null = null;
@@ -85,7 +92,7 @@ class FrontMatterReader {
 	}
 
 	result(): PlanFrontMatter {
-		return { verify: this.verify, verifyTimeoutMs: this.timeoutMs, name: this.name };
+		return { verify: this.verify, verifyTimeoutMs: this.timeoutMs, name: this.name, mode: this.mode };
 	}
 
 	private keyValue(key: string, value: string, line: number): void {
@@ -103,6 +110,7 @@ class FrontMatterReader {
 		const errorsBefore = this.errors.length;
 		if (known === "verify") this.verifyValue(key, value, line);
 		else if (known === "timeout") this.timeoutValue(key, value, line);
+		else if (known === "mode") this.modeValue(key, value, line);
 		else this.nameValue(key, value, line);
 		// One mistake, one error: lines continuing a value already reported are skipped.
 		if (this.errors.length > errorsBefore) this.current = { key, known: null, line, acceptsList: false };
@@ -166,6 +174,20 @@ class FrontMatterReader {
 			return;
 		}
 		this.timeoutMs = ms;
+	}
+
+	private modeValue(key: string, value: string, line: number): void {
+		const scalar = readScalar(value);
+		const text = "error" in scalar ? value : scalar.value.trim();
+		const mode = PLAN_MODES.find((known) => known === text);
+		if (mode === undefined) {
+			this.errors.push({
+				line,
+				reason: `${key} must be one of ${PLAN_MODES.join(", ")}, got ${JSON.stringify(text)}`,
+			});
+			return;
+		}
+		this.mode = mode;
 	}
 
 	private nameValue(key: string, value: string, line: number): void {

@@ -6,9 +6,16 @@
  */
 import { allowanceOf, type BudgetKind } from "./budget.js";
 import type { Config } from "./config.js";
-import { continuationPrompt, type FailedCheck, verifyFailedPrompt, workCompleteMessage } from "./prompts.js";
+import {
+	continuationPrompt,
+	type FailedCheck,
+	verifyFailedPrompt,
+	watchdogNote,
+	workCompleteMessage,
+} from "./prompts.js";
 import { detectsQuestion } from "./question-detect.js";
-import { backoffDelay, type ContinuationState, type DecisionKind, type Episode } from "./turns.js";
+import { type BackgroundTask, backoffDelay, type ContinuationState, type DecisionKind, type Episode } from "./turns.js";
+import { nextDeadline, overdueTasks, overdueText } from "./watchdog.js";
 import { doneCount, type WorkView } from "./work-view.js";
 
 export const SKIP_REASONS = [
@@ -78,6 +85,10 @@ export interface SessionFacts {
 	pendingInput?: PendingInput | null;
 	lastAssistantText?: string | null;
 	backgroundTasks?: number;
+	/** The running tasks known by name and start (a subset of `backgroundTasks`): the watchdog reads them. */
+	background?: readonly BackgroundTask[];
+	/** The adapter can abort a child session that ran past its limit (OpenCode), and will when `watchdog.abort` is on. */
+	canAbortChildren?: boolean;
 }
 
 export interface IdleInput {
@@ -119,6 +130,8 @@ export type Verdict =
 			key: string;
 			text: string;
 			retryAt: null;
+			/** Tasks past their time limit that the adapter should abort (OpenCode, `watchdog.abort`). */
+			abort?: string[];
 	  }
 	| { kind: "complete"; reason: "complete"; detail: string; key: string; text: string; retryAt: null }
 	| { kind: "verify"; reason: "verify"; detail: string; key: null; text: null; retryAt: null }
@@ -266,10 +279,26 @@ export function decide(input: IdleInput): Decision {
 	}
 
 	// 8
-	const background = facts.backgroundTasks ?? 0;
+	const overdue = overdueTasks(facts.background ?? [], config.watchdog, now);
+	const background = Math.max(0, (facts.backgroundTasks ?? 0) - overdue.length);
 	if (background > 0) {
-		return skip("background-busy", `${background} background task(s) still running; deciding again when they finish`);
+		const deadline = nextDeadline(facts.background ?? [], config.watchdog, now);
+		const stale = overdue.length > 0 ? ` (not waiting for ${overdueText(overdue)})` : "";
+		return skip(
+			"background-busy",
+			`${background} background task(s) still running${stale}; deciding again when they finish${deadline !== null ? " or run past their time limit" : ""}`,
+			deadline !== null ? { retryAt: deadline } : {},
+		);
 	}
+	const aborting = overdue.length > 0 && config.watchdog.abort && facts.canAbortChildren === true;
+	const watchdog =
+		overdue.length > 0
+			? {
+					detail: `; ${aborting ? "aborted" : "not waiting for"} ${overdueText(overdue)}`,
+					text: `\n\n${watchdogNote(overdue, aborting)}`,
+					...(aborting ? { abort: overdue.map((entry) => entry.task.id) } : {}),
+				}
+			: { detail: "", text: "" };
 
 	// 9
 	const last = state.lastDecision;
@@ -328,19 +357,21 @@ export function decide(input: IdleInput): Decision {
 		return finish(input, next, {
 			kind: "inject",
 			reason: "verify-failed",
-			detail: `every item is done but \`${failedCheck.command}\` fails; sending the failure back`,
+			detail: `every item is done but \`${failedCheck.command}\` fails; sending the failure back${watchdog.detail}`,
 			key,
-			text: verifyFailedPrompt(work, failedCheck),
+			text: verifyFailedPrompt(work, failedCheck) + watchdog.text,
 			retryAt: null,
+			...(watchdog.abort ? { abort: watchdog.abort } : {}),
 		});
 	}
 	return finish(input, next, {
 		kind: "inject",
 		reason: "continue",
-		detail: `${work.counts.open} item(s) still open; continuing with: ${work.next[0] ?? "the next item"}`,
+		detail: `${work.counts.open} item(s) still open; continuing with: ${work.next[0] ?? "the next item"}${watchdog.detail}`,
 		key,
-		text: continuationPrompt(work),
+		text: continuationPrompt(work) + watchdog.text,
 		retryAt: null,
+		...(watchdog.abort ? { abort: watchdog.abort } : {}),
 	});
 }
 

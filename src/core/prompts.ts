@@ -3,8 +3,12 @@
  * bytes, and nothing of the clock or of chance ever reaches a prompt.
  */
 import { CONTINUATION_PROMPT } from "./prompts/continuation.prompt.js";
+import { ORCHESTRATE_CONTINUATION_PROMPT } from "./prompts/orchestrate.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
+import { WATCHDOG_ABORTED, WATCHDOG_CHECK, WATCHDOG_NOTE } from "./prompts/watchdog.prompt.js";
 import { WORK_COMPLETE_MESSAGE } from "./prompts/work-complete.prompt.js";
+import { canonicalText } from "./todos.js";
+import { ageText, type OverdueTask, taskName } from "./watchdog.js";
 import type { WorkView } from "./work-view.js";
 
 export function fillTemplate(template: string, fields: Record<string, string>): string {
@@ -26,6 +30,21 @@ function workName(view: WorkView): string {
 
 export function continuationPrompt(view: WorkView): string {
 	const next = view.next.length === 1 ? `${view.next[0]}` : view.next.map((title) => `\n- ${title}`).join("");
+	if (view.orchestrate) {
+		const subagents = view.orchestrate.subagents;
+		const resumable = view.next.filter((title) => Object.hasOwn(subagents, canonicalText(title)));
+		const resume = resumable
+			.map(
+				(title) =>
+					`"${title}" was already worked on by subagent session ${subagents[canonicalText(title)]}: resume that session (it keeps its context) rather than starting a new one.\n`,
+			)
+			.join("");
+		return fillTemplate(ORCHESTRATE_CONTINUATION_PROMPT, {
+			progress: `${progressText(view)} in ${workName(view)}`,
+			next,
+			resume,
+		});
+	}
 	return fillTemplate(CONTINUATION_PROMPT, {
 		progress: `${progressText(view)} in ${workName(view)}`,
 		next,
@@ -54,5 +73,17 @@ export function workCompleteMessage(view: WorkView): string {
 		name: view.source === "plan" && view.name ? `"${view.name}"` : "the todo list",
 		progress: progressText(view),
 		verified: view.verify.length > 0 ? ", verified" : "",
+	});
+}
+
+/** What a nudge adds about tasks past their time limit: each one and its age, and what to do about them. */
+export function watchdogNote(overdue: readonly OverdueTask[], aborted: boolean): string {
+	return fillTemplate(WATCHDOG_NOTE, {
+		tasks: overdue
+			.map(
+				(entry) => `- ${taskName(entry.task)}: running for ${ageText(entry.ageMs)} (limit ${ageText(entry.limitMs)})`,
+			)
+			.join("\n"),
+		what: aborted ? WATCHDOG_ABORTED : WATCHDOG_CHECK,
 	});
 }

@@ -15,6 +15,15 @@ export const TurnOutcome = z.enum(["end", "aborted", "error", "length", "context
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
 const count = z.number().int().min(0);
+
+/** A running subagent or background task, as the watchdog needs it. */
+export const BackgroundTask = z.object({
+	id: z.string(),
+	/** Its agent type, for a per-agent limit. */
+	agent: z.string().nullable(),
+	startedAt: z.number().finite(),
+});
+export type BackgroundTask = z.infer<typeof BackgroundTask>;
 const time = z.number().finite();
 
 /** Real spend of one model call or turn; cache reads are not spend. */
@@ -130,6 +139,8 @@ export const ContinuationState = z.object({
 		sessionId: z.string().nullable(),
 		agent: z.string().nullable(),
 		backgroundTasks: count,
+		/** The running subagents and background tasks the adapter knows by name and start (the watchdog reads them). */
+		background: z.array(BackgroundTask).optional(),
 		pendingInput: z
 			.object({ kind: z.enum(["question", "permission", "wait"]), detail: z.string().optional() })
 			.nullable(),

@@ -15,6 +15,8 @@ export interface WorkView {
 	fingerprint: string;
 	/** Commands that must pass before the work counts as complete. */
 	verify: string[];
+	/** Set for a plan in orchestrate mode: the subagent session that worked on each item, by item key. */
+	orchestrate?: { subagents: Readonly<Record<string, string>> };
 }
 
 export function todosView(todos: readonly Todo[], nextItems: number): WorkView {

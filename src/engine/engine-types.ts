@@ -4,7 +4,7 @@
  * never build state or log records themselves.
  */
 import type { Figures, PendingInput, Verdict } from "../core/policy.js";
-import type { TokenSpend } from "../core/turns.js";
+import type { BackgroundTask, TokenSpend } from "../core/turns.js";
 
 /** Who is going idle: a harness session. */
 export interface SessionRef {
@@ -19,6 +19,10 @@ export interface IdleFacts {
 	lastAssistantText?: string | null;
 	/** When the harness says so directly; otherwise what was observed is used. */
 	backgroundTasks?: number;
+	/** The running tasks known by name and start, when the harness says so directly (the watchdog reads them). */
+	background?: readonly BackgroundTask[];
+	/** The adapter can abort a child session past its limit (and does, when `watchdog.abort` is on). */
+	canAbortChildren?: boolean;
 	pendingInput?: PendingInput | null;
 	/** The adapter could not see how the turn went (an unreadable transcript, say): why. No nudge follows. */
 	turnUnseen?: string | null;

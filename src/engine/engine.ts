@@ -13,10 +13,12 @@ import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import { type DecisionRecord, eventRecord } from "../core/decision-record.js";
 import type { EventReason } from "../core/event-reasons.js";
+import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
+	type BackgroundTask,
 	type ContinuationState,
 	emptyContinuationState,
 	onActivity,
@@ -35,6 +37,7 @@ import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
 import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
+import { checkToolChange, type SubagentResult, subagentReturned } from "./orchestrate-ops.js";
 import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
 import { type Runner, shellRunner } from "./runner.js";
 import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
@@ -42,7 +45,9 @@ import { completeWork, runVerify, type VerifyOutcome } from "./verify-work.js";
 import { readWorkContext, type WorkContext } from "./work-context.js";
 import { setStopped } from "./works-ops.js";
 
+export type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
+export type { SubagentResult } from "./orchestrate-ops.js";
 
 export interface EngineOptions {
 	store: Store;
@@ -115,8 +120,16 @@ export class Engine {
 		await this.change(ref, (state) => ({ ...observe(state, ref), todos: update(state.todos ?? []) }));
 	}
 
-	async backgroundChanged(ref: SessionRef, running: number): Promise<void> {
-		await this.change(ref, (state) => ({ ...state, observed: { ...state.observed, backgroundTasks: running } }));
+	/** How many subagents or background tasks run; `tasks` names those the adapter knows by start, for the watchdog. */
+	async backgroundChanged(ref: SessionRef, running: number, tasks?: readonly BackgroundTask[]): Promise<void> {
+		await this.change(ref, (state) => ({
+			...state,
+			observed: {
+				...state.observed,
+				backgroundTasks: running,
+				...(tasks !== undefined ? { background: [...tasks] } : {}),
+			},
+		}));
 	}
 
 	async pendingInputChanged(ref: SessionRef, input: PendingInput | null): Promise<void> {
@@ -190,6 +203,25 @@ export class Engine {
 	 */
 	async setWorktreeStopped(stopped: boolean, by: string): Promise<{ changed: boolean; warning: string | null }> {
 		return setStopped(this.deps(), stopped, by);
+	}
+
+	/**
+	 * Whether a file change this session is about to make is let through,
+	 * warned about or refused (orchestrate mode); a warning or refusal is
+	 * logged, and its `text` is what the model should read.
+	 */
+	async checkFileChange(ref: SessionRef, change: FileChange): Promise<ToolVerdict> {
+		return checkToolChange(this.deps(), ref, change);
+	}
+
+	/**
+	 * One of this session's subagents returned: in orchestrate mode, its
+	 * session is remembered for the plan item it worked on and the note asking
+	 * the orchestrator to check that work comes back (to ride on the tool's
+	 * result); otherwise null.
+	 */
+	async subagentReturned(ref: SessionRef, result: SubagentResult): Promise<string | null> {
+		return subagentReturned(this.deps(), ref, result);
 	}
 
 	/** The decisions that explain the last moves, newest last (`why`). */
@@ -336,6 +368,8 @@ export class Engine {
 					pendingInput: facts.pendingInput !== undefined ? facts.pendingInput : state.observed.pendingInput,
 					lastAssistantText: facts.lastAssistantText ?? null,
 					backgroundTasks: facts.backgroundTasks ?? state.observed.backgroundTasks,
+					background: facts.background ?? state.observed.background ?? [],
+					canAbortChildren: facts.canAbortChildren ?? false,
 					turnUnseen: facts.turnUnseen ?? null,
 				},
 				config: this.config,

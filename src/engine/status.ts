@@ -13,6 +13,7 @@ import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
 import { type ParsedPlan, parsePlan } from "../core/plan-parser.js";
 import { scopeKey } from "../core/scope-key.js";
+import { canonicalText } from "../core/todos.js";
 import { FileStore } from "../state/file-store.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
@@ -58,6 +59,10 @@ export interface WorkStatusView {
 	sessions: SessionStatus[];
 	lastDecision: DecisionRecord | null;
 	lastVerification: WorkVerification | null;
+	/** Orchestrate mode: the bound session delegates the items to subagents. */
+	orchestrate?: boolean;
+	/** Per plan item (by its title), the subagent session that worked on it, in plan order. */
+	subagents?: { item: string; session: string }[];
 }
 
 export interface WorktreeStatusView {
@@ -199,34 +204,62 @@ async function workStatus(
 		sessions,
 		lastDecision: context.lastDecision,
 		lastVerification: work.lastVerification,
+		orchestrate: work.mode === "orchestrate" || plan.orchestrate,
+		subagents: subagentsInOrder(work.subagentSessions, plan.titles),
 	};
+}
+
+/** The subagent sessions per item, in the plan's order; items no longer in the plan last. */
+function subagentsInOrder(
+	sessions: Readonly<Record<string, string>>,
+	titles: readonly string[],
+): { item: string; session: string }[] {
+	const order = new Map(titles.map((title, index) => [canonicalText(title), index]));
+	return Object.entries(sessions)
+		.map(([item, session]) => ({ item, session }))
+		.sort((a, b) => (order.get(a.item) ?? titles.length) - (order.get(b.item) ?? titles.length));
 }
 
 async function readProgress(
 	plans: PlanSource,
 	work: Work,
-): Promise<{ progress: PlanProgress | null; next: string | null; problem: string | null }> {
+): Promise<{
+	progress: PlanProgress | null;
+	next: string | null;
+	problem: string | null;
+	orchestrate: boolean;
+	titles: string[];
+}> {
+	const unread = { progress: null, next: null, orchestrate: false, titles: [] };
 	let text: string | null;
 	try {
 		text = await plans.read(work.worktree, work.planPath);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		return { progress: null, next: null, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
+		return { ...unread, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
 	}
-	if (text === null) return { progress: null, next: null, problem: `the plan file ${work.planPath} is missing` };
+	if (text === null) return { ...unread, problem: `the plan file ${work.planPath} is missing` };
 	return planProgress(parsePlan(text, work.planPath));
 }
 
-/** A parsed plan's counts and next item, and a problem when it has errors. */
+/** A parsed plan's counts and next item, a problem when it has errors, whether it asks for orchestrate mode, and its items' titles. */
 export function planProgress(plan: ParsedPlan): {
 	progress: PlanProgress;
 	next: string | null;
 	problem: string | null;
+	orchestrate: boolean;
+	titles: string[];
 } {
 	const { total, completed, open, blocked, cancelled } = plan.counts;
 	const problem =
 		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
-	return { progress: { total, done: completed, open, blocked, cancelled }, next: plan.next?.title ?? null, problem };
+	return {
+		progress: { total, done: completed, open, blocked, cancelled },
+		next: plan.next?.title ?? null,
+		problem,
+		orchestrate: plan.frontMatter.mode === "orchestrate",
+		titles: plan.items.map((item) => item.title),
+	};
 }
 
 /** Until the end for finished works; until `now` for live ones (paused time included). */

@@ -10,7 +10,7 @@
 
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
-import { type PlanError, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
+import { type PlanError, type PlanItem, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
 import type { PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
@@ -23,6 +23,8 @@ export interface WorkContext {
 	view: WorkView | null;
 	/** The work this session is bound to. */
 	work: Work | null;
+	/** The bound plan's items, with their acceptance criteria, when the plan was read. */
+	items?: PlanItem[];
 	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable">;
 }
 
@@ -72,7 +74,9 @@ export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): P
 	}
 	const view = planView(plan, work.name, deps.config.nextItems);
 	const verify = work.verify.length > 0 ? work.verify : view.verify;
-	return { view: { ...view, verify }, work, facts: { switchedOff } };
+	const orchestrating = work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate";
+	const orchestrate = orchestrating ? { orchestrate: { subagents: work.subagentSessions } } : {};
+	return { view: { ...view, verify, ...orchestrate }, work, items: plan.items, facts: { switchedOff } };
 }
 
 /** Binds the session to the work unless another session was quicker (two sessions idle at once). */

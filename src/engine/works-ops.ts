@@ -25,6 +25,8 @@ export interface StartOptions {
 	name?: string;
 	/** The session that starts it is bound `direct`; otherwise the first to go idle is. */
 	session?: SessionRef;
+	/** `--orchestrate`: the bound session delegates the items to subagents, whatever the plan's front matter says. */
+	orchestrate?: boolean;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 			sessions,
 			verify: plan.frontMatter.verify,
 			verifyTimeoutMs: plan.frontMatter.verifyTimeoutMs,
+			...(options.orchestrate ? { mode: "orchestrate" as const } : {}),
 		};
 		const { works, paused } = pauseOthers(file.works, started.id);
 		works[started.id] = started;

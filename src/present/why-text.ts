@@ -111,6 +111,17 @@ const EVENTS: Record<EventReason, Words> = {
 	"work-paused": ({ record }) => ({ headline: "paused", text: record.detail, tone: "stop" }),
 	"work-resumed": ({ record }) => ({ headline: "resumed", text: record.detail, tone: "go" }),
 	"work-abandoned": ({ record }) => ({ headline: "abandoned", text: record.detail, tone: "stop" }),
+	"orchestrator-edit-warned": ({ record }) => ({
+		headline: "warned",
+		text: `${record.detail}; the model was told to delegate the item instead (\`orchestrate.edits: deny\` refuses such edits)`,
+		tone: "problem",
+	}),
+	"orchestrator-edit-denied": ({ record }) => ({
+		headline: "refused an edit",
+		text: `${record.detail}; the model was told why and to delegate the item instead`,
+		tone: "stop",
+	}),
+	"subagent-returned": ({ record }) => event(record.detail),
 };
 
 export function explain(record: DecisionRecord, now: number): Explanation {

@@ -8,6 +8,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { PLAN_MODES } from "../core/front-matter.js";
 import { schemaVersionOf, type VersionedFileSpec } from "./versioned-file.js";
 
 export const WORKS_SCHEMA_VERSION = 2;
@@ -58,6 +59,8 @@ export const Work = z.object({
 	verify: z.array(z.string()),
 	verifyTimeoutMs: z.number().int().positive().nullable(),
 	lastVerification: WorkVerification.nullable(),
+	/** `boulder start --orchestrate`; a plan's own `mode:` front matter asks for the same. Absent in older files. */
+	mode: z.enum(PLAN_MODES).optional(),
 });
 export type Work = z.infer<typeof Work>;
 

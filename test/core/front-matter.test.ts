@@ -42,6 +42,7 @@ describe("front matter", () => {
 			verify: [],
 			verifyTimeoutMs: 10_000,
 			name: "Billing",
+			mode: null,
 		});
 		expect(parsePlan(lines("---", 'title: "Quoted: title"', "---")).frontMatter.name).toBe("Quoted: title");
 	});
@@ -62,7 +63,15 @@ describe("front matter", () => {
 			),
 		);
 		expect(plan.errors).toEqual([]);
-		expect(plan.frontMatter).toEqual({ verify: [], verifyTimeoutMs: null, name: "Kept" });
+		expect(plan.frontMatter).toEqual({ verify: [], verifyTimeoutMs: null, name: "Kept", mode: null });
+	});
+
+	it("reads `mode: orchestrate`, and names the modes it knows when given another", () => {
+		expect(parsePlan(lines("---", "mode: orchestrate", "---")).frontMatter.mode).toBe("orchestrate");
+		expect(parsePlan(lines("---", 'mode: "orchestrate"', "---")).frontMatter.mode).toBe("orchestrate");
+		const wrong = parsePlan(lines("---", "mode: swarm", "---"));
+		expect(wrong.frontMatter.mode).toBeNull();
+		expect(wrong.errors).toEqual([{ line: 2, reason: 'mode must be one of orchestrate, got "swarm"' }]);
 	});
 
 	it("counts front matter lines in item line numbers", () => {

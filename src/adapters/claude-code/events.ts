@@ -79,9 +79,10 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 		case "UserPromptSubmit":
 			await onUserPrompt(input, ref, deps);
 			return NOTHING;
+		case "PreToolUse":
+			return onToolAsked(input, ref, deps);
 		case "PostToolUse":
-			await onToolUsed(input, ref, deps);
-			return NOTHING;
+			return onToolUsed(input, ref, deps);
 		case "SessionStart":
 			await onSessionStart(input, ref, deps);
 			return NOTHING;
@@ -137,17 +138,35 @@ export function provenanceOf(source: string | null): Provenance {
 	return source !== null && SYSTEM_SOURCES.has(source) ? "system" : "user";
 }
 
-async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+/** A file change about to run: orchestrate mode may warn about it (context) or refuse it (a deny the model reads). */
+async function onToolAsked(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const tool = stringField(input, "tool_name");
+	if (tool === null || ref.subagent) return NOTHING;
+	const toolInput = isRecord(input.fields.tool_input) ? input.fields.tool_input : {};
+	const files = [toolInput.file_path, toolInput.notebook_path].filter(
+		(file): file is string => typeof file === "string" && file !== "",
+	);
+	const verdict = await deps.engine.checkFileChange(ref, { tool, files });
+	if (verdict.kind === "allow") return NOTHING;
+	const output =
+		verdict.kind === "deny"
+			? { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: verdict.text }
+			: { hookEventName: "PreToolUse", additionalContext: verdict.text };
+	return { output: { hookSpecificOutput: output } };
+}
+
+async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const { engine } = deps;
 	const tool = stringField(input, "tool_name");
 	const toolInput = input.fields.tool_input;
+	if (tool === "Agent" || tool === "Task") return onSubagentResult(input, ref, deps);
 	if (tool === "TodoWrite") {
 		const response = input.fields.tool_response;
 		const source = isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : response;
 		const { todos, warnings } = normalizeClaudeTodoWrite(source);
 		await engine.todosChanged(ref, todos);
 		await noteWarnings(engine, ref, "TodoWrite", warnings);
-		return;
+		return NOTHING;
 	}
 	if (tool !== null && (CLAUDE_TASK_TOOLS as readonly string[]).includes(tool)) {
 		let warnings: string[] = [];
@@ -158,6 +177,26 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Pr
 		});
 		await noteWarnings(engine, ref, tool, warnings);
 	}
+	return NOTHING;
+}
+
+/**
+ * A subagent's result (the Agent tool's `agentId` names its session): in
+ * orchestrate mode the verification note rides on it as context, never as a
+ * new turn. A subagent launched into the background has not returned yet.
+ */
+async function onSubagentResult(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	if (ref.subagent) return NOTHING;
+	const response = isRecord(input.fields.tool_response) ? input.fields.tool_response : {};
+	if (typeof response.status === "string" && response.status !== "completed") return NOTHING;
+	const toolInput = isRecord(input.fields.tool_input) ? input.fields.tool_input : {};
+	const description = [toolInput.description, toolInput.prompt].filter((text) => typeof text === "string").join("\n");
+	const note = await deps.engine.subagentReturned(ref, {
+		session: typeof response.agentId === "string" && response.agentId !== "" ? response.agentId : null,
+		description: description === "" ? null : description,
+	});
+	if (note === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } } };
 }
 
 async function onSessionStart(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {

@@ -30,7 +30,7 @@ const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: HookEvent;
-	/** Tool names for PostToolUse; absent: every occurrence of the event. */
+	/** Tool names for PreToolUse and PostToolUse; absent: every occurrence of the event. */
 	matcher?: string;
 	/** Seconds. */
 	timeout: number;
@@ -43,6 +43,15 @@ const WATCHDOG_MARGIN_MS = 10_000;
 /** The todo tools, whose results keep boulder's copy of the agent's list. */
 export const TODO_TOOLS_MATCHER = "TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList";
 
+/** The subagent tool (`Agent`, `Task` before 2.1.x): its result carries orchestrate mode's verification note. */
+export const SUBAGENT_TOOLS_MATCHER = "Agent|Task";
+
+/**
+ * The file-changing tools: an orchestrator's own edit is warned about or
+ * refused before it runs. One process per edit, so only these tools.
+ */
+export const FILE_TOOLS_MATCHER = "Edit|MultiEdit|Write|NotebookEdit";
+
 /**
  * PostCompact is handled if someone registers it, but not installed:
  * PreCompact already reports the compaction, and PostCompact was not seen
@@ -51,7 +60,8 @@ export const TODO_TOOLS_MATCHER = "TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskL
 export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "PostToolUse", matcher: TODO_TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "PreToolUse", matcher: FILE_TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "PostToolUse", matcher: `${TODO_TOOLS_MATCHER}|${SUBAGENT_TOOLS_MATCHER}`, timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "Stop", timeout: STOP_TIMEOUT_SECONDS },
 	{ event: "SubagentStop", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "StopFailure", timeout: HOOK_TIMEOUT_SECONDS },

@@ -13,6 +13,7 @@ export const HARNESS = "claude-code";
 export const HOOK_EVENTS = [
 	"SessionStart",
 	"UserPromptSubmit",
+	"PreToolUse",
 	"PostToolUse",
 	"Stop",
 	"SubagentStop",

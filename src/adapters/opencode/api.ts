@@ -38,6 +38,8 @@ export interface OpenCodeApi {
 	/** The newest messages of a session, oldest first. */
 	messages(sessionId: string, limit: number): Promise<StoredMessage[]>;
 	todos(sessionId: string): Promise<unknown[]>;
+	/** Aborts a session's running turn (the watchdog, on a child past its limit). */
+	abort(sessionId: string): Promise<void>;
 	toast(message: string, variant: "info" | "success" | "warning" | "error", durationMs?: number): Promise<void>;
 }
 
@@ -106,6 +108,11 @@ export function sdkApi(
 				client.session.todo({ path: { id: sessionId }, signal }),
 			);
 			return Array.isArray(list) ? list : [];
+		},
+		async abort(sessionId) {
+			await call("aborting the session", timeouts.readMs, (signal) =>
+				client.session.abort({ path: { id: sessionId }, signal }),
+			);
 		},
 		async toast(message, variant, durationMs) {
 			await call("showing a toast", timeouts.readMs, (signal) =>

@@ -35,7 +35,9 @@
  *   decided again if it is idle.
  *
  * Contract: no method throws into OpenCode, except `commandBefore`, which
- * throws on purpose after answering `/boulder` (see `slash-command.ts`).
+ * throws on purpose after answering `/boulder` (see `slash-command.ts`), and
+ * `tool.execute.before`, which throws an orchestrator's refused file change
+ * (see `tool-hooks.ts`).
  * Everything else is caught, recorded in the decision log, and dropped.
  */
 
@@ -71,6 +73,7 @@ import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
 import { declareCommand } from "./slash-command.js";
 import { normalizeOpenCodeTodos } from "./todos.js";
+import { ToolHooks, type ToolInput } from "./tool-hooks.js";
 
 /** Most event and prompt ids remembered to drop duplicates (the same event reaches every instance). */
 const SEEN_EVENTS = 5_000;
@@ -100,7 +103,8 @@ export interface HubHooks {
 		input: { sessionID: string; agent?: string; model?: unknown },
 		output: { message: unknown; parts: unknown[] },
 	): Promise<void>;
-	"tool.execute.before"(input: { tool: string; sessionID: string; callID: string }): Promise<void>;
+	"tool.execute.before"(input: ToolInput, output?: { args?: unknown }): Promise<void>;
+	"tool.execute.after"(input: ToolInput, output: { output?: unknown; metadata?: unknown }): Promise<void>;
 	"command.execute.before"(input: CommandInput): Promise<void>;
 }
 
@@ -116,6 +120,7 @@ export class Hub {
 	private readonly decisions: IdleDecisions;
 	private readonly seen = new BoundedSet<string>(SEEN_EVENTS);
 	private readonly onCommand: (input: CommandInput) => Promise<void>;
+	private readonly tools: ToolHooks;
 	private users = 0;
 	private closed = false;
 
@@ -143,6 +148,17 @@ export class Hub {
 			sessions: this.sessions,
 			queue: this.queue,
 			backfill: this.backfill,
+			recordError,
+		});
+		this.tools = new ToolHooks({
+			// The policy reads the config: a broken one lets every tool run (recorded).
+			engine: () => this.workspace.deciding(),
+			rootRef: async (session) => {
+				const track = this.sessions.get(session);
+				return (await this.isChild(track)) ? null : track.ref();
+			},
+			scheduler: this.scheduler,
+			waitMs: HOOK_WAIT_MS,
 			recordError,
 		});
 		this.onCommand = commandHook({
@@ -174,10 +190,16 @@ export class Hub {
 			event: async (input) => this.onEvent((input as { event?: unknown } | null | undefined)?.event),
 			config: async (config) => this.guard(null, "declaring /boulder", async () => declareCommand(config)),
 			"chat.message": async (input, output) => this.onPrompt(input, output),
-			"tool.execute.before": async (input) =>
-				this.guard(null, "handling tool.execute.before", async () => {
+			"tool.execute.before": async (input, output) => {
+				await this.guard(null, "handling tool.execute.before", async () => {
 					this.decisions.cancelCountdown(input.sessionID, `a tool (${input.tool}) ran`);
-				}),
+				});
+				// A refusal is thrown on purpose: OpenCode gives the model the error as the tool's result.
+				const refusal = await this.tools.before(input, output?.args);
+				if (refusal !== null) throw new Error(refusal);
+			},
+			"tool.execute.after": async (input, output) =>
+				this.guard(null, "handling tool.execute.after", async () => this.tools.after(input, output)),
 			"command.execute.before": async (input) => this.onCommand(input),
 		};
 	}
@@ -277,9 +299,10 @@ export class Hub {
 			if (parent === null) return;
 			const parentTrack = this.sessions.get(parent);
 			if (parentTrack.runningChildren.has(session)) return;
-			parentTrack.runningChildren.add(session);
+			parentTrack.runningChildren.set(session, { id: session, agent: track.lastAgent(), startedAt: this.clock.now() });
 			const count = parentTrack.runningChildren.size;
-			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(parentTrack.ref(), count));
+			const tasks = [...parentTrack.runningChildren.values()];
+			this.enqueue(parent, async () => (await this.engine()).backgroundChanged(parentTrack.ref(), count, tasks));
 		});
 	}
 
@@ -311,8 +334,9 @@ export class Hub {
 		const parentTrack = this.sessions.get(parent);
 		if (!parentTrack.runningChildren.delete(child.id)) return;
 		const count = parentTrack.runningChildren.size;
+		const tasks = [...parentTrack.runningChildren.values()];
 		this.enqueue(parent, async () => {
-			await (await this.engine()).backgroundChanged(parentTrack.ref(), count);
+			await (await this.engine()).backgroundChanged(parentTrack.ref(), count, tasks);
 			if (count === 0 && parentTrack.status === "idle" && !this.decisions.counting(parent)) {
 				await this.decisions.decide(parentTrack, parentTrack.lastAssistantText());
 			}

@@ -80,9 +80,20 @@ export class IdleDecisions {
 		const result = await engine.onIdle(ref, {
 			lastAssistantText: lastText,
 			backgroundTasks: track.runningChildren.size,
+			background: [...track.runningChildren.values()],
+			canAbortChildren: true,
 			pendingInput: track.pendingInput(),
 		});
+		if (result.kind === "inject") for (const child of result.abort ?? []) this.abortChild(ref, track, child);
 		this.act(track, ref, result, engine.config);
+	}
+
+	/** The watchdog's abort of a child past its limit (`watchdog.abort`): it no longer counts as running. */
+	private abortChild(ref: SessionRef, track: SessionTrack, child: string): void {
+		track.runningChildren.delete(child);
+		this.options.api
+			.abort(child)
+			.catch((error: unknown) => this.options.recordError(ref, `aborting the child session ${child}`, error));
 	}
 
 	/** Stops the session's countdown, if one runs; the nudge goes back to the engine as not delivered. */

@@ -37,6 +37,7 @@ export async function startInstance(input: Pick<PluginInput, "client" | "directo
 			config: hooks.config as Hooks["config"],
 			"chat.message": hooks["chat.message"] as Hooks["chat.message"],
 			"tool.execute.before": hooks["tool.execute.before"],
+			"tool.execute.after": hooks["tool.execute.after"] as Hooks["tool.execute.after"],
 			"command.execute.before": hooks["command.execute.before"],
 			dispose: async () => release(),
 		};

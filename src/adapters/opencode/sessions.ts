@@ -10,7 +10,7 @@
  * by the engine, and what is lost here is read back from OpenCode's API.
  */
 import type { PendingInput } from "../../core/policy.js";
-import type { TokenSpend } from "../../core/turns.js";
+import type { BackgroundTask, TokenSpend } from "../../core/turns.js";
 import type { SessionRef } from "../../engine/engine.js";
 import type { PromptRoute } from "./api.js";
 import { BoundedMap, BoundedSet } from "./bounded.js";
@@ -40,7 +40,8 @@ export class SessionTrack {
 	/** The list was read from OpenCode (or reported by `todo.updated`) since this process started. */
 	todosKnown = false;
 	readonly pending = new Map<string, PendingAsk>();
-	readonly runningChildren = new Set<string>();
+	/** Running child sessions, with when they were first seen busy and their agent: the watchdog reads them. */
+	readonly runningChildren = new Map<string, BackgroundTask>();
 	private readonly seenMessages = new BoundedSet<string>(MAX_SEEN);
 	private turnAssistants = new Map<string, AssistantInfo>();
 	private lastAssistant: AssistantInfo | null = null;

@@ -17,12 +17,13 @@ export function registerStart(program: Command, cli: Cli): void {
 		.description("make a Markdown plan the active work of this worktree")
 		.argument("<plan>", "the plan file, e.g. PLAN.md")
 		.option("--name <name>", "what to call the work (default: the plan's `name:` or its first heading)")
-		.action(async (plan: string, options: { name?: string }) => {
+		.option("--orchestrate", "the session delegates the items to subagents (as `mode: orchestrate` in the plan)")
+		.action(async (plan: string, options: { name?: string; orchestrate?: boolean }) => {
 			cli.exitCode = await start(cli, plan, options);
 		});
 }
 
-async function start(cli: Cli, planPath: string, options: { name?: string }): Promise<ExitCode> {
+async function start(cli: Cli, planPath: string, options: { name?: string; orchestrate?: boolean }): Promise<ExitCode> {
 	const folder = await folderNotPlan(cli.io.cwd, planPath);
 	if (folder) throw new BoulderError("plan-invalid", folder);
 	// Outside any project, starting a work here is what makes this folder one.
@@ -30,7 +31,12 @@ async function start(cli: Cli, planPath: string, options: { name?: string }): Pr
 	const { store } = handle;
 	const { work, plan, outcome, paused } = await startWork(
 		{ store, clock: cli.clock, plans: filePlans },
-		{ planPath, cwd: cli.io.cwd, ...(options.name ? { name: options.name } : {}) },
+		{
+			planPath,
+			cwd: cli.io.cwd,
+			...(options.name ? { name: options.name } : {}),
+			...(options.orchestrate ? { orchestrate: true } : {}),
+		},
 	);
 	await cli.noteWorktree(handle);
 	if (outcome !== "already-active") {
@@ -61,6 +67,7 @@ async function start(cli: Cli, planPath: string, options: { name?: string }): Pr
 				progress: { total, done: completed, open, blocked, cancelled },
 				next: plan.next?.title ?? null,
 				verify: work.verify,
+				orchestrate: work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate",
 				stoppedBy: after.kind === "ok" ? (after.value.stopped?.by ?? null) : null,
 				configProblem: configProblem(cli, handle.worktree),
 			},

@@ -15,6 +15,8 @@ export interface StartedView {
 	progress: PlanProgress;
 	next: string | null;
 	verify: string[];
+	/** Orchestrate mode: the session delegates the items to subagents. */
+	orchestrate: boolean;
 	/** The worktree-wide stop switch is on: nothing will be nudged yet. */
 	stoppedBy: string | null;
 	/** The config is invalid: adapters let the agent stop until it is fixed. */
@@ -33,6 +35,8 @@ export function renderStarted(view: StartedView, c: Style): string {
 		`  next      ${view.next ?? c.dim("nothing open")}`,
 	];
 	if (view.verify.length > 0) lines.push(`  verify    ${view.verify.join(c.dim(" && "))}`);
+	if (view.orchestrate)
+		lines.push(`  mode      orchestrate ${c.dim("(the session delegates the items to subagents)")}`);
 	lines.push(c.dim("The next session that goes idle in this worktree rolls it; `boulder status` shows how it goes."));
 	if (view.stoppedBy) {
 		lines.push(

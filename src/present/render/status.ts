@@ -84,6 +84,10 @@ function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
 		`      sessions  ${sessions.length > 0 ? sessions.join(", ") : c.dim("none yet: the next session to go idle joins")}`,
 	);
 	if (work.next) lines.push(`      next      ${work.next}`);
+	if (work.orchestrate) lines.push(`      mode      orchestrate ${c.dim("(items are delegated to subagents)")}`);
+	for (const { item, session } of work.subagents ?? []) {
+		lines.push(`      subagent  ${session} ${c.dim("worked on")} ${item}`);
+	}
 	if (work.lastVerification && !work.lastVerification.passed) {
 		lines.push(
 			c.red(

@@ -69,7 +69,11 @@ describe("merging boulder's hooks into settings text", () => {
 				.sort(),
 		).toEqual(REGISTRATIONS.map((r) => r.event).sort());
 		expect(settings.hooks.Stop[0].hooks[0].command).toBe("~/bin/notify.sh stop");
-		expect(settings.hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }]);
+		expect(settings.hooks.PreToolUse[0]).toEqual({
+			matcher: "Bash",
+			hooks: [{ type: "command", command: "guard.sh" }],
+		});
+		expect(settings.hooks.PreToolUse).toHaveLength(2);
 		for (const untouched of [
 			`"permissions": { "allow": ["Bash(npm test:*)", "Read"],   "deny": [] },`,
 			`"env": {"FOO": "b\\u00e4r", "N": 1.50},`,
@@ -165,7 +169,7 @@ describe("merging boulder's hooks into settings text", () => {
 			command: `/usr/local/bin/node ${program.bundle} Stop --boulder-hook=1.2.3`,
 			timeout: 900,
 		});
-		expect(settings.hooks.PostToolUse[0].matcher).toBe("TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList");
+		expect(settings.hooks.PostToolUse[0].matcher).toBe("TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList|Agent|Task");
 	});
 
 	it("refuses settings that are not valid JSON, naming the file and the place", () => {

@@ -82,6 +82,13 @@ export class FakeApi implements OpenCodeApi {
 		return this.todoLists.get(sessionId) ?? [];
 	}
 
+	/** Sessions the adapter aborted, in order. */
+	readonly aborted: string[] = [];
+
+	async abort(sessionId: string): Promise<void> {
+		this.aborted.push(sessionId);
+	}
+
 	async toast(message: string, variant: string): Promise<void> {
 		this.toasts.push({ message, variant });
 	}

@@ -26,7 +26,15 @@ describe("plugin instances", () => {
 		const hub = shared().hubs.get(directory);
 		expect(hub).toBeDefined();
 		expect(Object.keys(first).sort()).toEqual(
-			["chat.message", "command.execute.before", "config", "dispose", "event", "tool.execute.before"].sort(),
+			[
+				"chat.message",
+				"command.execute.before",
+				"config",
+				"dispose",
+				"event",
+				"tool.execute.after",
+				"tool.execute.before",
+			].sort(),
 		);
 
 		await (first as Required<Hooks>).dispose();

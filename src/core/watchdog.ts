@@ -1,0 +1,70 @@
+/**
+ * The watchdog on subagents and background tasks: one that has run past its
+ * limit (the default, or its agent type's) no longer holds its parent in
+ * `background-busy`. The policy then treats it as not running, and the nudge
+ * names it and its age so the parent can treat it as failed or check on it.
+ * Pure: the tasks, the limits and `now` are arguments.
+ */
+import type { Config } from "./config.js";
+import type { BackgroundTask } from "./turns.js";
+
+export interface OverdueTask {
+	task: BackgroundTask;
+	ageMs: number;
+	limitMs: number;
+}
+
+export function limitFor(agent: string | null, watchdog: Config["watchdog"]): number {
+	const wanted = agent?.trim().toLowerCase();
+	if (wanted) {
+		for (const [name, limit] of Object.entries(watchdog.perAgent)) if (name.toLowerCase() === wanted) return limit;
+	}
+	return watchdog.limitMs;
+}
+
+/** The tasks past their limit at `now`, oldest first. */
+export function overdueTasks(
+	tasks: readonly BackgroundTask[],
+	watchdog: Config["watchdog"],
+	now: number,
+): OverdueTask[] {
+	return tasks
+		.map((task) => ({ task, ageMs: Math.max(0, now - task.startedAt), limitMs: limitFor(task.agent, watchdog) }))
+		.filter((entry) => entry.ageMs >= entry.limitMs)
+		.sort((a, b) => b.ageMs - a.ageMs);
+}
+
+/** When the first task still within its limit runs past it: the time to decide again. null when none will. */
+export function nextDeadline(
+	tasks: readonly BackgroundTask[],
+	watchdog: Config["watchdog"],
+	now: number,
+): number | null {
+	const deadlines = tasks
+		.map((task) => task.startedAt + limitFor(task.agent, watchdog))
+		.filter((deadline) => deadline > now);
+	return deadlines.length > 0 ? Math.min(...deadlines) : null;
+}
+
+/** A task as people read it: `ses_1 (explore)`. */
+export function taskName(task: BackgroundTask): string {
+	return task.agent ? `${task.id} (${task.agent})` : task.id;
+}
+
+/** An age as people read it: 45 s, 12 min, 2 h 5 min. */
+export function ageText(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	if (seconds < 120) return `${seconds} s`;
+	const minutes = Math.round(seconds / 60);
+	if (minutes < 120) return `${minutes} min`;
+	return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The policy's words for the overdue tasks, for a decision's detail. */
+export function overdueText(overdue: readonly OverdueTask[]): string {
+	return overdue
+		.map(
+			(entry) => `${taskName(entry.task)} has run ${ageText(entry.ageMs)}, past its limit of ${ageText(entry.limitMs)}`,
+		)
+		.join("; ");
+}

@@ -1,0 +1,129 @@
+/**
+ * The watchdog with the real OpenCode: a child session that never finishes
+ * (its model call hangs) holds its parent in `background-busy` only until its
+ * time limit (a short one here); then the parent is nudged, told which child
+ * has been running for how long, and, with `watchdog.abort`, the child is
+ * aborted through OpenCode's API.
+ *
+ * Needs `npm run build`.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBoulder } from "./support/boulder-cli.js";
+import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
+import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const NUDGE = "[boulder · automatic continuation";
+const CHILD = "CHILD TASK: index the archive.";
+const TEST_TIMEOUT_MS = 150_000;
+
+let model: ScriptedModelServer | undefined;
+let oc: OpencodeServer | undefined;
+
+beforeAll(() => {
+	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "adapters", "opencode", "plugin.js")]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+});
+
+afterEach(async () => {
+	await oc?.dispose();
+	oc = undefined;
+	await model?.close();
+	model = undefined;
+});
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const server = oc as OpencodeServer;
+	const home = server.homeDir;
+	const env = {
+		...process.env,
+		HOME: home,
+		XDG_CONFIG_HOME: join(home, ".config"),
+		XDG_DATA_HOME: join(home, ".local", "share"),
+		XDG_STATE_HOME: join(home, ".local", "state"),
+		XDG_CACHE_HOME: join(home, ".cache"),
+		NO_COLOR: "1",
+	};
+	const result = await runBoulder(args, { cwd: server.projectDir, env });
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+const say = (text: string): ModelStep => ({ text });
+const todoWrite = (statuses: string[]): ModelStep => ({
+	toolCalls: [
+		{
+			name: "todowrite",
+			args: {
+				todos: statuses.map((status, i) => ({ content: `Item ${"AB"[i]}`, status, priority: "medium" })),
+			},
+		},
+	],
+});
+
+describe("the watchdog with the real OpenCode", () => {
+	it.each([
+		["tells the parent which child has been running for how long", false],
+		["aborts the child when configured, and tells the parent so", true],
+	])(
+		"releases a parent whose child never finishes after its time limit: %s",
+		async (_, abort) => {
+			let parentStep = 0;
+			const parentSteps = [
+				todoWrite(["in_progress", "pending"]),
+				say("Waiting for the helper."),
+				todoWrite(["completed", "completed"]),
+				say("Both done."),
+			];
+			model = await startModelServer({ fallback: say("Nothing more.") });
+			model.setScenario(({ request, server }) => {
+				if (server.userTexts(request).some((text) => text.includes(CHILD))) {
+					return { text: "Child: never gets here.", delayMs: 120_000 };
+				}
+				return parentSteps[parentStep++] ?? say("Nothing more.");
+			});
+			oc = await startOpencode({
+				modelServerUrl: model.baseUrl,
+				npmPackages: { "boulder-agent": REPO },
+				plugins: ["boulder-agent"],
+				files: {
+					"boulder.config.json": JSON.stringify({ countdownMs: 300, watchdog: { limitMs: 4_000, abort } }),
+				},
+			});
+			const parent = await oc.client.createSession();
+			const child = await oc.client.createSession({ parentID: parent.id });
+			await oc.client.promptAsync(child.id, CHILD);
+			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 60_000);
+			await oc.startTurn("Do both items.", { sessionID: parent.id });
+			await model.waitFor(() => parentStep >= 4, 90_000);
+			await oc.waitForQuiet(parent.id, { quietMs: 2_000 });
+
+			const nudges = model
+				.mainRequests()
+				.filter((request) => contentText(request.body.messages?.at(-1)?.content).includes(NUDGE));
+			expect(nudges).toHaveLength(1);
+			const text = model.lastUserText(nudges[0]) ?? "";
+			expect(text).toContain(`- ${child.id}`);
+			expect(text).toMatch(/running for \d+ s \(limit 4 s\)/);
+			expect(text).toContain(abort ? "boulder aborted it" : "Treat it as failed, or check on it");
+			const records = (await readFile(join(oc.projectDir, ".boulder", "decisions.jsonl"), "utf8"))
+				.split("\n")
+				.filter(Boolean)
+				.map((line) => JSON.parse(line) as Record<string, string>);
+			const parentDecisions = records.filter((r) => r.session === parent.id && r.kind !== "event");
+			// Whether the parent first waited (background-busy) depends on how fast the machine is; what it was told does not.
+			const went = parentDecisions.findIndex((r) => r.reason === "continue");
+			expect(went).toBeGreaterThan(-1);
+			expect(parentDecisions[went]?.detail).toContain(`${abort ? "aborted" : "not waiting for"} ${child.id}`);
+			expect(await boulderOk("why", "--session", parent.id, "-n", "20")).toMatch(
+				new RegExp(`${child.id}.*has run \\d+ s, past its limit of 4 s`),
+			);
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
