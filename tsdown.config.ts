@@ -36,7 +36,11 @@ const common = {
 	sourcemap: false,
 	minify: !readable,
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
-	alias: { "graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)) },
+	alias: {
+		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
+		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
+		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
+	},
 } as const;
 
 /** What each loader loads, and the folder and name of its code cache (`hook-loader.ts`). */

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ADAPTERS } from "../../src/adapters/registry.js";
 import { PLAN, sandbox } from "./helpers.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -69,5 +70,17 @@ describe("bin/boulder.js", () => {
 		const missing = await runBin(["start", "NOPE.md"], box.worktree, box.env);
 		expect(missing.code).toBe(1);
 		expect(missing.stderr).toContain("no plan file at NOPE.md");
+	});
+
+	// The CLI is one bundle: a dependency that loads its parts at run time breaks only there.
+	it.each(ADAPTERS.map((adapter) => adapter.name))("installs and uninstalls %s's default scope", async (name) => {
+		const box = await sandbox();
+		const env = { ...box.env, NO_COLOR: "1" };
+		const installed = await runBin(["install", name], box.worktree, env);
+		expect(installed.stderr).not.toContain("unexpected error");
+		expect(installed.code, installed.stderr).toBe(0);
+		const removed = await runBin(["uninstall", name], box.worktree, env);
+		expect(removed.stderr).not.toContain("unexpected error");
+		expect(removed.code, removed.stderr).toBe(0);
 	});
 });
