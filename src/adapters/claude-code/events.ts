@@ -35,27 +35,19 @@ import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
-import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { answerFor, type HookAnswer, NOTHING, runningBackgroundTasks } from "../shared/stop-answer.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
-import { limitNotice, lookingAtBoulder } from "./messages.js";
+import { lookingAtBoulder } from "./messages.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
-/** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
-export interface HookAnswer {
-	output: Record<string, unknown> | null;
-	/** Called right after the output was written. */
-	written?: () => Promise<void>;
-	/** Called when writing the output failed. */
-	failed?: (why: string) => Promise<void>;
-}
+export { answerFor, type HookAnswer, runningBackgroundTasks } from "../shared/stop-answer.js";
 
 export interface HookDeps {
 	engine: Engine;
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
 }
-
-const NOTHING: HookAnswer = { output: null };
 
 /** boulder's own slash commands that only look: they are not a new instruction to the agent. */
 const LOOK_COMMAND = /^\s*\/boulder:(why|status)\b/;
@@ -63,8 +55,6 @@ const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/comm
 
 /** `source` values (newer Claude Code) that mean the harness, not a person, started the turn. */
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
-
-const FINISHED_TASK = /^(completed|complete|done|failed|error|killed|stopped|cancelled|canceled)$/i;
 
 export function sessionRefOf(input: HookInput): SessionRef {
 	return {
@@ -122,29 +112,6 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	// Printing the block is the delivery: recorded in the same write as the decision.
 	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
 	return answerFor(result, ref, engine, { delivered: true });
-}
-
-/** The engine's decision as Claude Code's Stop output. */
-export function answerFor(
-	result: IdleResult,
-	ref: SessionRef,
-	engine: Engine,
-	options: { delivered?: boolean } = {},
-): HookAnswer {
-	if (result.kind === "inject") {
-		const { key, text } = result;
-		if (options.delivered) return { output: { decision: "block", reason: text } };
-		return {
-			output: { decision: "block", reason: text },
-			written: () => engine.delivered(ref, key),
-			failed: (why) => engine.deliveryFailed(ref, key, why),
-		};
-	}
-	if (result.kind === "complete") return { output: { systemMessage: result.text } };
-	if (result.kind === "skip" && result.notice) {
-		return { output: { systemMessage: limitNotice(result.detail) } };
-	}
-	return NOTHING;
 }
 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
@@ -268,13 +235,6 @@ async function readTurnOf(
 		}
 		return null;
 	}
-}
-
-/** Stop's `background_tasks`: how many are still running (an entry without a status counts as running). */
-export function runningBackgroundTasks(value: unknown): number | null {
-	if (!Array.isArray(value)) return null;
-	return value.filter((task) => !(isRecord(task) && typeof task.status === "string" && FINISHED_TASK.test(task.status)))
-		.length;
 }
 
 async function noteWarnings(engine: Engine, ref: SessionRef, tool: string, warnings: readonly string[]): Promise<void> {

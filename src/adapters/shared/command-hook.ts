@@ -1,0 +1,140 @@
+/**
+ * One hook invocation of a command-hook harness, end to end: read stdin,
+ * open the worktree, let the adapter's dialect map the event onto the
+ * engine, print the harness's JSON, report the delivery. Each harness gives
+ * its dialect: its name, its events, where its project folder is, and what
+ * each event means.
+ *
+ * Contract: never throws and never prints anything that blocks unless the
+ * engine chose to inject. Whatever goes wrong (bad input, a missing folder,
+ * a broken config, a corrupt state file, a lock timeout, a bug) is recorded
+ * in the decision log when the worktree has one, else on stderr, and the
+ * agent is let stop. The caller exits 0.
+ */
+import { existsSync } from "node:fs";
+import { isBoulderError } from "../../core/errors.js";
+import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
+import type { Engine, SessionRef } from "../../engine/engine.js";
+import { openWorkspace } from "../../engine/open.js";
+import type { HookStreams } from "../types.js";
+import { type CommandHookInput, messageOf } from "./hook-input.js";
+import { configNotice, type HookAnswer } from "./stop-answer.js";
+
+export interface CommandHookDialect<Input extends CommandHookInput> {
+	/** The harness's name in state and the log. */
+	harness: string;
+	parse(text: string, event: string | undefined): { ok: true; input: Input } | { ok: false; problem: string };
+	/** The project the session works in, for the input's `cwd` (null when it has none). */
+	projectFolder(streams: Pick<HookStreams, "env" | "cwd">, inputCwd: string | null): string;
+	/** The event at which a bad config is told each time when no log remembers telling it. */
+	stopEvent: string;
+	sessionRef(input: Input): SessionRef;
+	/** Contract: throws only what the engine throws. */
+	handle(input: Input, engine: Engine): Promise<HookAnswer>;
+}
+
+export interface OpenEngine {
+	/** Opens the engine for a folder; tests pass their own. */
+	(cwd: string, env: NodeJS.ProcessEnv): Promise<{ engine: Engine; warnings: string[] }>;
+}
+
+/** More than any hook input a harness sends; beyond it the input is not read. */
+const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+export async function runCommandHook<Input extends CommandHookInput>(
+	argv: readonly string[],
+	streams: HookStreams,
+	dialect: CommandHookDialect<Input>,
+	open: OpenEngine = defaultOpen,
+): Promise<void> {
+	const event = argv[0];
+	const where = `${dialect.harness} ${event ?? "(no event)"} hook`;
+	const problem = (folder: string, error: unknown, sessionId: string | null = null, badConfig = false) =>
+		recordProblem(dialect.harness, folder, streams, where, error, sessionId, badConfig);
+	let text: string;
+	try {
+		text = await readInput(streams.stdin);
+	} catch (error) {
+		await problem(dialect.projectFolder(streams, null), error);
+		return;
+	}
+	const parsed = dialect.parse(text, event);
+	const folder = dialect.projectFolder(streams, parsed.ok ? parsed.input.cwd : null);
+	if (!parsed.ok) {
+		await problem(folder, new Error(parsed.problem));
+		return;
+	}
+	const input = parsed.input;
+	let engine: Engine;
+	try {
+		const workspace = await open(folder, streams.env);
+		engine = workspace.engine;
+		for (const warning of workspace.warnings.splice(0)) await engine.recordError(null, where, new Error(warning));
+	} catch (error) {
+		const badConfig = isBoulderError(error) && (error.code === "config-invalid" || error.code === "config-unreadable");
+		const record = await problem(folder, error, input.sessionId, badConfig);
+		// The user hears about a bad config where they are: once where boulder keeps a log to remember
+		// it told them, else at the end of each turn (never on every tool call).
+		const logged = record.stderr.length === 0;
+		if (badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
+			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
+		}
+		return;
+	}
+	try {
+		const answer = await dialect.handle(input, engine);
+		if (answer.output === null) return;
+		try {
+			streams.stdout.write(JSON.stringify(answer.output));
+		} catch (error) {
+			await answer.failed?.(messageOf(error));
+			throw error;
+		}
+		await answer.written?.();
+	} catch (error) {
+		await engine.recordError(dialect.sessionRef(input), where, error);
+	}
+}
+
+async function defaultOpen(cwd: string, env: NodeJS.ProcessEnv) {
+	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
+	return openWorkspace({ cwd, env });
+}
+
+async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stdin) {
+		const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+		size += buffer.length;
+		if (size > MAX_INPUT_BYTES) throw new Error(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`);
+		chunks.push(buffer);
+	}
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+async function recordProblem(
+	harness: string,
+	folder: string,
+	streams: HookStreams,
+	where: string,
+	error: unknown,
+	sessionId: string | null,
+	badConfig: boolean,
+): Promise<EarlyRecord> {
+	// A bad config is the same problem whichever event meets it: logged (and told) once.
+	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
+	const reason = badConfig ? "config-invalid" : "error";
+	const record = await recordEarlyProblem({ folder, harness, session: sessionId, message, reason });
+	for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
+	return record;
+}
+
+/** A stream that throws (a closed pipe) must not make the hook reject: there is nowhere left to tell it. */
+function writeQuietly(stream: { write(chunk: string): unknown }, text: string): void {
+	try {
+		stream.write(text);
+	} catch {
+		// Contract: the hook never throws into its harness; the stream itself is what failed.
+	}
+}
