@@ -33,10 +33,8 @@ export interface CommandHookDialect<Input extends CommandHookInput> {
 	handle(input: Input, engine: Engine): Promise<HookAnswer>;
 }
 
-export interface OpenEngine {
-	/** Opens the engine for a folder; tests pass their own. */
-	(cwd: string, env: NodeJS.ProcessEnv): Promise<{ engine: Engine; warnings: string[] }>;
-}
+/** Opens the engine for a folder; tests pass their own. */
+export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
 
 /** More than any hook input a harness sends; beyond it the input is not read. */
 const MAX_INPUT_BYTES = 32 * 1024 * 1024;
