@@ -4,9 +4,10 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
+import { qwenAdapter } from "./qwen/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, qwenAdapter];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {
