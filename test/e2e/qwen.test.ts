@@ -26,8 +26,8 @@ import {
 import { createQwenSandbox, type QwenRunResult, type QwenSandbox, qwenEnv, runQwen } from "./support/qwen-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const RUN_TIMEOUT_MS = 120_000;
-const TEST_TIMEOUT_MS = 200_000;
+const RUN_TIMEOUT_MS = 240_000;
+const TEST_TIMEOUT_MS = 360_000;
 /** The first line of every boulder nudge. */
 const NUDGE = "[boulder · automatic continuation";
 
@@ -73,7 +73,7 @@ async function qwen(
 	env: Record<string, string> = {},
 ): Promise<QwenRunResult> {
 	const run = await runQwen(sandbox, { prompt, baseUrl: server.baseUrl, env, timeoutMs: RUN_TIMEOUT_MS });
-	expect(run.timedOut, run.stderr).toBe(false);
+	expect(run.timedOut, `${run.stderr}\n${server.describe()}`).toBe(false);
 	return run;
 }
 
@@ -153,13 +153,13 @@ describe("Qwen Code, real binary", () => {
 		"finishes a list that needs more continuations than Qwen Code's default cap, once the cap is lifted",
 		async () => {
 			await setUp({ stopHookBlockingCap: 100 });
-			const server = await serve(onePerNudge(10));
+			const server = await serve(onePerNudge(9));
 
 			const run = await qwen(server, "Work through the long list.");
 
 			expect(run.exitCode, run.stderr).toBe(0);
 			expect(server.overruns).toBe(0);
-			expect(nudges(server)).toBe(10);
+			expect(nudges(server)).toBe(9);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 		},
 		TEST_TIMEOUT_MS,
@@ -309,24 +309,26 @@ describe("Qwen Code, real binary", () => {
 				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
 			);
 			await boulderOk("start", "plan.md");
-			const write = (file: string, content: string): ModelStep => ({
-				toolCalls: [{ name: "write_file", args: { file_path: join(sandbox.project, file), content } }],
+			const shell = (command: string): ModelStep => ({
+				toolCalls: [{ name: "run_shell_command", args: { command, description: "edit" } }],
 			});
 			const server = await serve([
-				write("plan.md", "---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [x] Write the greeting\n"),
+				// Qwen Code refuses to change a file the agent has not read in the session.
+				{ toolCalls: [{ name: "read_file", args: { file_path: join(sandbox.project, "plan.md") } }] },
+				shell("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
 				say("Ticked the item."),
-				write("greeting.txt", "hello\n"),
+				shell("echo hello > greeting.txt"),
 				say("Wrote the greeting; the check passes now."),
 			]);
 
 			const run = await qwen(server, "Roll the plan.");
 
 			expect(run.exitCode, run.stderr).toBe(0);
-			expect(server.overruns).toBe(0);
+			expect(server.overruns, JSON.stringify(server.requests.map((request) => server.toolResults(request)))).toBe(0);
 			const requests = agentRequests(server);
-			expect(requests).toHaveLength(4);
+			expect(requests).toHaveLength(5);
 			expect(nudges(server)).toBe(1);
-			const nudge = server.lastUserText(requests[2]) ?? "";
+			const nudge = server.lastUserText(requests[3]) ?? "";
 			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
 			expect(nudge).toContain("node check.mjs");
 			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
