@@ -6,9 +6,16 @@ import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
+import { qwenAdapter } from "./qwen/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, codexAdapter, piAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [
+	claudeCodeAdapter,
+	openCodeAdapter,
+	codexAdapter,
+	piAdapter,
+	qwenAdapter,
+];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {

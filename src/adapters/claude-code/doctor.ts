@@ -11,11 +11,12 @@
  *
  * Every finding that needs action names the one command that fixes it.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
+import { rootOfBundle, whichProgram } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
 import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { isRecord, messageOf } from "./hook-input.js";
@@ -197,31 +198,6 @@ function versionOf(program: string): string | null {
 		throw error;
 	}
 	return packageAt(rootOfBundle(real))?.version ?? null;
-}
-
-/** `<root>/dist/hook/claude-code.cjs` → `<root>`. */
-function rootOfBundle(bundle: string): string {
-	return path.resolve(path.dirname(bundle), "..", "..");
-}
-
-/** The first executable `name` on the environment's PATH, as `command -v` finds it; null when there is none. */
-function whichProgram(name: string, env: NodeJS.ProcessEnv): string | null {
-	const names = process.platform === "win32" ? [`${name}.cmd`, name] : [name];
-	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-		if (dir === "") continue;
-		for (const candidate of names) {
-			const file = path.join(dir, candidate);
-			try {
-				accessSync(file, constants.X_OK);
-				return file;
-			} catch (error) {
-				// Not here, or not executable: the shell looks further along the PATH too.
-				const code = (error as NodeJS.ErrnoException).code;
-				if (code !== "ENOENT" && code !== "EACCES" && code !== "ENOTDIR") throw error;
-			}
-		}
-	}
-	return null;
 }
 
 interface EnabledPlugin {

@@ -36,12 +36,14 @@ import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { runningBackgroundTasks } from "../shared/background-tasks.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { lookingAtBoulder } from "./messages.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
+export { runningBackgroundTasks } from "../shared/background-tasks.js";
 export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
 
 export interface HookDeps {
@@ -55,8 +57,6 @@ const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/comm
 
 /** `source` values (newer Claude Code) that mean the harness, not a person, started the turn. */
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
-
-const FINISHED_TASK = /^(completed|complete|done|failed|error|killed|stopped|cancelled|canceled)$/i;
 
 export function sessionRefOf(input: HookInput): SessionRef {
 	return {
@@ -276,13 +276,6 @@ async function readTurnOf(
 		}
 		return null;
 	}
-}
-
-/** Stop's `background_tasks`: how many are still running (an entry without a status counts as running). */
-export function runningBackgroundTasks(value: unknown): number | null {
-	if (!Array.isArray(value)) return null;
-	return value.filter((task) => !(isRecord(task) && typeof task.status === "string" && FINISHED_TASK.test(task.status)))
-		.length;
 }
 
 async function noteWarnings(engine: Engine, ref: SessionRef, tool: string, warnings: readonly string[]): Promise<void> {

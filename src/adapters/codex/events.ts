@@ -25,13 +25,15 @@
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
  *   never a user turn.
  */
-import { CONTINUATION_PROMPT } from "../../core/prompts/continuation.prompt.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
 import { normalizeCodexPlan, PLAN_TOOL } from "./todos.js";
+
+export { isBoulderPrompt } from "../shared/boulder-prompt.js";
 
 export interface HookDeps {
 	engine: Engine;
@@ -40,9 +42,6 @@ export interface HookDeps {
 
 /** The tool that changes files: work the plan may not show yet. */
 export const EDIT_TOOL = "apply_patch";
-
-/** The first line of every boulder nudge: how boulder knows its own text. */
-const NUDGE_MARK = CONTINUATION_PROMPT.split("\n")[0] ?? "";
 
 export function sessionRefOf(input: HookInput): SessionRef {
 	return {
@@ -81,10 +80,6 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
-}
-
-export function isBoulderPrompt(prompt: string | null): boolean {
-	return prompt !== null && NUDGE_MARK !== "" && prompt.trimStart().startsWith(NUDGE_MARK);
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {

@@ -1,0 +1,45 @@
+/**
+ * Qwen Code as the adapter registry sees it: hooks in its settings files
+ * (Claude Code's pattern), served by the one hook program
+ * (`boulder-hook.cjs qwen <Event>`), its `todo_write` list. The installer,
+ * the doctor check and the hook runtime load on first use.
+ */
+import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
+import { INSTALL_TEXT } from "./messages.js";
+import { normalizeQwenTodoWrite } from "./todos.js";
+
+function placeOf(place: InstallPlace) {
+	return { cwd: place.cwd, env: place.env, scope: place.scope as "project" | "user" };
+}
+
+export const qwenAdapter: HarnessAdapter = {
+	name: HARNESS,
+	title: "Qwen Code",
+	scopes: [
+		{
+			name: "project",
+			help: "this project's .qwen/settings.json, shared with everyone who works on it; no path of this machine in it (the default)",
+		},
+		{ name: "user", help: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project" },
+	],
+	defaultScope: "project",
+	async install(place) {
+		const { installQwen } = await import("./install.js");
+		const { report, notes } = await installQwen(placeOf(place));
+		return { report, text: INSTALL_TEXT, notes };
+	},
+	async uninstall(place) {
+		const { uninstallQwen } = await import("./install.js");
+		return { report: await uninstallQwen(placeOf(place)), text: INSTALL_TEXT, notes: [] };
+	},
+	doctor: {
+		name: HARNESS,
+		run: async (context) => (await import("./doctor.js")).qwenDoctorCheck.run(context),
+	},
+	hook: {
+		events: HOOK_EVENTS,
+		run: async (event, streams) => (await import("./run-hook.js")).runQwenHook([event], streams),
+	},
+	normalizeTodos: normalizeQwenTodoWrite,
+};

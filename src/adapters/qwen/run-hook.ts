@@ -1,0 +1,47 @@
+/**
+ * One Qwen Code hook invocation, end to end: the shared command-hook flow
+ * (`../shared/run-command-hook.ts`) with Qwen Code's dialect. Served by the
+ * bundled hook program (`boulder-hook.cjs qwen <Event>`) and `boulder hook
+ * qwen <Event>`.
+ *
+ * Contract: never rejects; see `runCommandHook`. The caller exits 0.
+ */
+import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
+import type { HookStreams } from "../types.js";
+import { effectiveCap } from "./cap.js";
+import { handleQwenHook, type QwenHookDeps } from "./events.js";
+import { HARNESS, parseQwenHookInput, type QwenHookInput } from "./hook-input.js";
+import { readQwenTurn } from "./transcript.js";
+
+export interface RunQwenHookOptions {
+	open?: OpenEngine;
+	readTurn?: QwenHookDeps["readTurn"];
+}
+
+export async function runQwenHook(
+	argv: readonly string[],
+	streams: HookStreams,
+	options: RunQwenHookOptions = {},
+): Promise<void> {
+	const dialect: CommandHookDialect<QwenHookInput> = {
+		harness: HARNESS,
+		parse: parseQwenHookInput,
+		projectFolder,
+		stopEvent: "Stop",
+		handle: (input, engine) =>
+			handleQwenHook(input, {
+				engine,
+				readTurn: options.readTurn ?? readQwenTurn,
+				cap: () => effectiveCap(streams.env, projectFolder(streams, input.cwd)),
+			}),
+	};
+	await runCommandHook(argv, streams, dialect, options.open);
+}
+
+/**
+ * The project the session works in: Qwen Code's `QWEN_PROJECT_DIR` (where the
+ * session started), else the input's `cwd`, else the process's folder.
+ */
+export function projectFolder(streams: Pick<HookStreams, "env" | "cwd">, inputCwd: string | null): string {
+	return streams.env.QWEN_PROJECT_DIR || inputCwd || streams.cwd;
+}

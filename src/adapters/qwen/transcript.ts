@@ -1,0 +1,247 @@
+/**
+ * What Qwen Code does not tell a hook, read from the session's transcript
+ * (`~/.qwen/projects/<project>/chats/<session>.jsonl`, one record per line:
+ * `user`, `assistant`, `tool_result`, `system`): the real token spend of the
+ * current turn, its file edits, whether a question to the user or a plan
+ * awaiting approval is still unanswered, and how many Stop-hook
+ * continuations the current prompt has had (Qwen Code caps them).
+ *
+ * Qwen Code does not write a Stop hook's continuation into the transcript,
+ * so a turn is found by its end: the current turn is everything after the
+ * previous final reply (an `assistant` record without function calls) or
+ * after the last `user` record (the user's prompt, or a harness notification
+ * such as a finished background task), whichever is later. The final replies
+ * between the last `user` record and the current turn are the prompt's
+ * earlier turns: each one ended in a Stop that was continued.
+ *
+ * Read backwards through the shared scanner (`../shared/transcript-scan.ts`):
+ * the current turn, then, when the caller asks, the prompt's earlier turns,
+ * as far as the last `user` record or `countUpTo` final replies.
+ */
+
+import type { TokenSpend } from "../../core/turns.js";
+import { isRecord } from "../shared/hook-input.js";
+import {
+	type ReadLimit,
+	readSettled,
+	type ScanEnd,
+	type ScanOptions,
+	type SettleOptions,
+	scanTurn,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "../shared/transcript-scan.js";
+
+/** Tools that change files: work the list may not show yet. Shell commands do not count. */
+export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
+
+/** Tools that wait for the user: a question, and a plan put forward for approval. */
+export const QUESTION_TOOL = "ask_user_question";
+export const PLAN_TOOL = "exit_plan_mode";
+
+/** What Qwen Code's Stop reports as the last reply when the model wrote no text. */
+export const NO_RESPONSE_TEXT = "[no response text]";
+
+export interface QwenTurn {
+	/** Real spend of the turn's model calls. */
+	spend: TokenSpend;
+	calls: number;
+	/** Uses of `ACTIVITY_TOOLS`. */
+	activity: number;
+	/** A question or a plan awaiting the user, without its answer. */
+	pendingQuestion: string | null;
+	lastAssistantText: string | null;
+	/** The turn's start (the previous final reply, or a `user` record) was found. */
+	foundStart: boolean;
+	/** The `uuid` of the turn's last reply: the same for every report of this turn's end. */
+	endMarker: string | null;
+	/**
+	 * Final replies between the prompt's start and this turn: the Stops of this
+	 * prompt already continued. At least `countUpTo` when it stopped the
+	 * counting; null when the prompt's start was not reached (a limit).
+	 */
+	continuations: number | null;
+	partialLastLine: boolean;
+	skippedLines: number;
+	lagging: boolean;
+	limit: ReadLimit | null;
+}
+
+export interface ReadQwenTurnOptions extends ScanOptions, SettleOptions {
+	/** Count the prompt's earlier final replies up to this many (0: do not read past the current turn). */
+	countUpTo?: number;
+}
+
+/** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
+export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = {}): Promise<QwenTurn> {
+	// A turn without text is reported as a placeholder the file does not hold: nothing to wait for.
+	const expectLastText = options.expectLastText === NO_RESPONSE_TEXT ? null : options.expectLastText;
+	return readSettled(
+		async () => {
+			const tally = new QwenTally(options.countUpTo ?? 0);
+			let complete = false;
+			const scan = await scanTurn(
+				file,
+				options,
+				() => complete,
+				(line) => {
+					complete = tally.add(line);
+				},
+			);
+			return tally.reading(scan);
+		},
+		{ ...options, expectLastText },
+	);
+}
+
+/** Pure: what the records of a transcript (file order) say about its last turn. */
+export function analyseQwenTurn(records: readonly Record<string, unknown>[], countUpTo = 0): QwenTurn {
+	const tally = new QwenTally(countUpTo);
+	for (let index = records.length - 1; index >= 0; index--) {
+		if (tally.add(records[index] as Record<string, unknown>)) break;
+	}
+	return tally.reading({ partialLastLine: false, skippedLines: 0, limit: null });
+}
+
+/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
+export function unseenReason(file: string, turn: QwenTurn): string | null {
+	return unseenTurnReason(file, turn);
+}
+
+/** Why the transcript could not be read at all, naming the file. */
+export function unreadableReason(file: string | null, error: unknown): string {
+	return unreadableTranscriptReason("Qwen Code", file, error);
+}
+
+/**
+ * The records, newest first: the current turn (its replies, tool results
+ * and the answered calls), then, while counting, the earlier final replies.
+ */
+class QwenTally {
+	private spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+	private calls = 0;
+	private activity = 0;
+	private readonly answered = new Set<string>();
+	private pendingQuestion: string | null = null;
+	private lastText: string | null = null;
+	private endMarker: string | null = null;
+	/** Still in the current turn (no boundary crossed yet). */
+	private inTurn = true;
+	private seenReply = false;
+	private foundStart = false;
+	private earlier = 0;
+	private promptReached = false;
+
+	constructor(private readonly countUpTo: number) {}
+
+	/** Takes one record; true when the reading is complete. */
+	add(line: Record<string, unknown>): boolean {
+		if (line.type === "user") {
+			this.foundStart = true;
+			this.promptReached = true;
+			return true;
+		}
+		const message = isRecord(line.message) ? line.message : null;
+		if (!this.inTurn) {
+			if (line.type === "assistant" && message && isFinal(message)) this.earlier++;
+			return this.earlier >= this.countUpTo;
+		}
+		if (line.type === "tool_result" && message) {
+			for (const part of partsOf(message)) {
+				const response = isRecord(part.functionResponse) ? part.functionResponse : null;
+				if (response && typeof response.id === "string") this.answered.add(response.id);
+			}
+			return false;
+		}
+		if (line.type !== "assistant" || !message) return false;
+		if (this.seenReply && isFinal(message)) {
+			// The previous turn's final reply: this turn began after it.
+			this.inTurn = false;
+			this.foundStart = true;
+			this.earlier = 1;
+			return this.earlier >= this.countUpTo;
+		}
+		this.addReply(line, message);
+		return false;
+	}
+
+	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
+	reading(scan: Pick<ScanEnd, "partialLastLine" | "skippedLines" | "limit">): QwenTurn {
+		const { partialLastLine, skippedLines, limit } = scan;
+		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
+		return {
+			spend: this.spend,
+			calls: this.calls,
+			activity: this.activity,
+			pendingQuestion: this.pendingQuestion,
+			lastAssistantText: this.lastText,
+			foundStart: this.foundStart,
+			endMarker: this.endMarker,
+			continuations: counted ? this.earlier : null,
+			partialLastLine,
+			skippedLines,
+			lagging: false,
+			limit,
+		};
+	}
+
+	private addReply(line: Record<string, unknown>, message: Record<string, unknown>): void {
+		if (!this.seenReply) {
+			this.seenReply = true;
+			this.endMarker = typeof line.uuid === "string" ? line.uuid : null;
+			const text = partsOf(message)
+				.filter((part) => typeof part.text === "string" && part.thought !== true)
+				.map((part) => part.text as string)
+				.join("\n");
+			this.lastText = text.trim() === "" ? null : text;
+		}
+		this.calls++;
+		if (isRecord(line.usageMetadata)) this.spend = addSpend(this.spend, spendOf(line.usageMetadata));
+		for (const part of partsOf(message)) {
+			const call = isRecord(part.functionCall) ? part.functionCall : null;
+			if (!call || typeof call.name !== "string") continue;
+			if (ACTIVITY_TOOLS.has(call.name)) this.activity++;
+			const waits = call.name === QUESTION_TOOL || call.name === PLAN_TOOL;
+			if (waits && !(typeof call.id === "string" && this.answered.has(call.id))) {
+				this.pendingQuestion ??=
+					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : questionText(call.args);
+			}
+		}
+	}
+}
+
+/** A reply without function calls: the one a turn ends with. */
+function isFinal(message: Record<string, unknown>): boolean {
+	return !partsOf(message).some((part) => isRecord(part.functionCall));
+}
+
+function partsOf(message: Record<string, unknown>): Record<string, unknown>[] {
+	return Array.isArray(message.parts) ? message.parts.filter(isRecord) : [];
+}
+
+function questionText(args: unknown): string {
+	if (isRecord(args) && Array.isArray(args.questions)) {
+		const first = args.questions.find(isRecord);
+		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
+	}
+	return "the agent asked the user a question";
+}
+
+/** OpenAI-style usage as Qwen Code records it: the prompt count includes the cached part, which is not spend. */
+function spendOf(usage: Record<string, unknown>): TokenSpend {
+	const prompt = count(usage.promptTokenCount);
+	const cached = Math.min(prompt, count(usage.cachedContentTokenCount));
+	return {
+		input: prompt - cached,
+		output: count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount),
+		cacheWrite: 0,
+	};
+}
+
+function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
+	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
+}
+
+function count(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}

@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hookCommand, PORTABLE, parseOurCommand } from "../../../src/adapters/qwen/hook-config.js";
+import {
+	installQwen,
+	uninstallQwen,
+	withOurQwenHooks,
+	withoutOurQwenHooks,
+} from "../../../src/adapters/qwen/install.js";
+
+const PINNED = { node: "/usr/bin/node", bundle: "/opt/boulder/dist/hook/boulder-hook.cjs", version: "1.2.3" };
+
+describe("Qwen Code hook commands", () => {
+	it("reads back both forms, and nobody else's", () => {
+		expect(parseOurCommand(hookCommand(PINNED, "Stop"))).toEqual({ form: "pinned", event: "Stop", ...PINNED });
+		expect(parseOurCommand(hookCommand(PORTABLE, "PreCompact"))).toEqual({ form: "portable", event: "PreCompact" });
+		expect(parseOurCommand("node other.js Stop")).toBeNull();
+	});
+
+	it("runs the project's own boulder first, then boulder-hook on the PATH, then nothing", () => {
+		const command = hookCommand(PORTABLE, "Stop");
+		expect(command).toContain("$QWEN_PROJECT_DIR/node_modules/boulder-agent/dist/hook/boulder-hook.cjs");
+		expect(command).toContain("exec boulder-hook qwen Stop");
+		expect(command.endsWith("exit 0")).toBe(true);
+		expect(command).not.toMatch(/\/(work|home|tmp)\//);
+	});
+});
+
+describe("settings edits", () => {
+	const file = "settings.json";
+	const original =
+		'{\n  "model": { "name": "qwen3" },\n  "hooks": {\n    "Stop": [\n      { "hooks": [{ "type": "command", "command": "my-own-hook" }] }\n    ]\n  }\n}\n';
+
+	it("round-trips byte for byte, keeps the user's hooks, and installs once", () => {
+		const installed = withOurQwenHooks(original, file, PINNED);
+		expect(installed.changed).toBe(true);
+		expect(installed.text).toContain("my-own-hook");
+		expect(withOurQwenHooks(installed.text, file, PINNED).changed).toBe(false);
+		expect(withoutOurQwenHooks(installed.text, file).text).toBe(original);
+	});
+
+	it("replaces the other form rather than adding a second set", () => {
+		const pinned = withOurQwenHooks(original, file, PINNED).text;
+		const portable = withOurQwenHooks(pinned, file, PORTABLE);
+		expect(portable.removed).toBeGreaterThan(0);
+		expect(portable.text).not.toContain(PINNED.bundle);
+		expect(withoutOurQwenHooks(portable.text, file).text).toBe(original);
+	});
+});
+
+describe("install and uninstall", () => {
+	let root: string;
+	let env: NodeJS.ProcessEnv;
+	beforeEach(async () => {
+		root = await mkdtemp(join(tmpdir(), "qwen-install-"));
+		env = { HOME: join(root, "home"), XDG_STATE_HOME: join(root, "state") };
+		await mkdir(join(root, "project"), { recursive: true });
+	});
+	afterEach(async () => rm(root, { recursive: true, force: true }));
+
+	it("creates the project file with Qwen Code's settings version, and takes it away again", async () => {
+		const place = { cwd: join(root, "project"), env, scope: "project" as const };
+		const { report } = await installQwen(place);
+		expect(report.action).toBe("installed");
+		const text = await readFile(report.file, "utf8");
+		expect(JSON.parse(text)).toMatchObject({ $version: 4, hooks: { Stop: expect.any(Array) } });
+		expect((await installQwen(place)).report.action).toBe("unchanged");
+		expect((await uninstallQwen(place)).action).toBe("removed");
+		expect(existsSync(report.file)).toBe(false);
+		expect(existsSync(join(root, "project", ".qwen"))).toBe(false);
+	});
+
+	it("puts a user's file back as it was, with the old one kept out of the way", async () => {
+		const settings = join(root, "home", ".qwen", "settings.json");
+		await mkdir(join(root, "home", ".qwen"), { recursive: true });
+		const before = '{\n\t"$version": 4,\n\t"model": {"name": "m"}\n}\n';
+		await writeFile(settings, before);
+		const place = { cwd: join(root, "project"), env, scope: "user" as const };
+		const { report } = await installQwen(place);
+		expect(report.backup).not.toBeNull();
+		expect(report.backup?.startsWith(join(root, "state"))).toBe(true);
+		await uninstallQwen(place);
+		expect(await readFile(settings, "utf8")).toBe(before);
+	});
+});

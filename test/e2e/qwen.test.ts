@@ -1,0 +1,342 @@
+/**
+ * The Qwen Code adapter end to end: the real `qwen` binary (the pinned
+ * devDependency, on the pinned Node 22), headless, against the scripted
+ * OpenAI-compatible model server, with boulder installed the way a user
+ * installs it (`boulder install qwen --project`, the real CLI; the portable
+ * hooks find the project's boulder-agent) and explained the way a user asks
+ * (`boulder why`). Assertions are on what the model received and on what
+ * boulder says; never on timings.
+ *
+ * Needs `npm run build` (the CLI and the bundled hook program).
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import {
+	contentText,
+	type ModelStep,
+	type RecordedRequest,
+	type Scenario,
+	type ScriptedModelServer,
+	startModelServer,
+} from "./support/openai-server.js";
+import { createQwenSandbox, type QwenRunResult, type QwenSandbox, qwenEnv, runQwen } from "./support/qwen-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const RUN_TIMEOUT_MS = 240_000;
+const TEST_TIMEOUT_MS = 360_000;
+/** The first line of every boulder nudge. */
+const NUDGE = "[boulder · automatic continuation";
+
+const servers: ScriptedModelServer[] = [];
+let sandbox: QwenSandbox;
+
+beforeAll(() => {
+	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+});
+
+afterEach(async () => {
+	for (const server of servers.splice(0)) await server.close();
+	await sandbox?.dispose();
+});
+
+/** A sandbox with boulder installed in the project; `settings` go into Qwen Code's user settings. */
+async function setUp(settings: Record<string, unknown> = {}): Promise<void> {
+	sandbox = await createQwenSandbox(settings);
+	await boulderOk("install", "qwen", "--project");
+}
+
+async function serve(scenario: Scenario): Promise<ScriptedModelServer> {
+	const server = await startModelServer({ scenario, fallback: { text: "Nothing more to do." } });
+	servers.push(server);
+	return server;
+}
+
+async function boulder(...args: string[]): Promise<CliRun> {
+	return runBoulder(args, { cwd: sandbox.project, env: { ...qwenEnv(sandbox, { baseUrl: "" }), NO_COLOR: "1" } });
+}
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const result = await boulder(...args);
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+async function qwen(
+	server: ScriptedModelServer,
+	prompt: string,
+	env: Record<string, string> = {},
+): Promise<QwenRunResult> {
+	const run = await runQwen(sandbox, { prompt, baseUrl: server.baseUrl, env, timeoutMs: RUN_TIMEOUT_MS });
+	expect(run.timedOut, `${run.stderr}\n${server.describe()}`).toBe(false);
+	return run;
+}
+
+/** The agent's own requests (a subagent's system prompt is not Qwen Code's main one). */
+function agentRequests(server: ScriptedModelServer): RecordedRequest[] {
+	return server.mainRequests().filter((request) => !isSubagentRequest(request));
+}
+
+function isSubagentRequest(request: RecordedRequest): boolean {
+	const system = request.body.messages?.find((message) => message.role === "system");
+	return !contentText(system?.content).startsWith("You are Qwen Code");
+}
+
+/** Requests that arrived right after a boulder nudge: the nudge is their last message (not a tool result after it). */
+function nudges(server: ScriptedModelServer): number {
+	return agentRequests(server).filter(isNudged).length;
+}
+
+function isNudged(request: RecordedRequest): boolean {
+	const last = request.body.messages?.at(-1);
+	return last?.role === "user" && contentText(last.content).includes(NUDGE);
+}
+
+function todoWrite(statuses: string[]): ModelStep {
+	const todos = statuses.map((status, index) => ({ id: String(index + 1), content: `Item ${index + 1}`, status }));
+	return { toolCalls: [{ name: "todo_write", args: { todos } }] };
+}
+
+/** `done` items completed, the next one in progress, the rest pending. */
+function progress(done: number, total: number): ModelStep {
+	return todoWrite(
+		Array.from({ length: total }, (_, index) =>
+			index < done ? "completed" : index === done ? "in_progress" : "pending",
+		),
+	);
+}
+
+function say(text: string): ModelStep {
+	return { text };
+}
+
+/** A list of `total` items worked through one per nudge, the agent stopping lazily after each. */
+function onePerNudge(total: number): ModelStep[] {
+	const steps: ModelStep[] = [progress(0, total), say("Started on the list.")];
+	for (let done = 1; done <= total; done++) steps.push(progress(done, total), say(`Finished item ${done}.`));
+	return steps;
+}
+
+async function decisions(): Promise<Record<string, unknown>[]> {
+	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("Qwen Code, real binary", () => {
+	it(
+		"carries a lazy agent through its todo_write list to the end",
+		async () => {
+			await setUp();
+			const server = await serve(onePerNudge(3));
+
+			const run = await qwen(server, "Work through the list.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(server.overruns).toBe(0);
+			expect(nudges(server)).toBe(3);
+			const first = agentRequests(server).find(isNudged);
+			expect(server.lastUserText(first)).toMatch(/0 of 3 done[\s\S]*Item 1/);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"finishes a list that needs more continuations than Qwen Code's default cap, once the cap is lifted",
+		async () => {
+			await setUp({ stopHookBlockingCap: 100 });
+			const server = await serve(onePerNudge(9));
+
+			const run = await qwen(server, "Work through the long list.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(server.overruns).toBe(0);
+			expect(nudges(server)).toBe(9);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"at Qwen Code's default cap, sends no nudge the harness would override, and says so in why",
+		async () => {
+			await setUp();
+			const server = await serve(onePerNudge(9));
+
+			const run = await qwen(server, "Work through the long list.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(nudges(server)).toBe(7);
+			expect(run.stdout).not.toMatch(/overriding and ending the turn/);
+			expect(await boulderOk("why")).toMatch(/stopHookBlockingCap/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"stops a stalled agent after three nudges without progress, and says why",
+		async () => {
+			await setUp();
+			const server = await serve([
+				progress(0, 2),
+				say("I will look into it."),
+				say("Still thinking about it."),
+				say("Still thinking."),
+				say("Thinking some more."),
+			]);
+
+			const run = await qwen(server, "Fix both items.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(agentRequests(server)).toHaveLength(5);
+			expect(nudges(server)).toBe(3);
+			expect(await boulderOk("why")).toMatch(/last 3 nudges brought no progress/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"stops an agent that churns its list without finishing anything",
+		async () => {
+			await setUp();
+			const churn = (word: string): ModelStep => ({
+				toolCalls: [
+					{
+						name: "todo_write",
+						args: {
+							todos: [
+								{ id: "1", content: `Item 1 (${word})`, status: "in_progress" },
+								{ id: "2", content: "Item 2", status: "pending" },
+							],
+						},
+					},
+				],
+			});
+			const server = await serve([
+				churn("first look"),
+				say("Reorganised the list."),
+				churn("second look"),
+				say("Reworded it."),
+				churn("third look"),
+				say("Reworded again."),
+				churn("fourth look"),
+				say("And again."),
+			]);
+
+			const run = await qwen(server, "Do both items.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(nudges(server)).toBe(3);
+			expect(await boulderOk("why")).toMatch(/last 3 nudges brought no progress/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"does not nudge an agent that asked the user to choose",
+		async () => {
+			await setUp();
+			const server = await serve([
+				progress(0, 3),
+				say("Before I go on: should I store the data in Postgres or SQLite? Let me know which you prefer."),
+			]);
+
+			const run = await qwen(server, "Build the store.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(agentRequests(server)).toHaveLength(2);
+			expect(nudges(server)).toBe(0);
+			expect(await boulderOk("why")).toMatch(/asked the user/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"never nudges a subagent, whose list is its parent's business",
+		async () => {
+			await setUp();
+			const server = await serve(({ request }) => {
+				if (isSubagentRequest(request)) return say("Sub-task done.");
+				const mains = agentRequests(server).length;
+				if (mains === 1) return progress(0, 2);
+				if (mains === 2) {
+					return {
+						toolCalls: [
+							{
+								name: "agent",
+								args: { description: "look around", prompt: "List the files.", subagent_type: "general-purpose" },
+							},
+						],
+					};
+				}
+				if (mains <= 4) return say("Waiting on the helper.");
+				return mains % 2 === 1 ? progress(Math.min(2, mains - 4), 2) : say("Progressing.");
+			});
+
+			const run = await qwen(server, "Use a helper.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			const subagentRequests = server.mainRequests().filter(isSubagentRequest);
+			expect(subagentRequests.length).toBeGreaterThan(0);
+			expect(subagentRequests.some((request) => server.userTexts(request).some((text) => text.includes(NUDGE)))).toBe(
+				false,
+			);
+			expect(await decisions()).toContainEqual(
+				expect.objectContaining({ kind: "skip", reason: "not-eligible", harness: "qwen" }),
+			);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
+		async () => {
+			await setUp();
+			await writeFile(
+				join(sandbox.project, "plan.md"),
+				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
+			);
+			await writeFile(
+				join(sandbox.project, "check.mjs"),
+				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
+			);
+			await boulderOk("start", "plan.md");
+			const shell = (command: string): ModelStep => ({
+				toolCalls: [{ name: "run_shell_command", args: { command, description: "edit" } }],
+			});
+			const server = await serve([
+				// Qwen Code refuses to change a file the agent has not read in the session.
+				{ toolCalls: [{ name: "read_file", args: { file_path: join(sandbox.project, "plan.md") } }] },
+				shell("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
+				say("Ticked the item."),
+				shell("echo hello > greeting.txt"),
+				say("Wrote the greeting; the check passes now."),
+			]);
+
+			const run = await qwen(server, "Roll the plan.");
+
+			expect(run.exitCode, run.stderr).toBe(0);
+			expect(server.overruns, JSON.stringify(server.requests.map((request) => server.toolResults(request)))).toBe(0);
+			const requests = agentRequests(server);
+			expect(requests).toHaveLength(5);
+			expect(nudges(server)).toBe(1);
+			const nudge = server.lastUserText(requests[3]) ?? "";
+			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain("node check.mjs");
+			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
+			expect(Object.values(works.works)).toEqual([
+				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
+			]);
+			expect(await boulderOk("why")).toMatch(/complete/i);
+		},
+		TEST_TIMEOUT_MS,
+	);
+});

