@@ -4,7 +4,7 @@
  * it finds the project's own boulder-agent, or tells a teammate without one,
  * once, at session start. Needs `npm run build`.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, symlink } from "node:fs/promises";
 import os from "node:os";
@@ -32,14 +32,22 @@ async function project() {
 	return { folder, below, env };
 }
 
+/**
+ * Runs the command as Codex does, with the input on stdin. The branch for a
+ * teammate without boulder exits without reading its input, so the write may
+ * meet a closed pipe (EPIPE): that is the shell being quick, not a failure.
+ */
 function run(command: string, cwd: string, env: NodeJS.ProcessEnv, input: unknown): string {
 	const node = path.dirname(process.execPath);
-	return execFileSync("/bin/sh", ["-c", command], {
+	const result = spawnSync("/bin/sh", ["-c", command], {
 		cwd,
 		env: { ...env, PATH: `${node}:${env.PATH}` },
 		input: JSON.stringify(input),
 		encoding: "utf8",
 	});
+	if (result.error && (result.error as NodeJS.ErrnoException).code !== "EPIPE") throw result.error;
+	if (result.status !== 0) throw new Error(`the hook command exited ${result.status}: ${result.stderr}`);
+	return result.stdout;
 }
 
 describe("the portable Codex hook", () => {
