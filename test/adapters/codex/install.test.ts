@@ -122,9 +122,9 @@ describe("whether Codex trusts boulder's hooks", () => {
 
 	it("reads a project's trust level", () => {
 		const toml =
-			'[projects."/work/app"]\ntrust_level = "trusted"\n[projects."/work/other"]\ntrust_level = "untrusted"\n';
-		expect(projectTrusted(toml, "/work/app")).toBe(true);
-		expect(projectTrusted(toml, "/work/other")).toBe(false);
+			'[projects."/home/me/app"]\ntrust_level = "trusted"\n[projects."/home/me/other"]\ntrust_level = "untrusted"\n';
+		expect(projectTrusted(toml, "/home/me/app")).toBe(true);
+		expect(projectTrusted(toml, "/home/me/other")).toBe(false);
 		expect(projectTrusted(toml, "/elsewhere")).toBe(false);
 	});
 
