@@ -36,26 +36,18 @@ import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { type HookAnswer, NOTHING } from "../shared/command-hook.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { limitNotice, lookingAtBoulder } from "./messages.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
-/** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
-export interface HookAnswer {
-	output: Record<string, unknown> | null;
-	/** Called right after the output was written. */
-	written?: () => Promise<void>;
-	/** Called when writing the output failed. */
-	failed?: (why: string) => Promise<void>;
-}
+export type { HookAnswer } from "../shared/command-hook.js";
 
 export interface HookDeps {
 	engine: Engine;
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
 }
-
-const NOTHING: HookAnswer = { output: null };
 
 /** boulder's own slash commands that only look: they are not a new instruction to the agent. */
 const LOOK_COMMAND = /^\s*\/boulder:(why|status)\b/;

@@ -8,6 +8,9 @@
  * Deliberately hand-written rather than a zod schema: this runs in a fresh
  * process on every hook event, where every millisecond of start-up counts.
  */
+import { isRecord, messageOf, nonEmptyText, parseHookObject } from "../shared/command-hook.js";
+
+export { isRecord, messageOf };
 
 /** The harness name boulder's state and log use for Claude Code sessions. */
 export const HARNESS = "claude-code";
@@ -52,34 +55,18 @@ export function parseHookInput(text: string, event: string | undefined): ParsedH
 	if (!isHookEvent(event)) {
 		return { ok: false, problem: `unknown hook event ${JSON.stringify(event ?? null)}; nothing done` };
 	}
-	if (text.trim() === "") return { ok: false, problem: `${event}: the hook input was empty` };
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch (error) {
-		return { ok: false, problem: `${event}: the hook input is not JSON (${messageOf(error)})` };
-	}
-	if (!isRecord(value)) return { ok: false, problem: `${event}: the hook input is not a JSON object` };
-	const named = value.hook_event_name;
-	if (named !== undefined && named !== event) {
-		return {
-			ok: false,
-			problem: `registered for ${event} but the input says ${JSON.stringify(named)}; nothing done`,
-		};
-	}
-	const sessionId = text0(value.session_id);
-	if (sessionId === null) {
-		return { ok: false, problem: `${event}: the hook input has no session_id; not guessing whose state it is` };
-	}
+	const read = parseHookObject(text, event);
+	if (!read.ok) return read;
+	const value = read.value;
 	return {
 		ok: true,
 		input: {
 			event,
-			sessionId,
-			transcriptPath: text0(value.transcript_path),
-			cwd: text0(value.cwd),
-			agentId: text0(value.agent_id),
-			agentType: text0(value.agent_type),
+			sessionId: read.sessionId,
+			transcriptPath: nonEmptyText(value.transcript_path),
+			cwd: nonEmptyText(value.cwd),
+			agentId: nonEmptyText(value.agent_id),
+			agentType: nonEmptyText(value.agent_type),
 			fields: value,
 		},
 	};
@@ -87,7 +74,7 @@ export function parseHookInput(text: string, event: string | undefined): ParsedH
 
 /** A non-empty string field, or null. */
 export function stringField(input: HookInput, key: string): string | null {
-	return text0(input.fields[key]);
+	return nonEmptyText(input.fields[key]);
 }
 
 export function booleanField(input: HookInput, key: string): boolean | null {
@@ -95,14 +82,3 @@ export function booleanField(input: HookInput, key: string): boolean | null {
 	return typeof value === "boolean" ? value : null;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function text0(value: unknown): string | null {
-	return typeof value === "string" && value.trim() !== "" ? value : null;
-}
