@@ -22,6 +22,8 @@
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
  */
+
+import { shellQuote, shellWords } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
@@ -176,20 +178,8 @@ export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";
 
 /** Quotes for a POSIX shell when needed; `${CLAUDE_PLUGIN_ROOT}` must stay expandable, so it is double-quoted. */
 export function shellWord(word: string): string {
-	if (/^[\w@%+=:,./-]+$/.test(word)) return word;
 	if (word.includes(PLUGIN_ROOT) && !/["\\`]/.test(word.replaceAll(PLUGIN_ROOT, ""))) {
 		return `"${word}"`;
 	}
-	return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Splits what `shellWord` produced back into words. */
-function shellWords(text: string): string[] {
-	const words: string[] = [];
-	const pattern = /'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+)/g;
-	for (const match of text.matchAll(pattern)) {
-		if (match[1] !== undefined) words.push(match[1].replaceAll(`'\\''`, "'"));
-		else words.push(match[2] ?? match[3] ?? "");
-	}
-	return words;
+	return shellQuote(word);
 }

@@ -30,36 +30,31 @@ import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, type Edit, type Node } from "jsonc-parser";
+import type { Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import {
 	PACKAGE_NAME,
 	packageRoot,
 	packageVersion,
 	readConfigText,
-	sameJson,
 	writeConfigText,
 	writeOrRemoveConfig,
 } from "../shared/config-file.js";
-import type { InstallReport } from "../shared/install-report.js";
 import {
-	addMemberEdit,
-	appendItemEdit,
-	elementsOf,
-	JsonSyntaxError,
-	keyOf,
-	memberOf,
-	memberValue,
-	parseJsonTree,
-	plainValue,
-	removeElementEdit,
-} from "../shared/settings-json.js";
+	type HookSettingsSpec,
+	hookCommands,
+	isEmptySettings,
+	parseSettings as parseSharedSettings,
+	type SettingsEditResult,
+	withHooks,
+	withoutHooks,
+} from "../shared/hook-settings.js";
+import type { InstallReport } from "../shared/install-report.js";
 import {
 	HOOK_BUNDLE,
 	HOOK_LINK,
 	type HookForm,
 	type HookProgram,
-	hooksObject,
 	isPortable,
 	matcherGroup,
 	type OurCommand,
@@ -67,7 +62,6 @@ import {
 	parseOurCommand,
 	REGISTRATIONS,
 } from "./hook-config.js";
-import { isRecord } from "./hook-input.js";
 import { INSTALL_TEXT, LINK_GONE_NOTICE } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "local", "user"] as const;
@@ -182,7 +176,7 @@ export async function uninstallClaudeCode(options: InstallOptions): Promise<Inst
 	if (original === null) return { file, action: "absent", backup: null, entries: 0 };
 	const edit = withoutOurHooks(original, file);
 	if (edit.removed === 0) return { file, action: "absent", backup: null, entries: 0 };
-	const empty = sameJson(plainValue(parseSettings(edit.text, file)), {});
+	const empty = isEmptySettings(ANY_FORM, edit.text, file);
 	const { backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
 	return { file, action: "removed", backup, entries: edit.removed };
 }
@@ -214,12 +208,23 @@ function samePath(a: string, b: string): boolean {
 	}
 }
 
-export interface SettingsEditResult {
-	text: string;
-	changed: boolean;
-	added: number;
-	removed: number;
+/** Claude Code's settings as the shared hook-settings editor sees them, for one form of the commands. */
+function settingsSpec(program: HookForm): HookSettingsSpec {
+	return {
+		dialect: "json",
+		groups: REGISTRATIONS.map((registration) => ({
+			event: registration.event,
+			group: matcherGroup(program, registration),
+		})),
+		isOurs: (command) => parseOurCommand(command) !== null,
+		text: INSTALL_TEXT,
+	};
 }
+
+/** Recognising ours needs no form; removing ours installs nothing. */
+const ANY_FORM = settingsSpec(PORTABLE);
+
+export type { SettingsEditResult } from "../shared/hook-settings.js";
 
 /**
  * Pure: the settings text with exactly boulder's hooks for `program`. When
@@ -229,171 +234,23 @@ export interface SettingsEditResult {
  * JSON object, or whose `hooks` (or an event's list) has the wrong shape.
  */
 export function withOurHooks(text: string, file: string, program: HookForm): SettingsEditResult {
-	if (text.trim() === "") {
-		const fresh = `${JSON.stringify({ hooks: hooksObject(program) }, null, 2)}\n`;
-		return { text: fresh, changed: true, added: REGISTRATIONS.length, removed: 0 };
-	}
-	const root = parseSettings(text, file);
-	checkShape(root, file);
-	if (alreadyInstalled(plainValue(root), program)) return { text, changed: false, added: 0, removed: 0 };
-	const cleared = withoutOurHooks(text, file);
-	let next = cleared.text;
-	for (const registration of REGISTRATIONS) {
-		const current = parseSettings(next, file);
-		const group = matcherGroup(program, registration);
-		const hooks = memberOf(current, "hooks");
-		let edit: Edit;
-		if (!hooks) {
-			edit = addMemberEdit(next, current, "hooks", hooksObject(program));
-			next = applyEdits(next, [edit]);
-			break;
-		}
-		const event = memberOf(hooks, registration.event);
-		edit = event ? appendItemEdit(next, event, group) : addMemberEdit(next, hooks, registration.event, [group]);
-		next = applyEdits(next, [edit]);
-	}
-	verify(next, expectedAfterInstall(plainValue(root), program), file, text);
-	return { text: next, changed: next !== text, added: REGISTRATIONS.length, removed: cleared.removed };
+	return withHooks(settingsSpec(program), text, file);
 }
 
 /** Pure: the settings text without boulder's hook entries; everything else byte for byte. */
 export function withoutOurHooks(text: string, file: string): SettingsEditResult {
-	let next = text;
-	let removed = 0;
-	for (;;) {
-		const root = parseSettings(next, file);
-		const edit = nextRemoval(root);
-		if (edit === null) break;
-		next = applyEdits(next, [edit]);
-		removed++;
-	}
-	if (removed > 0) verify(next, expectedAfterUninstall(plainValue(parseSettings(text, file))), file, text);
-	return { text: next, changed: removed > 0, added: 0, removed };
+	return withoutHooks(ANY_FORM, text, file);
 }
 
 /** Our entries, read back from a settings value: one per command of ours, with its event and form. */
 export function ourEntries(settings: unknown): OurCommand[] {
-	const found: OurCommand[] = [];
-	const hooks = isRecord(settings) ? settings.hooks : undefined;
-	if (!isRecord(hooks)) return found;
-	for (const [event, groups] of Object.entries(hooks)) {
-		if (!Array.isArray(groups)) continue;
-		for (const group of groups) {
-			if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
-			for (const hook of group.hooks) {
-				const ours = isRecord(hook) ? parseOurCommand(hook.command) : null;
-				if (ours) found.push({ ...ours, event });
-			}
-		}
-	}
-	return found;
+	return hookCommands(settings).flatMap(({ event, command }) => {
+		const ours = parseOurCommand(command);
+		return ours ? [{ ...ours, event }] : [];
+	});
 }
-
-/** The removal of the next of our hook entries (with its group, event and `hooks` when they empty), or null. */
-function nextRemoval(root: Node): Edit | null {
-	const hooksIndex = elementsOf(root).findIndex((member) => keyOf(member) === "hooks");
-	const hooks = memberValue(elementsOf(root)[hooksIndex]);
-	if (hooks?.type !== "object") return null;
-	for (const [eventIndex, event] of elementsOf(hooks).entries()) {
-		const groups = memberValue(event);
-		if (groups?.type !== "array") continue;
-		for (const [groupIndex, group] of elementsOf(groups).entries()) {
-			if (group.type !== "object") continue;
-			const list = memberOf(group, "hooks");
-			if (list?.type !== "array") continue;
-			const ours = elementsOf(list).map((hook) => isOurs(hook));
-			const first = ours.indexOf(true);
-			if (first === -1) continue;
-			if (!ours.every(Boolean)) return removeElementEdit(list, first);
-			if (elementsOf(groups).length > 1) return removeElementEdit(groups, groupIndex);
-			if (elementsOf(hooks).length > 1) return removeElementEdit(hooks, eventIndex);
-			return removeElementEdit(root, hooksIndex);
-		}
-	}
-	return null;
-}
-
-function isOurs(hook: Node): boolean {
-	// Only a string node has a value among the nodes `command` can be.
-	return hook.type === "object" && parseOurCommand(memberOf(hook, "command")?.value) !== null;
-}
-
-/** Exactly one group of ours per registration, equal to what this program installs, and no other entry of ours. */
-function alreadyInstalled(settings: unknown, program: HookForm): boolean {
-	if (ourEntries(settings).length !== REGISTRATIONS.length) return false;
-	const hooks = (settings as { hooks: Record<string, unknown[]> }).hooks;
-	return REGISTRATIONS.every((registration) =>
-		(hooks[registration.event] ?? []).some((group) => sameJson(group, matcherGroup(program, registration))),
-	);
-}
-
-function expectedAfterUninstall(settings: unknown): unknown {
-	if (!isRecord(settings) || !isRecord(settings.hooks)) return settings;
-	const hooks: Record<string, unknown> = {};
-	for (const [event, groups] of Object.entries(settings.hooks)) {
-		if (!Array.isArray(groups)) {
-			hooks[event] = groups;
-			continue;
-		}
-		const kept = groups.flatMap((group) => {
-			if (!isRecord(group) || !Array.isArray(group.hooks)) return [group];
-			const others = group.hooks.filter((hook) => !(isRecord(hook) && parseOurCommand(hook.command)));
-			if (others.length === group.hooks.length) return [group];
-			return others.length === 0 ? [] : [{ ...group, hooks: others }];
-		});
-		if (kept.length > 0 || groups.length === 0) hooks[event] = kept;
-	}
-	const { hooks: _, ...rest } = settings;
-	return Object.keys(hooks).length > 0 || Object.keys(settings.hooks).length === 0 ? { ...rest, hooks } : rest;
-}
-
-function expectedAfterInstall(settings: unknown, program: HookForm): unknown {
-	const cleared = expectedAfterUninstall(settings) as Record<string, unknown>;
-	const hooks: Record<string, unknown> = { ...(isRecord(cleared.hooks) ? cleared.hooks : {}) };
-	for (const registration of REGISTRATIONS) {
-		const groups = Array.isArray(hooks[registration.event]) ? (hooks[registration.event] as unknown[]) : [];
-		hooks[registration.event] = [...groups, matcherGroup(program, registration)];
-	}
-	return { ...cleared, hooks };
-}
-
-/** The edit must give exactly the intended settings, and keep a byte order mark: a guard against a bug writing a damaged file. */
-function verify(text: string, expected: unknown, file: string, before: string): void {
-	if (!sameJson(plainValue(parseSettings(text, file)), expected) || text.startsWith(BOM) !== before.startsWith(BOM)) {
-		throw new BoulderError(
-			"internal",
-			`editing ${file} went wrong (the result differs from the intent); nothing written`,
-		);
-	}
-}
-
-const BOM = "\uFEFF";
 
 /** Parses settings text (a byte order mark allowed) into its tree. Contract: throws `BoulderError("settings-invalid")`. */
 export function parseSettings(text: string, file: string): Node {
-	let root: Node;
-	try {
-		root = parseJsonTree(text, "json");
-	} catch (error) {
-		if (error instanceof JsonSyntaxError)
-			throw new BoulderError("settings-invalid", INSTALL_TEXT.notJson(file, error.message));
-		throw error;
-	}
-	if (root.type !== "object") {
-		const what = root.type === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
-		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
-	}
-	return root;
-}
-
-function checkShape(root: Node, file: string): void {
-	const hooks = memberOf(root, "hooks");
-	if (!hooks) return;
-	if (hooks.type !== "object") throw new BoulderError("settings-invalid", INSTALL_TEXT.hooksNotObject(file));
-	for (const registration of REGISTRATIONS) {
-		const event = memberOf(hooks, registration.event);
-		if (event && event.type !== "array") {
-			throw new BoulderError("settings-invalid", INSTALL_TEXT.eventNotList(file, registration.event));
-		}
-	}
+	return parseSharedSettings(ANY_FORM, text, file);
 }

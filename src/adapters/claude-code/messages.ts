@@ -4,15 +4,7 @@
  * messages. The nudges themselves are the core's prompts.
  */
 
-/** Shown when boulder lets the agent stop because a limit was reached: the user should know it was not "done". */
-export function limitNotice(detail: string): string {
-	return `boulder: not continuing — ${detail}. \`boulder why\` explains; your next message starts afresh.`;
-}
-
-/** Shown once when boulder's config turned bad: boulder is off until it is fixed. */
-export function configNotice(problem: string): string {
-	return `boulder: not continuing anything until its config is fixed — ${problem}. \`boulder doctor\` explains.`;
-}
+export { configNotice, limitNotice } from "../shared/notices.js";
 
 /** Why boulder waits after the user ran one of its read-only slash commands. */
 export function lookingAtBoulder(command: string): string {
