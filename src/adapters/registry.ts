@@ -3,10 +3,11 @@
  * that exports a `HarnessAdapter` and one line here.
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
+import { geminiAdapter } from "./gemini/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, geminiAdapter];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {
