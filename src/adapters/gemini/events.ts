@@ -69,8 +69,11 @@ export function provenanceOf(prompt: string) {
 
 async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const { turn, unseen } = await seeTurn(input, deps);
-	const facts: IdleFacts = { lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response") };
+	const facts: IdleFacts & { interruptAt?: number | null } = {
+		lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response"),
+	};
 	if (unseen !== null) facts.turnUnseen = unseen;
+	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	if (turn?.planMode) facts.pendingInput = { kind: "wait", detail: PLAN_MODE_WAIT };
 	const end = {
 		outcome: "end" as const,

@@ -18,7 +18,10 @@
  * (Esc) or that failed, with no flag saying so. A turn whose last message is a
  * model reply with text and no tool call ended normally; anything else (the
  * prompt or a tool result last, a reply that called tools) is a turn that was
- * cut short, and is never continued.
+ * cut short, and is never continued. A cancel also leaves an `info` note
+ * ("Request cancelled."), read as the user's interrupt; Gemini CLI may then
+ * rewrite the list without the cancelled prompt, which leaves no finished
+ * turn either.
  *
  * Untrusted: only a regular file of at most `maxBytes` is read (see
  * `engine/bounded-read.ts`); a line that is not a JSON object is skipped and
@@ -34,6 +37,9 @@ import { isRecord, messageOf } from "../shared/command-hook.js";
  * evidence of progress, and a stalled agent can run them forever.
  */
 export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["write_file", "replace"]);
+
+/** The note Gemini CLI records when the user cancels a turn (Esc). */
+const CANCELLED = "Request cancelled";
 
 const ENTER_PLAN_MODE = "enter_plan_mode";
 const EXIT_PLAN_MODE = "exit_plan_mode";
@@ -53,6 +59,8 @@ export interface TurnReading {
 	startMarker: string | null;
 	/** The text that began the turn. */
 	prompt: string | null;
+	/** The user cancelled the turn (Esc): when, from the note's timestamp (null if it has none). */
+	interrupt: { at: number | null } | null;
 	/** The agent entered plan mode (`enter_plan_mode`) and has not left it. */
 	planMode: boolean;
 	skippedLines: number;
@@ -67,6 +75,7 @@ export interface GeminiMessage {
 	content: unknown;
 	tokens?: unknown;
 	toolCalls?: unknown;
+	timestamp?: unknown;
 }
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
@@ -96,6 +105,10 @@ export function turnOf(text: string): TurnReading {
 		addTokens(spend, message.tokens);
 		activity += toolCallsOf(message).filter((call) => ACTIVITY_TOOLS.has(call.name)).length;
 	}
+	const cancelled = turn.findLast(
+		(message) =>
+			message.type === "info" && typeof message.content === "string" && message.content.startsWith(CANCELLED),
+	);
 	const last = turn.at(-1);
 	const lastText = last?.type === "gemini" ? textOf(last.content) : null;
 	const finished = last !== undefined && lastText !== null && toolCallsOf(last).length === 0;
@@ -108,6 +121,7 @@ export function turnOf(text: string): TurnReading {
 		lastAssistantText: finished ? lastText : null,
 		startMarker: begun?.id ?? null,
 		prompt: begun ? promptText(begun.content) : null,
+		interrupt: cancelled ? { at: timeOf(cancelled.timestamp) } : null,
 		planMode,
 		skippedLines,
 	};
@@ -151,7 +165,13 @@ function addMessage(byId: Map<string, GeminiMessage>, value: unknown): void {
 		content: value.content,
 		tokens: value.tokens,
 		toolCalls: value.toolCalls,
+		timestamp: value.timestamp,
 	});
+}
+
+function timeOf(value: unknown): number | null {
+	const at = typeof value === "string" ? Date.parse(value) : Number.NaN;
+	return Number.isFinite(at) ? at : null;
 }
 
 /** A user message's text, when it is a prompt (not a tool result). */
