@@ -55,7 +55,7 @@ function session() {
 }
 
 async function lastDecision(engine: Engine) {
-	return (await engine.explain({})).filter((line) => line.kind !== "event").at(-1);
+	return (await engine.explain({ lines: 100 })).filter((line) => line.kind !== "event").at(-1);
 }
 
 /**
@@ -162,7 +162,7 @@ describe("Gemini CLI's events", () => {
 		await s.promptIn(String(nudge?.reason));
 		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
 		await handleHook(hookInput("PreCompress", { trigger: "auto" }), deps);
-		const state = await s.engine.explain({});
+		const state = await s.engine.explain({ lines: 100 });
 		expect(state.some((line) => line.reason === "user-turn" && line.at > clock.t - 1)).toBe(false);
 	});
 });
