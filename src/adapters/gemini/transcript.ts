@@ -83,18 +83,21 @@ export async function readTurn(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): P
 	return turnOf(await readRegularFile(file, maxBytes));
 }
 
-/** Pure: the current turn of a transcript's text. */
+/**
+ * Pure: the current turn of a transcript's text. Only the turn's own lines
+ * are parsed (from the end back to the prompt that began it, or to a `$set`
+ * of the whole list), and, for plan mode, the lines that name a plan-mode
+ * tool: a long session costs what its last turn costs, plus one pass over
+ * the text.
+ */
 export function turnOf(text: string): TurnReading {
-	const { messages, skippedLines } = replay(text);
+	const lines = text.split("\n");
+	const { messages, skippedLines } = replay(lines.slice(turnStart(lines)));
 	let start = -1;
-	let planMode = false;
 	for (const [index, message] of messages.entries()) {
 		if (message.type === "user" && promptText(message.content) !== null) start = index;
-		for (const call of toolCallsOf(message)) {
-			if (call.name === ENTER_PLAN_MODE && call.ok) planMode = true;
-			if (call.name === EXIT_PLAN_MODE && call.ok) planMode = false;
-		}
 	}
+	const planMode = planModeOf(lines);
 	const turn = messages.slice(start + 1);
 	const spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
 	let calls = 0;
@@ -127,33 +130,72 @@ export function turnOf(text: string): TurnReading {
 	};
 }
 
-/** The messages the file's lines add up to, in order, each id once (its latest version). */
-export function replay(text: string): { messages: GeminiMessage[]; skippedLines: number } {
+/** The messages lines add up to, in order, each id once (its latest version). */
+export function replay(lines: readonly string[]): { messages: GeminiMessage[]; skippedLines: number } {
 	const byId = new Map<string, GeminiMessage>();
 	let skippedLines = 0;
-	for (const line of text.split("\n")) {
+	for (const line of lines) {
 		if (line.trim() === "") continue;
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch (error) {
-			if (!(error instanceof SyntaxError)) throw error;
+		const value = parseLine(line);
+		if (value === null) {
 			skippedLines++;
 			continue;
 		}
-		if (!isRecord(value)) {
-			skippedLines++;
-			continue;
-		}
-		const set = value.$set;
-		if (isRecord(set) && Array.isArray(set.messages)) {
+		const list = setMessages(value);
+		if (list !== null) {
 			byId.clear();
-			for (const message of set.messages) addMessage(byId, message);
+			for (const message of list) addMessage(byId, message);
 			continue;
 		}
 		addMessage(byId, value);
 	}
 	return { messages: [...byId.values()], skippedLines };
+}
+
+/** The index of the line the current turn's replay starts from: its prompt, a `$set` of the whole list, or the first line. */
+function turnStart(lines: readonly string[]): number {
+	for (let index = lines.length - 1; index >= 0; index--) {
+		const line = lines[index] as string;
+		if (line.trim() === "") continue;
+		const value = parseLine(line);
+		if (value === null) continue;
+		if (setMessages(value) !== null) return index;
+		if (value.type === "user" && promptText(value.content) !== null) return index;
+	}
+	return 0;
+}
+
+/** Whether the last plan-mode tool that succeeded, anywhere in the session, entered it. */
+function planModeOf(lines: readonly string[]): boolean {
+	let planMode = false;
+	for (const line of lines) {
+		if (!line.includes("_plan_mode")) continue;
+		const value = parseLine(line);
+		if (value === null) continue;
+		for (const message of setMessages(value) ?? [value]) {
+			if (!isRecord(message)) continue;
+			for (const call of toolCallsOf(message)) {
+				if (call.name === ENTER_PLAN_MODE && call.ok) planMode = true;
+				if (call.name === EXIT_PLAN_MODE && call.ok) planMode = false;
+			}
+		}
+	}
+	return planMode;
+}
+
+function parseLine(line: string): Record<string, unknown> | null {
+	try {
+		const value: unknown = JSON.parse(line);
+		return isRecord(value) ? value : null;
+	} catch (error) {
+		if (error instanceof SyntaxError) return null;
+		throw error;
+	}
+}
+
+function setMessages(value: Record<string, unknown>): unknown[] | null {
+	const set = value.$set;
+	return isRecord(set) && Array.isArray(set.messages) ? set.messages : null;
 }
 
 function addMessage(byId: Map<string, GeminiMessage>, value: unknown): void {
@@ -200,7 +242,7 @@ interface ToolCall {
 	ok: boolean;
 }
 
-function toolCallsOf(message: GeminiMessage): ToolCall[] {
+function toolCallsOf(message: { toolCalls?: unknown }): ToolCall[] {
 	if (!Array.isArray(message.toolCalls)) return [];
 	return message.toolCalls.flatMap((call) =>
 		isRecord(call) && typeof call.name === "string"
