@@ -54,7 +54,8 @@ export async function checkGeminiHooks(
 		installedIn.push(file);
 		findings.push(...judge(file, scope, ours, version, context));
 	}
-	if (installedIn.length === 0) findings.push(finding("warn", DOCTOR_TEXT.notInstalled, DOCTOR_TEXT.installFix));
+	// Not using Gemini CLI here is fine: said as a fact, with the command for those who do.
+	if (installedIn.length === 0) findings.push(finding("ok", DOCTOR_TEXT.notInstalled, DOCTOR_TEXT.installFix));
 	if (installedIn.length > 1) findings.push(finding("warn", DOCTOR_TEXT.twice(installedIn), DOCTOR_TEXT.twiceFix));
 	return findings;
 }

@@ -176,7 +176,9 @@ describe("install and uninstall", () => {
 	it("has the doctor say when the hooks are missing, or when Gemini CLI's hooks are switched off", async () => {
 		const env = { HOME: path.join(dir, "home") };
 		const place = { cwd: path.join(dir, "project"), env };
-		expect(await checkGeminiHooks(place, "1.2.3")).toEqual([expect.objectContaining({ level: "warn" })]);
+		expect(await checkGeminiHooks(place, "1.2.3")).toEqual([
+			expect.objectContaining({ level: "ok", fix: expect.stringMatching(/boulder install gemini/) }),
+		]);
 		const file = settingsFile("user", place);
 		await mkdir(path.dirname(file), { recursive: true });
 		await writeFile(file, '{"hooksConfig": {"enabled": false}}');
