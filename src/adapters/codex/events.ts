@@ -25,7 +25,7 @@
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
  *   never a user turn.
  */
-import { CONTINUATION_PROMPT } from "../../core/prompts/continuation.prompt.js";
+import { isContinuationText } from "../../core/prompts.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
@@ -40,9 +40,6 @@ export interface HookDeps {
 
 /** The tool that changes files: work the plan may not show yet. */
 export const EDIT_TOOL = "apply_patch";
-
-/** The first line of every boulder nudge: how boulder knows its own text. */
-const NUDGE_MARK = CONTINUATION_PROMPT.split("\n")[0] ?? "";
 
 export function sessionRefOf(input: HookInput): SessionRef {
 	return {
@@ -84,7 +81,7 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 }
 
 export function isBoulderPrompt(prompt: string | null): boolean {
-	return prompt !== null && NUDGE_MARK !== "" && prompt.trimStart().startsWith(NUDGE_MARK);
+	return prompt !== null && isContinuationText(prompt);
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
