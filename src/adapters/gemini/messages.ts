@@ -1,7 +1,8 @@
 /**
- * What the Gemini CLI adapter says to people: the one-line notices shown in
- * Gemini CLI (`systemMessage`, never sent to the model) and the installer's
- * messages. The nudges themselves are the core's prompts.
+ * What the Gemini CLI adapter says to people: why boulder waits in plan mode,
+ * the installer's messages and the doctor's. The notices shown in Gemini CLI
+ * (`systemMessage`, never sent to the model) are every command-hook
+ * harness's (`shared/hook-messages.ts`); the nudges are the core's prompts.
  */
 
 /** Why boulder waits while the agent is in plan mode. */
