@@ -13,8 +13,6 @@
  *
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
- * jsonc-parser is bundled from its ES module build (the installers' settings
- * editor, in the CLI).
  *
  * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
  * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
@@ -40,7 +38,7 @@ const common = {
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	alias: {
 		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
-		// Its `main` is a UMD build whose factory requires its own files at run time, which a bundle cannot follow.
+		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
 		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
 	},
 } as const;

@@ -11,19 +11,6 @@ import { canonicalText } from "./todos.js";
 import { ageText, type OverdueTask, taskName } from "./watchdog.js";
 import type { WorkView } from "./work-view.js";
 
-/**
- * The first line of every prompt boulder injects. Some harnesses hand our
- * continuation back to their prompt-submit hook as if it were a new prompt;
- * this is how their adapters tell it from the user's (a test keeps every
- * prompt starting with it).
- */
-export const CONTINUATION_MARK = "[boulder · automatic continuation — not written by the user]";
-
-/** Whether a prompt is one boulder injected: never a real user turn. */
-export function isContinuationText(prompt: string): boolean {
-	return prompt.trimStart().startsWith(CONTINUATION_MARK);
-}
-
 export function fillTemplate(template: string, fields: Record<string, string>): string {
 	return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fields[name] ?? "");
 }

@@ -112,20 +112,7 @@ export function hookLinkText(bundle: string): string {
 	].join("\n");
 }
 
-/** The hook program a link runs, read back from its text; null when the text is not a link boulder wrote. */
-export function hookLinkTarget(text: string): string | null {
-	const match = /^const hook = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-	if (!match?.[1]) return null;
-	try {
-		const target: unknown = JSON.parse(match[1]);
-		return typeof target === "string" ? target : null;
-	} catch (error) {
-		if (error instanceof SyntaxError) return null;
-		throw error;
-	}
-}
-
-export { projectPackage } from "../shared/hook-link.js";
+export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
 
 export interface InstallOptions extends Place {
 	scope: InstallScope;

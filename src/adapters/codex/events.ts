@@ -25,13 +25,15 @@
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
  *   never a user turn.
  */
-import { isContinuationText } from "../../core/prompts.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
 import { normalizeCodexPlan, PLAN_TOOL } from "./todos.js";
+
+export { isBoulderPrompt } from "../shared/boulder-prompt.js";
 
 export interface HookDeps {
 	engine: Engine;
@@ -78,10 +80,6 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
-}
-
-export function isBoulderPrompt(prompt: string | null): boolean {
-	return prompt !== null && isContinuationText(prompt);
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {

@@ -7,13 +7,14 @@
  *
  * Every finding that needs action names the one command that fixes it.
  */
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion, readConfigText } from "../shared/config-file.js";
 import { isRecord, messageOf } from "../shared/hook-input.js";
-import { projectPackage } from "../shared/hook-link.js";
+import { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
 import { parseSettings } from "../shared/hooks-file.js";
+import { whichProgram } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
 import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
@@ -93,16 +94,8 @@ function portableTarget(context: GeminiCheckContext): string | null {
 	const link = hookLinkFile(context.env);
 	const target = linkTarget(link);
 	if (target !== null && existsSync(target)) return `the boulder linked at ${link} (${target})`;
-	for (const dir of (context.env.PATH ?? "").split(path.delimiter)) {
-		const program = path.join(dir, HOOK_BIN);
-		try {
-			accessSync(program, constants.X_OK);
-			return `${program} on the PATH`;
-		} catch {
-			// Not in this folder of the PATH: the shell looks in the next.
-		}
-	}
-	return null;
+	const program = whichProgram(HOOK_BIN, context.env);
+	return program === null ? null : `${program} on the PATH`;
 }
 
 function linkTarget(link: string): string | null {
@@ -113,8 +106,7 @@ function linkTarget(link: string): string | null {
 		// No link, or one that cannot be read: the shell's `[ -f ]` finds nothing there either.
 		return null;
 	}
-	const match = /^const hook = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-	return match?.[1] ? (JSON.parse(match[1]) as string) : null;
+	return hookLinkTarget(text);
 }
 
 function finding(level: DoctorFinding["level"], message: string, fix: string | null, file?: string): DoctorFinding {

@@ -8,8 +8,8 @@
  * Choices, and why:
  * - BeforeAgent fires for the user's prompts and also for boulder's own
  *   continuation (AfterAgent's `deny` sends its reason as the next prompt,
- *   which goes through BeforeAgent again). Our text begins with the core's
- *   continuation mark: that turn is a `continuation`, and only any other
+ *   which goes through BeforeAgent again). Our text begins with the mark of
+ *   boulder's nudges (`shared/boulder-prompt.ts`): that turn is a `continuation`, and only any other
  *   prompt is the user's, which starts a new episode. Counting our own
  *   prompt as the user's would reset the budgets on every nudge.
  * - AfterAgent is the idle: the turn ends and the engine decides in one
@@ -27,8 +27,8 @@
  * - Gemini CLI has no subagent-stop event and runs its subagents outside the
  *   main agent loop, so every event here is the main session's.
  */
-import { isContinuationText } from "../../core/prompts.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { isRecord } from "../shared/hook-input.js";
 import { limitNotice } from "../shared/hook-messages.js";
@@ -66,7 +66,7 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 
 /** Our own continuation, echoed back as a prompt, is never the user's turn. */
 export function provenanceOf(prompt: string) {
-	return isContinuationText(prompt) ? ("continuation" as const) : ("user" as const);
+	return isBoulderPrompt(prompt) ? ("continuation" as const) : ("user" as const);
 }
 
 async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {

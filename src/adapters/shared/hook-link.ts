@@ -41,6 +41,19 @@ export async function linkForUser(
 	return link;
 }
 
+/** The hook program a link runs, read back from its text; null when the text is not a link boulder wrote. */
+export function hookLinkTarget(text: string): string | null {
+	const match = /^const hook = ("(?:[^"\\]|\\.)*");$/m.exec(text);
+	if (!match?.[1]) return null;
+	try {
+		const target: unknown = JSON.parse(match[1]);
+		return typeof target === "string" ? target : null;
+	} catch (error) {
+		if (error instanceof SyntaxError) return null;
+		throw error;
+	}
+}
+
 function samePath(a: string, b: string): boolean {
 	try {
 		return realpathSync(a) === realpathSync(b);
