@@ -4,6 +4,7 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
+import { geminiAdapter } from "./gemini/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import { qwenAdapter } from "./qwen/adapter.js";
@@ -15,6 +16,7 @@ export const ADAPTERS: readonly HarnessAdapter[] = [
 	codexAdapter,
 	piAdapter,
 	qwenAdapter,
+	geminiAdapter,
 ];
 
 /** Contract: the faces find adapters here and nowhere else. */

@@ -18,6 +18,7 @@ import {
 	addMemberEdit,
 	appendItemEdit,
 	elementsOf,
+	type JsonDialect,
 	JsonSyntaxError,
 	keyOf,
 	memberOf,
@@ -38,6 +39,8 @@ export interface HooksDialect<
 	group(form: F, registration: R): Record<string, unknown>;
 	/** A command boulder installed, read back; null for anyone else's. */
 	parseOurs(command: unknown): C | null;
+	/** How the harness reads the file: plain JSON (the default) or JSON with comments and trailing commas. */
+	syntax?: JsonDialect;
 	text: {
 		notJson(file: string, problem: string): string;
 		notObject(file: string, what: string): string;
@@ -106,7 +109,7 @@ export function withOurHooks<F, R extends { event: string }>(
 
 /** Pure: the settings text without boulder's hook entries; everything else byte for byte. */
 export function withoutOurHooks(
-	dialect: Pick<HooksDialect<unknown>, "parseOurs" | "text">,
+	dialect: Pick<HooksDialect<unknown>, "parseOurs" | "text" | "syntax">,
 	text: string,
 	file: string,
 ): SettingsEditResult {
@@ -227,7 +230,7 @@ function expectedAfterInstall<F, R extends { event: string }>(
 
 /** The edit must give exactly the intended settings, and keep a byte order mark: a guard against a bug writing a damaged file. */
 function verify(
-	dialect: Pick<HooksDialect<unknown>, "text">,
+	dialect: Pick<HooksDialect<unknown>, "text" | "syntax">,
 	text: string,
 	expected: unknown,
 	file: string,
@@ -247,10 +250,14 @@ function verify(
 const BOM = "\uFEFF";
 
 /** Parses settings text (a byte order mark allowed) into its tree. Contract: throws `BoulderError("settings-invalid")`. */
-export function parseSettings(dialect: Pick<HooksDialect<unknown>, "text">, text: string, file: string): Node {
+export function parseSettings(
+	dialect: Pick<HooksDialect<unknown>, "text" | "syntax">,
+	text: string,
+	file: string,
+): Node {
 	let root: Node;
 	try {
-		root = parseJsonTree(text, "json");
+		root = parseJsonTree(text, dialect.syntax ?? "json");
 	} catch (error) {
 		if (error instanceof JsonSyntaxError)
 			throw new BoulderError("settings-invalid", dialect.text.notJson(file, error.message));

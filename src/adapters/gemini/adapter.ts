@@ -1,0 +1,48 @@
+/**
+ * Gemini CLI as the adapter registry sees it: hooks in its settings files,
+ * boulder's hook program per event, its `write_todos` list. The installer,
+ * the doctor check and the hook runtime load on first use, so a CLI command
+ * that needs none of them does not pay for them.
+ */
+import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
+import { INSTALL_TEXT } from "./messages.js";
+import { normalizeGeminiTodos } from "./todos.js";
+
+function placeOf(place: InstallPlace) {
+	return { cwd: place.cwd, env: place.env, scope: place.scope as "user" | "project" };
+}
+
+export const geminiAdapter: HarnessAdapter = {
+	name: HARNESS,
+	title: "Gemini CLI",
+	scopes: [
+		{
+			name: "user",
+			help: "your user settings (~/.gemini/settings.json or $GEMINI_CLI_HOME): every project (the default)",
+		},
+		{
+			name: "project",
+			help: "this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
+		},
+	],
+	defaultScope: "user",
+	async install(place) {
+		const { installGemini } = await import("./install.js");
+		const { report, notes } = await installGemini(placeOf(place));
+		return { report, text: INSTALL_TEXT, notes };
+	},
+	async uninstall(place) {
+		const { uninstallGemini } = await import("./install.js");
+		return { report: await uninstallGemini(placeOf(place)), text: INSTALL_TEXT, notes: [] };
+	},
+	doctor: {
+		name: HARNESS,
+		run: async (context) => (await import("./doctor.js")).geminiDoctorCheck.run(context),
+	},
+	hook: {
+		events: HOOK_EVENTS,
+		run: async (event, streams) => (await import("./run-hook.js")).runGeminiHook([event], streams),
+	},
+	normalizeTodos: normalizeGeminiTodos,
+};

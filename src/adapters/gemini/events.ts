@@ -1,0 +1,119 @@
+/**
+ * Gemini CLI's hook events, mapped onto engine calls. Thin on purpose: every
+ * decision is the engine's; this file only says which engine call an event
+ * means, fills in what the harness does not send (spend, whether the turn
+ * finished, plan mode: from the transcript) and turns the engine's answer
+ * into the JSON Gemini CLI reads.
+ *
+ * Choices, and why:
+ * - BeforeAgent fires for the user's prompts and also for boulder's own
+ *   continuation (AfterAgent's `deny` sends its reason as the next prompt,
+ *   which goes through BeforeAgent again). Our text begins with the mark of
+ *   boulder's nudges (`shared/boulder-prompt.ts`): that turn is a `continuation`, and only any other
+ *   prompt is the user's, which starts a new episode. Counting our own
+ *   prompt as the user's would reset the budgets on every nudge.
+ * - AfterAgent is the idle: the turn ends and the engine decides in one
+ *   write. Gemini CLI fires it for a turn the user cancelled or that failed
+ *   too, with nothing in the input saying so; the transcript says whether
+ *   the turn ended with a finished reply (`transcript.ts`), and a turn it
+ *   does not show finished, or a transcript that cannot be read, is never
+ *   continued.
+ * - Printing `{"decision":"deny"}` is the delivery: recorded as delivered in
+ *   the same write as the decision.
+ * - AfterTool is installed for `write_todos` only: its input is the whole list.
+ * - PreCompress is a compaction, not a turn.
+ * - Plan mode (the agent called `enter_plan_mode` and has not left it) waits
+ *   for the user, who approves the plan.
+ * - Gemini CLI has no subagent-stop event and runs its subagents outside the
+ *   main agent loop, so every event here is the main session's.
+ */
+import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { isBoulderPrompt } from "../shared/boulder-prompt.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { isRecord } from "../shared/hook-input.js";
+import { limitNotice } from "../shared/hook-messages.js";
+import { HARNESS, type HookInput, textField } from "./hook-input.js";
+import { PLAN_MODE_WAIT } from "./messages.js";
+import { normalizeGeminiTodos, TODO_TOOL } from "./todos.js";
+import { type TurnReading, unfinishedReason, unreadableReason } from "./transcript.js";
+
+export interface HookDeps {
+	engine: Engine;
+	readTurn(file: string): Promise<TurnReading>;
+}
+
+export function sessionRefOf(input: HookInput): SessionRef {
+	return { harness: HARNESS, sessionId: input.sessionId, subagent: false, agent: null };
+}
+
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	const ref = sessionRefOf(input);
+	switch (input.event) {
+		case "BeforeAgent":
+			await deps.engine.turnStarted(ref, provenanceOf(textField(input, "prompt") ?? ""));
+			return NOTHING;
+		case "AfterAgent":
+			return onAfterAgent(input, ref, deps);
+		case "AfterTool":
+			await onToolUsed(input, ref, deps.engine);
+			return NOTHING;
+		case "PreCompress":
+			await deps.engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+	}
+}
+
+/** Our own continuation, echoed back as a prompt, is never the user's turn. */
+export function provenanceOf(prompt: string) {
+	return isBoulderPrompt(prompt) ? ("continuation" as const) : ("user" as const);
+}
+
+async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const { turn, unseen } = await seeTurn(input, deps);
+	const facts: IdleFacts & { interruptAt?: number | null } = {
+		lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response"),
+	};
+	if (unseen !== null) facts.turnUnseen = unseen;
+	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
+	if (turn?.planMode) facts.pendingInput = { kind: "wait", detail: PLAN_MODE_WAIT };
+	const end = {
+		outcome: "end" as const,
+		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
+	};
+	const result = await deps.engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
+	return answerFor(result);
+}
+
+/** The engine's decision as Gemini CLI's AfterAgent output. */
+export function answerFor(result: IdleResult): HookAnswer {
+	if (result.kind === "inject") return { output: { decision: "deny", reason: result.text } };
+	if (result.kind === "complete") return { output: { systemMessage: result.text } };
+	if (result.kind === "skip" && result.notice) return { output: { systemMessage: limitNotice(result.detail) } };
+	return NOTHING;
+}
+
+/** The turn as the transcript shows it, or why it is not continued (unreadable, or not finished). */
+async function seeTurn(input: HookInput, deps: HookDeps): Promise<{ turn: TurnReading | null; unseen: string | null }> {
+	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
+	try {
+		const turn = await deps.readTurn(input.transcriptPath);
+		return { turn, unseen: unfinishedReason(input.transcriptPath, turn) };
+	} catch (error) {
+		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
+	if (textField(input, "tool_name") !== TODO_TOOL) return;
+	const response = input.fields.tool_response;
+	if (isRecord(response) && response.error !== undefined && response.error !== null) {
+		await engine.recordError(ref, `${TODO_TOOL} failed; the list is as it was`, new Error(String(response.error)));
+		return;
+	}
+	const { todos, warnings } = normalizeGeminiTodos(input.fields.tool_input);
+	await engine.todosChanged(ref, todos);
+	if (warnings.length > 0) {
+		await engine.recordError(ref, `reading the agent's list from ${TODO_TOOL}`, new Error(warnings.join("; ")));
+	}
+}

@@ -1,0 +1,285 @@
+/**
+ * What Gemini CLI does not tell a hook, read from the session's transcript
+ * (`transcript_path`, JSONL): the real token spend of the current turn, the
+ * files it edited, whether it ended with a finished answer, and whether the
+ * agent is in plan mode.
+ *
+ * The file is a log of changes to one conversation record: a first line with
+ * the session's metadata, then message lines (`{id, type, content, tokens,
+ * toolCalls, ...}`; a message is written again under the same id when its tool
+ * calls are added) and `{"$set": {...}}` lines, of which `$set.messages`
+ * replaces the whole list. Replaying it gives the messages; the current turn
+ * is everything after the last `user` message that carries text (a prompt,
+ * the user's or a continuation's; tool results are `user` messages too, but
+ * carry `functionResponse` parts).
+ *
+ * Why "finished" matters: Gemini CLI writes a model reply only once its whole
+ * stream has arrived, and fires AfterAgent even for a turn the user cancelled
+ * (Esc) or that failed, with no flag saying so. A turn whose last message is a
+ * model reply with text and no tool call ended normally; anything else (the
+ * prompt or a tool result last, a reply that called tools) is a turn that was
+ * cut short, and is never continued. A cancel also leaves an `info` note
+ * ("Request cancelled."), read as the user's interrupt; Gemini CLI may then
+ * rewrite the list without the cancelled prompt, which leaves no finished
+ * turn either.
+ *
+ * Untrusted: only a regular file of at most `maxBytes` is read (see
+ * `engine/bounded-read.ts`); a line that is not a JSON object is skipped and
+ * counted.
+ */
+import type { TokenSpend } from "../../core/turns.js";
+import { FileProblem, readRegularFile } from "../../engine/bounded-read.js";
+import { isRecord, messageOf } from "../shared/hook-input.js";
+
+/**
+ * Tools that change files: work the todo list may not show yet, which the
+ * policy counts as activity. Shell commands do not count: running one is not
+ * evidence of progress, and a stalled agent can run them forever.
+ */
+export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["write_file", "replace"]);
+
+/** The note Gemini CLI records when the user cancels a turn (Esc). */
+const CANCELLED = "Request cancelled";
+
+const ENTER_PLAN_MODE = "enter_plan_mode";
+const EXIT_PLAN_MODE = "exit_plan_mode";
+
+export interface TurnReading {
+	/** Real spend of the turn's model calls (cache reads are not spend). */
+	spend: TokenSpend;
+	/** Model replies in the turn. */
+	calls: number;
+	/** Calls of `ACTIVITY_TOOLS`. */
+	activity: number;
+	/** The turn ends with a model reply that has text and calls no tool. */
+	finished: boolean;
+	/** That reply's text. */
+	lastAssistantText: string | null;
+	/** The id of the message that began the turn: the same for every report of this turn's end. */
+	startMarker: string | null;
+	/** The text that began the turn. */
+	prompt: string | null;
+	/** The user cancelled the turn (Esc): when, from the note's timestamp (null if it has none). */
+	interrupt: { at: number | null } | null;
+	/** The agent entered plan mode (`enter_plan_mode`) and has not left it. */
+	planMode: boolean;
+	skippedLines: number;
+}
+
+/** Bigger than any transcript a session reaches; a larger file is not read, and its turn is unseen. */
+export const MAX_TRANSCRIPT_BYTES = 128 * 1024 * 1024;
+
+export interface GeminiMessage {
+	id: string;
+	type: string;
+	content: unknown;
+	tokens?: unknown;
+	toolCalls?: unknown;
+	timestamp?: unknown;
+}
+
+/** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
+export async function readTurn(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): Promise<TurnReading> {
+	return turnOf(await readRegularFile(file, maxBytes));
+}
+
+/**
+ * Pure: the current turn of a transcript's text. Only the turn's own lines
+ * are parsed (from the end back to the prompt that began it, or to a `$set`
+ * of the whole list), and, for plan mode, the lines that name a plan-mode
+ * tool: a long session costs what its last turn costs, plus one pass over
+ * the text.
+ */
+export function turnOf(text: string): TurnReading {
+	const lines = text.split("\n");
+	const { messages, skippedLines } = replay(lines.slice(turnStart(lines)));
+	let start = -1;
+	for (const [index, message] of messages.entries()) {
+		if (message.type === "user" && promptText(message.content) !== null) start = index;
+	}
+	const planMode = planModeOf(lines);
+	const turn = messages.slice(start + 1);
+	const spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+	let calls = 0;
+	let activity = 0;
+	for (const message of turn) {
+		if (message.type !== "gemini") continue;
+		calls++;
+		addTokens(spend, message.tokens);
+		activity += toolCallsOf(message).filter((call) => ACTIVITY_TOOLS.has(call.name)).length;
+	}
+	const cancelled = turn.findLast(
+		(message) =>
+			message.type === "info" && typeof message.content === "string" && message.content.startsWith(CANCELLED),
+	);
+	const last = turn.at(-1);
+	const lastText = last?.type === "gemini" ? textOf(last.content) : null;
+	const finished = last !== undefined && lastText !== null && toolCallsOf(last).length === 0;
+	const begun = start >= 0 ? messages[start] : undefined;
+	return {
+		spend,
+		calls,
+		activity,
+		finished,
+		lastAssistantText: finished ? lastText : null,
+		startMarker: begun?.id ?? null,
+		prompt: begun ? promptText(begun.content) : null,
+		interrupt: cancelled ? { at: timeOf(cancelled.timestamp) } : null,
+		planMode,
+		skippedLines,
+	};
+}
+
+/** The messages lines add up to, in order, each id once (its latest version). */
+export function replay(lines: readonly string[]): { messages: GeminiMessage[]; skippedLines: number } {
+	const byId = new Map<string, GeminiMessage>();
+	let skippedLines = 0;
+	for (const line of lines) {
+		if (line.trim() === "") continue;
+		const value = parseLine(line);
+		if (value === null) {
+			skippedLines++;
+			continue;
+		}
+		const list = setMessages(value);
+		if (list !== null) {
+			byId.clear();
+			for (const message of list) addMessage(byId, message);
+			continue;
+		}
+		addMessage(byId, value);
+	}
+	return { messages: [...byId.values()], skippedLines };
+}
+
+/** The index of the line the current turn's replay starts from: its prompt, a `$set` of the whole list, or the first line. */
+function turnStart(lines: readonly string[]): number {
+	for (let index = lines.length - 1; index >= 0; index--) {
+		const line = lines[index] as string;
+		if (line.trim() === "") continue;
+		const value = parseLine(line);
+		if (value === null) continue;
+		if (setMessages(value) !== null) return index;
+		if (value.type === "user" && promptText(value.content) !== null) return index;
+	}
+	return 0;
+}
+
+/** Whether the last plan-mode tool that succeeded, anywhere in the session, entered it. */
+function planModeOf(lines: readonly string[]): boolean {
+	let planMode = false;
+	for (const line of lines) {
+		if (!line.includes("_plan_mode")) continue;
+		const value = parseLine(line);
+		if (value === null) continue;
+		for (const message of setMessages(value) ?? [value]) {
+			if (!isRecord(message)) continue;
+			for (const call of toolCallsOf(message)) {
+				if (call.name === ENTER_PLAN_MODE && call.ok) planMode = true;
+				if (call.name === EXIT_PLAN_MODE && call.ok) planMode = false;
+			}
+		}
+	}
+	return planMode;
+}
+
+function parseLine(line: string): Record<string, unknown> | null {
+	try {
+		const value: unknown = JSON.parse(line);
+		return isRecord(value) ? value : null;
+	} catch (error) {
+		if (error instanceof SyntaxError) return null;
+		throw error;
+	}
+}
+
+function setMessages(value: Record<string, unknown>): unknown[] | null {
+	const set = value.$set;
+	return isRecord(set) && Array.isArray(set.messages) ? set.messages : null;
+}
+
+function addMessage(byId: Map<string, GeminiMessage>, value: unknown): void {
+	if (!isRecord(value) || typeof value.id !== "string" || typeof value.type !== "string") return;
+	// A message written again (its tool calls added) keeps its place.
+	byId.set(value.id, {
+		id: value.id,
+		type: value.type,
+		content: value.content,
+		tokens: value.tokens,
+		toolCalls: value.toolCalls,
+		timestamp: value.timestamp,
+	});
+}
+
+function timeOf(value: unknown): number | null {
+	const at = typeof value === "string" ? Date.parse(value) : Number.NaN;
+	return Number.isFinite(at) ? at : null;
+}
+
+/** A user message's text, when it is a prompt (not a tool result). */
+function promptText(content: unknown): string | null {
+	if (typeof content === "string") return content.trim() === "" ? null : content;
+	if (!Array.isArray(content)) return null;
+	if (content.some((part) => isRecord(part) && part.functionResponse !== undefined)) return null;
+	return textOf(content);
+}
+
+/** The text parts of a message's content, joined; null when there is none. */
+function textOf(content: unknown): string | null {
+	const text =
+		typeof content === "string"
+			? content
+			: Array.isArray(content)
+				? content
+						.map((part) => (isRecord(part) && typeof part.text === "string" && part.thought !== true ? part.text : ""))
+						.join("")
+				: "";
+	return text.trim() === "" ? null : text;
+}
+
+interface ToolCall {
+	name: string;
+	ok: boolean;
+}
+
+function toolCallsOf(message: { toolCalls?: unknown }): ToolCall[] {
+	if (!Array.isArray(message.toolCalls)) return [];
+	return message.toolCalls.flatMap((call) =>
+		isRecord(call) && typeof call.name === "string"
+			? [{ name: call.name, ok: call.status === undefined || call.status === "success" }]
+			: [],
+	);
+}
+
+/**
+ * Gemini's `tokens`: `input` (the prompt, cached part included), `cached`,
+ * `output`, `thoughts`, `tool`. Spend is the uncached input (with the tool
+ * prompt) and everything generated; Gemini reports no cache writes.
+ */
+function addTokens(spend: TokenSpend, tokens: unknown): void {
+	if (!isRecord(tokens)) return;
+	const count = (key: string) => {
+		const value = tokens[key];
+		return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : 0;
+	};
+	spend.input += Math.max(0, count("input") - count("cached")) + count("tool");
+	spend.output += count("output") + count("thoughts");
+}
+
+/**
+ * Why the turn that just ended is not continued when its transcript does not
+ * show it finished, in plain words naming the file; null when it did.
+ */
+export function unfinishedReason(file: string, reading: TurnReading): string | null {
+	if (reading.finished) return null;
+	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
+	return `the transcript ${file} does not show the turn ending with a finished reply${skipped}: it was cancelled, failed or is still being written`;
+}
+
+/** Why the transcript could not be read at all, in plain words naming the file. */
+export function unreadableReason(file: string | null, error: unknown): string {
+	if (file === null) return "Gemini CLI gave no transcript_path";
+	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
+	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
+	return `cannot read the transcript ${file}: ${reason}`;
+}
