@@ -36,19 +36,13 @@ import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { HookAnswer } from "../shared/command-hook.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { limitNotice, lookingAtBoulder } from "./messages.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
-/** What the harness is told: JSON for stdout (or nothing), and what to report once it is written. */
-export interface HookAnswer {
-	output: Record<string, unknown> | null;
-	/** Called right after the output was written. */
-	written?: () => Promise<void>;
-	/** Called when writing the output failed. */
-	failed?: (why: string) => Promise<void>;
-}
+export type { HookAnswer } from "../shared/command-hook.js";
 
 export interface HookDeps {
 	engine: Engine;

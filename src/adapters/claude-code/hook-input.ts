@@ -8,6 +8,9 @@
  * Deliberately hand-written rather than a zod schema: this runs in a fresh
  * process on every hook event, where every millisecond of start-up counts.
  */
+import { isRecord, messageOf, nonEmptyText as text0 } from "../shared/json-values.js";
+
+export { isRecord, messageOf } from "../shared/json-values.js";
 
 /** The harness name boulder's state and log use for Claude Code sessions. */
 export const HARNESS = "claude-code";
@@ -95,14 +98,3 @@ export function booleanField(input: HookInput, key: string): boolean | null {
 	return typeof value === "boolean" ? value : null;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function text0(value: unknown): string | null {
-	return typeof value === "string" && value.trim() !== "" ? value : null;
-}
