@@ -97,4 +97,3 @@ export function booleanField(input: HookInput, key: string): boolean | null {
 	const value = input.fields[key];
 	return typeof value === "boolean" ? value : null;
 }
-
