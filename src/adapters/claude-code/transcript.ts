@@ -24,8 +24,11 @@
  * was but the file does not end with it yet, the read is retried briefly.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
+import { FileProblem, sizeInWords } from "../../engine/bounded-read.js";
+import { type ReadLimit, type ScanEnd, type ScanOptions, scanTurn } from "../shared/transcript-scan.js";
 import { isRecord, messageOf } from "./hook-input.js";
+
+export type { ReadLimit } from "../shared/transcript-scan.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -40,12 +43,6 @@ export const QUESTION_TOOL = "AskUserQuestion";
 const INTERRUPT_PREFIX = "[Request interrupted by user";
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
-
-/** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
-export interface ReadLimit {
-	kind: "bytes" | "line";
-	bytes: number;
-}
 
 export interface TurnReading {
 	/** Real spend of the turn's model calls, each message id counted once. */
@@ -74,13 +71,7 @@ export interface TurnReading {
 	limit: ReadLimit | null;
 }
 
-export interface ReadTurnOptions {
-	/** Bytes read per step backwards (default 64 KiB). */
-	chunkBytes?: number;
-	/** Never read more than this from the end (default 256 MiB): a turn that began further back is not seen. */
-	maxBytes?: number;
-	/** Never build a line longer than this (default 64 MiB): such a line ends the reading. */
-	maxLineBytes?: number;
+export interface ReadTurnOptions extends ScanOptions {
 	/**
 	 * The turn's last reply as the harness reported it (Stop's
 	 * `last_assistant_message`): until the file ends with it, the file is
@@ -93,18 +84,7 @@ export interface ReadTurnOptions {
 	sleep?: (ms: number) => Promise<void>;
 }
 
-/**
- * `maxLineBytes`: the model's API takes requests of at most 32 MB, and a
- * tool-result line may carry its content twice (the message and
- * `toolUseResult`).
- */
-const DEFAULTS = {
-	chunkBytes: 64 * 1024,
-	maxBytes: 256 * 1024 * 1024,
-	maxLineBytes: 64 * 1024 * 1024,
-	retries: 4,
-	retryDelayMs: 25,
-};
+const DEFAULTS = { retries: 4, retryDelayMs: 25 };
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
@@ -116,7 +96,7 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
 	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
 	for (let attempt = 0; ; attempt++) {
 		const tally = new TurnTally();
-		const scan = await scanTurn(file, options, (line) => tally.add(line));
+		const scan = await scanTurn(file, options, (line) => tally.add(line), isTurnStart);
 		const reading = tally.reading(scan);
 		// Without the turn's start nothing is seen; reading again cannot change that.
 		if (!reading.foundStart) return reading;
@@ -164,89 +144,10 @@ export interface TurnLines {
 }
 
 /** Reads backwards from the end until the line that began the turn, or a limit. */
-export async function readTurnLines(
-	file: string,
-	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes"> = {},
-): Promise<TurnLines> {
+export async function readTurnLines(file: string, options: ScanOptions = {}): Promise<TurnLines> {
 	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, (line) => newestFirst.push(line));
+	const scan = await scanTurn(file, options, (line) => newestFirst.push(line), isTurnStart);
 	return { lines: newestFirst.reverse(), ...scan };
-}
-
-type ScanEnd = Omit<TurnLines, "lines">;
-
-/**
- * Hands the file's lines to `visit`, parsed, newest first, up to and
- * including the line that begins the turn. One chunk buffer serves the whole
- * scan: a line inside a chunk is decoded from it; a line that spans chunks is
- * only measured while its start is looked for, then read once, whole, from
- * the file. So a long line costs its length, not its length squared, and a
- * line too long to use is never held in memory.
- */
-async function scanTurn(
-	file: string,
-	options: Pick<ReadTurnOptions, "chunkBytes" | "maxBytes" | "maxLineBytes">,
-	visit: (line: Record<string, unknown>) => void,
-): Promise<ScanEnd> {
-	const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULTS.chunkBytes);
-	const maxBytes = Math.max(0, options.maxBytes ?? DEFAULTS.maxBytes);
-	const maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULTS.maxLineBytes);
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
-		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
-		let lastLine = true;
-		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
-		const take = (bytes: Buffer): boolean => {
-			const last = lastLine;
-			lastLine = false;
-			const text = bytes.toString("utf8");
-			if (text.trim() === "") return false;
-			const value = parseLine(text);
-			if (value === null) {
-				if (last) end.partialLastLine = true;
-				else end.skippedLines++;
-				return false;
-			}
-			visit(value);
-			end.foundStart = isTurnStart(value);
-			return end.foundStart;
-		};
-		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
-		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
-			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
-			const whole = Buffer.allocUnsafe(lineEnd - start);
-			await readFully(file, handle, whole, whole.length, start);
-			return whole;
-		};
-		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
-		/** Where the line being looked at ends: its newline, or the end of the file. */
-		let lineEnd = size;
-		let position = size;
-		let length = 0;
-		while (position > 0) {
-			const budget = maxBytes - (size - position);
-			if (budget <= 0) return { ...end, limit: { kind: "bytes", bytes: maxBytes } };
-			length = Math.min(chunkBytes, position, budget);
-			position -= length;
-			await readFully(file, handle, chunk, length, position);
-			let stop = length;
-			while (stop > 0) {
-				const newline = chunk.lastIndexOf(0x0a, stop - 1);
-				if (newline === -1) break;
-				const start = position + newline + 1;
-				if (lineEnd - start > maxLineBytes) return tooLong();
-				if (take(await lineBytes(start, lineEnd, position, length))) return end;
-				lineEnd = position + newline;
-				stop = newline;
-			}
-			if (lineEnd - position > maxLineBytes) return tooLong();
-		}
-		if (lineEnd > 0) take(await lineBytes(0, lineEnd, 0, length));
-		return end;
-	} finally {
-		await handle.close();
-	}
 }
 
 /**
@@ -404,35 +305,7 @@ function count(value: unknown): number {
 	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
-function parseLine(text: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(text);
-		return isRecord(value) ? value : null;
-	} catch {
-		// Not JSON: counted by the caller (a torn last line, or a corrupt one).
-		return null;
-	}
-}
-
 /** Whitespace-blind: the harness and the file may join text blocks differently. */
 function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
-}
-
-/** Fills `buffer[0, length)` from the file at `position`. */
-async function readFully(
-	file: string,
-	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
-	buffer: Buffer,
-	length: number,
-	position: number,
-): Promise<void> {
-	let done = 0;
-	while (done < length) {
-		const { bytesRead } = await readAt(file, handle, buffer.subarray(0, length), done, position + done);
-		if (bytesRead === 0) {
-			throw new FileProblem(file, "unreadable", `it shrank while it was read (at byte ${position + done})`);
-		}
-		done += bytesRead;
-	}
 }

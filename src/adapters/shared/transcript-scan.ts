@@ -1,0 +1,156 @@
+/**
+ * Reads the current turn of a harness's JSONL transcript from the end
+ * backwards, in chunks, line by line, as far back as the line that began the
+ * turn: a transcript of hundreds of MB costs what its last turn costs. Lines
+ * are split on newline bytes before they are decoded, so a chunk that begins
+ * inside a line or inside a multibyte character changes nothing, and no line
+ * is copied more than once. Which line begins a turn is the harness's
+ * (`isTurnStart`); everything else here is the same for every harness.
+ *
+ * Untrusted: only a regular file is opened (see `engine/bounded-read.ts`), no
+ * more than `maxBytes` is read, and no line longer than `maxLineBytes` is
+ * built. When either limit stops the reading before the turn's start, the
+ * scan says so (`limit`).
+ */
+import { FileProblem, openRegularFile, readAt } from "../../engine/bounded-read.js";
+import { isRecord } from "./json-values.js";
+
+/** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
+export interface ReadLimit {
+	kind: "bytes" | "line";
+	bytes: number;
+}
+
+export interface ScanOptions {
+	/** Bytes read per step backwards (default 64 KiB). */
+	chunkBytes?: number;
+	/** Never read more than this from the end (default 256 MiB): a turn that began further back is not seen. */
+	maxBytes?: number;
+	/** Never build a line longer than this (default 64 MiB): such a line ends the reading. */
+	maxLineBytes?: number;
+}
+
+/** How a scan ended. */
+export interface ScanEnd {
+	/** The line that began the turn was found (false: a limit was reached, or no line begins a turn). */
+	foundStart: boolean;
+	/** The file's last line was incomplete and left out. */
+	partialLastLine: boolean;
+	/** Lines that were not JSON objects. */
+	skippedLines: number;
+	/** The limit that stopped the reading before the turn's start, if one did. */
+	limit: ReadLimit | null;
+}
+
+/**
+ * `maxLineBytes`: a model API takes requests of at most 32 MB, and a
+ * tool-result line may carry its content twice.
+ */
+export const SCAN_DEFAULTS = {
+	chunkBytes: 64 * 1024,
+	maxBytes: 256 * 1024 * 1024,
+	maxLineBytes: 64 * 1024 * 1024,
+};
+
+/**
+ * Hands the file's lines to `visit`, parsed, newest first, up to and
+ * including the line that begins the turn. One chunk buffer serves the whole
+ * scan: a line inside a chunk is decoded from it; a line that spans chunks is
+ * only measured while its start is looked for, then read once, whole, from
+ * the file. So a long line costs its length, not its length squared, and a
+ * line too long to use is never held in memory.
+ */
+export async function scanTurn(
+	file: string,
+	options: ScanOptions,
+	visit: (line: Record<string, unknown>) => void,
+	isTurnStart: (line: Record<string, unknown>) => boolean,
+): Promise<ScanEnd> {
+	const chunkBytes = Math.max(1, options.chunkBytes ?? SCAN_DEFAULTS.chunkBytes);
+	const maxBytes = Math.max(0, options.maxBytes ?? SCAN_DEFAULTS.maxBytes);
+	const maxLineBytes = Math.max(1, options.maxLineBytes ?? SCAN_DEFAULTS.maxLineBytes);
+	const { handle, size } = await openRegularFile(file);
+	try {
+		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
+		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
+		let lastLine = true;
+		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
+		const take = (bytes: Buffer): boolean => {
+			const last = lastLine;
+			lastLine = false;
+			const text = bytes.toString("utf8");
+			if (text.trim() === "") return false;
+			const value = parseLine(text);
+			if (value === null) {
+				if (last) end.partialLastLine = true;
+				else end.skippedLines++;
+				return false;
+			}
+			visit(value);
+			end.foundStart = isTurnStart(value);
+			return end.foundStart;
+		};
+		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
+		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
+			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
+			const whole = Buffer.allocUnsafe(lineEnd - start);
+			await readFully(file, handle, whole, whole.length, start);
+			return whole;
+		};
+		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
+		/** Where the line being looked at ends: its newline, or the end of the file. */
+		let lineEnd = size;
+		let position = size;
+		let length = 0;
+		while (position > 0) {
+			const budget = maxBytes - (size - position);
+			if (budget <= 0) return { ...end, limit: { kind: "bytes", bytes: maxBytes } };
+			length = Math.min(chunkBytes, position, budget);
+			position -= length;
+			await readFully(file, handle, chunk, length, position);
+			let stop = length;
+			while (stop > 0) {
+				const newline = chunk.lastIndexOf(0x0a, stop - 1);
+				if (newline === -1) break;
+				const start = position + newline + 1;
+				if (lineEnd - start > maxLineBytes) return tooLong();
+				if (take(await lineBytes(start, lineEnd, position, length))) return end;
+				lineEnd = position + newline;
+				stop = newline;
+			}
+			if (lineEnd - position > maxLineBytes) return tooLong();
+		}
+		if (lineEnd > 0) take(await lineBytes(0, lineEnd, 0, length));
+		return end;
+	} finally {
+		await handle.close();
+	}
+}
+
+export function parseLine(text: string): Record<string, unknown> | null {
+	try {
+		const value: unknown = JSON.parse(text);
+		return isRecord(value) ? value : null;
+	} catch {
+		// Not JSON: counted by the caller (a torn last line, or a corrupt one).
+		return null;
+	}
+}
+
+/** Fills `buffer[0, length)` from the file at `position`. */
+async function readFully(
+	file: string,
+	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
+	buffer: Buffer,
+	length: number,
+	position: number,
+): Promise<void> {
+	let done = 0;
+	while (done < length) {
+		const { bytesRead } = await readAt(file, handle, buffer.subarray(0, length), done, position + done);
+		if (bytesRead === 0) {
+			throw new FileProblem(file, "unreadable", `it shrank while it was read (at byte ${position + done})`);
+		}
+		done += bytesRead;
+	}
+}
