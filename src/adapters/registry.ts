@@ -3,10 +3,11 @@
  * that exports a `HarnessAdapter` and one line here.
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
+import { copilotAdapter } from "./copilot/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, copilotAdapter];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {

@@ -22,10 +22,10 @@
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
  */
+import { portableCommand as sharedPortableCommand } from "../shared/portable-command.js";
+import { shellWord as plainShellWord, shellWords } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
-
-const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: HookEvent;
@@ -107,22 +107,17 @@ export function hookCommand(program: HookForm, event: HookEvent): string {
 	return `${shellWord(program.node)} ${shellWord(program.bundle)} ${event} ${HOOK_MARKER}=${program.version}`;
 }
 
-/**
- * The finder, in POSIX sh. Every branch ends in `exec` or an exit 0; the
- * notice is JSON Claude Code shows the user (`systemMessage`), never the model.
- * Nothing forks before the hook runs (`[` and `command -v` are built in).
- */
+/** The finder (`shared/portable-command.ts`); the notice is JSON Claude Code shows the user (`systemMessage`), never the model. */
 function portableCommand(event: HookEvent): string {
-	const run = `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`;
-	const otherwise =
-		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
-	return [
-		`h="$CLAUDE_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}"`,
-		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${HOOK_LINK}"`,
-		`[ -f "$h" ] && exec node "$h" ${run}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
-		otherwise,
-	].join("; ");
+	return sharedPortableCommand({
+		projectDirVar: "CLAUDE_PROJECT_DIR",
+		bundle: HOOK_BUNDLE,
+		link: HOOK_LINK,
+		bin: HOOK_BIN,
+		args: `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`,
+		otherwise:
+			event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
+	});
 }
 
 /** The matcher groups for one event, as settings files and hooks.json hold them. */
@@ -176,20 +171,12 @@ export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";
 
 /** Quotes for a POSIX shell when needed; `${CLAUDE_PLUGIN_ROOT}` must stay expandable, so it is double-quoted. */
 export function shellWord(word: string): string {
-	if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-	if (word.includes(PLUGIN_ROOT) && !/["\\`]/.test(word.replaceAll(PLUGIN_ROOT, ""))) {
+	if (
+		word.includes(PLUGIN_ROOT) &&
+		!/^[\w@%+=:,./-]+$/.test(word) &&
+		!/["\\`]/.test(word.replaceAll(PLUGIN_ROOT, ""))
+	) {
 		return `"${word}"`;
 	}
-	return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Splits what `shellWord` produced back into words. */
-function shellWords(text: string): string[] {
-	const words: string[] = [];
-	const pattern = /'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+)/g;
-	for (const match of text.matchAll(pattern)) {
-		if (match[1] !== undefined) words.push(match[1].replaceAll(`'\\''`, "'"));
-		else words.push(match[2] ?? match[3] ?? "");
-	}
-	return words;
+	return plainShellWord(word);
 }

@@ -70,7 +70,7 @@ describe("a new harness: one folder and one registry line", () => {
 		const why = await box.run(["why"], { adapters });
 		expect(why.stdout).toContain("continued: 1 item(s) still open; continuing with: write the printer");
 		const unknown = await box.run(["hook", "nope", "Stop"], { adapters });
-		expect(unknown.stderr).toContain("boulder knows: claude-code, opencode, example");
+		expect(unknown.stderr).toContain(`boulder knows: ${adapters.names().join(", ")}`);
 	});
 
 	it("keeps to the layers an adapter may use", async () => {

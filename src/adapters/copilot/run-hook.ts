@@ -1,0 +1,50 @@
+/**
+ * One Copilot CLI hook invocation: the shared command-hook run
+ * (`shared/command-hook.ts`) in Copilot's dialect. Served by the bundled hook
+ * program (`boulder-hook.cjs copilot <event>`) and `boulder hook copilot <event>`.
+ *
+ * Contract: never throws and never prints a block unless the engine chose to
+ * inject. The caller exits 0.
+ */
+import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../shared/command-hook.js";
+import type { HookStreams } from "../types.js";
+import { handleHook, sessionRefOf } from "./events.js";
+import { HARNESS, type HookInput, parseHookInput } from "./hook-input.js";
+import { readTodos } from "./todos.js";
+import { readTurn } from "./transcript.js";
+
+export interface RunHookOptions {
+	open?: OpenEngine;
+	readTurn?: typeof readTurn;
+	readTodos?: typeof readTodos;
+}
+
+export async function runCopilotHook(
+	argv: readonly string[],
+	streams: HookStreams,
+	options: RunHookOptions = {},
+): Promise<void> {
+	const dialect: CommandHookDialect<HookInput> = {
+		harness: HARNESS,
+		parse: parseHookInput,
+		projectFolder,
+		refOf: sessionRefOf,
+		handle: (input, engine) =>
+			handleHook(input, {
+				engine,
+				readTurn: options.readTurn ?? readTurn,
+				readTodos: options.readTodos ?? readTodos,
+			}),
+		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
+		configNotice: () => null,
+	};
+	await runCommandHook(dialect, argv, streams, options.open);
+}
+
+/**
+ * The project the session works in: Copilot's `COPILOT_PROJECT_DIR` (where
+ * the session started), else the input's `cwd`, else the process's folder.
+ */
+export function projectFolder(streams: Pick<HookStreams, "env" | "cwd">, inputCwd: string | null): string {
+	return streams.env.COPILOT_PROJECT_DIR || inputCwd || streams.cwd;
+}
