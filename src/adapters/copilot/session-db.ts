@@ -248,7 +248,7 @@ function serialValue(type: number, view: DataView, payload: Uint8Array, at: numb
 			: signed;
 	}
 	const bytes = payload.subarray(at, at + size);
-	return type % 2 === 0 ? bytes.slice() : new TextDecoder().decode(bytes);
+	return type % 2 === 0 ? Uint8Array.from(bytes) : new TextDecoder().decode(bytes);
 }
 
 /** The columns of a `CREATE TABLE` statement, in order: each one's name and definition. */
