@@ -8,9 +8,9 @@
  * Choices, and why:
  * - agentStop's `{"decision":"block","reason"}` makes Copilot enqueue the
  *   reason as the next user message, and fire userPromptSubmitted for it.
- *   Printing the block is the delivery, recorded in the same write as the
- *   decision (the continuation turn starts there), so the echo of boulder's
- *   own nudge starts nothing and never counts as a user turn. Another hook's
+ *   Printing the block is the delivery (the continuation turn starts there),
+ *   so the echo of boulder's own nudge starts nothing and never counts as a
+ *   user turn. Another hook's
  *   block reason, echoed the same way, is a `system` turn: Copilot, not the
  *   user, sent it. Only a prompt the event log does not show as an agentStop
  *   block is the user's.
@@ -22,6 +22,10 @@
  *   database, not the SQL text, is what the list is.
  * - A stop whose turn the event log does not show fails closed, as in Claude
  *   Code: an abort or a pending question would show only there.
+ * - Copilot delivers at most 8 blocks in a row (its own cap, which nothing
+ *   lifts): a nudge that would be the ninth is not printed but reported as
+ *   undelivered, so `boulder why` says Copilot stopped the agent, not boulder.
+ *   The user's next prompt starts a fresh chain.
  * - agentStop has no channel for a notice to the user: a limit reached or a
  *   work completed is in `boulder why`, not on screen.
  */
@@ -30,13 +34,22 @@ import { isOwnPrompt } from "../../core/own-prompt.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import type { HookAnswer } from "../shared/command-hook.js";
 import { HARNESS, type HookInput, stringField } from "./hook-input.js";
+import { capReached } from "./messages.js";
 import { type readTodos, sessionDbOf } from "./todos.js";
-import { type readTurn, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
+import {
+	COPILOT_BLOCK_CAP,
+	type readBlockChain,
+	type readTurn,
+	type TurnReading,
+	unreadableReason,
+	unseenReason,
+} from "./transcript.js";
 
 export interface HookDeps {
 	engine: Engine;
 	readTurn: typeof readTurn;
 	readTodos: typeof readTodos;
+	readBlockChain: typeof readBlockChain;
 }
 
 const NOTHING: HookAnswer = { output: null };
@@ -92,13 +105,28 @@ async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): P
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
 	};
-	return answerFor(await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true }));
+	const result = await engine.turnEndedAndIdle(ref, end, facts);
+	if (result.kind !== "inject") return NOTHING;
+	const blocks = input.transcriptPath === null ? 0 : await deps.readBlockChain(input.transcriptPath).catch(() => 0);
+	if (blocks >= COPILOT_BLOCK_CAP) {
+		await engine.deliveryFailed(ref, result.key, capReached(COPILOT_BLOCK_CAP));
+		return NOTHING;
+	}
+	return answerFor(result, ref, engine);
 }
 
-/** The engine's decision as agentStop's output: a block carries the nudge; anything else lets the agent stop. */
-export function answerFor(result: IdleResult): HookAnswer {
-	if (result.kind === "inject") return { output: { decision: "block", reason: result.text } };
-	return NOTHING;
+/**
+ * The engine's inject as agentStop's output: a block carries the nudge, and
+ * printing it is the delivery; anything else lets the agent stop.
+ */
+export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
+	if (result.kind !== "inject") return NOTHING;
+	const { key, text } = result;
+	return {
+		output: { decision: "block", reason: text },
+		written: () => engine.delivered(ref, key),
+		failed: (why) => engine.deliveryFailed(ref, key, why),
+	};
 }
 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {

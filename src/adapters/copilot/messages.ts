@@ -4,6 +4,11 @@
  * there are no hook notices here; the nudges themselves are the core's prompts.
  */
 
+/** Why a nudge was not sent: Copilot ends the turn by itself after this many agentStop blocks in a row. */
+export function capReached(cap: number): string {
+	return `Copilot CLI ends a turn after ${cap} stop-hook continuations in a row and would not deliver another (its own cap, which no setting lifts); your next message starts a fresh run`;
+}
+
 export const INSTALL_TEXT = {
 	notJson: (file: string, problem: string) =>
 		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,

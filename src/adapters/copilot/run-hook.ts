@@ -11,12 +11,13 @@ import type { HookStreams } from "../types.js";
 import { handleHook, sessionRefOf } from "./events.js";
 import { HARNESS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTodos } from "./todos.js";
-import { readTurn } from "./transcript.js";
+import { readBlockChain, readTurn } from "./transcript.js";
 
 export interface RunHookOptions {
 	open?: OpenEngine;
 	readTurn?: typeof readTurn;
 	readTodos?: typeof readTodos;
+	readBlockChain?: typeof readBlockChain;
 }
 
 export async function runCopilotHook(
@@ -34,6 +35,7 @@ export async function runCopilotHook(
 				engine,
 				readTurn: options.readTurn ?? readTurn,
 				readTodos: options.readTodos ?? readTodos,
+				readBlockChain: options.readBlockChain ?? readBlockChain,
 			}),
 		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
 		configNotice: () => null,

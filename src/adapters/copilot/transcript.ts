@@ -127,6 +127,47 @@ export function analyseTurn(
 	};
 }
 
+/**
+ * Copilot ends a turn by itself after this many agentStop blocks in a row
+ * (seen on 1.0.102: "Agent stop hook blocked 8 consecutive times; ending
+ * turn", with a tool call in every continuation too); a ninth block is not
+ * delivered. No setting of the CLI lifts it.
+ */
+export const COPILOT_BLOCK_CAP = 8;
+
+/**
+ * How many agentStop blocks in a row led up to the current turn: the chain
+ * of turns each begun by Copilot echoing a block's reason, back to the last
+ * turn something else began (the user's prompt). Read backwards like a turn,
+ * within the same limits; a chain longer than they allow counts what was read.
+ */
+export async function readBlockChain(file: string, options: ScanOptions = {}): Promise<number> {
+	let blocks = 0;
+	let echo: string | null = null;
+	const chainStart = (line: Record<string, unknown>): boolean => {
+		if (line.agentId !== undefined) return false;
+		const data = isRecord(line.data) ? line.data : {};
+		if (line.type === "user.message") {
+			echo = typeof data.content === "string" ? data.content : "";
+			return false;
+		}
+		if (echo === null) return false;
+		if (line.type === "hook.start" || line.type === "hook.end") {
+			const output = isRecord(data.output) ? data.output : null;
+			if (data.hookType !== "agentStop") return false;
+			if (output?.decision === "block" && output.reason === echo) {
+				blocks++;
+				echo = null;
+				return false;
+			}
+			return line.type === "hook.end";
+		}
+		return true;
+	};
+	await scanTurn(file, options, () => undefined, chainStart);
+	return blocks;
+}
+
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenReason(file: string, reading: Pick<TurnReading, "foundStart" | "limit">): string | null {
 	if (reading.foundStart) return null;

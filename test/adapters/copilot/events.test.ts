@@ -29,6 +29,8 @@ let store: MemoryStore;
 let todos: Todo[] | null;
 let turn: Partial<TurnReading>;
 let todoPaths: string[];
+/** agentStop blocks in a row before the current turn, as the event log would show them. */
+let chain: number;
 
 function setUp(config: ConfigInput = {}): void {
 	store = new MemoryStore("/w", { clock });
@@ -36,6 +38,7 @@ function setUp(config: ConfigInput = {}): void {
 	todos = null;
 	turn = {};
 	todoPaths = [];
+	chain = 0;
 }
 
 beforeEach(() => setUp());
@@ -61,6 +64,7 @@ function reading(): TurnReading {
 const deps = (): HookDeps => ({
 	engine,
 	readTurn: async () => reading(),
+	readBlockChain: async () => chain,
 	readTodos: (async (database: string) => {
 		todoPaths.push(database);
 		return todos === null ? null : { todos, warnings: [] };
@@ -76,9 +80,12 @@ function input(event: string, fields: Record<string, unknown> = {}): HookInput {
 	return parsed.input;
 }
 
+/** What Copilot does with the answer: print it, then the hook reports the delivery. */
 async function send(event: string, fields: Record<string, unknown> = {}) {
 	clock.t += 1000;
-	return handleHook(input(event, fields), deps());
+	const answer = await handleHook(input(event, fields), deps());
+	await answer.written?.();
+	return answer;
 }
 
 const stop = () => send("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });
@@ -95,6 +102,7 @@ async function stalledRun(maxStops: number): Promise<number> {
 		const reason = answer.output?.reason;
 		if (answer.output?.decision !== "block" || typeof reason !== "string") break;
 		blocks++;
+		chain++;
 		turn = { stopBlocks: [reason] };
 		await send("userPromptSubmitted", { prompt: reason, transcriptPath: LOG });
 		turn = {};
@@ -118,6 +126,7 @@ describe("Copilot CLI's events", () => {
 		todos = items(["pending", "pending"]);
 		expect(await stalledRun(8)).toBe(3);
 		await send("userPromptSubmitted", { prompt: "Please carry on." });
+		chain = 0;
 		expect(await stalledRun(8)).toBe(3);
 	});
 
@@ -144,6 +153,27 @@ describe("Copilot CLI's events", () => {
 		todos = items(["completed", "completed", "completed"]);
 		expect((await stop()).output).toBeNull();
 		expect((await store.readDecisions()).at(-1)?.kind).toBe("complete");
+	});
+
+	it("does not print a ninth block in a row, which Copilot would not deliver, and says why", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(Array.from({ length: 12 }, () => "pending"));
+		for (let done = 0; done < 8; done++) {
+			todos = items(Array.from({ length: 12 }, (_, index) => (index < done ? "completed" : "pending")));
+			expect((await stop()).output).toMatchObject({ decision: "block" });
+			chain++;
+		}
+		todos = items(Array.from({ length: 12 }, (_, index) => (index < 8 ? "completed" : "pending")));
+		expect((await stop()).output).toBeNull();
+		const failed = (await store.readDecisions()).filter((line) => line.reason === "delivery-failed");
+		expect(failed).toEqual([
+			expect.objectContaining({
+				detail: expect.stringMatching(/Copilot CLI ends a turn after 8 stop-hook continuations/),
+			}),
+		]);
+		await send("userPromptSubmitted", { prompt: "Carry on." });
+		chain = 0;
+		expect((await stop()).output).toMatchObject({ decision: "block" });
 	});
 
 	it("never continues a subagent: its agentStop (with agentId) and subagentStop answer nothing", async () => {

@@ -2,7 +2,13 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyseTurn, isTurnStart, readTurn, unseenReason } from "../../../src/adapters/copilot/transcript.js";
+import {
+	analyseTurn,
+	isTurnStart,
+	readBlockChain,
+	readTurn,
+	unseenReason,
+} from "../../../src/adapters/copilot/transcript.js";
 
 let id = 0;
 /** An event-log line shaped like Copilot 1.0.102's. */
@@ -81,5 +87,25 @@ describe("reading the current turn from Copilot's event log", () => {
 		await writeFile(file, `${JSON.stringify(say("orphan"))}\n`);
 		const orphan = await readTurn(file);
 		expect(unseenReason(file, orphan)).toMatch(/no line of the event log .* begins the current turn/);
+	});
+
+	it("counts the agentStop blocks in a row that led to the current turn, back to the user's prompt", async () => {
+		const file = path.join(os.tmpdir(), `boulder-copilot-chain-${process.pid}.jsonl`);
+		const hook = (hookType: string, output?: Record<string, unknown>) =>
+			line("hook.end", { hookType, success: true, ...(output ? { output } : {}) });
+		const echo = (reason: string) => [
+			hook("agentStop", { decision: "block", reason }),
+			line("hook.start", { hookType: "userPromptSubmitted" }),
+			hook("userPromptSubmitted"),
+			prompt(reason),
+		];
+		const turnBody = [line("assistant.turn_start", {}), say("words"), line("assistant.turn_end", {})];
+		const earlier = [prompt("old prompt"), ...turnBody, ...echo("old nudge"), ...turnBody, hook("agentStop")];
+		const lines = [...earlier, hook("userPromptSubmitted"), prompt("Work the list."), ...turnBody];
+		const chain = [...lines, ...echo("nudge 1"), ...turnBody, ...echo("nudge 2"), ...turnBody];
+		await writeFile(file, `${chain.map((one) => JSON.stringify(one)).join("\n")}\n`);
+		expect(await readBlockChain(file)).toBe(2);
+		await writeFile(file, `${lines.map((one) => JSON.stringify(one)).join("\n")}\n`);
+		expect(await readBlockChain(file)).toBe(0);
 	});
 });
