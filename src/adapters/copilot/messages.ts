@@ -24,7 +24,7 @@ export const INSTALL_TEXT = {
 		`Removed boulder's Copilot CLI hooks (${entries} entries): ${file} is gone.`,
 	notInstalled: (file: string) => `boulder's Copilot CLI hooks are not in ${file}; nothing changed.`,
 	restart:
-		"Copilot CLI reads hooks when a session starts: restart running sessions to pick them up. In prompt mode (-p) it runs a project's hooks only with --trust-folder (or a folder you trusted before).",
+		"Copilot CLI reads hooks when a session starts: restart running sessions to pick them up. In prompt mode (-p) it runs a project's hooks only with --trust-folder; your user hooks always run.",
 	portable: (link: string | null, root: string) =>
 		`The hooks name no path of this machine: they run the project's own boulder-agent (devDependency), else the one linked for you${
 			link ? ` (${link} → ${root})` : ""
