@@ -12,6 +12,8 @@ import { watchdogMs as claudeCodeWatchdogMs } from "./claude-code/hook-config.js
 import { runClaudeCodeHook } from "./claude-code/run-hook.js";
 import { watchdogMs as codexWatchdogMs } from "./codex/hook-config.js";
 import { runCodexHook } from "./codex/run-hook.js";
+import { watchdogMs as copilotWatchdogMs } from "./copilot/hook-config.js";
+import { runCopilotHook } from "./copilot/run-hook.js";
 import type { HookStreams } from "./types.js";
 
 export interface HookRunner {
@@ -24,6 +26,7 @@ export interface HookRunner {
 export const HOOK_RUNNERS: Readonly<Record<string, HookRunner>> = {
 	"claude-code": { run: runClaudeCodeHook, watchdogMs: claudeCodeWatchdogMs },
 	codex: { run: runCodexHook, watchdogMs: codexWatchdogMs },
+	copilot: { run: runCopilotHook, watchdogMs: copilotWatchdogMs },
 };
 
 /**

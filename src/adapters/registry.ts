@@ -4,11 +4,18 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
+import { copilotAdapter } from "./copilot/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import type { HarnessAdapter } from "./types.js";
 
-export const ADAPTERS: readonly HarnessAdapter[] = [claudeCodeAdapter, openCodeAdapter, codexAdapter, piAdapter];
+export const ADAPTERS: readonly HarnessAdapter[] = [
+	claudeCodeAdapter,
+	openCodeAdapter,
+	codexAdapter,
+	piAdapter,
+	copilotAdapter,
+];
 
 /** Contract: the faces find adapters here and nowhere else. */
 export interface AdapterRegistry {

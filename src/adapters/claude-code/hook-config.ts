@@ -22,11 +22,10 @@
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
  */
+import { portableCommand as sharedPortableCommand } from "../shared/portable-command.js";
 import { shellWord as plainShellWord, shellWords } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
-
-const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: HookEvent;
@@ -108,22 +107,17 @@ export function hookCommand(program: HookForm, event: HookEvent): string {
 	return `${shellWord(program.node)} ${shellWord(program.bundle)} ${event} ${HOOK_MARKER}=${program.version}`;
 }
 
-/**
- * The finder, in POSIX sh. Every branch ends in `exec` or an exit 0; the
- * notice is JSON Claude Code shows the user (`systemMessage`), never the model.
- * Nothing forks before the hook runs (`[` and `command -v` are built in).
- */
+/** The finder (`shared/portable-command.ts`); the notice is JSON Claude Code shows the user (`systemMessage`), never the model. */
 function portableCommand(event: HookEvent): string {
-	const run = `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`;
-	const otherwise =
-		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
-	return [
-		`h="$CLAUDE_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}"`,
-		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${HOOK_LINK}"`,
-		`[ -f "$h" ] && exec node "$h" ${run}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
-		otherwise,
-	].join("; ");
+	return sharedPortableCommand({
+		projectDirVar: "CLAUDE_PROJECT_DIR",
+		bundle: HOOK_BUNDLE,
+		link: HOOK_LINK,
+		bin: HOOK_BIN,
+		args: `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`,
+		otherwise:
+			event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
+	});
 }
 
 /** The matcher groups for one event, as settings files and hooks.json hold them. */

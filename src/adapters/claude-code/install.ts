@@ -26,13 +26,11 @@
  * when nothing else was put in it. A file that is not valid JSON is refused,
  * never rewritten.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../../core/errors.js";
 import {
-	PACKAGE_NAME,
 	packageRoot,
 	packageVersion,
 	readConfigText,
@@ -40,6 +38,12 @@ import {
 	writeConfigText,
 	writeOrRemoveConfig,
 } from "../shared/config-file.js";
+import {
+	type HookLink,
+	linkForUser,
+	hookLinkFile as sharedHookLinkFile,
+	hookLinkText as sharedHookLinkText,
+} from "../shared/hook-link.js";
 import {
 	type HooksDialect,
 	ourEntries as ourEntriesOf,
@@ -93,43 +97,23 @@ export function formFor(scope: InstallScope, root: string = packageRoot()): Hook
 	return scope === "project" ? PORTABLE : thisProgram(root);
 }
 
-/** The per-user link the portable commands look for, as the shell computes it: `${XDG_DATA_HOME:-$HOME/.local/share}`. */
+/** The per-user link the portable commands look for (`shared/hook-link.ts`). */
+const LINK: HookLink = {
+	link: HOOK_LINK,
+	bundle: HOOK_BUNDLE,
+	writtenBy: "Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
+	notice: { event: "SessionStart", output: JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
+};
+
 export function hookLinkFile(env: NodeJS.ProcessEnv): string {
-	return path.join(env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share"), HOOK_LINK);
+	return sharedHookLinkFile(env, HOOK_LINK);
 }
 
-/**
- * What the link holds: a few lines that run the hook program of one copy of
- * boulder, or, when that copy is gone, let the agent be (with a notice at
- * session start) rather than fail on every event.
- */
 export function hookLinkText(bundle: string): string {
-	return [
-		"// Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
-		`const hook = ${JSON.stringify(bundle)};`,
-		'if (require("node:fs").existsSync(hook)) require(hook);',
-		`else if (process.argv[2] === "SessionStart") console.log(${JSON.stringify(JSON.stringify({ systemMessage: LINK_GONE_NOTICE }))});`,
-		"",
-	].join("\n");
+	return sharedHookLinkText(bundle, LINK);
 }
 
-/** The hook program a link runs, read back from its text; null when the text is not a link boulder wrote. */
-export function hookLinkTarget(text: string): string | null {
-	const match = /^const hook = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-	if (!match?.[1]) return null;
-	try {
-		const target: unknown = JSON.parse(match[1]);
-		return typeof target === "string" ? target : null;
-	} catch (error) {
-		if (error instanceof SyntaxError) return null;
-		throw error;
-	}
-}
-
-/** The copy of boulder a project has as a devDependency, which the portable commands run first. */
-export function projectPackage(cwd: string): string {
-	return path.join(cwd, "node_modules", PACKAGE_NAME);
-}
+export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
 
 export interface InstallOptions extends Place {
 	scope: InstallScope;
@@ -161,7 +145,7 @@ export async function installClaudeCodeWithNotes(options: InstallOptions): Promi
 	const original = await readConfigText(file);
 	const edit = withOurHooks(original ?? "", file, program);
 	let link: string | null = null;
-	if (isPortable(program)) link = await linkForUser(options, bundle);
+	if (isPortable(program)) link = await linkForUser(options, LINK, bundle);
 	const notes = isPortable(program)
 		? [INSTALL_TEXT.portable(link, root)]
 		: [INSTALL_TEXT.pinned(program.node, program.bundle, options.scope)];
@@ -180,33 +164,6 @@ export async function uninstallClaudeCode(options: InstallOptions): Promise<Inst
 	const empty = sameJson(plainValue(parseSettings(edit.text, file)), {});
 	const { backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
 	return { file, action: "removed", backup, entries: edit.removed };
-}
-
-/**
- * Points the user's link at this copy's hook program, unless the project has
- * its own boulder (which the commands run first). Returns the link, or null
- * when none was needed.
- */
-async function linkForUser(options: InstallOptions, bundle: string): Promise<string | null> {
-	const own = projectPackage(options.cwd);
-	if (existsSync(path.join(own, HOOK_BUNDLE)) && samePath(path.join(own, HOOK_BUNDLE), bundle)) return null;
-	const link = hookLinkFile(options.env);
-	const text = hookLinkText(bundle);
-	if ((await readFile(link, "utf8").catch(() => null)) === text) return link;
-	await mkdir(path.dirname(link), { recursive: true });
-	const temp = `${link}.${process.pid}.tmp`;
-	await writeFile(temp, text);
-	await rename(temp, link);
-	return link;
-}
-
-function samePath(a: string, b: string): boolean {
-	try {
-		return realpathSync(a) === realpathSync(b);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-		throw error;
-	}
 }
 
 export type { SettingsEditResult } from "../shared/hooks-file.js";

@@ -25,7 +25,7 @@
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
  *   never a user turn.
  */
-import { CONTINUATION_PROMPT } from "../../core/prompts/continuation.prompt.js";
+import { isOwnPrompt } from "../../core/own-prompt.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
@@ -40,9 +40,6 @@ export interface HookDeps {
 
 /** The tool that changes files: work the plan may not show yet. */
 export const EDIT_TOOL = "apply_patch";
-
-/** The first line of every boulder nudge: how boulder knows its own text. */
-const NUDGE_MARK = CONTINUATION_PROMPT.split("\n")[0] ?? "";
 
 export function sessionRefOf(input: HookInput): SessionRef {
 	return {
@@ -64,7 +61,7 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await engine.onIdle(ref, {});
 			return NOTHING;
 		case "UserPromptSubmit":
-			if (isBoulderPrompt(stringField(input, "prompt"))) return NOTHING;
+			if (isOwnPrompt(stringField(input, "prompt") ?? "")) return NOTHING;
 			await engine.turnStarted(ref, "user");
 			return NOTHING;
 		case "PostToolUse":
@@ -81,10 +78,6 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
-}
-
-export function isBoulderPrompt(prompt: string | null): boolean {
-	return prompt !== null && NUDGE_MARK !== "" && prompt.trimStart().startsWith(NUDGE_MARK);
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
