@@ -22,8 +22,10 @@
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
  */
+
+import { ourCommandReader } from "../shared/hook-command.js";
 import { portableCommand as sharedPortableCommand } from "../shared/portable-command.js";
-import { shellWord as plainShellWord, shellWords } from "../shared/shell-words.js";
+import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
@@ -133,38 +135,15 @@ export function hooksObject(program: HookForm): Record<string, unknown[]> {
 	return hooks;
 }
 
-/** A command boulder installed, read back. */
-export type OurCommand =
-	| {
-			form: "pinned";
-			event: string;
-			version: string;
-			/** The words before the event: the node binary and the hook program, unquoted. */
-			node: string;
-			bundle: string;
-	  }
-	| { form: "portable"; event: string };
+export type { OurCommand } from "../shared/hook-command.js";
 
-const OUR_COMMAND = new RegExp(`^(.*)\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
-const OUR_PORTABLE_COMMAND = new RegExp(`\\s(\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
-
-/** Reads back a command boulder installed; null for anyone else's. */
-export function parseOurCommand(command: unknown): OurCommand | null {
-	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
-	const portable = OUR_PORTABLE_COMMAND.exec(command);
-	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
-	const match = OUR_COMMAND.exec(command);
-	if (!match) return null;
-	const words = shellWords(match[1] ?? "");
-	if (words.length !== 2) return null;
-	return {
-		form: "pinned",
-		node: words[0] ?? "",
-		bundle: words[1] ?? "",
-		event: match[2] ?? "",
-		version: match[3] ?? "",
-	};
-}
+/** Reads back a command boulder installed; null for anyone else's. Claude Code's commands name no harness. */
+export const parseOurCommand = ourCommandReader({
+	harness: null,
+	marker: HOOK_MARKER,
+	portableTag: PORTABLE_TAG,
+	bin: HOOK_BIN,
+});
 
 /** Claude Code expands this in a plugin's hook commands. */
 export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";

@@ -13,11 +13,12 @@
  * Contract: every sandbox must be disposed; every run ends (a timeout kills
  * the process group).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ChildOutput, collectOutput } from "./child-output.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -46,13 +47,7 @@ export interface CopilotRunOptions {
 	timeoutMs?: number;
 }
 
-export interface CopilotRunResult {
-	exitCode: number | null;
-	signal: NodeJS.Signals | null;
-	timedOut: boolean;
-	stdout: string;
-	stderr: string;
-}
+export type CopilotRunResult = ChildOutput;
 
 const DEFAULT_TIMEOUT_MS = 90_000;
 
@@ -76,7 +71,7 @@ export function runCopilot(sandbox: CopilotSandbox, options: CopilotRunOptions):
 		detached: true,
 		stdio: ["ignore", "pipe", "pipe"],
 	});
-	return collect(child, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	return collectOutput(child, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 }
 
 export function copilotArgs(options: Pick<CopilotRunOptions, "prompt" | "args">): string[] {
@@ -125,42 +120,6 @@ export function childEnv(
 
 function resumes(options: Pick<CopilotRunOptions, "args">): boolean {
 	return options.args?.some((arg) => arg.startsWith("--resume")) ?? false;
-}
-
-function collect(child: ChildProcess, timeoutMs: number): Promise<CopilotRunResult> {
-	let stdout = "";
-	let stderr = "";
-	let timedOut = false;
-	child.stdout?.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString("utf8");
-	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString("utf8");
-	});
-	const timer = setTimeout(() => {
-		timedOut = true;
-		signalGroup(child, "SIGKILL");
-	}, timeoutMs);
-	return new Promise((resolve, reject) => {
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("close", (exitCode, signal) => {
-			clearTimeout(timer);
-			signalGroup(child, "SIGKILL");
-			resolve({ exitCode, signal, timedOut, stdout, stderr });
-		});
-	});
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// The group is already gone: nothing left to stop.
-	}
 }
 
 /** Every line of every session's event log in the sandbox, parsed, with the session's id. */
