@@ -12,6 +12,8 @@ import { watchdogMs as claudeCodeWatchdogMs } from "./claude-code/hook-config.js
 import { runClaudeCodeHook } from "./claude-code/run-hook.js";
 import { watchdogMs as codexWatchdogMs } from "./codex/hook-config.js";
 import { runCodexHook } from "./codex/run-hook.js";
+import { watchdogMs as copilotWatchdogMs } from "./copilot/hook-config.js";
+import { runCopilotHook } from "./copilot/run-hook.js";
 import { watchdogMs as geminiWatchdogMs } from "./gemini/hook-config.js";
 import { runGeminiHook } from "./gemini/run-hook.js";
 import { watchdogMs as qwenWatchdogMs } from "./qwen/hook-config.js";
@@ -30,6 +32,7 @@ export const HOOK_RUNNERS: Readonly<Record<string, HookRunner>> = {
 	codex: { run: runCodexHook, watchdogMs: codexWatchdogMs },
 	qwen: { run: runQwenHook, watchdogMs: qwenWatchdogMs },
 	gemini: { run: runGeminiHook, watchdogMs: geminiWatchdogMs },
+	copilot: { run: runCopilotHook, watchdogMs: copilotWatchdogMs },
 };
 
 /**

@@ -4,6 +4,7 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
+import { copilotAdapter } from "./copilot/adapter.js";
 import { geminiAdapter } from "./gemini/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
@@ -17,6 +18,7 @@ export const ADAPTERS: readonly HarnessAdapter[] = [
 	piAdapter,
 	qwenAdapter,
 	geminiAdapter,
+	copilotAdapter,
 ];
 
 /** Contract: the faces find adapters here and nowhere else. */

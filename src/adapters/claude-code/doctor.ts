@@ -11,24 +11,22 @@
  *
  * Every finding that needs action names the one command that fixes it.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
-import { rootOfBundle, whichProgram } from "../shared/programs.js";
+import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
+import { rootOfBundle } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
-import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { isRecord, messageOf } from "./hook-input.js";
 import {
 	claudeConfigDir,
-	hookLinkFile,
-	hookLinkTarget,
 	INSTALL_SCOPES,
 	type InstallScope,
 	ourEntries,
 	parseSettings,
-	projectPackage,
 	settingsFile,
 } from "./install.js";
 import { DOCTOR_TEXT } from "./messages.js";
@@ -146,58 +144,9 @@ function judgeFound(file: string, installed: Installed, version: string, relink:
 	return found;
 }
 
-interface Installed {
-	kind: "project" | "link" | "path" | "none";
-	/** In words: where it was found. */
-	where: string;
-	version: string | null;
-	/** The user's link, when it points at a copy that is gone. */
-	danglingLink?: { link: string; target: string };
-}
-
 /** The boulder the portable hooks run here, found the way the shell finds it. */
 export function findInstalled(context: ClaudeCodeCheckContext): Installed {
-	const own = path.join(projectPackage(context.cwd), HOOK_BUNDLE);
-	if (existsSync(own)) {
-		return { kind: "project", where: `the project's devDependency, ${own}`, version: versionOf(own) };
-	}
-	const link = hookLinkFile(context.env);
-	let danglingLink: Installed["danglingLink"];
-	const target = linkTarget(link);
-	if (target !== null) {
-		if (existsSync(target)) {
-			return { kind: "link", where: `linked for you in ${link} → ${target}`, version: versionOf(target) };
-		}
-		danglingLink = { link, target };
-	}
-	const onPath = whichProgram(HOOK_BIN, context.env);
-	if (onPath !== null) {
-		return { kind: "path", where: `${onPath} on the PATH`, version: versionOf(onPath), danglingLink };
-	}
-	return { kind: "none", where: "nowhere", version: null, danglingLink };
-}
-
-function linkTarget(link: string): string | null {
-	let text: string;
-	try {
-		text = readFileSync(link, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
-	return hookLinkTarget(text);
-}
-
-/** The version of the boulder-agent package a hook program (or a link to it) belongs to. */
-function versionOf(program: string): string | null {
-	let real: string;
-	try {
-		real = realpathSync(program);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
-	return packageAt(rootOfBundle(real))?.version ?? null;
+	return findInstalledBoulder(context, { bundle: HOOK_BUNDLE, link: HOOK_LINK, bin: HOOK_BIN });
 }
 
 interface EnabledPlugin {

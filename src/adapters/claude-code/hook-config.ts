@@ -22,11 +22,12 @@
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
  */
-import { shellWord as plainShellWord, shellWords } from "../shared/shell-words.js";
+
+import { ourCommandReader } from "../shared/hook-command.js";
+import { portableCommand as sharedPortableCommand } from "../shared/portable-command.js";
+import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
-
-const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: HookEvent;
@@ -118,22 +119,17 @@ export function hookCommand(program: HookForm, event: HookEvent): string {
 	return `${shellWord(program.node)} ${shellWord(program.bundle)} ${event} ${HOOK_MARKER}=${program.version}`;
 }
 
-/**
- * The finder, in POSIX sh. Every branch ends in `exec` or an exit 0; the
- * notice is JSON Claude Code shows the user (`systemMessage`), never the model.
- * Nothing forks before the hook runs (`[` and `command -v` are built in).
- */
+/** The finder (`shared/portable-command.ts`); the notice is JSON Claude Code shows the user (`systemMessage`), never the model. */
 function portableCommand(event: HookEvent): string {
-	const run = `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`;
-	const otherwise =
-		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
-	return [
-		`h="$CLAUDE_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}"`,
-		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${HOOK_LINK}"`,
-		`[ -f "$h" ] && exec node "$h" ${run}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
-		otherwise,
-	].join("; ");
+	return sharedPortableCommand({
+		projectDirVar: "CLAUDE_PROJECT_DIR",
+		bundle: HOOK_BUNDLE,
+		link: HOOK_LINK,
+		bin: HOOK_BIN,
+		args: `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`,
+		otherwise:
+			event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
+	});
 }
 
 /** The matcher groups for one event, as settings files and hooks.json hold them. */
@@ -149,38 +145,15 @@ export function hooksObject(program: HookForm): Record<string, unknown[]> {
 	return hooks;
 }
 
-/** A command boulder installed, read back. */
-export type OurCommand =
-	| {
-			form: "pinned";
-			event: string;
-			version: string;
-			/** The words before the event: the node binary and the hook program, unquoted. */
-			node: string;
-			bundle: string;
-	  }
-	| { form: "portable"; event: string };
+export type { OurCommand } from "../shared/hook-command.js";
 
-const OUR_COMMAND = new RegExp(`^(.*)\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
-const OUR_PORTABLE_COMMAND = new RegExp(`\\s(\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
-
-/** Reads back a command boulder installed; null for anyone else's. */
-export function parseOurCommand(command: unknown): OurCommand | null {
-	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
-	const portable = OUR_PORTABLE_COMMAND.exec(command);
-	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
-	const match = OUR_COMMAND.exec(command);
-	if (!match) return null;
-	const words = shellWords(match[1] ?? "");
-	if (words.length !== 2) return null;
-	return {
-		form: "pinned",
-		node: words[0] ?? "",
-		bundle: words[1] ?? "",
-		event: match[2] ?? "",
-		version: match[3] ?? "",
-	};
-}
+/** Reads back a command boulder installed; null for anyone else's. Claude Code's commands name no harness. */
+export const parseOurCommand = ourCommandReader({
+	harness: null,
+	marker: HOOK_MARKER,
+	portableTag: PORTABLE_TAG,
+	bin: HOOK_BIN,
+});
 
 /** Claude Code expands this in a plugin's hook commands. */
 export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";

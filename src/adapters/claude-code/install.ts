@@ -38,7 +38,12 @@ import {
 	writeConfigText,
 	writeOrRemoveConfig,
 } from "../shared/config-file.js";
-import { linkForUser, userLinkFile } from "../shared/hook-link.js";
+import {
+	type HookLink,
+	linkForUser,
+	hookLinkFile as sharedHookLinkFile,
+	hookLinkText as sharedHookLinkText,
+} from "../shared/hook-link.js";
 import {
 	type HooksDialect,
 	ourEntries as ourEntriesOf,
@@ -92,24 +97,20 @@ export function formFor(scope: InstallScope, root: string = packageRoot()): Hook
 	return scope === "project" ? PORTABLE : thisProgram(root);
 }
 
-/** The per-user link the portable commands look for, as the shell computes it: `${XDG_DATA_HOME:-$HOME/.local/share}`. */
+/** The per-user link the portable commands look for (`shared/hook-link.ts`). */
+const LINK: HookLink = {
+	link: HOOK_LINK,
+	bundle: HOOK_BUNDLE,
+	writtenBy: "Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
+	notice: { event: "SessionStart", output: JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
+};
+
 export function hookLinkFile(env: NodeJS.ProcessEnv): string {
-	return userLinkFile(env, HOOK_LINK);
+	return sharedHookLinkFile(env, HOOK_LINK);
 }
 
-/**
- * What the link holds: a few lines that run the hook program of one copy of
- * boulder, or, when that copy is gone, let the agent be (with a notice at
- * session start) rather than fail on every event.
- */
 export function hookLinkText(bundle: string): string {
-	return [
-		"// Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
-		`const hook = ${JSON.stringify(bundle)};`,
-		'if (require("node:fs").existsSync(hook)) require(hook);',
-		`else if (process.argv[2] === "SessionStart") console.log(${JSON.stringify(JSON.stringify({ systemMessage: LINK_GONE_NOTICE }))});`,
-		"",
-	].join("\n");
+	return sharedHookLinkText(bundle, LINK);
 }
 
 export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
@@ -144,9 +145,7 @@ export async function installClaudeCodeWithNotes(options: InstallOptions): Promi
 	const original = await readConfigText(file);
 	const edit = withOurHooks(original ?? "", file, program);
 	let link: string | null = null;
-	if (isPortable(program)) {
-		link = await linkForUser(options.cwd, HOOK_BUNDLE, bundle, hookLinkFile(options.env), hookLinkText(bundle));
-	}
+	if (isPortable(program)) link = await linkForUser(options, LINK, bundle);
 	const notes = isPortable(program)
 		? [INSTALL_TEXT.portable(link, root)]
 		: [INSTALL_TEXT.pinned(program.node, program.bundle, options.scope)];

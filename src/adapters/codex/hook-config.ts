@@ -21,7 +21,8 @@
  * Our own watchdog ends the hook shortly before, cleanly, printing nothing,
  * so the agent simply stops.
  */
-import { shellWord, shellWords } from "../shared/shell-words.js";
+import { ourCommandReader } from "../shared/hook-command.js";
+import { shellWord } from "../shared/shell-words.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
 const PACKAGE_NAME = "boulder-agent";
@@ -130,28 +131,12 @@ export function matcherGroup(program: HookForm, registration: HookRegistration):
 	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
 }
 
-/** A command boulder installed, read back. */
-export type OurCommand =
-	| { form: "pinned"; event: string; version: string; node: string; bundle: string }
-	| { form: "portable"; event: string };
-
-const OUR_COMMAND = new RegExp(`^(.*)\\s+codex\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
-const OUR_PORTABLE_COMMAND = new RegExp(`\\scodex (\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
+export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed; null for anyone else's. */
-export function parseOurCommand(command: unknown): OurCommand | null {
-	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
-	const portable = OUR_PORTABLE_COMMAND.exec(command);
-	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
-	const match = OUR_COMMAND.exec(command);
-	if (!match) return null;
-	const words = shellWords(match[1] ?? "");
-	if (words.length !== 2) return null;
-	return {
-		form: "pinned",
-		node: words[0] ?? "",
-		bundle: words[1] ?? "",
-		event: match[2] ?? "",
-		version: match[3] ?? "",
-	};
-}
+export const parseOurCommand = ourCommandReader({
+	harness: "codex",
+	marker: HOOK_MARKER,
+	portableTag: PORTABLE_TAG,
+	bin: HOOK_BIN,
+});

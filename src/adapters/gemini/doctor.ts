@@ -7,18 +7,16 @@
  *
  * Every finding that needs action names the one command that fixes it.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync } from "node:fs";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { packageAt, packageVersion, readConfigText } from "../shared/config-file.js";
+import { packageVersion, readConfigText } from "../shared/config-file.js";
 import { isRecord, messageOf } from "../shared/hook-input.js";
-import { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
 import { parseSettings } from "../shared/hooks-file.js";
-import { whichProgram } from "../shared/programs.js";
+import { findInstalledBoulder } from "../shared/installed-boulder.js";
 import { plainValue } from "../shared/settings-json.js";
-import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
-import { DIALECT, hookLinkFile, INSTALL_SCOPES, ourEntries, settingsFile } from "./install.js";
+import { DIALECT, INSTALL_SCOPES, ourEntries, settingsFile } from "./install.js";
 import { DOCTOR_TEXT } from "./messages.js";
 
 export type GeminiCheckContext = Pick<DoctorContext, "cwd" | "env">;
@@ -89,24 +87,8 @@ function judge(
 
 /** What the portable command runs here, looked up in its order; null when it finds nothing. */
 function portableTarget(context: GeminiCheckContext): string | null {
-	const own = path.join(projectPackage(context.cwd), HOOK_BUNDLE);
-	if (existsSync(own)) return `the project's boulder-agent ${packageAt(projectPackage(context.cwd))?.version ?? ""}`;
-	const link = hookLinkFile(context.env);
-	const target = linkTarget(link);
-	if (target !== null && existsSync(target)) return `the boulder linked at ${link} (${target})`;
-	const program = whichProgram(HOOK_BIN, context.env);
-	return program === null ? null : `${program} on the PATH`;
-}
-
-function linkTarget(link: string): string | null {
-	let text: string;
-	try {
-		text = readFileSync(link, "utf8");
-	} catch {
-		// No link, or one that cannot be read: the shell's `[ -f ]` finds nothing there either.
-		return null;
-	}
-	return hookLinkTarget(text);
+	const found = findInstalledBoulder(context, { bundle: HOOK_BUNDLE, link: HOOK_LINK, bin: HOOK_BIN });
+	return found.kind === "none" ? null : found.where;
 }
 
 function finding(level: DoctorFinding["level"], message: string, fix: string | null, file?: string): DoctorFinding {

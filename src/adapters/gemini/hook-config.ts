@@ -25,6 +25,7 @@
  * the agent simply stops.
  */
 import { PACKAGE_NAME } from "../shared/config-file.js";
+import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
 import { shellWord, shellWords } from "../shared/shell-words.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 import { TODO_TOOL } from "./todos.js";
@@ -63,7 +64,7 @@ export const HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
 export const HOOK_BIN = "boulder-hook";
 
 /** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
-export const HOOK_LINK = "boulder/boulder-hook.cjs";
+export const HOOK_LINK = BOULDER_HOOK_LINK.link;
 
 /** The marker's value in portable commands, which name no version: any installed boulder runs them. */
 export const PORTABLE_TAG = "portable";

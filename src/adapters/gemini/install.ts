@@ -31,7 +31,12 @@ import {
 	writeConfigText,
 	writeOrRemoveConfig,
 } from "../shared/config-file.js";
-import { linkForUser, userLinkFile } from "../shared/hook-link.js";
+import {
+	BOULDER_HOOK_LINK,
+	hookLinkFile as linkFileOf,
+	linkForUser,
+	hookLinkText as linkTextOf,
+} from "../shared/hook-link.js";
 import {
 	type HooksDialect,
 	ourEntries as ourEntriesOf,
@@ -84,17 +89,12 @@ export function geminiHome(env: NodeJS.ProcessEnv): string {
 }
 
 export function hookLinkFile(env: NodeJS.ProcessEnv): string {
-	return userLinkFile(env, HOOK_LINK);
+	return linkFileOf(env, HOOK_LINK);
 }
 
 /** What the user's link holds: a few lines that run one copy of boulder's hook program, or nothing when it is gone. */
 export function hookLinkText(bundle: string): string {
-	return [
-		"// Written by `boulder install gemini`: Gemini CLI's portable hooks run the boulder at this path.",
-		`const hook = ${JSON.stringify(bundle)};`,
-		'if (require("node:fs").existsSync(hook)) require(hook);',
-		"",
-	].join("\n");
+	return linkTextOf(bundle, BOULDER_HOOK_LINK);
 }
 
 /** The form a scope gets: portable for the committed project file, pinned for the user's. */
@@ -134,9 +134,7 @@ export async function installGemini(options: InstallOptions): Promise<{ report: 
 	const original = await readConfigText(file);
 	const edit = withOurHooks(original ?? "", file, form);
 	let link: string | null = null;
-	if (isPortable(form)) {
-		link = await linkForUser(options.cwd, HOOK_BUNDLE, bundle, hookLinkFile(options.env), hookLinkText(bundle));
-	}
+	if (isPortable(form)) link = await linkForUser(options, BOULDER_HOOK_LINK, bundle);
 	const notes = isPortable(form) ? [INSTALL_TEXT.portable(link, root)] : [INSTALL_TEXT.pinned(form.node, form.bundle)];
 	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
 	const backup = await writeConfigText(file, original, edit.text, options);

@@ -30,7 +30,7 @@
  * uninstall when nothing else was put in it. A file that cannot be parsed is
  * refused, never rewritten.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +42,7 @@ import {
 	packageRoot,
 	readConfigText,
 	sameJson,
+	samePath,
 	writeConfigText,
 	writeOrRemoveConfig,
 } from "../shared/config-file.js";
@@ -139,15 +140,6 @@ export async function linkOpenCodeCache(env: NodeJS.ProcessEnv, root: string): P
 	if (link !== null) await rm(folder, { force: true });
 	await symlink(root, folder, "junction");
 	return { kind: "linked", folder, target: root };
-}
-
-function samePath(a: string, b: string): boolean {
-	try {
-		return realpathSync(a) === realpathSync(b);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-		throw error;
-	}
 }
 
 /** The plugin file an entry names, when it is one of boulder's path entries; null otherwise. */

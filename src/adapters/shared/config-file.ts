@@ -11,7 +11,7 @@
  * that were made for it; uninstall reads it to remove a file that would
  * otherwise be left holding `{}`.
  */
-import { constants, existsSync, readFileSync } from "node:fs";
+import { constants, existsSync, readFileSync, realpathSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -196,6 +196,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null;
+}
+
+/** Whether two paths name the same file once links are followed; false when either is missing. */
+export function samePath(a: string, b: string): boolean {
+	try {
+		return realpathSync(a) === realpathSync(b);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+		throw error;
+	}
 }
 
 /** The root of the boulder-agent package this code runs from. */

@@ -1,7 +1,8 @@
 /**
  * Reads the JSON a command-hook harness writes on a hook's stdin (Claude
  * Code, Codex, and the others that copied its shape: `session_id`,
- * `transcript_path`, `cwd`, `hook_event_name`, and per-event fields).
+ * `transcript_path`, `cwd`, `hook_event_name`, and per-event fields; Copilot
+ * CLI's are the same in camelCase, `InputKeys`).
  * Nothing is trusted: the text may be empty, cut short, not an object, or
  * miss fields, and a newer harness may add fields or events. Reading never
  * throws; what cannot be used is a `problem` the caller records before
@@ -27,16 +28,36 @@ export type ParsedCommandHookInput<E extends string = string> =
 	| { ok: true; input: CommandHookInput<E> }
 	| { ok: false; problem: string };
 
+/** Where a harness's input keeps the common fields. */
+export interface InputKeys {
+	sessionId: string;
+	transcriptPath: string;
+	agentId: string;
+	agentType: string;
+	/** The field naming the event, checked against the registration; null: the input names none. */
+	event: string | null;
+}
+
+/** Claude Code's keys, which Codex copied. */
+export const SNAKE_CASE_KEYS: InputKeys = {
+	sessionId: "session_id",
+	transcriptPath: "transcript_path",
+	agentId: "agent_id",
+	agentType: "agent_type",
+	event: "hook_event_name",
+};
+
 /**
  * Contract: `event` is the name the hook was registered under (the command's
- * argument) and must be one of `events`; the input's own `hook_event_name`,
- * when present, must agree, so a miswired registration does nothing rather
- * than the wrong thing.
+ * argument) and must be one of `events`; the input's own event name
+ * (`hook_event_name`), when present, must agree, so a miswired registration
+ * does nothing rather than the wrong thing.
  */
 export function parseCommandHookInput<E extends string>(
 	text: string,
 	event: string | undefined,
 	events: readonly E[],
+	keys: InputKeys = SNAKE_CASE_KEYS,
 ): ParsedCommandHookInput<E> {
 	if (event === undefined || !(events as readonly string[]).includes(event)) {
 		return { ok: false, problem: `unknown hook event ${JSON.stringify(event ?? null)}; nothing done` };
@@ -50,26 +71,26 @@ export function parseCommandHookInput<E extends string>(
 		return { ok: false, problem: `${event}: the hook input is not JSON (${messageOf(error)})` };
 	}
 	if (!isRecord(value)) return { ok: false, problem: `${event}: the hook input is not a JSON object` };
-	const named = value.hook_event_name;
+	const named = keys.event === null ? undefined : value[keys.event];
 	if (named !== undefined && named !== event) {
 		return {
 			ok: false,
 			problem: `registered for ${event} but the input says ${JSON.stringify(named)}; nothing done`,
 		};
 	}
-	const sessionId = text0(value.session_id);
+	const sessionId = nonEmptyText(value[keys.sessionId]);
 	if (sessionId === null) {
-		return { ok: false, problem: `${event}: the hook input has no session_id; not guessing whose state it is` };
+		return { ok: false, problem: `${event}: the hook input has no ${keys.sessionId}; not guessing whose state it is` };
 	}
 	return {
 		ok: true,
 		input: {
 			event: known,
 			sessionId,
-			transcriptPath: text0(value.transcript_path),
-			cwd: text0(value.cwd),
-			agentId: text0(value.agent_id),
-			agentType: text0(value.agent_type),
+			transcriptPath: nonEmptyText(value[keys.transcriptPath]),
+			cwd: nonEmptyText(value.cwd),
+			agentId: nonEmptyText(value[keys.agentId]),
+			agentType: nonEmptyText(value[keys.agentType]),
 			fields: value,
 		},
 	};
@@ -77,7 +98,7 @@ export function parseCommandHookInput<E extends string>(
 
 /** A non-empty string field, or null. */
 export function stringField(input: Pick<CommandHookInput, "fields">, key: string): string | null {
-	return text0(input.fields[key]);
+	return nonEmptyText(input.fields[key]);
 }
 
 export function booleanField(input: Pick<CommandHookInput, "fields">, key: string): boolean | null {
@@ -93,6 +114,7 @@ export function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-function text0(value: unknown): string | null {
+/** A non-empty string, or null. */
+export function nonEmptyText(value: unknown): string | null {
 	return typeof value === "string" && value.trim() !== "" ? value : null;
 }

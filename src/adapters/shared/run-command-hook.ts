@@ -32,6 +32,11 @@ export interface CommandHookDialect<I extends CommandHookInput> {
 	handle(input: I, engine: Engine): Promise<HookAnswer>;
 	/** The event that ends a turn, where a bad config is told to the user when there is no log to remember it. */
 	stopEvent: string;
+	/**
+	 * False when the harness shows the user nothing a hook prints (Copilot
+	 * CLI): a bad config is then told only on stderr and in `boulder why`.
+	 */
+	showsNotices?: boolean;
 }
 
 /** Opens the engine for a folder; tests pass their own. */
@@ -75,7 +80,8 @@ export async function runCommandHook<I extends CommandHookInput>(
 		// The user hears about a bad config where they are: once where boulder keeps a log to remember
 		// it told them, else at the end of each turn (never on every tool call).
 		const logged = record.stderr.length === 0;
-		if (badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
+		const shown = dialect.showsNotices !== false;
+		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
 			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
 		}
 		return;

@@ -206,26 +206,43 @@ function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
 }
 
+/** What the harness calls the file and the input field that names it (Copilot CLI: its `transcriptPath` event log). */
+export interface TranscriptNames {
+	file: string;
+	field: string;
+}
+
+const TRANSCRIPT: TranscriptNames = { file: "transcript", field: "transcript_path" };
+
 /**
  * Why the current turn cannot be seen in this reading, in plain words naming
  * the file; null when it can.
  */
-export function unseenTurnReason(file: string, reading: ScanEnd): string | null {
+export function unseenTurnReason(
+	file: string,
+	reading: Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">,
+	names: TranscriptNames = TRANSCRIPT,
+): string | null {
 	if (reading.foundStart) return null;
 	if (reading.limit?.kind === "bytes") {
-		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the transcript ${file}, further back than boulder reads`;
+		return `the current turn began more than ${sizeInWords(reading.limit.bytes)} before the end of the ${names.file} ${file}, further back than boulder reads`;
 	}
 	if (reading.limit?.kind === "line") {
-		return `the transcript ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
+		return `the ${names.file} ${file} has a line longer than ${sizeInWords(reading.limit.bytes)}, more than boulder reads`;
 	}
 	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
-	return `no line of the transcript ${file} begins the current turn${skipped}`;
+	return `no line of the ${names.file} ${file} begins the current turn${skipped}`;
 }
 
 /** Why the transcript could not be read at all, in plain words naming the file (`title`: the harness, as people write it). */
-export function unreadableTranscriptReason(title: string, file: string | null, error: unknown): string {
-	if (file === null) return `${title} gave no transcript_path`;
-	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
+export function unreadableTranscriptReason(
+	title: string,
+	file: string | null,
+	error: unknown,
+	names: TranscriptNames = TRANSCRIPT,
+): string {
+	if (file === null) return `${title} gave no ${names.field}`;
+	if (error instanceof FileProblem && error.kind === "missing") return `the ${names.file} ${file} does not exist`;
 	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
-	return `cannot read the transcript ${file}: ${reason}`;
+	return `cannot read the ${names.file} ${file}: ${reason}`;
 }

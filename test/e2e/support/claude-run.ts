@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { collectOutput, signalGroup } from "./child-output.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -123,6 +124,12 @@ export function claudeArgs(options: ClaudeRunOptions): string[] {
 	return [...args, ...(options.args ?? [])];
 }
 
+async function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRunResult> {
+	const output = await collectOutput(child, timeoutMs);
+	const json = parseResult(output.stdout);
+	return { ...output, json, sessionId: json?.session_id };
+}
+
 /** The machine's env minus its Claude/Anthropic settings, plus the sandbox's. */
 export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Record<string, string> {
 	const env: Record<string, string> = {};
@@ -144,44 +151,6 @@ export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Rec
 		IS_SANDBOX: "1",
 		...options.env,
 	};
-}
-
-function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRunResult> {
-	let stdout = "";
-	let stderr = "";
-	let timedOut = false;
-	child.stdout?.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString("utf8");
-	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString("utf8");
-	});
-	const timer = setTimeout(() => {
-		timedOut = true;
-		signalGroup(child, "SIGKILL");
-	}, timeoutMs);
-	return new Promise((resolve, reject) => {
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("close", (exitCode, signal) => {
-			clearTimeout(timer);
-			// Tool subprocesses may outlive claude; never leave them running after a test.
-			signalGroup(child, "SIGKILL");
-			const json = parseResult(stdout);
-			resolve({ exitCode, signal, timedOut, stdout, stderr, json, sessionId: json?.session_id });
-		});
-	});
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// The group is already gone: nothing left to stop.
-	}
 }
 
 /**

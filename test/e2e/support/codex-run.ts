@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { trustRecords } from "../../../src/adapters/codex/trust.js";
+import { collectOutput } from "./child-output.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -144,44 +145,13 @@ export function spawnCodex(sandbox: CodexSandbox, options: CodexRunOptions): Cod
 	return { pid: child.pid, done: collect(child, options.timeoutMs ?? 90_000) };
 }
 
-function collect(child: ChildProcess, timeoutMs: number): Promise<CodexRunResult> {
-	let stdout = "";
-	let stderr = "";
-	let timedOut = false;
-	child.stdout?.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString("utf8");
-	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString("utf8");
-	});
-	const timer = setTimeout(() => {
-		timedOut = true;
-		signalGroup(child, "SIGKILL");
-	}, timeoutMs);
-	return new Promise((resolve, reject) => {
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("close", (exitCode) => {
-			clearTimeout(timer);
-			signalGroup(child, "SIGKILL");
-			const events = stdout
-				.split("\n")
-				.filter((line) => line.startsWith("{"))
-				.map((line) => JSON.parse(line) as Record<string, unknown>);
-			const started = events.find((event) => event.type === "thread.started");
-			const sessionId = typeof started?.thread_id === "string" ? started.thread_id : undefined;
-			resolve({ exitCode, timedOut, stdout, stderr, sessionId, events });
-		});
-	});
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// The group is already gone: nothing left to stop.
-	}
+async function collect(child: ChildProcess, timeoutMs: number): Promise<CodexRunResult> {
+	const { exitCode, timedOut, stdout, stderr } = await collectOutput(child, timeoutMs);
+	const events = stdout
+		.split("\n")
+		.filter((line) => line.startsWith("{"))
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+	const started = events.find((event) => event.type === "thread.started");
+	const sessionId = typeof started?.thread_id === "string" ? started.thread_id : undefined;
+	return { exitCode, timedOut, stdout, stderr, sessionId, events };
 }

@@ -1,0 +1,193 @@
+/**
+ * Copilot CLI's hook events, mapped onto engine calls. Thin on purpose: every
+ * decision is the engine's; this file says which engine call an event means,
+ * fills in what the harness does not send (spend, edits, an abort, a pending
+ * question, from the event log; the todo list, from the session database)
+ * and turns the engine's answer into the JSON agentStop reads.
+ *
+ * Choices, and why:
+ * - agentStop's `{"decision":"block","reason"}` makes Copilot enqueue the
+ *   reason as the next user message, and fire userPromptSubmitted for it.
+ *   Printing the block is the delivery (the continuation turn starts there),
+ *   so the echo of boulder's own nudge starts nothing and never counts as a
+ *   user turn. Another hook's
+ *   block reason, echoed the same way, is a `system` turn: Copilot, not the
+ *   user, sent it. Only a prompt the event log does not show as an agentStop
+ *   block is the user's.
+ * - Subagents: Copilot fires agentStop (and userPromptSubmitted) inside a
+ *   subagent too, with its `agentId`; those, and subagentStop, are asked of
+ *   the engine as subagents, which are never continued.
+ * - The todo list is read from the session database when the agent stops,
+ *   not from each `sql` call: one process fewer per tool call, and the
+ *   database, not the SQL text, is what the list is.
+ * - A stop whose turn the event log does not show fails closed, as in Claude
+ *   Code: an abort or a pending question would show only there.
+ * - Copilot delivers at most 8 blocks in a row (its own cap, which nothing
+ *   lifts): a nudge that would be the ninth is not printed but reported as
+ *   undelivered, so `boulder why` says Copilot stopped the agent, not boulder.
+ *   The user's next prompt starts a fresh chain.
+ * - agentStop has no channel for a notice to the user: a limit reached or a
+ *   work completed is in `boulder why`, not on screen.
+ */
+import { isContextOverflow } from "../../core/context-overflow.js";
+import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { isBoulderPrompt } from "../shared/boulder-prompt.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { stringField } from "../shared/hook-input.js";
+import { HARNESS, type HookInput } from "./hook-input.js";
+import { capReached } from "./messages.js";
+import { type readTodos, sessionDbOf } from "./todos.js";
+import {
+	COPILOT_BLOCK_CAP,
+	type readBlockChain,
+	type readTurn,
+	type TurnReading,
+	unreadableReason,
+	unseenReason,
+} from "./transcript.js";
+
+export interface HookDeps {
+	engine: Engine;
+	readTurn: typeof readTurn;
+	readTodos: typeof readTodos;
+	readBlockChain: typeof readBlockChain;
+}
+
+export function sessionRefOf(input: HookInput): SessionRef {
+	return {
+		harness: HARNESS,
+		sessionId: input.sessionId,
+		subagent: input.agentId !== null || input.event === "subagentStop",
+		agent: input.agentType,
+	};
+}
+
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	const ref = sessionRefOf(input);
+	switch (input.event) {
+		case "agentStop":
+			if (ref.subagent) {
+				await deps.engine.onIdle(ref, {});
+				return NOTHING;
+			}
+			return onAgentStop(input, ref, deps);
+		case "subagentStop":
+			await deps.engine.onIdle(ref, {});
+			return NOTHING;
+		case "userPromptSubmitted":
+			if (!ref.subagent) await onUserPrompt(input, ref, deps);
+			return NOTHING;
+		case "errorOccurred":
+			if (!ref.subagent) await onError(input, ref, deps);
+			return NOTHING;
+		case "preCompact":
+			await deps.engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+		case "sessionEnd":
+			if (stringField(input, "reason") === "abort") await deps.engine.sessionEvent(ref, { type: "abort" });
+			return NOTHING;
+		case "sessionStart":
+			return NOTHING;
+	}
+}
+
+async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const { engine } = deps;
+	const { turn, unseen } = await seeTurn(input, deps);
+	if (input.transcriptPath !== null) await noteTodos(input.transcriptPath, ref, deps);
+	const facts: IdleFacts & { interruptAt?: number | null } = { lastAssistantText: turn?.lastAssistantText ?? null };
+	if (unseen !== null) facts.turnUnseen = unseen;
+	if (turn?.abort) facts.interruptAt = turn.abort.at;
+	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	const end = {
+		outcome: "end" as const,
+		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
+	};
+	const result = await engine.turnEndedAndIdle(ref, end, facts);
+	if (result.kind !== "inject") return NOTHING;
+	const blocks = input.transcriptPath === null ? 0 : await deps.readBlockChain(input.transcriptPath).catch(() => 0);
+	if (blocks >= COPILOT_BLOCK_CAP) {
+		await engine.deliveryFailed(ref, result.key, capReached(COPILOT_BLOCK_CAP));
+		return NOTHING;
+	}
+	return answerFor(result, ref, engine);
+}
+
+/**
+ * The engine's inject as agentStop's output: a block carries the nudge, and
+ * printing it is the delivery; anything else lets the agent stop.
+ */
+export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
+	if (result.kind !== "inject") return NOTHING;
+	const { key, text } = result;
+	return {
+		output: { decision: "block", reason: text },
+		written: () => engine.delivered(ref, key),
+		failed: (why) => engine.deliveryFailed(ref, key, why),
+	};
+}
+
+async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	const prompt = stringField(input, "prompt") ?? "";
+	if (isBoulderPrompt(prompt)) return;
+	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input.transcriptPath, prompt, deps));
+	await deps.engine.turnStarted(ref, fromStopHook ? "system" : "user");
+}
+
+/**
+ * Whether the event log's current turn ends in an agentStop that was blocked
+ * with `prompt` as its reason: Copilot is echoing a stop hook's continuation.
+ * An unreadable log is a user's prompt, as it would be without the check.
+ */
+async function blockedWith(file: string, prompt: string, deps: HookDeps): Promise<boolean> {
+	let reading: TurnReading;
+	try {
+		reading = await deps.readTurn(file);
+	} catch {
+		// A session's first prompt comes before its event log has a turn: nothing to find, nothing wrong.
+		return false;
+	}
+	return reading.stopBlocks.includes(prompt);
+}
+
+async function onError(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
+	if (input.fields.recoverable === true || stringField(input, "errorContext") !== "model_call") return;
+	const error = stringField(input, "error") ?? "unknown error";
+	if (isContextOverflow(error)) {
+		await deps.engine.sessionEvent(ref, { type: "context-overflow" });
+		return;
+	}
+	await deps.engine.sessionEvent(ref, { type: "api-error", message: error });
+}
+
+/** Reads the session database's todo list into the engine; a database that cannot be read is logged and left. */
+async function noteTodos(transcriptPath: string, ref: SessionRef, deps: HookDeps): Promise<void> {
+	const database = sessionDbOf(transcriptPath);
+	try {
+		const read = await deps.readTodos(database);
+		if (read === null) return;
+		await deps.engine.todosChanged(ref, read.todos);
+		if (read.warnings.length > 0) {
+			await deps.engine.recordError(ref, "reading the agent's todos table", new Error(read.warnings.join("; ")));
+		}
+	} catch (error) {
+		await deps.engine.recordError(ref, `reading the agent's list from ${database}`, error);
+	}
+}
+
+/**
+ * The current turn as the event log shows it, or why it cannot be seen: no
+ * path, a file that is missing or unreadable, no line that begins the turn,
+ * a limit reached. Each means boulder is blind to an abort or a pending
+ * question, so the engine hears it and does not nudge.
+ */
+async function seeTurn(input: HookInput, deps: HookDeps): Promise<{ turn: TurnReading | null; unseen: string | null }> {
+	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
+	try {
+		const turn = await deps.readTurn(input.transcriptPath);
+		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
+	} catch (error) {
+		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}

@@ -1,0 +1,220 @@
+/**
+ * What Copilot CLI does not tell a hook, read from the session's event log
+ * (`session-state/<id>/events.jsonl`, the `transcriptPath` of agentStop):
+ * the real token spend of the current turn, the file edits it made, whether
+ * the user aborted it, whether a question to the user is still unanswered,
+ * and the agent's last words.
+ *
+ * "The current turn" is everything after the last `user.message` of the main
+ * agent: the user's prompt, or the reason of an agentStop block (ours or
+ * another hook's), which Copilot enqueues as a user message. Lines of
+ * subagents carry an `agentId` and begin no turn; their model calls are the
+ * session's spend all the same. The scan is the shared backwards one
+ * (`shared/transcript-scan.ts`), bounded the same way.
+ *
+ * Copilot writes the turn's last message and the agentStop `hook.start` line
+ * before it runs the hook, so at agentStop the file is not behind.
+ */
+import type { TokenSpend } from "../../core/turns.js";
+import { isRecord } from "../shared/hook-input.js";
+import {
+	type ReadLimit,
+	type ScanOptions,
+	scanTurn,
+	type TranscriptNames,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "../shared/transcript-scan.js";
+
+/** Tools that change files: work the todo list may not show yet. Shell commands do not count. */
+export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["create", "edit", "apply_patch", "str_replace_editor"]);
+
+/** Tools that wait for the user: a question, or the approval of a plan. */
+export const QUESTION_TOOLS: ReadonlySet<string> = new Set(["ask_user", "exit_plan_mode"]);
+
+export interface TurnReading {
+	/** Real spend of the turn's model calls (the main agent's and its subagents'). */
+	spend: TokenSpend;
+	calls: number;
+	/** Uses of `ACTIVITY_TOOLS` by the main agent. */
+	activity: number;
+	/** The user aborted the turn: when (null if the line has no time). */
+	abort: { at: number | null } | null;
+	/** A question tool the main agent called that has no result yet. */
+	pendingQuestion: string | null;
+	/** The reasons of agentStop hooks that blocked (continued the agent) in the turn, oldest first. */
+	stopBlocks: string[];
+	/** The main agent's last non-empty message in the turn. */
+	lastAssistantText: string | null;
+	foundStart: boolean;
+	/** The `id` of the `user.message` line that began the turn. */
+	startMarker: string | null;
+	partialLastLine: boolean;
+	skippedLines: number;
+	limit: ReadLimit | null;
+}
+
+/** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
+export async function readTurn(file: string, options: ScanOptions = {}): Promise<TurnReading> {
+	const newestFirst: Record<string, unknown>[] = [];
+	const scan = await scanTurn(file, options, isTurnStart, (line) => newestFirst.push(line));
+	return { ...analyseTurn(newestFirst.reverse()), ...scan };
+}
+
+/** A line that begins a turn: a user message of the main agent. */
+export function isTurnStart(line: Record<string, unknown>): boolean {
+	return line.type === "user.message" && line.agentId === undefined;
+}
+
+/** Pure: what the lines of one turn (file order, the start line first) say. */
+export function analyseTurn(
+	lines: readonly Record<string, unknown>[],
+): Omit<TurnReading, "foundStart" | "partialLastLine" | "skippedLines" | "limit"> {
+	let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+	let calls = 0;
+	let activity = 0;
+	let abort: TurnReading["abort"] = null;
+	let lastAssistantText: string | null = null;
+	const asked = new Map<string, string>();
+	const stopBlocks: string[] = [];
+	const start = lines[0] && isTurnStart(lines[0]) ? lines[0] : null;
+	for (const line of lines) {
+		const data = isRecord(line.data) ? line.data : {};
+		const main = line.agentId === undefined;
+		switch (line.type) {
+			case "session.usage_record": {
+				const usage = isRecord(data.usage) ? data.usage : null;
+				if (!usage) break;
+				spend = addSpend(spend, spendOf(usage));
+				calls++;
+				break;
+			}
+			case "assistant.message":
+				if (main && typeof data.content === "string" && data.content.trim() !== "") lastAssistantText = data.content;
+				break;
+			case "tool.execution_start": {
+				if (!main || typeof data.toolName !== "string") break;
+				if (ACTIVITY_TOOLS.has(data.toolName)) activity++;
+				if (QUESTION_TOOLS.has(data.toolName) && typeof data.toolCallId === "string") {
+					asked.set(data.toolCallId, questionText(data.toolName, data.arguments));
+				}
+				break;
+			}
+			case "tool.execution_complete":
+				if (typeof data.toolCallId === "string") asked.delete(data.toolCallId);
+				break;
+			case "hook.end": {
+				const output = isRecord(data.output) ? data.output : null;
+				if (
+					main &&
+					data.hookType === "agentStop" &&
+					output?.decision === "block" &&
+					typeof output.reason === "string"
+				) {
+					stopBlocks.push(output.reason);
+				}
+				break;
+			}
+			case "abort":
+				if (main) abort = { at: timeOf(line) };
+				break;
+		}
+	}
+	return {
+		spend,
+		calls,
+		activity,
+		abort,
+		pendingQuestion: [...asked.values()].at(-1) ?? null,
+		stopBlocks,
+		lastAssistantText,
+		startMarker: typeof start?.id === "string" ? start.id : null,
+	};
+}
+
+/**
+ * Copilot ends a turn by itself after this many agentStop blocks in a row
+ * (seen on 1.0.102: "Agent stop hook blocked 8 consecutive times; ending
+ * turn", with a tool call in every continuation too); a ninth block is not
+ * delivered. No setting of the CLI lifts it.
+ */
+export const COPILOT_BLOCK_CAP = 8;
+
+/**
+ * How many agentStop blocks in a row led up to the current turn: the chain
+ * of turns each begun by Copilot echoing a block's reason, back to the last
+ * turn something else began (the user's prompt). Read backwards like a turn,
+ * within the same limits; a chain longer than they allow counts what was read.
+ */
+export async function readBlockChain(file: string, options: ScanOptions = {}): Promise<number> {
+	let blocks = 0;
+	let echo: string | null = null;
+	const chainStart = (line: Record<string, unknown>): boolean => {
+		if (line.agentId !== undefined) return false;
+		const data = isRecord(line.data) ? line.data : {};
+		if (line.type === "user.message") {
+			echo = typeof data.content === "string" ? data.content : "";
+			return false;
+		}
+		if (echo === null) return false;
+		if (line.type === "hook.start" || line.type === "hook.end") {
+			const output = isRecord(data.output) ? data.output : null;
+			if (data.hookType !== "agentStop") return false;
+			if (output?.decision === "block" && output.reason === echo) {
+				blocks++;
+				echo = null;
+				return false;
+			}
+			return line.type === "hook.end";
+		}
+		return true;
+	};
+	await scanTurn(file, options, chainStart, () => undefined);
+	return blocks;
+}
+
+/** The session's event log, as the reasons below name it. */
+const EVENT_LOG: TranscriptNames = { file: "event log", field: "transcriptPath" };
+
+/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
+export function unseenReason(
+	file: string,
+	reading: Pick<TurnReading, "foundStart" | "limit" | "skippedLines">,
+): string | null {
+	return unseenTurnReason(file, reading, EVENT_LOG);
+}
+
+/** Why the event log could not be read at all, naming the file. */
+export function unreadableReason(file: string | null, error: unknown): string {
+	return unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
+}
+
+function questionText(tool: string, args: unknown): string {
+	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";
+	const question = isRecord(args) ? (args.question ?? args.message) : null;
+	return typeof question === "string" && question.trim() !== ""
+		? question.trim()
+		: "the agent asked the user a question";
+}
+
+/** `inputTokens` counts the whole prompt, cache reads included; those are not spend. */
+function spendOf(usage: Record<string, unknown>): TokenSpend {
+	return {
+		input: Math.max(0, count(usage.inputTokens) - count(usage.cacheReadTokens)),
+		output: count(usage.outputTokens),
+		cacheWrite: count(usage.cacheWriteTokens),
+	};
+}
+
+function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
+	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
+}
+
+function count(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+function timeOf(line: Record<string, unknown>): number | null {
+	const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
+	return Number.isFinite(at) ? at : null;
+}

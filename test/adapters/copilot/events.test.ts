@@ -1,0 +1,235 @@
+/**
+ * Copilot CLI's events through the real engine (memory store, a clock the
+ * test moves), with the event log and the session database faked at the
+ * adapter's boundary. The sequences are the ones Copilot 1.0.102 was seen
+ * to fire: agentStop blocked → userPromptSubmitted with the block's reason →
+ * agentStop, and so on.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { type HookDeps, handleHook } from "../../../src/adapters/copilot/events.js";
+import { type HookInput, parseHookInput } from "../../../src/adapters/copilot/hook-input.js";
+import type { readTodos } from "../../../src/adapters/copilot/todos.js";
+import type { TurnReading } from "../../../src/adapters/copilot/transcript.js";
+import { Config, type ConfigInput } from "../../../src/core/config.js";
+import type { Todo } from "../../../src/core/todos.js";
+import { Engine } from "../../../src/engine/engine.js";
+import { MemoryStore } from "../../../src/state/memory-store.js";
+
+const SESSION = "c1474fda-b218-442f-9434-b782c4985992";
+const LOG = `/copilot/session-state/${SESSION}/events.jsonl`;
+const clock = {
+	t: Date.UTC(2026, 11, 1, 12, 0, 0),
+	now() {
+		return this.t;
+	},
+};
+
+let engine: Engine;
+let store: MemoryStore;
+let todos: Todo[] | null;
+let turn: Partial<TurnReading>;
+let todoPaths: string[];
+/** agentStop blocks in a row before the current turn, as the event log would show them. */
+let chain: number;
+
+function setUp(config: ConfigInput = {}): void {
+	store = new MemoryStore("/w", { clock });
+	engine = new Engine({ store, config: Config.parse(config), clock, plans: { read: async () => null } });
+	todos = null;
+	turn = {};
+	todoPaths = [];
+	chain = 0;
+}
+
+beforeEach(() => setUp());
+
+function reading(): TurnReading {
+	return {
+		spend: { input: 100, output: 20, cacheWrite: 0 },
+		calls: 1,
+		activity: 0,
+		abort: null,
+		pendingQuestion: null,
+		stopBlocks: [],
+		lastAssistantText: "Done for now.",
+		foundStart: true,
+		startMarker: `turn-${clock.t}`,
+		partialLastLine: false,
+		skippedLines: 0,
+		limit: null,
+		...turn,
+	};
+}
+
+const deps = (): HookDeps => ({
+	engine,
+	readTurn: async () => reading(),
+	readBlockChain: async () => chain,
+	readTodos: (async (database: string) => {
+		todoPaths.push(database);
+		return todos === null ? null : { todos, warnings: [] };
+	}) as typeof readTodos,
+});
+
+function input(event: string, fields: Record<string, unknown> = {}): HookInput {
+	const parsed = parseHookInput(
+		JSON.stringify({ sessionId: SESSION, timestamp: clock.t, cwd: "/w", ...fields }),
+		event,
+	);
+	if (!parsed.ok) throw new Error(parsed.problem);
+	return parsed.input;
+}
+
+/** What Copilot does with the answer: print it, then the hook reports the delivery. */
+async function send(event: string, fields: Record<string, unknown> = {}) {
+	clock.t += 1000;
+	const answer = await handleHook(input(event, fields), deps());
+	await answer.written?.();
+	return answer;
+}
+
+const stop = () => send("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });
+
+function items(statuses: Todo["status"][]): Todo[] {
+	return statuses.map((status, index) => ({ id: `item-${index + 1}`, content: `Item ${index + 1}`, status }));
+}
+
+/** Plays Copilot: every block's reason comes back as a userPromptSubmitted, then the agent stops again. */
+async function stalledRun(maxStops: number): Promise<number> {
+	let blocks = 0;
+	for (let index = 0; index < maxStops; index++) {
+		const answer = await stop();
+		const reason = answer.output?.reason;
+		if (answer.output?.decision !== "block" || typeof reason !== "string") break;
+		blocks++;
+		chain++;
+		turn = { stopBlocks: [reason] };
+		await send("userPromptSubmitted", { prompt: reason, transcriptPath: LOG });
+		turn = {};
+	}
+	return blocks;
+}
+
+describe("Copilot CLI's events", () => {
+	it("stops a stalled agent at the stagnation limit though Copilot echoes every nudge as a prompt", async () => {
+		await send("userPromptSubmitted", { prompt: "Fix both items." });
+		todos = items(["pending", "pending"]);
+		// Copilot's own cap would stop it after 8 blocks; boulder must stop it after 3 nudges, as in Claude Code.
+		expect(await stalledRun(8)).toBe(3);
+		const log = await store.readDecisions();
+		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
+		expect(log.at(-1)?.reason).toBe("stagnation");
+	});
+
+	it("starts afresh on the user's next real prompt", async () => {
+		await send("userPromptSubmitted", { prompt: "Fix both items." });
+		todos = items(["pending", "pending"]);
+		expect(await stalledRun(8)).toBe(3);
+		await send("userPromptSubmitted", { prompt: "Please carry on." });
+		chain = 0;
+		expect(await stalledRun(8)).toBe(3);
+	});
+
+	it("counts another hook's echoed block as Copilot's turn, not the user's", async () => {
+		await send("userPromptSubmitted", { prompt: "Fix both items." });
+		todos = items(["pending", "pending"]);
+		await stop();
+		turn = { stopBlocks: ["Run the linter before you stop."] };
+		await send("userPromptSubmitted", { prompt: "Run the linter before you stop.", transcriptPath: LOG });
+		turn = {};
+		const log = await store.readDecisions();
+		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
+	});
+
+	it("carries the agent on while its list makes progress, reading the database beside the event log", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(["pending", "pending", "pending"]);
+		const first = await stop();
+		expect(first.output).toMatchObject({
+			decision: "block",
+			reason: expect.stringMatching(/0 of 3 done[\s\S]*Item 1/),
+		});
+		expect(todoPaths).toEqual([`/copilot/session-state/${SESSION}/session.db`]);
+		todos = items(["completed", "completed", "completed"]);
+		expect((await stop()).output).toBeNull();
+		expect((await store.readDecisions()).at(-1)?.kind).toBe("complete");
+	});
+
+	it("does not print a ninth block in a row, which Copilot would not deliver, and says why", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(Array.from({ length: 12 }, () => "pending"));
+		for (let done = 0; done < 8; done++) {
+			todos = items(Array.from({ length: 12 }, (_, index) => (index < done ? "completed" : "pending")));
+			expect((await stop()).output).toMatchObject({ decision: "block" });
+			chain++;
+		}
+		todos = items(Array.from({ length: 12 }, (_, index) => (index < 8 ? "completed" : "pending")));
+		expect((await stop()).output).toBeNull();
+		const failed = (await store.readDecisions()).filter((line) => line.reason === "delivery-failed");
+		expect(failed).toEqual([
+			expect.objectContaining({
+				detail: expect.stringMatching(/Copilot CLI ends a turn after 8 stop-hook continuations/),
+			}),
+		]);
+		await send("userPromptSubmitted", { prompt: "Carry on." });
+		chain = 0;
+		expect((await stop()).output).toMatchObject({ decision: "block" });
+	});
+
+	it("never continues a subagent: its agentStop (with agentId) and subagentStop answer nothing", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		todos = items(["pending"]);
+		const child = { agentId: "4e60bc45", agentType: "explore", parentAgentId: SESSION };
+		await send("userPromptSubmitted", { ...child, sessionId: "4e60bc45", prompt: "look around" });
+		const childStop = await handleHook(
+			input("agentStop", { ...child, sessionId: "4e60bc45", transcriptPath: LOG, stop_hook_active: true }),
+			deps(),
+		);
+		expect(childStop.output).toBeNull();
+		expect((await send("subagentStop", { ...child, transcriptPath: LOG, response: "found it" })).output).toBeNull();
+		const skips = (await store.readDecisions()).filter((line) => line.reason === "not-eligible");
+		expect(skips).toHaveLength(2);
+		expect(todoPaths).toEqual([]);
+	});
+
+	it("does not nudge while a question or a plan's approval waits, nor after an abort", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		todos = items(["pending"]);
+		turn = { pendingQuestion: "the agent asked the user to approve its plan" };
+		expect((await stop()).output).toBeNull();
+		await send("userPromptSubmitted", { prompt: "Go on." });
+		turn = { abort: { at: clock.t + 500 } };
+		expect((await stop()).output).toBeNull();
+		expect((await store.readDecisions()).map((line) => line.reason)).toContain("user-aborted");
+	});
+
+	it("fails closed when the event log does not show the turn", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		todos = items(["pending"]);
+		turn = { foundStart: false };
+		expect((await stop()).output).toBeNull();
+		expect((await send("agentStop", { stopReason: "end_turn" })).output).toBeNull();
+	});
+
+	it("reads a failed model call as an API error and a full context as an overflow; tool errors are the agent's own", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		await send("errorOccurred", { error: "read ECONNRESET", errorContext: "tool_execution", recoverable: false });
+		await send("errorOccurred", { error: "429 rate limited", errorContext: "model_call", recoverable: true });
+		await send("errorOccurred", { error: "500 upstream failed", errorContext: "model_call", recoverable: false });
+		await send("errorOccurred", {
+			error: "prompt is too long: 210000 tokens > 200000 maximum",
+			errorContext: "model_call",
+			recoverable: false,
+		});
+		const reasons = (await store.readDecisions()).map((line) => line.reason);
+		expect(reasons.filter((reason) => reason === "api-error")).toHaveLength(1);
+		expect(reasons).toContain("context-overflow");
+	});
+
+	it("records compaction as no user turn", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		await send("preCompact", { trigger: "auto", transcriptPath: LOG });
+		const reasons = (await store.readDecisions()).map((line) => line.reason);
+		expect(reasons).toEqual(["user-turn", "compaction"]);
+	});
+});
