@@ -24,7 +24,15 @@
  */
 
 import { ourCommandReader } from "../shared/hook-command.js";
-import { portableCommand as sharedPortableCommand } from "../shared/portable-command.js";
+import {
+	groupedHook,
+	HOOK_MARKER,
+	type HookForm,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
+import { portableCommand } from "../shared/portable-command.js";
 import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
@@ -75,8 +83,14 @@ export function watchdogMs(event: string | undefined): number {
 	return seconds * 1000 - WATCHDOG_MARGIN_MS;
 }
 
-/** Every command boulder installs carries this, so uninstall removes exactly boulder's entries. */
-export const HOOK_MARKER = "--boulder-hook";
+export {
+	HOOK_MARKER,
+	type HookForm,
+	type HookProgram,
+	isPortable,
+	PORTABLE,
+	PORTABLE_TAG,
+} from "../shared/hook-form.js";
 
 /** The hook program (the loader of the bundle), relative to the package root. */
 export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
@@ -87,46 +101,16 @@ export const HOOK_BIN = "boulder-claude-code-hook";
 /** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
 export const HOOK_LINK = "boulder/claude-code-hook.cjs";
 
-/** The marker's value in portable commands, which name no version: any installed boulder runs them. */
-export const PORTABLE_TAG = "portable";
-
-/** A pinned hook program. */
-export interface HookProgram {
-	/** The node binary (absolute, for settings files; `node` for the plugin). */
-	node: string;
-	/** The bundled hook, absolute (or under `${CLAUDE_PLUGIN_ROOT}` for the plugin). */
-	bundle: string;
-	/** Written into the marker, so `boulder doctor` can tell an outdated install. */
-	version: string;
-}
-
-/** The portable form: whichever installed boulder the command finds. */
-export interface PortableHook {
-	portable: true;
-}
-
-export const PORTABLE: PortableHook = { portable: true };
-
-export type HookForm = HookProgram | PortableHook;
-
-export function isPortable(form: HookForm): form is PortableHook {
-	return "portable" in form && form.portable === true;
-}
-
 /** The shell command Claude Code runs for `event` (it runs commands with `sh -c`). */
 export function hookCommand(program: HookForm, event: HookEvent): string {
-	if (isPortable(program)) return portableCommand(event);
-	return `${shellWord(program.node)} ${shellWord(program.bundle)} ${event} ${HOOK_MARKER}=${program.version}`;
-}
-
-/** The finder (`shared/portable-command.ts`); the notice is JSON Claude Code shows the user (`systemMessage`), never the model. */
-function portableCommand(event: HookEvent): string {
-	return sharedPortableCommand({
+	if (!isPortable(program)) return pinnedCommand(program, event, shellWord);
+	// The notice is JSON Claude Code shows the user (`systemMessage`), never the model.
+	return portableCommand({
 		projectDirVar: "CLAUDE_PROJECT_DIR",
 		bundle: HOOK_BUNDLE,
 		link: HOOK_LINK,
 		bin: HOOK_BIN,
-		args: `${event} ${HOOK_MARKER}=${PORTABLE_TAG}`,
+		args: event,
 		otherwise:
 			event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
 	});
@@ -134,8 +118,10 @@ function portableCommand(event: HookEvent): string {
 
 /** The matcher groups for one event, as settings files and hooks.json hold them. */
 export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	const hook = { type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout };
-	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
+	return groupedHook(
+		{ type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout },
+		registration,
+	);
 }
 
 /** Every event's groups: the value of a settings file's `hooks`. */

@@ -21,11 +21,21 @@
  * Our own watchdog ends the hook shortly before, cleanly, printing nothing,
  * so the agent simply stops.
  */
+import { PACKAGE_NAME } from "../shared/config-file.js";
 import { ourCommandReader } from "../shared/hook-command.js";
-import { shellWord } from "../shared/shell-words.js";
+import {
+	BOULDER_HOOK_BIN,
+	BOULDER_HOOK_BUNDLE,
+	groupedHook,
+	HOOK_MARKER,
+	type HookForm,
+	hookArguments,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
+import { HARNESS } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
-
-const PACKAGE_NAME = "boulder-agent";
 
 export interface HookRegistration {
 	event: string;
@@ -65,78 +75,58 @@ export function watchdogMs(event: string | undefined): number {
 	return seconds * 1000 - Math.min(10_000, seconds * 100);
 }
 
-/** Every command boulder installs carries this, so uninstall removes exactly boulder's entries. */
-export const HOOK_MARKER = "--boulder-hook";
-
-/** The hook program every command-hook harness runs, relative to the package root. */
-export const HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
-
-/** The same program, as a global install puts it on the PATH. */
-export const HOOK_BIN = "boulder-hook";
-
-/** The marker's value in portable commands, which name no version: any installed boulder runs them. */
-export const PORTABLE_TAG = "portable";
-
-/** A pinned hook program. */
-export interface HookProgram {
-	/** The node binary, absolute. */
-	node: string;
-	/** The bundled hook, absolute. */
-	bundle: string;
-	/** Written into the marker, so `boulder doctor` can tell an outdated install. */
-	version: string;
-}
-
-export interface PortableHook {
-	portable: true;
-}
-
-export const PORTABLE: PortableHook = { portable: true };
-
-export type HookForm = HookProgram | PortableHook;
-
-export function isPortable(form: HookForm): form is PortableHook {
-	return "portable" in form && form.portable === true;
-}
+export {
+	BOULDER_HOOK_BIN as HOOK_BIN,
+	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,
+	HOOK_MARKER,
+	type HookForm,
+	type HookProgram,
+	isPortable,
+	PORTABLE,
+	PORTABLE_TAG,
+} from "../shared/hook-form.js";
 
 /** The shell command Codex runs for `event`. */
 export function hookCommand(program: HookForm, event: string): string {
-	if (isPortable(program)) return portableCommand(event);
-	return `${shellWord(program.node)} ${shellWord(program.bundle)} codex ${event} ${HOOK_MARKER}=${program.version}`;
+	const args = hookArguments(HARNESS, event);
+	return isPortable(program) ? portableCommand(args, event) : pinnedCommand(program, args);
 }
 
 /**
  * The finder, in POSIX sh, forking nothing before the hook runs (`[`,
- * `command -v` and the `${d%/*}` walk up the tree are built in). Every branch
+ * `command -v` and the `${d%/*}` walk up the tree are built in): Codex names
+ * no project folder, so it looks upwards from the session's. Every branch
  * ends in `exec` or an exit 0; the notice is JSON Codex shows the user
  * (`systemMessage`), never the model.
  */
-function portableCommand(event: string): string {
-	const run = `codex ${event} ${HOOK_MARKER}=${PORTABLE_TAG}`;
-	const own = `node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}`;
+function portableCommand(args: string, event: string): string {
+	const run = `${args} ${HOOK_MARKER}=${PORTABLE_TAG}`;
+	const own = `node_modules/${PACKAGE_NAME}/${BOULDER_HOOK_BUNDLE}`;
 	const otherwise =
 		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
 	return [
 		`d="$PWD"`,
 		`while [ -n "$d" ] && [ ! -f "$d/${own}" ]; do d="\${d%/*}"; done`,
 		`[ -n "$d" ] && exec node "$d/${own}" ${run}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
+		`command -v ${BOULDER_HOOK_BIN} >/dev/null && exec ${BOULDER_HOOK_BIN} ${run}`,
 		otherwise,
 	].join("; ");
 }
 
 /** The matcher group for one event, as hooks.json holds it. */
 export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	const hook = { type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout };
-	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
+	return groupedHook(
+		{ type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout },
+		registration,
+	);
 }
 
 export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed; null for anyone else's. */
 export const parseOurCommand = ourCommandReader({
-	harness: "codex",
+	harness: HARNESS,
 	marker: HOOK_MARKER,
 	portableTag: PORTABLE_TAG,
-	bin: HOOK_BIN,
+	bin: BOULDER_HOOK_BIN,
 });

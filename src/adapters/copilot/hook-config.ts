@@ -24,9 +24,18 @@
  */
 
 import { ourCommandReader } from "../shared/hook-command.js";
+import {
+	BOULDER_HOOK_BIN,
+	BOULDER_HOOK_BUNDLE,
+	HOOK_MARKER,
+	type HookForm,
+	hookArguments,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
 import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
 import { portableCommand } from "../shared/portable-command.js";
-import { shellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 
 export const STOP_TIMEOUT_SECONDS = 900;
@@ -51,46 +60,35 @@ export function watchdogMs(event: string | undefined): number {
 /** boulder's own hooks file, in either hooks folder. */
 export const HOOKS_FILE = "boulder.json";
 
-/** Every command boulder installs carries this, so boulder knows its own file and doctor can read what it runs. */
-export const HOOK_MARKER = "--boulder-hook";
-export const PORTABLE_TAG = "portable";
+export {
+	BOULDER_HOOK_BIN as HOOK_BIN,
+	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,
+	HOOK_MARKER,
+	type HookForm,
+	type HookProgram,
+	isPortable,
+	PORTABLE,
+	PORTABLE_TAG,
+} from "../shared/hook-form.js";
 
-/** The hook program (the loader of the bundle), relative to the package root, and its name on the PATH. */
-export const HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
-export const HOOK_BIN = "boulder-hook";
 /** The per-user link the portable commands look for, under `$XDG_DATA_HOME`. */
 export const HOOK_LINK = BOULDER_HOOK_LINK.link;
 
 /** The harness's name in the hook program's arguments: `boulder-hook.cjs copilot agentStop`. */
 const ARGUMENT = "copilot";
 
-export interface HookProgram {
-	node: string;
-	bundle: string;
-	version: string;
-}
-
-export type HookForm = HookProgram | { portable: true };
-
-export const PORTABLE: HookForm = { portable: true };
-
-export function isPortable(form: HookForm): form is { portable: true } {
-	return "portable" in form;
-}
-
 /** The `bash` command Copilot runs for `event`. */
 export function hookCommand(form: HookForm, event: HookEvent): string {
-	if (isPortable(form)) {
-		return portableCommand({
-			projectDirVar: "COPILOT_PROJECT_DIR",
-			bundle: HOOK_BUNDLE,
-			link: HOOK_LINK,
-			bin: HOOK_BIN,
-			args: `${ARGUMENT} ${event} ${HOOK_MARKER}=${PORTABLE_TAG}`,
-			otherwise: "exit 0",
-		});
-	}
-	return `${shellWord(form.node)} ${shellWord(form.bundle)} ${ARGUMENT} ${event} ${HOOK_MARKER}=${form.version}`;
+	const args = hookArguments(ARGUMENT, event);
+	if (!isPortable(form)) return pinnedCommand(form, args);
+	return portableCommand({
+		projectDirVar: "COPILOT_PROJECT_DIR",
+		bundle: BOULDER_HOOK_BUNDLE,
+		link: HOOK_LINK,
+		bin: BOULDER_HOOK_BIN,
+		args,
+		otherwise: "exit 0",
+	});
 }
 
 /** The whole text of boulder's hooks file for `form`. */
@@ -109,5 +107,5 @@ export const parseOurCommand = ourCommandReader({
 	harness: ARGUMENT,
 	marker: HOOK_MARKER,
 	portableTag: PORTABLE_TAG,
-	bin: HOOK_BIN,
+	bin: BOULDER_HOOK_BIN,
 });

@@ -24,9 +24,20 @@
  * watchdog ends the hook ten seconds earlier, cleanly, printing nothing, so
  * the agent simply stops.
  */
-import { PACKAGE_NAME } from "../shared/config-file.js";
+import { ourCommandReader } from "../shared/hook-command.js";
+import {
+	BOULDER_HOOK_BIN,
+	BOULDER_HOOK_BUNDLE,
+	groupedHook,
+	HOOK_MARKER,
+	type HookForm,
+	hookArguments,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
 import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
-import { shellWord, shellWords } from "../shared/shell-words.js";
+import { portableCommand } from "../shared/portable-command.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 import { TODO_TOOL } from "./todos.js";
 
@@ -54,48 +65,33 @@ export function watchdogMs(event: string | undefined): number {
 	return (event === "AfterAgent" ? AFTER_AGENT_TIMEOUT_MS : HOOK_TIMEOUT_MS) - WATCHDOG_MARGIN_MS;
 }
 
-/** Every command boulder installs carries this, so uninstall removes exactly boulder's entries. */
-export const HOOK_MARKER = "--boulder-hook";
-
-/** The hook program, relative to the package root. */
-export const HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
-
-/** The package's program for it, as a global install puts it on the PATH. */
-export const HOOK_BIN = "boulder-hook";
+export {
+	BOULDER_HOOK_BIN as HOOK_BIN,
+	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,
+	HOOK_MARKER,
+	type HookForm,
+	type HookProgram,
+	isPortable,
+	PORTABLE,
+	PORTABLE_TAG,
+} from "../shared/hook-form.js";
 
 /** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
 export const HOOK_LINK = BOULDER_HOOK_LINK.link;
 
-/** The marker's value in portable commands, which name no version: any installed boulder runs them. */
-export const PORTABLE_TAG = "portable";
-
-/** A pinned hook program. */
-export interface HookProgram {
-	node: string;
-	bundle: string;
-	/** Written into the marker, so `boulder doctor` can tell an outdated install. */
-	version: string;
-}
-
-export type HookForm = HookProgram | { portable: true };
-
-export const PORTABLE: HookForm = { portable: true };
-
-export function isPortable(form: HookForm): form is { portable: true } {
-	return "portable" in form && form.portable === true;
-}
-
 /** The shell command Gemini CLI runs for `event`. */
 export function hookCommand(form: HookForm, event: HookEvent): string {
-	const run = `${HARNESS} ${event} ${HOOK_MARKER}=`;
-	if (!isPortable(form)) return `${shellWord(form.node)} ${shellWord(form.bundle)} ${run}${form.version}`;
-	return [
-		`h=$GEMINI_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}`,
-		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${HOOK_LINK}"`,
-		`[ -f "$h" ] && exec node "$h" ${run}${PORTABLE_TAG}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}${PORTABLE_TAG}`,
-		"exit 0",
-	].join("; ");
+	const args = hookArguments(HARNESS, event);
+	if (!isPortable(form)) return pinnedCommand(form, args);
+	return portableCommand({
+		projectDirVar: "GEMINI_PROJECT_DIR",
+		projectDirQuoted: true,
+		bundle: BOULDER_HOOK_BUNDLE,
+		link: HOOK_LINK,
+		bin: BOULDER_HOOK_BIN,
+		args,
+		otherwise: "exit 0",
+	});
 }
 
 /** One event's group, as settings.json holds it. */
@@ -106,31 +102,15 @@ export function hookGroup(form: HookForm, registration: HookRegistration): Recor
 		command: hookCommand(form, registration.event),
 		timeout: registration.timeout,
 	};
-	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
+	return groupedHook(hook, registration);
 }
 
-/** A command boulder installed, read back. */
-export type OurCommand =
-	| { form: "pinned"; event: string; version: string; node: string; bundle: string }
-	| { form: "portable"; event: string };
-
-const OUR_COMMAND = new RegExp(`^(.*)\\s+${HARNESS}\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
-const OUR_PORTABLE_COMMAND = new RegExp(`\\s${HARNESS} (\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
+export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a Gemini command boulder installed; null for anyone else's. */
-export function parseOurCommand(command: unknown): OurCommand | null {
-	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
-	const portable = OUR_PORTABLE_COMMAND.exec(command);
-	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
-	const match = OUR_COMMAND.exec(command);
-	if (!match) return null;
-	const words = shellWords(match[1] ?? "");
-	if (words.length !== 2) return null;
-	return {
-		form: "pinned",
-		node: words[0] ?? "",
-		bundle: words[1] ?? "",
-		event: match[2] ?? "",
-		version: match[3] ?? "",
-	};
-}
+export const parseOurCommand = ourCommandReader({
+	harness: HARNESS,
+	marker: HOOK_MARKER,
+	portableTag: PORTABLE_TAG,
+	bin: BOULDER_HOOK_BIN,
+});

@@ -15,10 +15,20 @@
  *   the `boulder-hook` program on the PATH (a global install); with neither
  *   it exits quietly, so a teammate without boulder sees no hook errors.
  */
-import { shellWord, shellWords } from "../shared/shell-words.js";
-import type { HookEvent } from "./hook-input.js";
-
-const PACKAGE_NAME = "boulder-agent";
+import { ourCommandReader } from "../shared/hook-command.js";
+import {
+	BOULDER_HOOK_BIN,
+	BOULDER_HOOK_BUNDLE,
+	groupedHook,
+	HOOK_MARKER,
+	type HookForm,
+	hookArguments,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
+import { portableCommand } from "../shared/portable-command.js";
+import { HARNESS, type HookEvent } from "./hook-input.js";
 
 /** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
 export const STOP_TIMEOUT_SECONDS = 900;
@@ -47,74 +57,45 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-/** Every command boulder installs carries this, so uninstall removes exactly boulder's entries. */
-export const HOOK_MARKER = "--boulder-hook";
-
-/** The one hook program of every command-hook harness, relative to the package root. */
-export const HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
-
-/** The same program, as a global install puts it on the PATH. */
-export const HOOK_BIN = "boulder-hook";
-
-export const PORTABLE_TAG = "portable";
-
-export interface HookProgram {
-	node: string;
-	bundle: string;
-	version: string;
-}
-
-export interface PortableHook {
-	portable: true;
-}
-
-export const PORTABLE: PortableHook = { portable: true };
-
-export type HookForm = HookProgram | PortableHook;
-
-export function isPortable(form: HookForm): form is PortableHook {
-	return "portable" in form && form.portable === true;
-}
+export {
+	BOULDER_HOOK_BIN as HOOK_BIN,
+	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,
+	HOOK_MARKER,
+	type HookForm,
+	type HookProgram,
+	isPortable,
+	PORTABLE,
+	PORTABLE_TAG,
+} from "../shared/hook-form.js";
 
 /** The shell command Qwen Code runs for `event`. */
 export function hookCommand(form: HookForm, event: HookEvent): string {
-	const run = `qwen ${event} ${HOOK_MARKER}=${isPortable(form) ? PORTABLE_TAG : form.version}`;
-	if (!isPortable(form)) return `${shellWord(form.node)} ${shellWord(form.bundle)} ${run}`;
-	// POSIX sh; nothing forks before the hook runs (`[` and `command -v` are built in).
-	return [
-		`h="$QWEN_PROJECT_DIR/node_modules/${PACKAGE_NAME}/${HOOK_BUNDLE}"`,
-		`[ -f "$h" ] && exec node "$h" ${run}`,
-		`command -v ${HOOK_BIN} >/dev/null && exec ${HOOK_BIN} ${run}`,
-		"exit 0",
-	].join("; ");
+	const args = hookArguments(HARNESS, event);
+	if (!isPortable(form)) return pinnedCommand(form, args);
+	// The installer links nothing for Qwen Code: the project's boulder, else a global install.
+	return portableCommand({
+		projectDirVar: "QWEN_PROJECT_DIR",
+		bundle: BOULDER_HOOK_BUNDLE,
+		link: null,
+		bin: BOULDER_HOOK_BIN,
+		args,
+		otherwise: "exit 0",
+	});
 }
 
 export function matcherGroup(form: HookForm, registration: HookRegistration): Record<string, unknown> {
-	const hook = { type: "command", command: hookCommand(form, registration.event), timeout: registration.timeout };
-	return registration.matcher ? { matcher: registration.matcher, hooks: [hook] } : { hooks: [hook] };
+	return groupedHook(
+		{ type: "command", command: hookCommand(form, registration.event), timeout: registration.timeout },
+		registration,
+	);
 }
 
-export type OurCommand =
-	| { form: "pinned"; event: string; version: string; node: string; bundle: string }
-	| { form: "portable"; event: string };
-
-const OUR_COMMAND = new RegExp(`^(.*)\\s+qwen\\s+(\\w+)\\s+${HOOK_MARKER}=(\\S+)\\s*$`);
-const OUR_PORTABLE_COMMAND = new RegExp(`\\sqwen (\\w+) ${HOOK_MARKER}=${PORTABLE_TAG}[;\\s]`);
+export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed for Qwen Code; null for anyone else's. */
-export function parseOurCommand(command: unknown): OurCommand | null {
-	if (typeof command !== "string" || !command.includes(HOOK_MARKER)) return null;
-	const portable = OUR_PORTABLE_COMMAND.exec(command);
-	if (portable && command.includes(HOOK_BIN)) return { form: "portable", event: portable[1] ?? "" };
-	const match = OUR_COMMAND.exec(command);
-	if (!match) return null;
-	const words = shellWords(match[1] ?? "");
-	if (words.length !== 2) return null;
-	return {
-		form: "pinned",
-		node: words[0] ?? "",
-		bundle: words[1] ?? "",
-		event: match[2] ?? "",
-		version: match[3] ?? "",
-	};
-}
+export const parseOurCommand = ourCommandReader({
+	harness: HARNESS,
+	marker: HOOK_MARKER,
+	portableTag: PORTABLE_TAG,
+	bin: BOULDER_HOOK_BIN,
+});

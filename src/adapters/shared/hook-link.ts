@@ -12,6 +12,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_NAME, samePath } from "./config-file.js";
+import { BOULDER_HOOK_BUNDLE } from "./hook-form.js";
 
 export interface HookLink {
 	/** Relative to `$XDG_DATA_HOME`: `boulder/claude-code-hook.cjs`. */
@@ -90,7 +91,7 @@ export async function linkForUser(
  */
 export const BOULDER_HOOK_LINK: HookLink = {
 	link: "boulder/boulder-hook.cjs",
-	bundle: "dist/hook/boulder-hook.cjs",
+	bundle: BOULDER_HOOK_BUNDLE,
 	writtenBy:
 		"Written by `boulder install <harness> --project`: the portable hooks of boulder-hook run the boulder at this path.",
 };

@@ -9,28 +9,33 @@
  * are built in).
  */
 import { PACKAGE_NAME } from "./config-file.js";
+import { HOOK_MARKER, PORTABLE_TAG } from "./hook-form.js";
 
 export interface PortableFinder {
 	/** The variable the harness sets to the project's folder: `CLAUDE_PROJECT_DIR`. */
 	projectDirVar: string;
+	/** The harness puts the folder in the command already quoted for the shell (Gemini CLI), so it goes outside double quotes. */
+	projectDirQuoted?: boolean;
 	/** The hook program, relative to the package root: `dist/hook/claude-code.cjs`. */
 	bundle: string;
-	/** The user's link, relative to `$XDG_DATA_HOME`: `boulder/claude-code-hook.cjs`. */
-	link: string;
+	/** The user's link, relative to `$XDG_DATA_HOME`: `boulder/claude-code-hook.cjs`; null: the harness's installer writes none. */
+	link: string | null;
 	/** The package's program on the PATH: `boulder-claude-code-hook`. */
 	bin: string;
-	/** The arguments the hook program gets: `Stop --boulder-hook=portable`. */
+	/** The arguments the hook program gets before the marker: `Stop`, `copilot agentStop` (`hook-form.ts`). */
 	args: string;
 	/** The last resort: a shell command that must exit 0. */
 	otherwise: string;
 }
 
 export function portableCommand(finder: PortableFinder): string {
+	const own = `$${finder.projectDirVar}/node_modules/${PACKAGE_NAME}/${finder.bundle}`;
+	const args = `${finder.args} ${HOOK_MARKER}=${PORTABLE_TAG}`;
 	return [
-		`h="$${finder.projectDirVar}/node_modules/${PACKAGE_NAME}/${finder.bundle}"`,
-		`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${finder.link}"`,
-		`[ -f "$h" ] && exec node "$h" ${finder.args}`,
-		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${finder.args}`,
+		finder.projectDirQuoted ? `h=${own}` : `h="${own}"`,
+		...(finder.link === null ? [] : [`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${finder.link}"`]),
+		`[ -f "$h" ] && exec node "$h" ${args}`,
+		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${args}`,
 		finder.otherwise,
 	].join("; ");
 }
