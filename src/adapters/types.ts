@@ -57,6 +57,8 @@ export interface HarnessAdapter {
 	name: string;
 	/** As people write it: `Claude Code`. */
 	title: string;
+	/** The harness's own command, as the shell finds it on the PATH: `claude`. */
+	program: string;
 	scopes: readonly InstallScopeInfo[];
 	defaultScope: string;
 	/** Contract: throws `BoulderError` when a settings file cannot be changed safely (it is then left untouched). */

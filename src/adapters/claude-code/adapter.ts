@@ -18,6 +18,7 @@ function placeOf(place: InstallPlace) {
 export const claudeCodeAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "Claude Code",
+	program: "claude",
 	scopes: [
 		{ name: "local", help: "this project's .claude/settings.local.json, for you only (the default)" },
 		{

@@ -17,6 +17,7 @@ function placeOf(place: InstallPlace) {
 export const codexAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "Codex",
+	program: "codex",
 	scopes: [
 		{
 			name: "user",

@@ -17,6 +17,7 @@ function placeOf(place: InstallPlace) {
 export const copilotAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "Copilot CLI",
+	program: "copilot",
 	scopes: [
 		{
 			name: "project",

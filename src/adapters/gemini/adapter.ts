@@ -16,6 +16,7 @@ function placeOf(place: InstallPlace) {
 export const geminiAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "Gemini CLI",
+	program: "gemini",
 	scopes: [
 		{
 			name: "user",

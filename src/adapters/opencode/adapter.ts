@@ -17,6 +17,7 @@ function placeOf(place: InstallPlace) {
 export const openCodeAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "OpenCode",
+	program: "opencode",
 	scopes: [
 		{ name: "project", help: "this project's ./opencode.json(c), by package name (the default)" },
 		{ name: "user", help: "your user config (~/.config/opencode/opencode.json): every project" },

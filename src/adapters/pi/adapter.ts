@@ -18,6 +18,7 @@ function placeOf(place: InstallPlace) {
 export const piAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "pi",
+	program: "pi",
 	scopes: [
 		{
 			name: "project",

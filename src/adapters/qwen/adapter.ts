@@ -16,6 +16,7 @@ function placeOf(place: InstallPlace) {
 export const qwenAdapter: HarnessAdapter = {
 	name: HARNESS,
 	title: "Qwen Code",
+	program: "qwen",
 	scopes: [
 		{
 			name: "project",

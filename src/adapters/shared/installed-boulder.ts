@@ -5,9 +5,10 @@
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { whichProgram } from "../../engine/programs.js";
 import { packageAt } from "./config-file.js";
 import { hookLinkFile, hookLinkTarget, projectPackage } from "./hook-link.js";
-import { rootOfBundle, whichProgram } from "./programs.js";
+import { rootOfBundle } from "./programs.js";
 
 export interface Installed {
 	kind: "project" | "link" | "path" | "none";

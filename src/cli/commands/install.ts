@@ -7,7 +7,8 @@
 import type { Command } from "commander";
 import type { HarnessAdapter } from "../../adapters/registry.js";
 import { BoulderError } from "../../core/errors.js";
-import { installReportLines } from "../../present/render/install.js";
+import { whichProgram } from "../../engine/programs.js";
+import { type HarnessChoice, harnessMenuLines, installReportLines } from "../../present/render/install.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -25,14 +26,32 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 	let command = program.command(action).description(description);
 	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
 	command
-		.argument("<harness>", `the harness: ${cli.adapters.names().join(", ")}`)
-		.action(async (harness: string, flags: Record<string, boolean | undefined>) => {
+		.argument(
+			"[harness]",
+			`the harness: ${cli.adapters.names().join(", ")}; none: list them, and which this machine has`,
+		)
+		.action(async (harness: string | undefined, flags: Record<string, boolean | undefined>) => {
+			if (harness === undefined) {
+				cli.out(harnessMenuLines(action, choices(cli), cli.colors()).join("\n"));
+				cli.exitCode = EXIT.usage;
+				return;
+			}
 			const adapter = adapterOf(cli, harness);
 			const place = { cwd: cli.io.cwd, env: cli.io.env, scope: scopeOf(adapter, flags) };
 			const outcome = action === "install" ? await adapter.install(place) : await adapter.uninstall(place);
 			cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
 			cli.exitCode = EXIT.ok;
 		});
+}
+
+function choices(cli: Cli): HarnessChoice[] {
+	return cli.adapters.all.map((adapter) => ({
+		name: adapter.name,
+		title: adapter.title,
+		program: adapter.program,
+		defaultScope: adapter.defaultScope,
+		foundAt: whichProgram(adapter.program, cli.io.env),
+	}));
 }
 
 /** One `--scope` option per scope any harness knows, its help naming each harness's file. */

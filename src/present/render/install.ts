@@ -52,3 +52,33 @@ export function installReportLines(report: InstallReport, text: InstallText, c: 
 	if (report.backup) lines.push(c.dim(text.backup(report.backup)));
 	return lines;
 }
+
+/** A harness as `boulder install` lists it when none was named. */
+export interface HarnessChoice {
+	name: string;
+	title: string;
+	program: string;
+	defaultScope: string;
+	/** Where its command is on the PATH; null: not found there. */
+	foundAt: string | null;
+}
+
+/** `boulder install` with no harness: which there are, which this machine has, and the command for each. */
+export function harnessMenuLines(
+	action: "install" | "uninstall",
+	choices: readonly HarnessChoice[],
+	c: Style,
+): string[] {
+	const width = Math.max(...choices.map((choice) => choice.name.length));
+	const found = choices.filter((choice) => choice.foundAt !== null);
+	const lines = [`Name the harness: boulder ${action} <harness> [--scope]`, ""];
+	for (const choice of choices) {
+		const where =
+			choice.foundAt === null ? c.dim(`\`${choice.program}\` not on the PATH`) : `found at ${choice.foundAt}`;
+		lines.push(`  ${choice.name.padEnd(width)}  ${choice.title}: ${where}; default --${choice.defaultScope}`);
+	}
+	if (action === "install" && found.length > 0) {
+		lines.push("", `On this machine: ${found.map((choice) => `boulder install ${choice.name}`).join(", ")}`);
+	}
+	return lines;
+}

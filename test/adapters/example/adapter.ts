@@ -33,6 +33,7 @@ const hooksFile = (place: Pick<InstallPlace, "cwd">) => path.join(place.cwd, ".e
 export const exampleAdapter: HarnessAdapter = {
 	name: EXAMPLE,
 	title: "Example",
+	program: "example-harness",
 	scopes: [{ name: "project", help: "this project's .example/hooks.json (the default)" }],
 	defaultScope: "project",
 	async install(place) {
