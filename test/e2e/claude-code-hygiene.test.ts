@@ -28,6 +28,7 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 180_000;
 const NUDGE = "[boulder · automatic continuation";
 const REMINDER = "[boulder · todo list]";
+const PLAN_REMINDER = "[boulder · plan]";
 const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
 const THRESHOLD = 3;
 
@@ -74,9 +75,9 @@ const write = (file: string): ReplyStep => ({
 	toolUses: [{ name: "Write", input: { file_path: join(sandbox.project, file), content: `${file}\n` } }],
 });
 
-/** How often the reminder appears in a request: each turn resends the whole conversation. */
+/** How often a reminder (of a todo list or a plan) appears in a request: each turn resends the whole conversation. */
 function reminders(request: RecordedRequest | undefined): number {
-	return stringsIn(request?.body).filter((text) => text.includes(REMINDER)).length;
+	return stringsIn(request?.body).filter((text) => text.includes(REMINDER) || text.includes(PLAN_REMINDER)).length;
 }
 
 describe("todo hygiene with the real Claude Code", () => {
@@ -124,6 +125,71 @@ describe("todo hygiene with the real Claude Code", () => {
 			expect(why).toMatch(/reminded.*changed files 3 times since its todo list last changed/);
 			const log = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
 			expect(log.split("\n").filter((line) => line.includes('"todo-reminder"'))).toHaveLength(1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"counts against the bound plan: a tick starts a new stretch, a subagent's edits never count, the plan reminder comes once",
+		async () => {
+			await writeFile(join(sandbox.project, "PLAN.md"), "# Ship\n\n- [ ] Item A\n- [ ] Item B\n");
+			await boulderOk("start", "PLAN.md");
+			const bash = (command: string): ReplyStep => ({
+				toolUses: [{ name: "Bash", input: { command, description: "run" } }],
+			});
+			const tick = (item: string) => bash(`sed -i 's/- \\[ \\] Item ${item}/- [x] Item ${item}/' PLAN.md`);
+			const steps: ReplyStep[] = [
+				write("a1.txt"),
+				{
+					toolUses: [
+						{
+							name: "Agent",
+							input: { description: "Item A", prompt: "Write s1 to s3.", subagent_type: "general-purpose" },
+						},
+					],
+				},
+				write("a2.txt"),
+				tick("A"),
+				write("a3.txt"),
+				write("a4.txt"),
+				write("a5.txt"),
+				tick("B"),
+				{ text: "Both items are done." },
+			];
+			let turn = 0;
+			const server = await startAnthropicServer(({ request }) => {
+				if (!isSubagentRequest(request)) return steps[turn++] ?? { text: "Done." };
+				if (stringsIn(request.body).some((text) => text.includes("s3.txt"))) return { text: "Subagent: done." };
+				return {
+					toolUses: ["s1.txt", "s2.txt", "s3.txt"]
+						.map((file) => write(file).toolUses?.[0])
+						.filter((use) => use !== undefined),
+				};
+			});
+			servers.push(server);
+
+			const run = await runClaude(sandbox, {
+				prompt: "Work through the plan.",
+				baseUrl: server.url,
+				timeoutMs: 120_000,
+				env: TODO_TOOLS_OFF,
+			});
+
+			expect(run.timedOut, run.stderr).toBe(false);
+			expect(turn).toBe(steps.length);
+			const requests = server.mainRequests().filter((request) => !isSubagentRequest(request));
+			expect(requests).toHaveLength(steps.length);
+			// Only the fifth main edit (the third since the tick) carries it: request 7 answers step 7.
+			expect(requests.map(reminders)).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1]);
+			const reminded = stringsIn(requests[7]?.body).find((text) => text.includes("[boulder · plan]")) ?? "";
+			expect(reminded).toContain('changed files 3 times since the plan "Ship" (`PLAN.md`) last changed');
+			expect(reminded).toContain("1 open item.");
+			const subagentRequests = server.mainRequests().filter(isSubagentRequest);
+			expect(subagentRequests.length).toBeGreaterThan(0);
+			expect(subagentRequests.map(reminders).every((count) => count === 0)).toBe(true);
+			expect(await readFile(join(sandbox.project, "s3.txt"), "utf8")).toBe("s3.txt\n");
+			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
+			expect((Object.values(works.works)[0] as Record<string, unknown>).status).toBe("completed");
 		},
 		TEST_TIMEOUT_MS,
 	);
