@@ -14,6 +14,7 @@ import { eventRecord } from "../core/decision-record.js";
 import { type HygieneReminder, type HygieneState, onFileChange } from "../core/hygiene.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { scopeKey } from "../core/scope-key.js";
+import { isOpen } from "../core/todos.js";
 import { emptyContinuationState } from "../core/turns.js";
 import { todosView } from "../core/work-view.js";
 import { STATE_DIR_NAME } from "../state/file-store.js";
@@ -57,6 +58,8 @@ async function countChange(
 	if (facts.switchedOff || facts.boundElsewhere || facts.planUnusable) return null;
 	const scope = scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
 	if (scope === null) return null;
+	// Nothing open, nothing to remind of: no lock taken, nothing written (a list that gains an item starts a new stretch anyway).
+	if (work ? (context.view?.counts.open ?? 0) === 0 : !(await hasOpenTodos(deps, scope))) return null;
 	const planPath = work?.planPath;
 	const keepsList =
 		planPath !== undefined &&
@@ -95,6 +98,11 @@ async function logReminder(
 			work,
 		}),
 	);
+}
+
+async function hasOpenTodos(deps: WorkContextDeps, scope: string): Promise<boolean> {
+	const current = await deps.store.readScope(scope);
+	return current.kind === "ok" && (current.value.todos ?? []).some((todo) => isOpen(todo.status));
 }
 
 /** The plan file itself, or boulder's state folder: changing them is keeping the list. */
