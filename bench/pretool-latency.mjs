@@ -12,8 +12,8 @@
  * - hygiene off (`hygiene.editsBeforeReminder: 0`): the hook as orchestrate
  *   mode alone has it, for a session that is not orchestrating (reads the
  *   works file, answers nothing);
- * - hygiene counting (the default, 8): the same edit, counted in the
- *   session's record;
+ * - hygiene counting (the default, 8): the same edit in the same session,
+ *   counted in its record;
  * - hygiene reminding: the eighth edit of a stretch, whose answer carries the
  *   reminder and which logs the decision.
  *
@@ -45,18 +45,18 @@ const RUNS = Math.max(30, Number(process.argv[2]) || 30);
 const WARMUP = 3;
 const THRESHOLD = 8;
 const REMINDER = "[boulder · todo list]";
+const ENGINE_CALLS = 200;
 
 const root = mkdtempSync(path.join(os.tmpdir(), "boulder-pretool-latency-"));
 
 try {
-	const off = session("off", { hygiene: { editsBeforeReminder: 0 } });
-	const counting = session("counting", null);
-	const reminding = session("reminding", null, THRESHOLD - 1);
+	const counting = session("counting");
+	const reminding = session("reminding", THRESHOLD - 1);
 	const cases = [
 		{ name: "bare", run: () => timed(["-e", "0"], "", counting).ms },
-		{ name: "hygieneOff", run: () => edit(off, false) },
-		{ name: "hygieneCounting", run: () => edit(counting, false) },
-		{ name: "hygieneReminding", run: () => edit(reminding, true) },
+		{ name: "hygieneOff", run: () => edit(counting, 0, false) },
+		{ name: "hygieneCounting", run: () => edit(counting, THRESHOLD, false) },
+		{ name: "hygieneReminding", run: () => edit(reminding, THRESHOLD, true) },
 	];
 	const times = Object.fromEntries(cases.map((one) => [one.name, []]));
 	for (let run = 0; run < WARMUP + RUNS; run++) {
@@ -66,6 +66,7 @@ try {
 		}
 	}
 	const ms = Object.fromEntries(cases.map((one) => [one.name, stats(times[one.name])]));
+	const engine = await inProcess();
 	const median = (name) => ms[name].median;
 	const result = {
 		what: "wall time of the bundled Claude Code PreToolUse hook on a file tool (start to exit), with todo hygiene off, counting and reminding, beside `node -e 0` in the same run",
@@ -84,6 +85,7 @@ try {
 			reminding: round(median("hygieneReminding") - median("hygieneOff")),
 		},
 		ratioToBareNode: Object.fromEntries(cases.map((one) => [one.name, round(median(one.name) / median("bare"))])),
+		engine,
 	};
 	const out = path.join(repoRoot, "bench", "results", "pretool-latency.json");
 	mkdirSync(path.dirname(out), { recursive: true });
@@ -96,21 +98,24 @@ try {
 	console.log(
 		`  hygiene adds      ${result.hygieneAddsMs.counting} ms counting, ${result.hygieneAddsMs.reminding} ms reminding`,
 	);
+	console.log(
+		`  in process        ${engine.ms.hygieneOff.median} ms off, ${engine.ms.hygieneCounting.median} ms counting (the engine's answer alone, ${ENGINE_CALLS} calls each)`,
+	);
 	console.log(`Written to ${path.relative(process.cwd(), out)}`);
 } finally {
 	rmSync(root, { recursive: true, force: true });
 }
 
 /**
- * A session of its own under `root/name`, with `config` as the project's
- * boulder.config.json, and `edits` file changes already counted in its
- * record; returns what a run needs, with a `restore` to that state.
+ * A session of its own under `root/name`, with `edits` file changes already
+ * counted in its record; returns what a run needs, with a `restore` to that
+ * state.
  */
-function session(name, config, edits = 0) {
+function session(name, edits = 0) {
 	const base = path.join(root, name);
 	mkdirSync(base);
 	const made = createHookSession(base, bundle);
-	if (config) writeFileSync(path.join(made.project, "boulder.config.json"), JSON.stringify(config));
+	configure(made, THRESHOLD);
 	const input = JSON.stringify({
 		session_id: SESSION,
 		transcript_path: made.transcript,
@@ -131,14 +136,69 @@ function session(name, config, edits = 0) {
 	return { ...made, input, restore };
 }
 
-/** One timed edit, checking the answer is the one the case is about. */
-function edit(one, reminds) {
+/** The project's boulder.config.json, so every case reads one: only the threshold differs. */
+function configure(one, threshold) {
+	writeFileSync(
+		path.join(one.project, "boulder.config.json"),
+		JSON.stringify({ hygiene: { editsBeforeReminder: threshold } }),
+	);
+}
+
+/** One timed edit with this threshold, checking the answer is the one the case is about. */
+function edit(one, threshold, reminds) {
 	one.restore();
+	configure(one, threshold);
 	const { ms, stdout } = timed([bundle, "PreToolUse"], one.input, one);
 	if (stdout.includes(REMINDER) !== reminds) {
 		throw new Error(`expected ${reminds ? "a reminder" : "no reminder"}, the hook printed: ${stdout || "(nothing)"}`);
 	}
 	return ms;
+}
+
+/**
+ * The engine's answer alone, in one process over the file store (what the
+ * hook does after node has started, and what OpenCode pays in process):
+ * hygiene off, and counting every call (a threshold never reached, so every
+ * call writes the record), interleaved.
+ */
+async function inProcess() {
+	const { Engine } = await import(path.join(repoRoot, "dist", "engine", "engine.js"));
+	const { FileStore } = await import(path.join(repoRoot, "dist", "state", "file-store.js"));
+	const { Config } = await import(path.join(repoRoot, "dist", "core", "config.js"));
+	const { filePlans } = await import(path.join(repoRoot, "dist", "engine", "plan-files.js"));
+	const worktree = path.join(root, "in-process");
+	mkdirSync(worktree);
+	const ref = { harness: "claude-code", sessionId: SESSION };
+	const engineWith = (threshold) =>
+		new Engine({
+			store: new FileStore(worktree),
+			config: Config.parse({ hygiene: { editsBeforeReminder: threshold } }),
+			plans: filePlans,
+		});
+	const off = engineWith(0);
+	const counting = engineWith(10_000);
+	const todos = Array.from({ length: TODOS }, (_, index) => ({
+		content: `Item ${index + 1}`,
+		status: index < 5 ? "completed" : "pending",
+	}));
+	await off.todosChanged(ref, todos);
+	const change = { tool: "Edit", files: [path.join(worktree, "src", "a.ts")] };
+	const times = { hygieneOff: [], hygieneCounting: [] };
+	for (let call = 0; call < ENGINE_CALLS; call++) {
+		for (const [name, engine] of [
+			["hygieneOff", off],
+			["hygieneCounting", counting],
+		]) {
+			const start = performance.now();
+			await engine.fileChangeAsked(ref, change);
+			times[name].push(performance.now() - start);
+		}
+	}
+	return {
+		what: "engine.fileChangeAsked alone, in one process, over the file store",
+		calls: ENGINE_CALLS,
+		ms: { hygieneOff: stats(times.hygieneOff), hygieneCounting: stats(times.hygieneCounting) },
+	};
 }
 
 function timed(args, input, { env, project }) {
