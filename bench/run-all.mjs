@@ -11,6 +11,7 @@ const steps = [
 	["npm", ["run", "-s", "bench:policy"]],
 	[process.execPath, ["bench/engine.mjs"]],
 	[process.execPath, ["bench/hook-latency.mjs"]],
+	[process.execPath, ["bench/pretool-latency.mjs"]],
 	[process.execPath, ["bench/codex-hook-latency.mjs"]],
 	[process.execPath, ["bench/transcript-read.mjs"]],
 	[process.execPath, ["bench/status-scale.mjs"]],

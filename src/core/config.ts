@@ -154,6 +154,18 @@ export const Config = z
 			.strict()
 			.prefault({})
 			.describe("The watchdog on subagents and background tasks: no parent waits forever on a wedged child."),
+		hygiene: z
+			.object({
+				editsBeforeReminder: z
+					.union([positiveInt(0).max(10_000), z.literal(false)])
+					.default(8)
+					.describe(
+						"File changes since the agent's list (its todos, or the plan) last changed, with items open, after which one short reminder to update the list rides on the next tool result; once per stretch of work. 0 or false: never.",
+					),
+			})
+			.strict()
+			.prefault({})
+			.describe("Todo hygiene: the agent keeps its list honest while it works."),
 	})
 	.strict();
 export type Config = z.infer<typeof Config>;

@@ -6,6 +6,7 @@
  * Contract: every function returns a new state and never mutates its input.
  */
 import { z } from "zod";
+import { HygieneState } from "./hygiene.js";
 import { Todo } from "./todos.js";
 
 export const Provenance = z.enum(["user", "continuation", "system", "restart"]);
@@ -133,6 +134,8 @@ export const ContinuationState = z.object({
 	disabled: z.object({ at: time, by: z.string(), untilUserTurn: z.boolean().optional() }).nullable(),
 	/** The agent's own list as last reported by its harness (null: never seen). */
 	todos: z.array(Todo).nullable(),
+	/** Todo hygiene's stretch of work: file changes since the list last changed (`core/hygiene.ts`). */
+	hygiene: HygieneState.optional(),
 	/** What the adapter observed between events, for harnesses that start a process per event. */
 	observed: z.object({
 		harness: z.string().nullable(),

@@ -37,6 +37,7 @@ import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
 import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
+import { type FileChangeAnswer, fileChangeAsked } from "./hygiene-ops.js";
 import { checkToolChange, type SubagentResult, subagentReturned } from "./orchestrate-ops.js";
 import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
 import { type Runner, shellRunner } from "./runner.js";
@@ -47,6 +48,7 @@ import { setStopped } from "./works-ops.js";
 
 export type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
+export type { FileChangeAnswer } from "./hygiene-ops.js";
 export type { SubagentResult } from "./orchestrate-ops.js";
 
 export interface EngineOptions {
@@ -212,6 +214,15 @@ export class Engine {
 	 */
 	async checkFileChange(ref: SessionRef, change: FileChange): Promise<ToolVerdict> {
 		return checkToolChange(this.deps(), ref, change);
+	}
+
+	/**
+	 * A file change this session is about to make: orchestrate mode's verdict,
+	 * and, for a change that will run, todo hygiene's count, with the reminder
+	 * to ride on the tool's result when it is due (logged).
+	 */
+	async fileChangeAsked(ref: SessionRef, change: FileChange): Promise<FileChangeAnswer> {
+		return fileChangeAsked(this.deps(), ref, change);
 	}
 
 	/**

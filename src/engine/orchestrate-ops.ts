@@ -21,7 +21,7 @@ import {
 import { scopeKey } from "../core/scope-key.js";
 import { STATE_DIR_NAME } from "../state/file-store.js";
 import type { SessionRef } from "./engine-types.js";
-import { readWorkContext, type WorkContextDeps } from "./work-context.js";
+import { readWorkContext, type WorkContext, type WorkContextDeps } from "./work-context.js";
 
 /** What a returning subagent did, as the adapter read it from the harness. */
 export interface SubagentResult {
@@ -35,9 +35,10 @@ export async function checkToolChange(
 	deps: WorkContextDeps,
 	ref: SessionRef,
 	change: FileChange,
+	read?: WorkContext,
 ): Promise<ToolVerdict> {
 	if (ref.subagent) return { kind: "allow", reason: "subagent" };
-	const context = await readWorkContext(deps, ref);
+	const context = read ?? (await readWorkContext(deps, ref));
 	const work = context.work;
 	const orchestrating = context.view?.orchestrate !== undefined;
 	const files = change.files.map((file) => relativeTo(deps.store.worktree, file));

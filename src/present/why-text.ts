@@ -122,6 +122,11 @@ const EVENTS: Record<EventReason, Words> = {
 		tone: "stop",
 	}),
 	"subagent-returned": ({ record }) => event(record.detail),
+	"todo-reminder": ({ record }) => ({
+		headline: "reminded",
+		text: `${record.detail} (on the tool's result, not a turn of its own; \`hygiene.editsBeforeReminder\` sets how many changes)`,
+		tone: "event",
+	}),
 };
 
 export function explain(record: DecisionRecord, now: number): Explanation {

@@ -138,7 +138,11 @@ export function provenanceOf(source: string | null): Provenance {
 	return source !== null && SYSTEM_SOURCES.has(source) ? "system" : "user";
 }
 
-/** A file change about to run: orchestrate mode may warn about it (context) or refuse it (a deny the model reads). */
+/**
+ * A file change about to run: orchestrate mode may warn about it (context) or
+ * refuse it (a deny the model reads); todo hygiene may remind the agent to
+ * update its list (context, which reaches the model with the tool's result).
+ */
 async function onToolAsked(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const tool = stringField(input, "tool_name");
 	if (tool === null || ref.subagent) return NOTHING;
@@ -146,13 +150,14 @@ async function onToolAsked(input: HookInput, ref: SessionRef, deps: HookDeps): P
 	const files = [toolInput.file_path, toolInput.notebook_path].filter(
 		(file): file is string => typeof file === "string" && file !== "",
 	);
-	const verdict = await deps.engine.checkFileChange(ref, { tool, files });
-	if (verdict.kind === "allow") return NOTHING;
-	const output =
-		verdict.kind === "deny"
-			? { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: verdict.text }
-			: { hookEventName: "PreToolUse", additionalContext: verdict.text };
-	return { output: { hookSpecificOutput: output } };
+	const { verdict, reminder } = await deps.engine.fileChangeAsked(ref, { tool, files });
+	if (verdict.kind === "deny") {
+		const output = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: verdict.text };
+		return { output: { hookSpecificOutput: output } };
+	}
+	const context = [verdict.kind === "warn" ? verdict.text : null, reminder].filter((text) => text !== null);
+	if (context.length === 0) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: context.join("\n\n") } } };
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {

@@ -1,10 +1,11 @@
 /**
- * OpenCode's tool hooks for orchestrate mode: `tool.execute.before` asks the
- * engine about a file change the session is about to make (a refusal is
- * thrown, which OpenCode hands the model as the tool's error; a warning waits
- * for the tool's result), and `tool.execute.after` appends what rides on a
- * result: that warning, or, on the `task` tool's result, the note asking the
- * orchestrator to check its subagent's work. Never a new prompt: awaiting a
+ * OpenCode's tool hooks for orchestrate mode and todo hygiene:
+ * `tool.execute.before` asks the engine about a file change the session is
+ * about to make (a refusal is thrown, which OpenCode hands the model as the
+ * tool's error; a warning or a reminder to update the list waits for the
+ * tool's result), and `tool.execute.after` appends what rides on a result:
+ * that warning or reminder, or, on the `task` tool's result, the note asking
+ * the orchestrator to check its subagent's work. Never a new prompt: awaiting a
  * prompt from `tool.execute.after` would deadlock on the session's lock.
  *
  * Contract: `before` throws only a refusal; everything else is recorded and
@@ -56,12 +57,13 @@ export class ToolHooks {
 			ref = await this.deps.rootRef(input.sessionID);
 			if (ref === null) return null;
 			const engine = await this.deps.engine();
-			const checking = engine.checkFileChange(ref, { tool: input.tool, files: filesOf(args) });
-			const verdict = await withTimeout(checking, this.deps.waitMs, "checking a file change", {
+			const checking = engine.fileChangeAsked(ref, { tool: input.tool, files: filesOf(args) });
+			const { verdict, reminder } = await withTimeout(checking, this.deps.waitMs, "checking a file change", {
 				scheduler: this.deps.scheduler,
 			});
 			if (verdict.kind === "deny") return verdict.text;
-			if (verdict.kind === "warn") this.notes.set(input.callID, verdict.text);
+			const notes = [verdict.kind === "warn" ? verdict.text : null, reminder].filter((text) => text !== null);
+			if (notes.length > 0) this.notes.set(input.callID, notes.join("\n\n"));
 			return null;
 		} catch (error) {
 			await this.deps.recordError(ref, "checking a file change (tool.execute.before)", error);

@@ -1,0 +1,88 @@
+/**
+ * Todo hygiene: an agent that keeps changing files while its list stands
+ * still is working from a list that no longer says where the work is. After
+ * `hygiene.editsBeforeReminder` file changes since the list last changed,
+ * with items still open, one short reminder to update it rides on the next
+ * tool result. One per stretch of work: the stretch ends when the list
+ * changes. Never a turn of its own, never a nudge.
+ *
+ * The list is the one the idle decision reads: the bound plan's items, or the
+ * agent's own todo list. A change that touches only the plan file is the
+ * agent keeping the list, not working past it: it starts a new stretch.
+ *
+ * Contract: pure; the engine persists the state in the session's record.
+ */
+import { z } from "zod";
+import { HYGIENE_PLAN_REMINDER, HYGIENE_TODOS_REMINDER } from "./prompts/hygiene.prompt.js";
+import { fillTemplate } from "./prompts.js";
+import type { WorkView } from "./work-view.js";
+
+const count = z.number().int().min(0);
+
+/** One stretch of work: the list as it stood when it began, the file changes since, and whether the reminder was given. */
+export const HygieneState = z.object({
+	/** The list's fingerprint (`WorkView.fingerprint`) when the stretch began. */
+	list: z.string(),
+	edits: count,
+	reminded: z.boolean(),
+});
+export type HygieneState = z.infer<typeof HygieneState>;
+
+export interface HygieneFacts {
+	/** The list the session works from, as it stands now; null when it has none (nothing to remind of). */
+	list: WorkView | null;
+	/** The change touches only the plan file (or boulder's state): the agent is updating its list. */
+	keepsList: boolean;
+	/** The plan file, relative to the worktree, for the reminder's words. */
+	planPath?: string;
+}
+
+export interface HygieneReminder {
+	/** What the model reads. */
+	text: string;
+	/** The decision line's words (`boulder why`). */
+	detail: string;
+}
+
+export interface HygieneStep {
+	/** The state to keep; null: nothing to keep (no list, or the reminder is off). */
+	next: HygieneState | null;
+	reminder: HygieneReminder | null;
+}
+
+/**
+ * One file change the session is about to make. `threshold` is
+ * `hygiene.editsBeforeReminder`; 0 turns the reminder off (and nothing is
+ * counted).
+ */
+export function onFileChange(state: HygieneState | null, facts: HygieneFacts, threshold: number): HygieneStep {
+	const list = facts.list;
+	if (threshold <= 0 || list === null) return { next: null, reminder: null };
+	const fresh = state === null || state.list !== list.fingerprint;
+	if (facts.keepsList) return { next: { list: list.fingerprint, edits: 0, reminded: false }, reminder: null };
+	const stretch = fresh ? { list: list.fingerprint, edits: 0, reminded: false } : state;
+	// Reminded once in this stretch: nothing more to count until the list changes.
+	if (stretch.reminded) return { next: stretch, reminder: null };
+	const edits = stretch.edits + 1;
+	const due = edits >= threshold && list.counts.open > 0;
+	const next = { list: list.fingerprint, edits, reminded: due };
+	return { next, reminder: due ? reminderFor(list, edits, facts.planPath) : null };
+}
+
+function reminderFor(list: WorkView, edits: number, planPath: string | undefined): HygieneReminder {
+	const open = list.counts.open;
+	const items = `${open} open item${open === 1 ? "" : "s"}`;
+	const times = `${edits} time${edits === 1 ? "" : "s"}`;
+	if (list.source === "plan") {
+		const plan = list.name ?? "the plan";
+		const where = planPath ? ` (\`${planPath}\`)` : "";
+		return {
+			text: fillTemplate(HYGIENE_PLAN_REMINDER, { edits: times, plan, where, items }),
+			detail: `the agent changed files ${times} since the plan "${plan}" last changed, with ${items}; it was reminded to tick what it finished`,
+		};
+	}
+	return {
+		text: fillTemplate(HYGIENE_TODOS_REMINDER, { edits: times, items }),
+		detail: `the agent changed files ${times} since its todo list last changed, with ${items}; it was reminded to update the list`,
+	};
+}

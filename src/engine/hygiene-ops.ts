@@ -1,0 +1,116 @@
+/**
+ * A file change the session is about to make, as the engine carries it out:
+ * orchestrate mode's verdict on it (`orchestrate-ops.ts`), and, for a change
+ * that will run, todo hygiene's count (`core/hygiene.ts`) kept in the
+ * session's record, with the reminder logged when it is due. One read of the
+ * works and the plan serves both: Claude Code pays for this in a process per
+ * edit.
+ *
+ * Contract: reads and writes through the `Store`; the adapter only delivers
+ * the text (a deny reason, context on the tool's result).
+ */
+import path from "node:path";
+import { eventRecord } from "../core/decision-record.js";
+import { type HygieneReminder, type HygieneState, onFileChange } from "../core/hygiene.js";
+import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
+import { scopeKey } from "../core/scope-key.js";
+import { isOpen } from "../core/todos.js";
+import { emptyContinuationState } from "../core/turns.js";
+import { todosView } from "../core/work-view.js";
+import { STATE_DIR_NAME } from "../state/file-store.js";
+import type { SessionRef } from "./engine-types.js";
+import { checkToolChange } from "./orchestrate-ops.js";
+import { readWorkContext, type WorkContext, type WorkContextDeps } from "./work-context.js";
+
+export interface FileChangeAnswer {
+	verdict: ToolVerdict;
+	/** The todo hygiene reminder to ride on the tool's result, when one is due. */
+	reminder: string | null;
+}
+
+export async function fileChangeAsked(
+	deps: WorkContextDeps,
+	ref: SessionRef,
+	change: FileChange,
+): Promise<FileChangeAnswer> {
+	if (ref.subagent) return { verdict: { kind: "allow", reason: "subagent" }, reminder: null };
+	const context = await readWorkContext(deps, ref);
+	const verdict = await checkToolChange(deps, ref, change, context);
+	if (verdict.kind === "deny") return { verdict, reminder: null };
+	return { verdict, reminder: await countChange(deps, ref, change, context) };
+}
+
+/**
+ * Counts the change in the session's stretch of work and returns the
+ * reminder when it is due. Not counted: a session with the reminder off, a
+ * switch off (boulder is not to speak), a work bound to another session, a
+ * plan that cannot be read.
+ */
+async function countChange(
+	deps: WorkContextDeps,
+	ref: SessionRef,
+	change: FileChange,
+	context: WorkContext,
+): Promise<string | null> {
+	const threshold = deps.config.hygiene.editsBeforeReminder || 0;
+	if (threshold === 0 || !deps.config.enabled) return null;
+	const { facts, work } = context;
+	if (facts.switchedOff || facts.boundElsewhere || facts.planUnusable) return null;
+	const scope = scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
+	if (scope === null) return null;
+	// Nothing open, nothing to remind of: no lock taken, nothing written (a list that gains an item starts a new stretch anyway).
+	if (work ? (context.view?.counts.open ?? 0) === 0 : !(await hasOpenTodos(deps, scope))) return null;
+	const planPath = work?.planPath;
+	const keepsList =
+		planPath !== undefined &&
+		change.files.length > 0 &&
+		change.files.every((file) => isList(deps.store.worktree, file, planPath));
+	const reminder = await deps.store.updateScope<HygieneReminder | null>(scope, (current) => {
+		const state = current.kind === "ok" ? current.value : current.kind === "missing" ? emptyContinuationState() : null;
+		// A record that cannot be read is the idle decision's to report; hygiene does not rewrite it.
+		if (state === null || state.disabled) return { result: null, next: null };
+		const list = work ? context.view : state.todos ? todosView(state.todos, deps.config.nextItems) : null;
+		const step = onFileChange(state.hygiene ?? null, { list, keepsList, ...(planPath ? { planPath } : {}) }, threshold);
+		if (step.next === null || sameStretch(state.hygiene, step.next)) return { result: step.reminder, next: null };
+		return { result: step.reminder, next: { ...state, hygiene: step.next } };
+	});
+	if (reminder === null) return null;
+	await logReminder(deps, ref, scope, work?.id ?? null, reminder);
+	return reminder.text;
+}
+
+async function logReminder(
+	deps: WorkContextDeps,
+	ref: SessionRef,
+	scope: string,
+	work: string | null,
+	reminder: HygieneReminder,
+): Promise<void> {
+	await deps.store.appendDecision(
+		eventRecord({
+			at: deps.clock.now(),
+			worktree: deps.store.worktree,
+			scope,
+			harness: ref.harness,
+			session: ref.sessionId,
+			reason: "todo-reminder",
+			detail: reminder.detail,
+			work,
+		}),
+	);
+}
+
+async function hasOpenTodos(deps: WorkContextDeps, scope: string): Promise<boolean> {
+	const current = await deps.store.readScope(scope);
+	return current.kind === "ok" && (current.value.todos ?? []).some((todo) => isOpen(todo.status));
+}
+
+/** The plan file itself, or boulder's state folder: changing them is keeping the list. */
+function isList(worktree: string, file: string, planPath: string): boolean {
+	const relative = path.relative(worktree, path.resolve(worktree, file)).split(path.sep).join("/");
+	return relative === planPath || relative === STATE_DIR_NAME || relative.startsWith(`${STATE_DIR_NAME}/`);
+}
+
+function sameStretch(a: HygieneState | undefined, b: HygieneState): boolean {
+	return a !== undefined && a.list === b.list && a.edits === b.edits && a.reminded === b.reminded;
+}

@@ -1,0 +1,129 @@
+/**
+ * Todo hygiene with the real OpenCode: an agent that writes its list, then
+ * changes files again and again without touching it, reads one reminder to
+ * update the list, appended to the result of the edit that reached the
+ * threshold (`tool.execute.after`), and never again in that stretch; no turn
+ * of its own, no nudge.
+ *
+ * Needs `npm run build`.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBoulder } from "./support/boulder-cli.js";
+import {
+	contentText,
+	type ModelStep,
+	type RecordedRequest,
+	type ScriptedModelServer,
+	startModelServer,
+} from "./support/openai-server.js";
+import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const NUDGE = "[boulder · automatic continuation";
+const REMINDER = "[boulder · todo list]";
+const THRESHOLD = 3;
+const TEST_TIMEOUT_MS = 180_000;
+
+let model: ScriptedModelServer | undefined;
+let oc: OpencodeServer | undefined;
+
+beforeAll(() => {
+	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "adapters", "opencode", "plugin.js")]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+});
+
+afterEach(async () => {
+	await oc?.dispose();
+	oc = undefined;
+	await model?.close();
+	model = undefined;
+});
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const server = oc as OpencodeServer;
+	const home = server.homeDir;
+	const env = {
+		...process.env,
+		HOME: home,
+		XDG_CONFIG_HOME: join(home, ".config"),
+		XDG_DATA_HOME: join(home, ".local", "share"),
+		XDG_STATE_HOME: join(home, ".local", "state"),
+		XDG_CACHE_HOME: join(home, ".cache"),
+		NO_COLOR: "1",
+	};
+	const result = await runBoulder(args, { cwd: server.projectDir, env });
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+function todoWrite(statuses: string[]): ModelStep {
+	const todos = statuses.map((status, index) => ({
+		content: `Item ${String.fromCharCode(65 + index)}`,
+		status,
+		priority: "medium",
+	}));
+	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
+}
+
+/** How many messages of a request carry the reminder: each turn resends the whole conversation. */
+function reminders(request: RecordedRequest | undefined): number {
+	return (request?.body.messages ?? []).filter((message) => contentText(message.content).includes(REMINDER)).length;
+}
+
+describe("todo hygiene with the real OpenCode", () => {
+	it(
+		"reminds an agent that edits without updating its list once per stretch, on a tool result, with no nudge",
+		async () => {
+			const steps: ModelStep[] = [];
+			let turn = 0;
+			model = await startModelServer({ fallback: { text: "Nothing more to do." } });
+			model.setScenario(() => steps[turn++] ?? { text: "Done." });
+			oc = await startOpencode({
+				modelServerUrl: model.baseUrl,
+				npmPackages: { "boulder-agent": REPO },
+				plugins: ["boulder-agent"],
+				files: {
+					"boulder.config.json": JSON.stringify({ countdownMs: 300, hygiene: { editsBeforeReminder: THRESHOLD } }),
+				},
+			});
+			const dir = oc.projectDir;
+			const write = (file: string): ModelStep => ({
+				toolCalls: [{ name: "write", args: { filePath: join(dir, file), content: `${file}\n` } }],
+			});
+			steps.push(
+				todoWrite(["in_progress", "pending"]),
+				write("a1.txt"),
+				write("a2.txt"),
+				write("a3.txt"),
+				write("a4.txt"),
+				write("a5.txt"),
+				todoWrite(["completed", "completed"]),
+				{ text: "Both items are done." },
+			);
+
+			const { sessionID } = await oc.startTurn("Do items A and B.");
+			await model.waitFor(() => turn >= steps.length, 120_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			const requests = model.mainRequests();
+			expect(requests).toHaveLength(steps.length);
+			expect(requests.slice(0, THRESHOLD + 1).map(reminders)).toEqual([0, 0, 0, 0]);
+			// The third edit's result carries it, once, and it stays once: edits 4 and 5 add none.
+			expect(requests.slice(THRESHOLD + 1, 7).map(reminders)).toEqual([1, 1, 1]);
+			const third = model.toolResults(requests[THRESHOLD + 1]).at(-1)?.content ?? "";
+			expect(third).toContain(REMINDER);
+			expect(third).toContain("changed files 3 times since your todo list last changed");
+			expect(third).toContain("2 open items");
+			expect(model.mainRequests().filter((request) => model?.lastUserText(request)?.includes(NUDGE))).toEqual([]);
+			expect(await readFile(join(dir, "a5.txt"), "utf8")).toBe("a5.txt\n");
+			const why = await boulderOk("why", "-n", "20");
+			expect(why).toMatch(/reminded.*changed files 3 times since its todo list last changed/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
