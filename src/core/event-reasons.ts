@@ -30,6 +30,7 @@ export const EVENT_REASONS = {
 	"orchestrator-edit-warned": { explains: true },
 	"orchestrator-edit-denied": { explains: true },
 	"subagent-returned": { explains: true },
+	"resume-context": { explains: true },
 } as const satisfies Record<string, { explains: boolean }>;
 
 export type EventReason = keyof typeof EVENT_REASONS;

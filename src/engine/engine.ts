@@ -14,6 +14,7 @@ import type { Config } from "../core/config.js";
 import { type DecisionRecord, eventRecord } from "../core/decision-record.js";
 import type { EventReason } from "../core/event-reasons.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
+import type { ResumeHow } from "../core/resume.js";
 import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
@@ -38,6 +39,7 @@ import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
 import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 import { checkToolChange, type SubagentResult, subagentReturned } from "./orchestrate-ops.js";
+import { resumeContextFor } from "./resume-ops.js";
 import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
 import { type Runner, shellRunner } from "./runner.js";
 import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
@@ -46,6 +48,7 @@ import { readWorkContext, type WorkContext } from "./work-context.js";
 import { setStopped } from "./works-ops.js";
 
 export type { FileChange, ToolVerdict } from "../core/orchestrate.js";
+export type { ResumeHow } from "../core/resume.js";
 export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 export type { SubagentResult } from "./orchestrate-ops.js";
 
@@ -222,6 +225,15 @@ export class Engine {
 	 */
 	async subagentReturned(ref: SessionRef, result: SubagentResult): Promise<string | null> {
 		return subagentReturned(this.deps(), ref, result);
+	}
+
+	/**
+	 * The session came back (resumed, compacted, restarted): the context that
+	 * tells it where its unfinished work stands, logged, or null when it gets
+	 * none. Not a turn, not a nudge: nothing is spent.
+	 */
+	async resumeContext(ref: SessionRef, how: ResumeHow): Promise<string | null> {
+		return resumeContextFor(this.deps(), ref, how);
 	}
 
 	/** The decisions that explain the last moves, newest last (`why`). */

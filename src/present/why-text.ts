@@ -122,6 +122,11 @@ const EVENTS: Record<EventReason, Words> = {
 		tone: "stop",
 	}),
 	"subagent-returned": ({ record }) => event(record.detail),
+	"resume-context": ({ record }) => ({
+		headline: "gave context",
+		text: `${record.detail}; context only: no nudge, no new turn, nothing spent from the budgets`,
+		tone: "event",
+	}),
 };
 
 export function explain(record: DecisionRecord, now: number): Explanation {
