@@ -32,6 +32,8 @@ export interface ResumeInput {
 	work: WorkView | null;
 	/** The work's items in order (the plan's items, or the list's todos). */
 	items: readonly { title: string; status: TodoStatus }[];
+	/** The plan file, relative to the worktree, for a plan: where the agent ticks items. */
+	planPath?: string | null;
 	facts: Pick<SessionFacts, "switchedOff" | "subagent" | "agent" | "boundElsewhere" | "planUnusable">;
 	config: Config;
 }
@@ -76,6 +78,7 @@ export function resumeContext(input: ResumeInput): ResumeVerdict {
 	});
 	if (open.length > LISTED_ITEMS) listed.push(`- … and ${open.length - LISTED_ITEMS} more`);
 	const name = work.source === "plan" && work.name ? `the plan "${work.name}"` : "your todo list";
+	const file = work.source === "plan" && input.planPath ? ` (${input.planPath})` : "";
 	const next = work.next[0] ?? canonicalText(open[0]?.title ?? "");
 	const resume =
 		work.orchestrate && subagentOf(work, canonicalText(next)) !== ""
@@ -91,7 +94,7 @@ export function resumeContext(input: ResumeInput): ResumeVerdict {
 		text: fillTemplate(RESUME_CONTEXT, {
 			how: CAME_BACK[input.how],
 			progress,
-			name,
+			name: `${name}${file}`,
 			open: listed.join("\n"),
 			next,
 			resume,

@@ -34,6 +34,7 @@ export async function resumeContextFor(deps: WorkContextDeps, ref: SessionRef, h
 		state,
 		work: plan ? context.view : todosView(todos, deps.config.nextItems),
 		items: plan ? (context.items ?? []) : todos.map((todo) => ({ title: todo.content, status: todo.status })),
+		planPath: context.work?.planPath ?? null,
 		facts: { ...context.facts, subagent: false, agent: ref.agent ?? state.observed.agent },
 		config: deps.config,
 	});
