@@ -4,7 +4,9 @@ import { LISTED_ITEMS, type ResumeInput, resumeContext } from "../../src/core/re
 import { emptyContinuationState, onUserAbort } from "../../src/core/turns.js";
 import { afterTurn, config, T0, todos, view } from "./builders.js";
 
-const plan = parsePlan("# Ship\n\n- [x] Write the parser\n- [/] Wire the CLI\n- [ ] Document it\n- [x] Release notes\n");
+const plan = parsePlan(
+	"# Ship\n\n- [x] Write the parser\n- [/] Wire the CLI\n- [ ] Document it\n- [x] Release notes\n",
+);
 const planWork = planView(plan, "Ship", 3);
 const planItems = plan.items;
 
@@ -88,9 +90,10 @@ describe("resume context", () => {
 			reason: "no-open-work",
 		});
 		expect(resumeContext(input({ work: null, items: [] }))).toMatchObject({ kind: "none", reason: "no-open-work" });
-		expect(
-			resumeContext(input({ facts: { planUnusable: { path: "PLAN.md", problem: "missing" } } })),
-		).toMatchObject({ kind: "none", reason: "no-open-work" });
+		expect(resumeContext(input({ facts: { planUnusable: { path: "PLAN.md", problem: "missing" } } }))).toMatchObject({
+			kind: "none",
+			reason: "no-open-work",
+		});
 	});
 
 	it("gives nothing once the user stopped boulder, paused the work, or aborted the last turn", () => {
