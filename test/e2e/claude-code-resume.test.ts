@@ -3,8 +3,9 @@
  * plan unfinished is resumed (`claude -p --resume`); its SessionStart hook
  * adds context naming the plan, the progress and the open items, and the
  * model's first request carries it. It is no nudge: the episode's one
- * automatic turn is still there for the resumed run, and a session that is
- * not the work's own hears nothing.
+ * automatic turn is still there for the resumed run. After `/compact` the
+ * same context (from SessionStart `compact`) reaches the model's next
+ * request. A paused work tells nobody anything.
  *
  * Needs `npm run build`.
  */
@@ -156,6 +157,30 @@ describe("resume context with the real Claude Code", () => {
 			expect(lines.filter((line) => line.startsWith("inject:"))).toHaveLength(1);
 			expect(lines.indexOf("event:resume-context")).toBeLessThan(lines.indexOf("event:user-turn"));
 			expect(await boulderOk("why")).toMatch(/gave context/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"tells a session whose conversation was compacted where its plan stands, and the model reads it next",
+		async () => {
+			await boulderOk("start", "PLAN.md");
+			const first = await serve([tick("A"), say("Item A is done."), say("Pausing here.")]);
+			const run = await claude(first, "Work through the plan.");
+			// `/compact` in `-p` mode: the summary is a side call; SessionStart fires with `source: "compact"`.
+			const second = await serve([], { whenExhausted: say("Resting.") });
+			await claude(second, "/compact", run.sessionId);
+			const compacted = (await decisions()).filter((record) => record.reason === "resume-context");
+			expect(compacted.map((record) => String(record.detail))).toContainEqual(
+				expect.stringContaining("had its conversation compacted with 1 of 3 done"),
+			);
+			expect(nudges(second)).toBe(0);
+
+			const third = await serve([say("On to item B."), say("Resting.")], { whenExhausted: say("Still resting.") });
+			await claude(third, "Go on.", run.sessionId);
+			const texts = stringsIn(agentRequests(third)[0]?.body ?? null).filter((text) => text.includes(CONTEXT));
+			expect(texts.join("\n")).toContain("had its conversation compacted");
+			expect(nudges(third)).toBe(1);
 		},
 		TEST_TIMEOUT_MS,
 	);
