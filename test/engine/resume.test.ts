@@ -54,7 +54,7 @@ describe("resume context through the engine", () => {
 		const log = await store.readDecisions();
 		const line = log.find((record) => record.reason === "resume-context");
 		expect(line).toMatchObject({ kind: "event", session: main.sessionId, scope: engine.scopeOf(main) });
-		const why = await engine.explain({});
+		const why = await engine.explain({ lines: 20 });
 		expect(why.map((record) => record.reason)).toContain("resume-context");
 		if (!line) throw new Error("not logged");
 		const words = explain(line, clock.now());

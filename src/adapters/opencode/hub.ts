@@ -69,6 +69,7 @@ import {
 } from "./event-read.js";
 import { IdleDecisions } from "./idle-decision.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { ResumeNotes, resumePart } from "./resume-context.js";
 import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
 import { declareCommand } from "./slash-command.js";
@@ -121,6 +122,7 @@ export class Hub {
 	private readonly seen = new BoundedSet<string>(SEEN_EVENTS);
 	private readonly onCommand: (input: CommandInput) => Promise<void>;
 	private readonly tools: ToolHooks;
+	private readonly resume = new ResumeNotes();
 	private users = 0;
 	private closed = false;
 
@@ -242,6 +244,7 @@ export class Hub {
 				// Once a child, always a child: an update that leaves parentID out never makes it a root.
 				const track = this.sessions.get(info.id);
 				if (info.parentId !== null || track.parentId === undefined) track.parentId = info.parentId;
+				if (event.type === "session.created") this.resume.created(info.id);
 				return;
 			}
 			case "session.deleted":
@@ -470,6 +473,9 @@ export class Hub {
 			track.status = "busy";
 			this.decisions.clearRetry(session);
 			track.startTurn();
+			// Before the turn starts: the context describes where the work was left, not the user's new turn.
+			if (origin.kind !== "nudge" && this.resume.firstPrompt(session))
+				await this.addResumeContext(track, message, output);
 			if (origin.kind === "nudge") {
 				const delivered = this.decisions.confirm(origin.key);
 				await this.waitBriefly(
@@ -495,6 +501,23 @@ export class Hub {
 		} catch (error) {
 			await this.recordError(null, "handling chat.message", error);
 		}
+	}
+
+	/** The first prompt after a restart of a session bound to unfinished work carries its resume context. */
+	private async addResumeContext(
+		track: SessionTrack,
+		message: { id: string; sessionId: string },
+		output: { parts: unknown[] },
+	): Promise<void> {
+		let late = false;
+		await this.waitBriefly(
+			this.enqueue(track.id, async () => {
+				if (late || (await this.isChild(track))) return;
+				const text = await (await this.engine()).resumeContext(track.ref(), "restart");
+				if (text !== null && !late) output.parts.push(resumePart(message, output.parts, text));
+			}),
+		);
+		late = true;
 	}
 
 	/** What `/boulder` may do to a session: stop its countdown and retry, or decide it again. */
