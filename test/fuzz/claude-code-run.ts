@@ -133,8 +133,12 @@ export class FuzzWorld {
 	}
 }
 
-/** Stdout is nothing, or one JSON object of the fields Claude Code reads from these hooks. */
-export function outputProblem(stdout: string): string | null {
+/**
+ * Stdout is nothing, or one JSON object of the fields Claude Code reads from
+ * these hooks; `hookSpecificOutput` only as context for the event that ran
+ * (a resumed session's SessionStart).
+ */
+export function outputProblem(stdout: string, event?: string): string | null {
 	if (stdout === "") return null;
 	let value: unknown;
 	try {
@@ -146,8 +150,20 @@ export function outputProblem(stdout: string): string | null {
 		return `stdout is not an object: ${sketch(stdout)}`;
 	}
 	const record = value as Record<string, unknown>;
-	const extra = Object.keys(record).filter((key) => !["decision", "reason", "systemMessage"].includes(key));
+	const extra = Object.keys(record).filter(
+		(key) => !["decision", "reason", "systemMessage", "hookSpecificOutput"].includes(key),
+	);
 	if (extra.length > 0) return `stdout has fields Claude Code does not read: ${extra.join(", ")}`;
+	if (record.hookSpecificOutput !== undefined) {
+		const specific = record.hookSpecificOutput as Record<string, unknown> | null;
+		const context =
+			typeof specific === "object" &&
+			specific !== null &&
+			specific.hookEventName === event &&
+			typeof specific.additionalContext === "string" &&
+			specific.additionalContext !== "";
+		if (!context) return `stdout's hookSpecificOutput is not context for ${event ?? "no event"}: ${sketch(stdout)}`;
+	}
 	const block = record.decision === "block" && typeof record.reason === "string" && record.reason !== "";
 	if (record.decision !== undefined && !block)
 		return `stdout's decision is not a block with a reason: ${sketch(stdout)}`;
@@ -200,7 +216,7 @@ export class FuzzRun {
 			this.findings.push({ what, event: kase.event, label: kase.label, input: inputOf(kase, places) });
 		if (outcome.error instanceof Hang) note(`hang: ${outcome.error.message}`);
 		else if (outcome.error !== null) note(`threw: ${sketch(String(outcome.error))}`);
-		const problem = outputProblem(outcome.stdout);
+		const problem = outputProblem(outcome.stdout, kase.event);
 		if (problem) note(problem);
 		const answer = problem || outcome.stdout === "" ? null : (JSON.parse(outcome.stdout) as Record<string, unknown>);
 		if (answer?.decision === "block") {
