@@ -513,7 +513,8 @@ export class Hub {
 		await this.waitBriefly(
 			this.enqueue(track.id, async () => {
 				if (late || (await this.isChild(track))) return;
-				const text = await (await this.engine()).resumeContext(track.ref(), "restart");
+				// The deciding engine: the user's config (switched off, skip-listed agents) says whether to speak.
+				const text = await (await this.workspace.deciding()).resumeContext(track.ref(), "restart");
 				if (text !== null && !late) output.parts.push(resumePart(message, output.parts, text));
 			}),
 		);
