@@ -474,8 +474,9 @@ export class Hub {
 			this.decisions.clearRetry(session);
 			track.startTurn();
 			// Before the turn starts: the context describes where the work was left, not the user's new turn.
-			if (origin.kind !== "nudge" && this.resume.firstPrompt(session))
-				await this.addResumeContext(track, message, output);
+			// A nudge names the open items itself, and counts as the session's first prompt all the same.
+			const first = this.resume.firstPrompt(session);
+			if (first && origin.kind !== "nudge") await this.addResumeContext(track, message, output);
 			if (origin.kind === "nudge") {
 				const delivered = this.decisions.confirm(origin.key);
 				await this.waitBriefly(
