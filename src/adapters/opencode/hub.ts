@@ -44,7 +44,7 @@
 import type { Clock } from "../../core/clock.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
-import type { Engine, SessionEvent, SessionRef } from "../../engine/engine.js";
+import type { Engine, ResumeHow, SessionEvent, SessionRef } from "../../engine/engine.js";
 import type { WorkspaceSource } from "../shared/workspace.js";
 import { type OpenCodeApi, withTimeout } from "./api.js";
 import { Backfill } from "./backfill.js";
@@ -107,6 +107,7 @@ export interface HubHooks {
 	"tool.execute.before"(input: ToolInput, output?: { args?: unknown }): Promise<void>;
 	"tool.execute.after"(input: ToolInput, output: { output?: unknown; metadata?: unknown }): Promise<void>;
 	"command.execute.before"(input: CommandInput): Promise<void>;
+	"experimental.session.compacting"(input: { sessionID: string }, output: { context: string[] }): Promise<void>;
 }
 
 export class Hub {
@@ -203,6 +204,7 @@ export class Hub {
 			"tool.execute.after": async (input, output) =>
 				this.guard(null, "handling tool.execute.after", async () => this.tools.after(input, output)),
 			"command.execute.before": async (input) => this.onCommand(input),
+			"experimental.session.compacting": async (input, output) => this.onCompacting(input.sessionID, output),
 		};
 	}
 
@@ -510,16 +512,33 @@ export class Hub {
 		message: { id: string; sessionId: string },
 		output: { parts: unknown[] },
 	): Promise<void> {
-		let late = false;
+		const text = await this.resumeText(track, "restart");
+		if (text !== null) output.parts.push(resumePart(message, output.parts, text));
+	}
+
+	/** A compaction's summary keeps where the unfinished work stands: the resume context goes into its prompt. */
+	private async onCompacting(session: string, output: { context: string[] }): Promise<void> {
+		const text = await this.resumeText(this.sessions.get(session), "compact");
+		if (text !== null && Array.isArray(output.context)) output.context.push(text);
+	}
+
+	/**
+	 * The engine's resume context for a root session, if it comes while
+	 * OpenCode waits on the hook (a late answer is dropped: OpenCode has gone
+	 * on). The deciding engine, since the user's config (switched off,
+	 * skip-listed agents) says whether to speak.
+	 */
+	private async resumeText(track: SessionTrack, how: ResumeHow): Promise<string | null> {
+		const found = { text: null as string | null, late: false };
 		await this.waitBriefly(
 			this.enqueue(track.id, async () => {
-				if (late || (await this.isChild(track))) return;
-				// The deciding engine: the user's config (switched off, skip-listed agents) says whether to speak.
-				const text = await (await this.workspace.deciding()).resumeContext(track.ref(), "restart");
-				if (text !== null && !late) output.parts.push(resumePart(message, output.parts, text));
+				if (found.late || (await this.isChild(track))) return;
+				const text = await (await this.workspace.deciding()).resumeContext(track.ref(), how);
+				if (!found.late) found.text = text;
 			}),
 		);
-		late = true;
+		found.late = true;
+		return found.text;
 	}
 
 	/** What `/boulder` may do to a session: stop its countdown and retry, or decide it again. */

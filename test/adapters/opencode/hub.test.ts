@@ -474,6 +474,25 @@ describe("resume context after a restart", () => {
 		expect(await firstPrompt(hub, S, "And now?")).toHaveLength(1);
 	});
 
+	it("puts the context into a compaction's prompt, so the summary keeps where the work stands", async () => {
+		const { hub, ws } = setUp();
+		await (await ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "in_progress" },
+		]);
+		const output = { context: [] as string[] };
+		await hub.hooks()["experimental.session.compacting"]({ sessionID: S }, output);
+		expect(output.context).toEqual([expect.stringContaining("had its conversation compacted with work unfinished")]);
+		expect(output.context[0]).toContain("- Wire the CLI (in progress)");
+
+		const off = setUp({ config: { enabled: false } });
+		await (await off.ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "in_progress" },
+		]);
+		const none = { context: [] as string[] };
+		await off.hub.hooks()["experimental.session.compacting"]({ sessionID: S }, none);
+		expect(none.context).toEqual([]);
+	});
+
 	it("says nothing to a session created in this process, nor when boulder is switched off", async () => {
 		const fresh = setUp();
 		await fresh.oc.emit("session.created", { info: { id: S, parentID: null } });
