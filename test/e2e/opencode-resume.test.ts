@@ -5,6 +5,7 @@
  * context naming the plan, the progress and the open items; the model reads
  * it in that request. It is no nudge: the episode's one automatic turn is
  * still there, and a later prompt in the same process carries nothing more.
+ * A compaction's summary prompt carries it too.
  *
  * Needs `npm run build`.
  */
@@ -104,7 +105,7 @@ const tick = (item: string): ModelStep => ({
 
 describe("resume context with the real OpenCode", () => {
 	it(
-		"tells a session that comes back after a restart where its plan stands, once, without a nudge or spending its budget",
+		"tells a session that comes back after a restart where its plan stands, once, without a nudge or spending its budget; a compaction keeps it",
 		async () => {
 			model = await startModelServer({ fallback: say("Nothing more to do.") });
 			model.setScenario([tick("A"), say("Item A is done."), say("Pausing here.")]);
@@ -157,6 +158,16 @@ describe("resume context with the real OpenCode", () => {
 			const lines = (await decisions()).filter((record) => record.reason === "resume-context");
 			expect(lines).toHaveLength(1);
 			expect(String(lines[0]?.detail)).toContain("came back after a restart");
+
+			// A compaction: the summary's prompt carries where the work stands, so the summary keeps it.
+			const before = model.requests.length;
+			await oc.client.summarize(sessionID);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			const summarized = model.requests
+				.slice(before)
+				.map((request) => JSON.stringify(request.body))
+				.find((body) => body.includes(CONTEXT));
+			expect(summarized).toContain("had its conversation compacted with work unfinished");
 		},
 		TEST_TIMEOUT_MS,
 	);
