@@ -131,6 +131,27 @@ export class FuzzWorld {
 			read?.kind === "ok" && read.value.todos?.some((todo) => ["pending", "in_progress"].includes(todo.status));
 		return open ? null : "a block for a session whose list has no open item";
 	}
+
+	/**
+	 * Why resume context was wrong, or null: only a well-formed `resume` or
+	 * `compact` SessionStart of a root session, in the good worktree, whose
+	 * list has an open item, is told where its work stands.
+	 */
+	async judgeContext(kase: HookCase, places: Places): Promise<string | null> {
+		if (kase.event !== "SessionStart") return `resume context answered ${kase.event ?? "no event"}`;
+		const input = wellFormedFor(stdinBytes(kase.stdin, kase.event, places), kase.event);
+		if (!input) return "resume context for input that is not a well-formed SessionStart";
+		if (input.source !== "resume" && input.source !== "compact")
+			return `resume context on a ${String(input.source)} start`;
+		if (typeof input.agent_id === "string" && input.agent_id.trim() !== "") return "resume context for a subagent";
+		const project = goodProjectOf(kase, input, places);
+		if (project === null) return "resume context outside the worktree with a good config";
+		const key = scopeKey({ kind: "session", harness: "claude-code", sessionId: input.session_id as string });
+		const read = key === null ? null : await new FileStore(project).readScope(key);
+		const open =
+			read?.kind === "ok" && read.value.todos?.some((todo) => ["pending", "in_progress"].includes(todo.status));
+		return open ? null : "resume context for a session whose list has no open item";
+	}
 }
 
 /**
@@ -222,6 +243,10 @@ export class FuzzRun {
 		if (answer?.decision === "block") {
 			tally.blocks++;
 			const wrong = await this.world.judgeBlock(kase, places);
+			if (wrong) note(wrong);
+		}
+		if (answer?.hookSpecificOutput !== undefined) {
+			const wrong = await this.world.judgeContext(kase, places);
 			if (wrong) note(wrong);
 		}
 		if (answer?.systemMessage !== undefined) tally.systemMessages++;
