@@ -13,7 +13,7 @@
  */
 import type { Config } from "./config.js";
 import type { SessionFacts } from "./policy.js";
-import { RESUME_CONTEXT } from "./prompts/resume.prompt.js";
+import { RESUME_CONTEXT, RESUME_ORCHESTRATOR_DELEGATE, RESUME_ORCHESTRATOR_RESUME } from "./prompts/resume.prompt.js";
 import { fillTemplate, progressText } from "./prompts.js";
 import { canonicalText, isOpen, type TodoStatus } from "./todos.js";
 import type { ContinuationState } from "./turns.js";
@@ -80,12 +80,11 @@ export function resumeContext(input: ResumeInput): ResumeVerdict {
 	const name = work.source === "plan" && work.name ? `the plan "${work.name}"` : "your todo list";
 	const file = work.source === "plan" && input.planPath ? ` (${input.planPath})` : "";
 	const next = work.next[0] ?? canonicalText(open[0]?.title ?? "");
-	const resume =
-		work.orchestrate && subagentOf(work, canonicalText(next)) !== ""
-			? "You are the orchestrator: resume the subagent session named beside an item (it keeps its context) rather than starting a new one.\n"
-			: work.orchestrate
-				? "You are the orchestrator: delegate the open items to subagents and check their work before ticking them.\n"
-				: "";
+	const resume = !work.orchestrate
+		? ""
+		: open.some((item) => subagentOf(work, item.title) !== "")
+			? RESUME_ORCHESTRATOR_RESUME
+			: RESUME_ORCHESTRATOR_DELEGATE;
 	const progress = progressText(work);
 	return {
 		kind: "context",
