@@ -31,6 +31,7 @@ export const EVENT_REASONS = {
 	"orchestrator-edit-denied": { explains: true },
 	"subagent-returned": { explains: true },
 	"todo-reminder": { explains: true },
+	"resume-context": { explains: true },
 } as const satisfies Record<string, { explains: boolean }>;
 
 export type EventReason = keyof typeof EVENT_REASONS;

@@ -15,6 +15,7 @@ import { type DecisionRecord, eventRecord } from "../core/decision-record.js";
 import type { EventReason } from "../core/event-reasons.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { type Decision, decide, type PendingInput } from "../core/policy.js";
+import type { ResumeHow } from "../core/resume.js";
 import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
@@ -40,6 +41,7 @@ import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from
 import { type FileChangeAnswer, fileChangeAsked } from "./hygiene-ops.js";
 import { checkToolChange, type SubagentResult, subagentReturned } from "./orchestrate-ops.js";
 import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
+import { resumeContextFor } from "./resume-ops.js";
 import { type Runner, shellRunner } from "./runner.js";
 import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
 import { completeWork, runVerify, type VerifyOutcome } from "./verify-work.js";
@@ -47,6 +49,7 @@ import { readWorkContext, type WorkContext } from "./work-context.js";
 import { setStopped } from "./works-ops.js";
 
 export type { FileChange, ToolVerdict } from "../core/orchestrate.js";
+export type { ResumeHow } from "../core/resume.js";
 export type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from "./engine-types.js";
 export type { FileChangeAnswer } from "./hygiene-ops.js";
 export type { SubagentResult } from "./orchestrate-ops.js";
@@ -233,6 +236,15 @@ export class Engine {
 	 */
 	async subagentReturned(ref: SessionRef, result: SubagentResult): Promise<string | null> {
 		return subagentReturned(this.deps(), ref, result);
+	}
+
+	/**
+	 * The session came back (resumed, compacted, restarted): the context that
+	 * tells it where its unfinished work stands, logged, or null when it gets
+	 * none. Not a turn, not a nudge: nothing is spent.
+	 */
+	async resumeContext(ref: SessionRef, how: ResumeHow): Promise<string | null> {
+		return resumeContextFor(this.deps(), ref, how);
 	}
 
 	/** The decisions that explain the last moves, newest last (`why`). */

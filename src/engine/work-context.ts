@@ -35,7 +35,12 @@ export interface WorkContextDeps {
 	plans: PlanSource;
 }
 
-export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): Promise<WorkContext> {
+/** `bind: false` only reads: a session that is not bound yet stays unbound (the first idle binds, not a mere look). */
+export async function readWorkContext(
+	deps: WorkContextDeps,
+	ref: SessionRef,
+	options: { bind?: boolean } = {},
+): Promise<WorkContext> {
 	const none: WorkContext = { view: null, work: null, facts: {} };
 	const works = await deps.store.readWorks();
 	if (works.kind === "unreadable") {
@@ -50,7 +55,9 @@ export async function readWorkContext(deps: WorkContextDeps, ref: SessionRef): P
 	}
 	let work = active;
 	if (!isBound(work, ref)) {
-		if (work.sessions.length === 0 && work.status === "active") work = await bind(deps, work.id, ref);
+		if (work.sessions.length === 0 && work.status === "active" && options.bind !== false) {
+			work = await bind(deps, work.id, ref);
+		}
 		if (!isBound(work, ref)) {
 			const owner = work.sessions[0];
 			const boundElsewhere = owner ? { work: work.name, harness: owner.harness, sessionId: owner.sessionId } : null;

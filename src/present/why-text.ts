@@ -127,6 +127,11 @@ const EVENTS: Record<EventReason, Words> = {
 		text: `${record.detail} (on the tool's result, not a turn of its own; \`hygiene.editsBeforeReminder\` sets how many changes)`,
 		tone: "event",
 	}),
+	"resume-context": ({ record }) => ({
+		headline: "gave context",
+		text: `${record.detail}; context only: no nudge, no new turn, nothing spent from the budgets`,
+		tone: "event",
+	}),
 };
 
 export function explain(record: DecisionRecord, now: number): Explanation {

@@ -349,6 +349,35 @@ describe("boulder with the real Codex CLI", () => {
 	);
 
 	it(
+		"tells a session resumed with `codex exec resume` where its plan stands, without a nudge or spending its budget",
+		async () => {
+			await writeFile(
+				join(sandbox.project, "boulder.config.json"),
+				JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
+			);
+			const context = "[boulder · where the work stands";
+			const carries = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? null).includes(context);
+			const first = await serve([plan(1, 3), say("Item 1 is done."), say("Pausing here.")]);
+			const run = await codex(first, "Do the three items.");
+			expect(nudges(first)).toBe(1);
+			expect(first.mainRequests().some(carries)).toBe(false);
+
+			const second = await serve([say("Picking up at item 2."), say("Resting.")], {
+				whenExhausted: say("Still resting."),
+			});
+			await codex(second, "Where were we?", run.sessionId);
+			const [resumed] = second.mainRequests();
+			expect(carries(resumed)).toBe(true);
+			expect(JSON.stringify(resumed?.body)).toContain("1 of 3 done, 2 open in your todo list");
+			expect(lastUserText(resumed as RecordedRequest)).toContain("Where were we?");
+			// The one automatic turn of the resumed run's episode was still there to spend.
+			expect(nudges(second)).toBe(1);
+			expect((await decisions()).filter((record) => record.reason === "resume-context")).toHaveLength(1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
 		"honours the user's interrupt (Ctrl-C fires Codex's Interrupt hook) until the user writes again",
 		async () => {
 			const first = await serve([plan(0, 2), shell("sleep 30")], { whenExhausted: say("After the sleep.") });

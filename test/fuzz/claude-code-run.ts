@@ -131,10 +131,35 @@ export class FuzzWorld {
 			read?.kind === "ok" && read.value.todos?.some((todo) => ["pending", "in_progress"].includes(todo.status));
 		return open ? null : "a block for a session whose list has no open item";
 	}
+
+	/**
+	 * Why resume context was wrong, or null: only a well-formed `resume` or
+	 * `compact` SessionStart of a root session, in the good worktree, whose
+	 * list has an open item, is told where its work stands.
+	 */
+	async judgeContext(kase: HookCase, places: Places): Promise<string | null> {
+		if (kase.event !== "SessionStart") return `resume context answered ${kase.event ?? "no event"}`;
+		const input = wellFormedFor(stdinBytes(kase.stdin, kase.event, places), kase.event);
+		if (!input) return "resume context for input that is not a well-formed SessionStart";
+		if (input.source !== "resume" && input.source !== "compact")
+			return `resume context on a ${String(input.source)} start`;
+		if (typeof input.agent_id === "string" && input.agent_id.trim() !== "") return "resume context for a subagent";
+		const project = goodProjectOf(kase, input, places);
+		if (project === null) return "resume context outside the worktree with a good config";
+		const key = scopeKey({ kind: "session", harness: "claude-code", sessionId: input.session_id as string });
+		const read = key === null ? null : await new FileStore(project).readScope(key);
+		const open =
+			read?.kind === "ok" && read.value.todos?.some((todo) => ["pending", "in_progress"].includes(todo.status));
+		return open ? null : "resume context for a session whose list has no open item";
+	}
 }
 
-/** Stdout is nothing, or one JSON object of the fields Claude Code reads from these hooks. */
-export function outputProblem(stdout: string): string | null {
+/**
+ * Stdout is nothing, or one JSON object of the fields Claude Code reads from
+ * these hooks; `hookSpecificOutput` only as context for the event that ran
+ * (a resumed session's SessionStart).
+ */
+export function outputProblem(stdout: string, event?: string): string | null {
 	if (stdout === "") return null;
 	let value: unknown;
 	try {
@@ -146,8 +171,20 @@ export function outputProblem(stdout: string): string | null {
 		return `stdout is not an object: ${sketch(stdout)}`;
 	}
 	const record = value as Record<string, unknown>;
-	const extra = Object.keys(record).filter((key) => !["decision", "reason", "systemMessage"].includes(key));
+	const extra = Object.keys(record).filter(
+		(key) => !["decision", "reason", "systemMessage", "hookSpecificOutput"].includes(key),
+	);
 	if (extra.length > 0) return `stdout has fields Claude Code does not read: ${extra.join(", ")}`;
+	if (record.hookSpecificOutput !== undefined) {
+		const specific = record.hookSpecificOutput as Record<string, unknown> | null;
+		const context =
+			typeof specific === "object" &&
+			specific !== null &&
+			specific.hookEventName === event &&
+			typeof specific.additionalContext === "string" &&
+			specific.additionalContext !== "";
+		if (!context) return `stdout's hookSpecificOutput is not context for ${event ?? "no event"}: ${sketch(stdout)}`;
+	}
 	const block = record.decision === "block" && typeof record.reason === "string" && record.reason !== "";
 	if (record.decision !== undefined && !block)
 		return `stdout's decision is not a block with a reason: ${sketch(stdout)}`;
@@ -200,12 +237,16 @@ export class FuzzRun {
 			this.findings.push({ what, event: kase.event, label: kase.label, input: inputOf(kase, places) });
 		if (outcome.error instanceof Hang) note(`hang: ${outcome.error.message}`);
 		else if (outcome.error !== null) note(`threw: ${sketch(String(outcome.error))}`);
-		const problem = outputProblem(outcome.stdout);
+		const problem = outputProblem(outcome.stdout, kase.event);
 		if (problem) note(problem);
 		const answer = problem || outcome.stdout === "" ? null : (JSON.parse(outcome.stdout) as Record<string, unknown>);
 		if (answer?.decision === "block") {
 			tally.blocks++;
 			const wrong = await this.world.judgeBlock(kase, places);
+			if (wrong) note(wrong);
+		}
+		if (answer?.hookSpecificOutput !== undefined) {
+			const wrong = await this.world.judgeContext(kase, places);
 			if (wrong) note(wrong);
 		}
 		if (answer?.systemMessage !== undefined) tally.systemMessages++;

@@ -17,7 +17,9 @@
  *   the restart to end, and suppressing the first idle would only swallow the
  *   first idle of the user's own next prompt. It does reset the background
  *   count: tasks of an earlier process do not survive it. `compact` is left to
- *   PreCompact, which has already reported the compaction.
+ *   PreCompact, which has already reported the compaction. Both `resume` and
+ *   `compact` tell the agent where its unfinished work stands (resume
+ *   context: `additionalContext`, not a turn).
  * - Activity (file edits: Edit, MultiEdit, Write, NotebookEdit) is counted
  *   from the transcript when the turn ends, not by a PostToolUse hook on
  *   every tool: one process fewer per tool call. PostToolUse is installed
@@ -84,8 +86,7 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 		case "PostToolUse":
 			return onToolUsed(input, ref, deps);
 		case "SessionStart":
-			await onSessionStart(input, ref, deps);
-			return NOTHING;
+			return onSessionStart(input, ref, deps);
 		case "StopFailure":
 			await onStopFailure(input, ref, deps);
 			return NOTHING;
@@ -204,10 +205,21 @@ async function onSubagentResult(input: HookInput, ref: SessionRef, deps: HookDep
 	return { output: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } } };
 }
 
-async function onSessionStart(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
-	if (stringField(input, "source") === "compact") return;
-	await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), deps.engine);
-	await deps.engine.backgroundChanged(ref, 0);
+/**
+ * A resumed or compacted session is told where its unfinished work stands
+ * (context on the session's start, never a turn). `startup` and `clear` begin
+ * a new conversation: nothing to pick up in it.
+ */
+async function onSessionStart(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	const source = stringField(input, "source");
+	if (source !== "compact") {
+		await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), deps.engine);
+		await deps.engine.backgroundChanged(ref, 0);
+	}
+	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
+	const context = await deps.engine.resumeContext(ref, source);
+	if (context === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 }
 
 async function onStopFailure(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {

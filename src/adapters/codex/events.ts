@@ -23,7 +23,8 @@
  * - A Stop whose turn the rollout does not show fails closed: the engine
  *   hears that the turn is unseen and does not nudge.
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
- *   never a user turn.
+ *   never a user turn. A `resume` or `compact` SessionStart carries the
+ *   resume context (where the unfinished work stands).
  */
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
@@ -73,13 +74,26 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await engine.sessionEvent(ref, { type: "interrupt" });
 			return NOTHING;
 		case "SessionStart":
-			if (stringField(input, "source") === "compact") await engine.sessionEvent(ref, { type: "compaction" });
-			return NOTHING;
+			return onSessionStart(input, ref, engine);
 		case "PreCompact":
 		case "PostCompact":
 			await engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
+}
+
+/**
+ * A compaction is noted; a resumed or compacted session is told where its
+ * unfinished work stands (`hookSpecificOutput.additionalContext`, which Codex
+ * adds to the model's context: never a turn).
+ */
+async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
+	const source = stringField(input, "source");
+	if (source === "compact") await engine.sessionEvent(ref, { type: "compaction" });
+	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
+	const context = await engine.resumeContext(ref, source);
+	if (context === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {

@@ -44,7 +44,7 @@
 import type { Clock } from "../../core/clock.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
-import type { Engine, SessionEvent, SessionRef } from "../../engine/engine.js";
+import type { Engine, ResumeHow, SessionEvent, SessionRef } from "../../engine/engine.js";
 import type { WorkspaceSource } from "../shared/workspace.js";
 import { type OpenCodeApi, withTimeout } from "./api.js";
 import { Backfill } from "./backfill.js";
@@ -69,6 +69,7 @@ import {
 } from "./event-read.js";
 import { IdleDecisions } from "./idle-decision.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { ResumeNotes, resumePart } from "./resume-context.js";
 import { type Scheduler, systemScheduler } from "./scheduler.js";
 import { SessionTable, type SessionTrack } from "./sessions.js";
 import { declareCommand } from "./slash-command.js";
@@ -106,6 +107,7 @@ export interface HubHooks {
 	"tool.execute.before"(input: ToolInput, output?: { args?: unknown }): Promise<void>;
 	"tool.execute.after"(input: ToolInput, output: { output?: unknown; metadata?: unknown }): Promise<void>;
 	"command.execute.before"(input: CommandInput): Promise<void>;
+	"experimental.session.compacting"(input: { sessionID: string }, output: { context: string[] }): Promise<void>;
 }
 
 export class Hub {
@@ -121,6 +123,7 @@ export class Hub {
 	private readonly seen = new BoundedSet<string>(SEEN_EVENTS);
 	private readonly onCommand: (input: CommandInput) => Promise<void>;
 	private readonly tools: ToolHooks;
+	private readonly resume = new ResumeNotes();
 	private users = 0;
 	private closed = false;
 
@@ -201,6 +204,7 @@ export class Hub {
 			"tool.execute.after": async (input, output) =>
 				this.guard(null, "handling tool.execute.after", async () => this.tools.after(input, output)),
 			"command.execute.before": async (input) => this.onCommand(input),
+			"experimental.session.compacting": async (input, output) => this.onCompacting(input.sessionID, output),
 		};
 	}
 
@@ -242,6 +246,7 @@ export class Hub {
 				// Once a child, always a child: an update that leaves parentID out never makes it a root.
 				const track = this.sessions.get(info.id);
 				if (info.parentId !== null || track.parentId === undefined) track.parentId = info.parentId;
+				if (event.type === "session.created") this.resume.created(info.id);
 				return;
 			}
 			case "session.deleted":
@@ -470,6 +475,10 @@ export class Hub {
 			track.status = "busy";
 			this.decisions.clearRetry(session);
 			track.startTurn();
+			// Before the turn starts: the context describes where the work was left, not the user's new turn.
+			// A nudge names the open items itself, and counts as the session's first prompt all the same.
+			const first = this.resume.firstPrompt(session);
+			if (first && origin.kind !== "nudge") await this.addResumeContext(track, message, output);
 			if (origin.kind === "nudge") {
 				const delivered = this.decisions.confirm(origin.key);
 				await this.waitBriefly(
@@ -495,6 +504,41 @@ export class Hub {
 		} catch (error) {
 			await this.recordError(null, "handling chat.message", error);
 		}
+	}
+
+	/** The first prompt after a restart of a session bound to unfinished work carries its resume context. */
+	private async addResumeContext(
+		track: SessionTrack,
+		message: { id: string; sessionId: string },
+		output: { parts: unknown[] },
+	): Promise<void> {
+		const text = await this.resumeText(track, "restart");
+		if (text !== null) output.parts.push(resumePart(message, output.parts, text));
+	}
+
+	/** A compaction's summary keeps where the unfinished work stands: the resume context goes into its prompt. */
+	private async onCompacting(session: string, output: { context: string[] }): Promise<void> {
+		const text = await this.resumeText(this.sessions.get(session), "compact");
+		if (text !== null && Array.isArray(output.context)) output.context.push(text);
+	}
+
+	/**
+	 * The engine's resume context for a root session, if it comes while
+	 * OpenCode waits on the hook (a late answer is dropped: OpenCode has gone
+	 * on). The deciding engine, since the user's config (switched off,
+	 * skip-listed agents) says whether to speak.
+	 */
+	private async resumeText(track: SessionTrack, how: ResumeHow): Promise<string | null> {
+		const found = { text: null as string | null, late: false };
+		await this.waitBriefly(
+			this.enqueue(track.id, async () => {
+				if (found.late || (await this.isChild(track))) return;
+				const text = await (await this.workspace.deciding()).resumeContext(track.ref(), how);
+				if (!found.late) found.text = text;
+			}),
+		);
+		found.late = true;
+		return found.text;
 	}
 
 	/** What `/boulder` may do to a session: stop its countdown and retry, or decide it again. */

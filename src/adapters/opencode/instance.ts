@@ -39,6 +39,7 @@ export async function startInstance(input: Pick<PluginInput, "client" | "directo
 			"tool.execute.before": hooks["tool.execute.before"],
 			"tool.execute.after": hooks["tool.execute.after"] as Hooks["tool.execute.after"],
 			"command.execute.before": hooks["command.execute.before"],
+			"experimental.session.compacting": hooks["experimental.session.compacting"],
 			dispose: async () => release(),
 		};
 	} catch (error) {

@@ -547,4 +547,26 @@ describe("the other events", () => {
 
 		expect(await log()).toEqual([]);
 	});
+
+	it("tells a resumed or compacted session with open items where its list stands, as context on SessionStart", async () => {
+		const ref = { harness: "claude-code", sessionId: SESSION };
+		await engine.todosChanged(ref, [
+			{ content: "Write the parser", status: "completed" },
+			{ content: "Wire the CLI", status: "in_progress" },
+		]);
+		const before = await state();
+
+		for (const source of ["resume", "compact"]) {
+			const answer = await send("SessionStart", { source });
+			const output = answer.output?.hookSpecificOutput as Record<string, unknown> | undefined;
+			expect(output?.hookEventName).toBe("SessionStart");
+			expect(output?.additionalContext).toContain("1 of 2 done, 1 open in your todo list");
+			expect(output?.additionalContext).toContain("- Wire the CLI (in progress)");
+		}
+		expect((await send("SessionStart", { source: "startup" })).output).toBeNull();
+		expect((await send("SessionStart", { source: "clear" })).output).toBeNull();
+		expect((await log()).filter((record) => record.reason === "resume-context")).toHaveLength(2);
+		expect((await state()).episode).toEqual(before.episode);
+		expect((await state()).seq).toBe(before.seq);
+	});
 });

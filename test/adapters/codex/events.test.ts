@@ -193,6 +193,24 @@ describe("the Codex hook", () => {
 		expect((await state()).episode).toEqual(before.episode);
 	});
 
+	it("tells a resumed or compacted session where its plan stands, as SessionStart context, and nothing on startup", async () => {
+		await send("UserPromptSubmit", { prompt: "Do both." });
+		await send("PostToolUse", plan(0, 2));
+		await stop();
+		const before = await state();
+		for (const source of ["resume", "compact"]) {
+			const answer = await send("SessionStart", { source });
+			expect(answer.output).toEqual({
+				hookSpecificOutput: {
+					hookEventName: "SessionStart",
+					additionalContext: expect.stringContaining("0 of 2 done"),
+				},
+			});
+		}
+		expect((await send("SessionStart", { source: "startup" })).output).toBeNull();
+		expect((await state()).episode).toEqual(before.episode);
+	});
+
 	it("counts apply_patch as work the plan may not show yet", async () => {
 		await send("UserPromptSubmit", { prompt: "Do both." });
 		await send("PostToolUse", { tool_name: "apply_patch", tool_use_id: "c1", tool_input: {}, tool_response: "ok" });

@@ -18,6 +18,7 @@ import {
 	records,
 	setUp,
 	stateOf,
+	type TestHub,
 } from "./helpers.js";
 
 /** The session under test. */
@@ -437,5 +438,73 @@ describe("never wedging OpenCode", () => {
 			hooks.event({ event: { type: "message.updated", properties: { info: "x" } } }),
 		).resolves.toBeUndefined();
 		await hub.settled();
+	});
+});
+
+describe("resume context after a restart", () => {
+	async function firstPrompt(hub: TestHub["hub"], session: string, text: string): Promise<unknown[]> {
+		const message = { id: `msg_${session}_${text.length}`, sessionID: session, role: "user", agent: "build" };
+		const parts: unknown[] = [{ id: "prt_0001", sessionID: session, messageID: message.id, type: "text", text }];
+		await hub.hooks()["chat.message"]({ sessionID: session, agent: "build" }, { message, parts });
+		return parts;
+	}
+
+	it("adds the context as a synthetic part to a known session's first prompt in this process, once", async () => {
+		const { hub, ws } = setUp();
+		const keeper = await ws.source.bookkeeping();
+		await keeper.todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Write the parser", status: "completed" },
+			{ content: "Wire the CLI", status: "pending" },
+		]);
+
+		const parts = await firstPrompt(hub, S, "Where were we?");
+		expect(parts).toHaveLength(2);
+		expect(parts[1]).toMatchObject({
+			sessionID: S,
+			type: "text",
+			synthetic: true,
+			metadata: { boulder: { kind: "resume" } },
+			text: expect.stringContaining("came back after a restart with work unfinished: 1 of 2 done, 1 open"),
+		});
+		expect(String((parts[1] as { id: string }).id) > "prt_0001").toBe(true);
+		await hub.settled();
+		expect((await stateOf(ws.store, S)).turn).toMatchObject({ provenance: "user" });
+		expect(await decisionsOf(ws.store)).toEqual(["event:resume-context", "event:user-turn"]);
+
+		expect(await firstPrompt(hub, S, "And now?")).toHaveLength(1);
+	});
+
+	it("puts the context into a compaction's prompt, so the summary keeps where the work stands", async () => {
+		const { hub, ws } = setUp();
+		await (await ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "in_progress" },
+		]);
+		const output = { context: [] as string[] };
+		await hub.hooks()["experimental.session.compacting"]({ sessionID: S }, output);
+		expect(output.context).toEqual([expect.stringContaining("had its conversation compacted with work unfinished")]);
+		expect(output.context[0]).toContain("- Wire the CLI (in progress)");
+
+		const off = setUp({ config: { enabled: false } });
+		await (await off.ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "in_progress" },
+		]);
+		const none = { context: [] as string[] };
+		await off.hub.hooks()["experimental.session.compacting"]({ sessionID: S }, none);
+		expect(none.context).toEqual([]);
+	});
+
+	it("says nothing to a session created in this process, nor when boulder is switched off", async () => {
+		const fresh = setUp();
+		await fresh.oc.emit("session.created", { info: { id: S, parentID: null } });
+		await (await fresh.ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "pending" },
+		]);
+		expect(await firstPrompt(fresh.hub, S, "Go.")).toHaveLength(1);
+
+		const off = setUp({ config: { enabled: false } });
+		await (await off.ws.source.bookkeeping()).todosChanged({ harness: "opencode", sessionId: S }, [
+			{ content: "Wire the CLI", status: "pending" },
+		]);
+		expect(await firstPrompt(off.hub, S, "Go.")).toHaveLength(1);
 	});
 });

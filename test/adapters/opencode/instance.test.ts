@@ -32,6 +32,7 @@ describe("plugin instances", () => {
 				"config",
 				"dispose",
 				"event",
+				"experimental.session.compacting",
 				"tool.execute.after",
 				"tool.execute.before",
 			].sort(),

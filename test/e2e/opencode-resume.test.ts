@@ -1,0 +1,174 @@
+/**
+ * Resume context with the real OpenCode: a session left with its plan
+ * unfinished comes back after OpenCode restarted. Its first prompt in the new
+ * process carries, as a synthetic part saved with the user's message, the
+ * context naming the plan, the progress and the open items; the model reads
+ * it in that request. It is no nudge: the episode's one automatic turn is
+ * still there, and a later prompt in the same process carries nothing more.
+ * A compaction's summary prompt carries it too.
+ *
+ * Needs `npm run build`.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBoulder } from "./support/boulder-cli.js";
+import {
+	contentText,
+	type ModelStep,
+	type RecordedRequest,
+	type ScriptedModelServer,
+	startModelServer,
+} from "./support/openai-server.js";
+import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const NUDGE = "[boulder · automatic continuation";
+const CONTEXT = "[boulder · where the work stands";
+const TEST_TIMEOUT_MS = 240_000;
+
+const PLAN = `# Greetings
+
+- [ ] Item A: write the greeting
+- [ ] Item B: write the farewell
+- [ ] Item C: write the thanks
+`;
+
+let model: ScriptedModelServer | undefined;
+let oc: OpencodeServer | undefined;
+
+beforeAll(() => {
+	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "adapters", "opencode", "plugin.js")]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+});
+
+afterEach(async () => {
+	const errors = oc ? (await decisions()).filter((record) => record.reason === "error") : [];
+	await oc?.dispose();
+	oc = undefined;
+	await model?.close();
+	model = undefined;
+	expect(errors.map((record) => record.detail)).toEqual([]);
+});
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const server = oc as OpencodeServer;
+	const home = server.homeDir;
+	const env = {
+		...process.env,
+		HOME: home,
+		XDG_CONFIG_HOME: join(home, ".config"),
+		XDG_DATA_HOME: join(home, ".local", "share"),
+		XDG_STATE_HOME: join(home, ".local", "state"),
+		XDG_CACHE_HOME: join(home, ".cache"),
+		NO_COLOR: "1",
+	};
+	const result = await runBoulder(args, { cwd: server.projectDir, env });
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+async function decisions(): Promise<Record<string, unknown>[]> {
+	const text = await readFile(join((oc as OpencodeServer).projectDir, ".boulder", "decisions.jsonl"), "utf8").catch(
+		() => "",
+	);
+	return text
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function nudges(server: ScriptedModelServer): RecordedRequest[] {
+	return server.mainRequests().filter((request) => {
+		const last = request.body.messages?.at(-1);
+		return last?.role === "user" && contentText(last.content).includes(NUDGE);
+	});
+}
+
+/** The resume context as one request carried it to the model, or undefined. */
+function contextIn(server: ScriptedModelServer, request: RecordedRequest | undefined): string | undefined {
+	return server.userTexts(request).find((text) => text.includes(CONTEXT));
+}
+
+const say = (text: string): ModelStep => ({ text });
+const tick = (item: string): ModelStep => ({
+	toolCalls: [
+		{
+			name: "bash",
+			args: { command: `sed -i 's/- \\[ \\] Item ${item}/- [x] Item ${item}/' PLAN.md`, description: "tick" },
+		},
+	],
+});
+
+describe("resume context with the real OpenCode", () => {
+	it(
+		"tells a session that comes back after a restart where its plan stands, once, without a nudge or spending its budget; a compaction keeps it",
+		async () => {
+			model = await startModelServer({ fallback: say("Nothing more to do.") });
+			model.setScenario([tick("A"), say("Item A is done."), say("Pausing here.")]);
+			oc = await startOpencode({
+				modelServerUrl: model.baseUrl,
+				npmPackages: { "boulder-agent": REPO },
+				plugins: ["boulder-agent"],
+				files: {
+					"boulder.config.json": JSON.stringify({
+						countdownMs: 300,
+						budgets: { autoTurns: 1, perItem: { autoTurns: 0 } },
+					}),
+					"PLAN.md": PLAN,
+				},
+			});
+			await boulderOk("start", "PLAN.md");
+
+			const { sessionID } = await oc.startTurn("Work through the plan.");
+			await model.waitFor((server) => nudges(server).length === 1, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			expect(model.mainRequests().some((request) => contextIn(model as ScriptedModelServer, request))).toBe(false);
+
+			await oc.restart();
+			model.clearRequests();
+			model.setScenario([say("Picking it up at item B."), say("Resting.")]);
+			await oc.startTurn("Where were we?", { sessionID });
+			await model.waitFor((server) => nudges(server).length === 1, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+
+			const [first] = model.mainRequests();
+			const context = contextIn(model, first);
+			expect(context).toBeDefined();
+			expect(context).toContain("came back after a restart");
+			expect(context).toContain('1 of 3 done, 2 open in the plan "Greetings" (PLAN.md)');
+			expect(context).toContain("Next: Item B: write the farewell");
+			expect(model.userTexts(first).join("\n")).toContain("Where were we?");
+			// The one automatic turn of the new episode was still there to spend.
+			expect(nudges(model)).toHaveLength(1);
+
+			const messages = await oc.client.messages(sessionID);
+			const carried = messages
+				.flatMap((message) => message.parts)
+				.filter((part) => part.type === "text" && part.text.includes(CONTEXT));
+			expect(carried).toEqual([expect.objectContaining({ synthetic: true })]);
+
+			model.setScenario([say("Still here.")]);
+			await oc.startTurn("And now?", { sessionID });
+			await model.waitFor((server) => server.lastUserText()?.includes("And now?") === true, 60_000);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			const lines = (await decisions()).filter((record) => record.reason === "resume-context");
+			expect(lines).toHaveLength(1);
+			expect(String(lines[0]?.detail)).toContain("came back after a restart");
+
+			// A compaction: the summary's prompt carries where the work stands, so the summary keeps it.
+			const before = model.requests.length;
+			await oc.client.summarize(sessionID);
+			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			const summarized = model.requests
+				.slice(before)
+				.map((request) => JSON.stringify(request.body))
+				.find((body) => body.includes(CONTEXT));
+			expect(summarized).toContain("had its conversation compacted with work unfinished");
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
