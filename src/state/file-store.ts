@@ -18,10 +18,10 @@
 import { statSync } from "node:fs";
 import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
+import { z } from "../core/zod.js";
 import { DIR_MODE, writeFileAtomic } from "./atomic-write.js";
 import {
 	appendDecisionLine,

@@ -11,8 +11,8 @@
 import { constants } from "node:fs";
 import { lstat, open, rename } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import { BoulderError } from "../core/errors.js";
+import { z } from "../core/zod.js";
 import { syncDir, writeFileAtomic } from "./atomic-write.js";
 import { type LockHandle, type LockOptions, withLock } from "./lock.js";
 import type { Clock, StateProblem } from "./store.js";
@@ -34,7 +34,7 @@ export interface VersionedFileSpec<T> {
 	label: string;
 	currentVersion: number;
 	/** The whole file at the current version. */
-	schema: z.ZodType<T>;
+	schema: z.ZodMiniType<T>;
 	migrations: readonly Migration[];
 	/** The version a parsed value is at; null when it cannot tell (the file is invalid). */
 	versionOf?: (raw: unknown) => number | null;
