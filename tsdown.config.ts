@@ -13,6 +13,8 @@
  *
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
+ * So is `assert` (signal-exit's, through proper-lockfile) by a stand-in that
+ * loads node's own only when a check fails.
  *
  * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
  * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
@@ -38,6 +40,7 @@ const common = {
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	alias: {
 		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
+		assert: fileURLToPath(new URL("./src/adapters/claude-code/shims/assert.cjs", import.meta.url)),
 		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
 		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
 	},
