@@ -27,131 +27,146 @@ function group<T extends z.core.$ZodLooseShape>(shape: T, description?: string) 
 	return description === undefined ? filled : filled.check(z.describe(description));
 }
 
-export const Config = z.strictObject({
-	$schema: z.optional(z.string()).check(z.describe("Path or URL of this file's JSON Schema, for editors.")),
-	enabled: key(z.boolean(), true, "Master switch. false: boulder never nudges."),
-	budgets: group({
-		autoTurns: key(
-			intIn(1, 10_000),
-			40,
-			"Automatic continuations an episode (the run since the last real user turn) starts with; each item completed in it earns `perItem.autoTurns` more.",
-		),
-		tokens: key(
-			positiveInt(1),
-			4_000_000,
-			"Real tokens an episode's continued turns may spend to start with (uncached input + output + cache writes, as the provider bills them; cache reads never count); each item completed earns `perItem.tokens` more.",
-		),
-		wallClockMs: key(
-			positiveInt(1),
-			180 * MINUTE,
-			"Time an episode may run to start with, from its first nudge, in milliseconds; each item completed earns `perItem.wallClockMs` more.",
-		),
-		perItem: group(
-			{
-				autoTurns: key(intIn(0, 1000), 5, "Automatic continuations earned by each item completed in the episode."),
-				tokens: key(positiveInt(0), 1_000_000, "Real tokens earned by each item completed in the episode."),
-				wallClockMs: key(positiveInt(0), 20 * MINUTE, "Milliseconds earned by each item completed in the episode."),
-			},
-			"What real progress earns: a long list worked through steadily is finished; spend without progress is stopped by `stagnationLimit` first.",
-		),
-		ceiling: group(
-			{
-				autoTurns: key(
-					z.nullable(positiveInt(1)),
-					400,
-					"Most automatic continuations in one episode, whatever the progress; null: no ceiling.",
-				),
-				tokens: key(
-					z.nullable(positiveInt(1)),
-					100_000_000,
-					"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
-				),
-				wallClockMs: key(
-					z.nullable(positiveInt(1)),
-					12 * 60 * MINUTE,
-					"Longest an episode may run, whatever the progress, in milliseconds; null: no ceiling.",
-				),
-			},
-			"Hard limits per episode that progress never raises.",
-		),
-	}),
-	stagnationLimit: key(intIn(1, 20), 3, "Stop after this many nudges in a row brought no real progress."),
-	activityGrace: key(
-		intIn(0, 10),
-		2,
-		"Nudges in a row that may go without list progress when the agent changed files; refilled by real progress.",
-	),
-	backoff: z.prefault(
-		z
-			.strictObject({
-				baseMs: key(positiveInt(1), 5 * SECOND, "First wait after a failed delivery or an API error."),
-				capMs: key(positiveInt(1), 5 * MINUTE, "Longest wait; the wait doubles per consecutive failure up to this."),
-				maxFailures: key(
-					intIn(1, 100),
-					6,
-					"Give up until the user writes after this many failed deliveries in a row, or nudged turns lost to API errors without progress.",
-				),
-			})
-			.check(
-				z.refine((backoff) => backoff.baseMs <= backoff.capMs, {
-					path: ["baseMs"],
-					message: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
-				}),
+/** The schema itself; `Config` builds it on first use. */
+const configSchema = () =>
+	z.strictObject({
+		$schema: z.optional(z.string()).check(z.describe("Path or URL of this file's JSON Schema, for editors.")),
+		enabled: key(z.boolean(), true, "Master switch. false: boulder never nudges."),
+		budgets: group({
+			autoTurns: key(
+				intIn(1, 10_000),
+				40,
+				"Automatic continuations an episode (the run since the last real user turn) starts with; each item completed in it earns `perItem.autoTurns` more.",
 			),
-		{},
-	),
-	countdownMs: key(
-		intIn(0, 60 * SECOND),
-		2 * SECOND,
-		"Pause before a nudge where the harness can show it and the user can cancel it.",
-	),
-	skipAgents: key(
-		z.array(z.string().check(z.minLength(1))),
-		["plan", "compaction"],
-		"Agents never nudged (compared case-insensitively).",
-	),
-	questionDetection: key(
-		z.boolean(),
-		true,
-		"Treat a last assistant message that asks the user to decide as waiting for the user.",
-	),
-	verifyTimeoutMs: key(positiveInt(1), 5 * MINUTE, "Default timeout of each verify command of a plan."),
-	nextItems: key(intIn(1, 10), 3, "How many open items a nudge names."),
-	orchestrate: group(
-		{
-			edits: key(
-				z.enum(["warn", "deny", "off"]),
-				"warn",
-				"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
-			),
-		},
-		"Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`).",
-	),
-	watchdog: group(
-		{
-			limitMs: key(
+			tokens: key(
 				positiveInt(1),
-				30 * MINUTE,
-				"How long a subagent or background task may run before it no longer holds its parent waiting: the next nudge names it and its age instead.",
+				4_000_000,
+				"Real tokens an episode's continued turns may spend to start with (uncached input + output + cache writes, as the provider bills them; cache reads never count); each item completed earns `perItem.tokens` more.",
 			),
-			perAgent: key(
-				z.record(z.string().check(z.minLength(1)), positiveInt(1)),
-				{},
-				'Limits per agent type (compared case-insensitively), in milliseconds, e.g. {"explore": 600000}.',
+			wallClockMs: key(
+				positiveInt(1),
+				180 * MINUTE,
+				"Time an episode may run to start with, from its first nudge, in milliseconds; each item completed earns `perItem.wallClockMs` more.",
 			),
-			abort: key(
-				z.boolean(),
-				false,
-				"OpenCode only: abort a child session that ran past its limit (through OpenCode's API), and say so in the nudge.",
+			perItem: group(
+				{
+					autoTurns: key(intIn(0, 1000), 5, "Automatic continuations earned by each item completed in the episode."),
+					tokens: key(positiveInt(0), 1_000_000, "Real tokens earned by each item completed in the episode."),
+					wallClockMs: key(positiveInt(0), 20 * MINUTE, "Milliseconds earned by each item completed in the episode."),
+				},
+				"What real progress earns: a long list worked through steadily is finished; spend without progress is stopped by `stagnationLimit` first.",
 			),
-		},
-		"The watchdog on subagents and background tasks: no parent waits forever on a wedged child.",
-	),
-});
+			ceiling: group(
+				{
+					autoTurns: key(
+						z.nullable(positiveInt(1)),
+						400,
+						"Most automatic continuations in one episode, whatever the progress; null: no ceiling.",
+					),
+					tokens: key(
+						z.nullable(positiveInt(1)),
+						100_000_000,
+						"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
+					),
+					wallClockMs: key(
+						z.nullable(positiveInt(1)),
+						12 * 60 * MINUTE,
+						"Longest an episode may run, whatever the progress, in milliseconds; null: no ceiling.",
+					),
+				},
+				"Hard limits per episode that progress never raises.",
+			),
+		}),
+		stagnationLimit: key(intIn(1, 20), 3, "Stop after this many nudges in a row brought no real progress."),
+		activityGrace: key(
+			intIn(0, 10),
+			2,
+			"Nudges in a row that may go without list progress when the agent changed files; refilled by real progress.",
+		),
+		backoff: z.prefault(
+			z
+				.strictObject({
+					baseMs: key(positiveInt(1), 5 * SECOND, "First wait after a failed delivery or an API error."),
+					capMs: key(positiveInt(1), 5 * MINUTE, "Longest wait; the wait doubles per consecutive failure up to this."),
+					maxFailures: key(
+						intIn(1, 100),
+						6,
+						"Give up until the user writes after this many failed deliveries in a row, or nudged turns lost to API errors without progress.",
+					),
+				})
+				.check(
+					z.refine((backoff) => backoff.baseMs <= backoff.capMs, {
+						path: ["baseMs"],
+						message: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
+					}),
+				),
+			{},
+		),
+		countdownMs: key(
+			intIn(0, 60 * SECOND),
+			2 * SECOND,
+			"Pause before a nudge where the harness can show it and the user can cancel it.",
+		),
+		skipAgents: key(
+			z.array(z.string().check(z.minLength(1))),
+			["plan", "compaction"],
+			"Agents never nudged (compared case-insensitively).",
+		),
+		questionDetection: key(
+			z.boolean(),
+			true,
+			"Treat a last assistant message that asks the user to decide as waiting for the user.",
+		),
+		verifyTimeoutMs: key(positiveInt(1), 5 * MINUTE, "Default timeout of each verify command of a plan."),
+		nextItems: key(intIn(1, 10), 3, "How many open items a nudge names."),
+		orchestrate: group(
+			{
+				edits: key(
+					z.enum(["warn", "deny", "off"]),
+					"warn",
+					"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
+				),
+			},
+			"Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`).",
+		),
+		watchdog: group(
+			{
+				limitMs: key(
+					positiveInt(1),
+					30 * MINUTE,
+					"How long a subagent or background task may run before it no longer holds its parent waiting: the next nudge names it and its age instead.",
+				),
+				perAgent: key(
+					z.record(z.string().check(z.minLength(1)), positiveInt(1)),
+					{},
+					'Limits per agent type (compared case-insensitively), in milliseconds, e.g. {"explore": 600000}.',
+				),
+				abort: key(
+					z.boolean(),
+					false,
+					"OpenCode only: abort a child session that ran past its limit (through OpenCode's API), and say so in the nudge.",
+				),
+			},
+			"The watchdog on subagents and background tasks: no parent waits forever on a wedged child.",
+		),
+	});
+
+/**
+ * Built when first used: a hook process that finds no config file (the
+ * usual case) takes `defaultConfig()` and never needs the schema, whose
+ * building is a good share of a hook's start-up.
+ */
+export const Config = z.lazy(configSchema);
 export type Config = z.infer<typeof Config>;
 export type ConfigInput = z.input<typeof Config>;
 
-export const DEFAULT_CONFIG: Config = Config.parse({});
+let defaults: Config | undefined;
+
+/** The config when no file sets anything; parsed once, on first use. */
+export function defaultConfig(): Config {
+	defaults ??= Config.parse({});
+	return defaults;
+}
 
 export interface ConfigIssue {
 	key: string;
