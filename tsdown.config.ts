@@ -21,6 +21,7 @@
  * folder unminified, each module's code marked with its source file, for the
  * start-up profile (`bench/profile-startup.mjs`).
  */
+import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { COMMANDS } from "./src/cli/commands/index.ts";
@@ -59,12 +60,39 @@ const hookLoader = {
 };
 const cliOut = readable ? `${readable}/cli` : "dist/cli";
 
+const LAZY_BUILTIN = "\0lazy-builtin:";
+
+/**
+ * Node's built-in modules, each behind a small CommonJS wrapper that is
+ * required where the importing module first runs. An ES import of a built-in
+ * is hoisted to the top of the bundle, so the one-file CLI would load every
+ * built-in any command uses (the dashboard's `node:http2`, `node:tls`, ...)
+ * on every start, `--version` included.
+ */
+const lazyBuiltins = {
+	name: "boulder-lazy-builtins",
+	resolveId(source: string, importer: string | undefined) {
+		if (importer && !importer.startsWith(LAZY_BUILTIN) && isBuiltin(source)) return `${LAZY_BUILTIN}${source}`;
+		return null;
+	},
+	load(id: string) {
+		if (!id.startsWith(LAZY_BUILTIN)) return null;
+		return `module.exports = require(${JSON.stringify(id.slice(LAZY_BUILTIN.length))});`;
+	},
+};
+
 export default defineConfig([
 	{ ...common, entry: { "claude-code-main": "src/adapters/hook-main.ts" } },
 	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
 	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
 	// One file, with each command's code run only when the command is: no chunks, so the cache covers it all.
-	{ ...common, outDir: cliOut, entry: { "boulder-main": "src/cli/bin.ts" }, outputOptions: { codeSplitting: false } },
+	{
+		...common,
+		outDir: cliOut,
+		entry: { "boulder-main": "src/cli/bin.ts" },
+		outputOptions: { codeSplitting: false },
+		plugins: [lazyBuiltins],
+	},
 	{
 		...common,
 		outDir: cliOut,
