@@ -13,12 +13,15 @@
  *
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
+ * So is `assert` (signal-exit's, through proper-lockfile) by a stand-in that
+ * loads node's own only when a check fails.
  *
  * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
  * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
  * folder unminified, each module's code marked with its source file, for the
  * start-up profile (`bench/profile-startup.mjs`).
  */
+import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { COMMANDS } from "./src/cli/commands/index.ts";
@@ -38,6 +41,7 @@ const common = {
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	alias: {
 		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
+		assert: fileURLToPath(new URL("./src/adapters/claude-code/shims/assert.cjs", import.meta.url)),
 		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
 		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
 	},
@@ -56,12 +60,39 @@ const hookLoader = {
 };
 const cliOut = readable ? `${readable}/cli` : "dist/cli";
 
+const LAZY_BUILTIN = "\0lazy-builtin:";
+
+/**
+ * Node's built-in modules, each behind a small CommonJS wrapper that is
+ * required where the importing module first runs. An ES import of a built-in
+ * is hoisted to the top of the bundle, so the one-file CLI would load every
+ * built-in any command uses (the dashboard's `node:http2`, `node:tls`, ...)
+ * on every start, `--version` included.
+ */
+const lazyBuiltins = {
+	name: "boulder-lazy-builtins",
+	resolveId(source: string, importer: string | undefined) {
+		if (importer && !importer.startsWith(LAZY_BUILTIN) && isBuiltin(source)) return `${LAZY_BUILTIN}${source}`;
+		return null;
+	},
+	load(id: string) {
+		if (!id.startsWith(LAZY_BUILTIN)) return null;
+		return `module.exports = require(${JSON.stringify(id.slice(LAZY_BUILTIN.length))});`;
+	},
+};
+
 export default defineConfig([
 	{ ...common, entry: { "claude-code-main": "src/adapters/hook-main.ts" } },
 	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
 	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
 	// One file, with each command's code run only when the command is: no chunks, so the cache covers it all.
-	{ ...common, outDir: cliOut, entry: { "boulder-main": "src/cli/bin.ts" }, outputOptions: { codeSplitting: false } },
+	{
+		...common,
+		outDir: cliOut,
+		entry: { "boulder-main": "src/cli/bin.ts" },
+		outputOptions: { codeSplitting: false },
+		plugins: [lazyBuiltins],
+	},
 	{
 		...common,
 		outDir: cliOut,

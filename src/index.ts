@@ -12,8 +12,9 @@ export type {
 	InstallScopeInfo,
 } from "./adapters/types.js";
 export type { Clock } from "./core/clock.js";
-export { Config, configJsonSchema, DEFAULT_CONFIG, parseConfig } from "./core/config.js";
+export { Config, configJsonSchema, defaultConfig, parseConfig } from "./core/config.js";
 export { DecisionRecord } from "./core/decision-record.js";
+export { DEFAULT_CONFIG } from "./core/default-config.js";
 export { BoulderError, type BoulderErrorCode, isBoulderError } from "./core/errors.js";
 export { type ParsedPlan, parsePlan, planView } from "./core/plan-parser.js";
 export {

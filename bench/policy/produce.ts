@@ -3,7 +3,7 @@
  * boulder's targets, the Markdown report and the chart. Pure: the same seeds
  * give the same bytes.
  */
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { textTable } from "./format.js";
 import { CONTESTANTS } from "./policies/index.js";
 import { PROFILES } from "./profiles/index.js";

@@ -11,7 +11,7 @@
  * harness's own timeout would kill it.
  */
 import "./claude-code/zod-jitless.js";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import { hookTarget } from "./hook-runners.js";
 
 const { runner, argv } = hookTarget(process.argv.slice(2));
@@ -34,12 +34,34 @@ function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
 	}
 }
 
+/**
+ * Writes straight to the descriptor: the answer is a few hundred bytes written
+ * once, and setting up `process.stdout`'s stream (a socket, for a pipe) costs
+ * a hook more than the write. Whatever the descriptor does not take at once
+ * (a full non-blocking pipe: EAGAIN) or at all goes to the stream, which
+ * deals with it as it always would.
+ */
+function direct(fd: number, stream: () => NodeJS.WriteStream): { write(chunk: string): void } {
+	let fallback = false;
+	return {
+		write(chunk) {
+			let rest = Buffer.from(chunk);
+			try {
+				while (!fallback && rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
+			} catch {
+				fallback = true;
+			}
+			if (rest.length > 0) stream().write(rest);
+		},
+	};
+}
+
 // Contract: a runner never rejects; the exit code is 0 whatever happened.
 void runner
 	.run(argv, {
 		stdin: stdin(),
-		stdout: process.stdout,
-		stderr: process.stderr,
+		stdout: direct(1, () => process.stdout),
+		stderr: direct(2, () => process.stderr),
 		env: process.env,
 		cwd: process.cwd(),
 	})

@@ -3,175 +3,180 @@
  * its defaults, its validation messages and the published JSON Schema
  * (`schema/boulder.config.schema.json`).
  */
-import { z } from "zod";
+
 import { BoulderError } from "./errors.js";
+import { z } from "./zod.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-const positiveInt = (min: number) => z.number().int().min(min);
+/** An integer of at least `min`. */
+const positiveInt = (min: number) => z.int().check(z.minimum(min));
+/** An integer from `min` to `max`. */
+const intIn = (min: number, max: number) => z.int().check(z.minimum(min), z.maximum(max));
 
-export const Config = z
-	.object({
-		$schema: z.string().optional().describe("Path or URL of this file's JSON Schema, for editors."),
-		enabled: z.boolean().default(true).describe("Master switch. false: boulder never nudges."),
-		budgets: z
-			.object({
-				autoTurns: positiveInt(1)
-					.max(10_000)
-					.default(40)
-					.describe(
-						"Automatic continuations an episode (the run since the last real user turn) starts with; each item completed in it earns `perItem.autoTurns` more.",
-					),
-				tokens: positiveInt(1)
-					.default(4_000_000)
-					.describe(
-						"Real tokens an episode's continued turns may spend to start with (uncached input + output + cache writes, as the provider bills them; cache reads never count); each item completed earns `perItem.tokens` more.",
-					),
-				wallClockMs: positiveInt(1)
-					.default(180 * MINUTE)
-					.describe(
-						"Time an episode may run to start with, from its first nudge, in milliseconds; each item completed earns `perItem.wallClockMs` more.",
-					),
-				perItem: z
-					.object({
-						autoTurns: positiveInt(0)
-							.max(1000)
-							.default(5)
-							.describe("Automatic continuations earned by each item completed in the episode."),
-						tokens: positiveInt(0)
-							.default(1_000_000)
-							.describe("Real tokens earned by each item completed in the episode."),
-						wallClockMs: positiveInt(0)
-							.default(20 * MINUTE)
-							.describe("Milliseconds earned by each item completed in the episode."),
-					})
-					.strict()
-					.prefault({})
-					.describe(
-						"What real progress earns: a long list worked through steadily is finished; spend without progress is stopped by `stagnationLimit` first.",
-					),
-				ceiling: z
-					.object({
-						autoTurns: positiveInt(1)
-							.nullable()
-							.default(400)
-							.describe("Most automatic continuations in one episode, whatever the progress; null: no ceiling."),
-						tokens: positiveInt(1)
-							.nullable()
-							.default(100_000_000)
-							.describe(
-								"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
-							),
-						wallClockMs: positiveInt(1)
-							.nullable()
-							.default(12 * 60 * MINUTE)
-							.describe("Longest an episode may run, whatever the progress, in milliseconds; null: no ceiling."),
-					})
-					.strict()
-					.prefault({})
-					.describe("Hard limits per episode that progress never raises."),
-			})
-			.strict()
-			.prefault({}),
-		stagnationLimit: positiveInt(1)
-			.max(20)
-			.default(3)
-			.describe("Stop after this many nudges in a row brought no real progress."),
-		activityGrace: positiveInt(0)
-			.max(10)
-			.default(2)
-			.describe(
-				"Nudges in a row that may go without list progress when the agent changed files; refilled by real progress.",
+/** A key with a default and the description editors show. */
+function key<T extends z.ZodMiniType>(schema: T, value: z.core.util.NoUndefined<z.output<T>>, description: string) {
+	return z._default(schema, value).check(z.describe(description));
+}
+
+/** A group of keys: strict, filled in when absent. */
+function group<T extends z.core.$ZodLooseShape>(shape: T, description?: string) {
+	// Every key of a group has a default, so an empty group is valid input.
+	const filled = z.prefault(z.strictObject(shape), {} as z.input<z.ZodMiniObject<T, z.core.$strict>>);
+	return description === undefined ? filled : filled.check(z.describe(description));
+}
+
+/** The schema itself; `Config` builds it on first use. */
+const configSchema = () =>
+	z.strictObject({
+		$schema: z.optional(z.string()).check(z.describe("Path or URL of this file's JSON Schema, for editors.")),
+		enabled: key(z.boolean(), true, "Master switch. false: boulder never nudges."),
+		budgets: group({
+			autoTurns: key(
+				intIn(1, 10_000),
+				40,
+				"Automatic continuations an episode (the run since the last real user turn) starts with; each item completed in it earns `perItem.autoTurns` more.",
 			),
-		backoff: z
-			.object({
-				baseMs: positiveInt(1)
-					.default(5 * SECOND)
-					.describe("First wait after a failed delivery or an API error."),
-				capMs: positiveInt(1)
-					.default(5 * MINUTE)
-					.describe("Longest wait; the wait doubles per consecutive failure up to this."),
-				maxFailures: positiveInt(1)
-					.max(100)
-					.default(6)
-					.describe(
+			tokens: key(
+				positiveInt(1),
+				4_000_000,
+				"Real tokens an episode's continued turns may spend to start with (uncached input + output + cache writes, as the provider bills them; cache reads never count); each item completed earns `perItem.tokens` more.",
+			),
+			wallClockMs: key(
+				positiveInt(1),
+				180 * MINUTE,
+				"Time an episode may run to start with, from its first nudge, in milliseconds; each item completed earns `perItem.wallClockMs` more.",
+			),
+			perItem: group(
+				{
+					autoTurns: key(intIn(0, 1000), 5, "Automatic continuations earned by each item completed in the episode."),
+					tokens: key(positiveInt(0), 1_000_000, "Real tokens earned by each item completed in the episode."),
+					wallClockMs: key(positiveInt(0), 20 * MINUTE, "Milliseconds earned by each item completed in the episode."),
+				},
+				"What real progress earns: a long list worked through steadily is finished; spend without progress is stopped by `stagnationLimit` first.",
+			),
+			ceiling: group(
+				{
+					autoTurns: key(
+						z.nullable(positiveInt(1)),
+						400,
+						"Most automatic continuations in one episode, whatever the progress; null: no ceiling.",
+					),
+					tokens: key(
+						z.nullable(positiveInt(1)),
+						100_000_000,
+						"Most real tokens one episode may spend, whatever the progress (the money ceiling); null: none.",
+					),
+					wallClockMs: key(
+						z.nullable(positiveInt(1)),
+						12 * 60 * MINUTE,
+						"Longest an episode may run, whatever the progress, in milliseconds; null: no ceiling.",
+					),
+				},
+				"Hard limits per episode that progress never raises.",
+			),
+		}),
+		stagnationLimit: key(intIn(1, 20), 3, "Stop after this many nudges in a row brought no real progress."),
+		activityGrace: key(
+			intIn(0, 10),
+			2,
+			"Nudges in a row that may go without list progress when the agent changed files; refilled by real progress.",
+		),
+		backoff: z.prefault(
+			z
+				.strictObject({
+					baseMs: key(positiveInt(1), 5 * SECOND, "First wait after a failed delivery or an API error."),
+					capMs: key(positiveInt(1), 5 * MINUTE, "Longest wait; the wait doubles per consecutive failure up to this."),
+					maxFailures: key(
+						intIn(1, 100),
+						6,
 						"Give up until the user writes after this many failed deliveries in a row, or nudged turns lost to API errors without progress.",
 					),
-			})
-			.strict()
-			.refine((backoff) => backoff.baseMs <= backoff.capMs, {
-				path: ["baseMs"],
-				message: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
-			})
-			.prefault({}),
-		countdownMs: positiveInt(0)
-			.max(60 * SECOND)
-			.default(2 * SECOND)
-			.describe("Pause before a nudge where the harness can show it and the user can cancel it."),
-		skipAgents: z
-			.array(z.string().min(1))
-			.default(["plan", "compaction"])
-			.describe("Agents never nudged (compared case-insensitively)."),
-		questionDetection: z
-			.boolean()
-			.default(true)
-			.describe("Treat a last assistant message that asks the user to decide as waiting for the user."),
-		verifyTimeoutMs: positiveInt(1)
-			.default(5 * MINUTE)
-			.describe("Default timeout of each verify command of a plan."),
-		nextItems: positiveInt(1).max(10).default(3).describe("How many open items a nudge names."),
-		orchestrate: z
-			.object({
-				edits: z
-					.enum(["warn", "deny", "off"])
-					.default("warn")
-					.describe(
-						"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
-					),
-			})
-			.strict()
-			.prefault({})
-			.describe("Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`)."),
-		watchdog: z
-			.object({
-				limitMs: positiveInt(1)
-					.default(30 * MINUTE)
-					.describe(
-						"How long a subagent or background task may run before it no longer holds its parent waiting: the next nudge names it and its age instead.",
-					),
-				perAgent: z
-					.record(z.string().min(1), positiveInt(1))
-					.default({})
-					.describe('Limits per agent type (compared case-insensitively), in milliseconds, e.g. {"explore": 600000}.'),
-				abort: z
-					.boolean()
-					.default(false)
-					.describe(
-						"OpenCode only: abort a child session that ran past its limit (through OpenCode's API), and say so in the nudge.",
-					),
-			})
-			.strict()
-			.prefault({})
-			.describe("The watchdog on subagents and background tasks: no parent waits forever on a wedged child."),
-		hygiene: z
-			.object({
-				editsBeforeReminder: z
-					.union([positiveInt(0).max(10_000), z.literal(false)])
-					.default(8)
-					.describe(
-						"File changes since the agent's list (its todos, or the plan) last changed, with items open, after which one short reminder to update the list rides on the next tool result; once per stretch of work. 0 or false: never.",
-					),
-			})
-			.strict()
-			.prefault({})
-			.describe("Todo hygiene: the agent keeps its list honest while it works."),
-	})
-	.strict();
+				})
+				.check(
+					z.refine((backoff) => backoff.baseMs <= backoff.capMs, {
+						path: ["baseMs"],
+						message: "no more than backoff.capMs (the first wait cannot be longer than the longest)",
+					}),
+				),
+			{},
+		),
+		countdownMs: key(
+			intIn(0, 60 * SECOND),
+			2 * SECOND,
+			"Pause before a nudge where the harness can show it and the user can cancel it.",
+		),
+		skipAgents: key(
+			z.array(z.string().check(z.minLength(1))),
+			["plan", "compaction"],
+			"Agents never nudged (compared case-insensitively).",
+		),
+		questionDetection: key(
+			z.boolean(),
+			true,
+			"Treat a last assistant message that asks the user to decide as waiting for the user.",
+		),
+		verifyTimeoutMs: key(positiveInt(1), 5 * MINUTE, "Default timeout of each verify command of a plan."),
+		nextItems: key(intIn(1, 10), 3, "How many open items a nudge names."),
+		orchestrate: group(
+			{
+				edits: key(
+					z.enum(["warn", "deny", "off"]),
+					"warn",
+					"What happens when an orchestrator (a work in orchestrate mode) changes a file itself, other than its plan and boulder's state: warn (the edit goes through, the model is told to delegate), deny (the edit is refused with that reason), off.",
+				),
+			},
+			"Orchestrate mode (`mode: orchestrate` in a plan, or `boulder start --orchestrate`).",
+		),
+		watchdog: group(
+			{
+				limitMs: key(
+					positiveInt(1),
+					30 * MINUTE,
+					"How long a subagent or background task may run before it no longer holds its parent waiting: the next nudge names it and its age instead.",
+				),
+				perAgent: key(
+					z.record(z.string().check(z.minLength(1)), positiveInt(1)),
+					{},
+					'Limits per agent type (compared case-insensitively), in milliseconds, e.g. {"explore": 600000}.',
+				),
+				abort: key(
+					z.boolean(),
+					false,
+					"OpenCode only: abort a child session that ran past its limit (through OpenCode's API), and say so in the nudge.",
+				),
+			},
+			"The watchdog on subagents and background tasks: no parent waits forever on a wedged child.",
+		),
+		hygiene: group(
+			{
+				editsBeforeReminder: key(
+					z.union([intIn(0, 10_000), z.literal(false)]),
+					8,
+					"File changes since the agent's list (its todos, or the plan) last changed, with items open, after which one short reminder to update the list rides on the next tool result; once per stretch of work. 0 or false: never.",
+				),
+			},
+			"Todo hygiene: the agent keeps its list honest while it works.",
+		),
+	});
+
+/**
+ * Built when first used: a hook process that finds no config file (the
+ * usual case) takes `defaultConfig()` and never needs the schema, whose
+ * building is a good share of a hook's start-up.
+ */
+export const Config = z.lazy(configSchema);
 export type Config = z.infer<typeof Config>;
 export type ConfigInput = z.input<typeof Config>;
 
-export const DEFAULT_CONFIG: Config = Config.parse({});
+let defaults: Config | undefined;
+
+/** The config when no file sets anything; parsed once, on first use. */
+export function defaultConfig(): Config {
+	defaults ??= Config.parse({});
+	return defaults;
+}
 
 export interface ConfigIssue {
 	key: string;

@@ -6,25 +6,26 @@
  * this one does not know); it is written only through `eventRecord` or from a
  * typed decision.
  */
-import { z } from "zod";
+
 import type { EventReason } from "./event-reasons.js";
 import { DecisionKind } from "./turns.js";
+import { z } from "./zod.js";
 
 export const DecisionRecord = z.object({
 	v: z.literal(1),
 	at: z.number(),
 	worktree: z.string(),
-	scope: z.string().nullable(),
-	harness: z.string().nullable(),
-	session: z.string().nullable(),
-	work: z.string().nullable(),
+	scope: z.nullable(z.string()),
+	harness: z.nullable(z.string()),
+	session: z.nullable(z.string()),
+	work: z.nullable(z.string()),
 	/** `event` lines record what happened (user turn, abort, delivery, error), not decisions. */
 	kind: z.union([DecisionKind, z.literal("event")]),
 	reason: z.string(),
 	detail: z.string(),
-	figures: z.record(z.string(), z.number()).optional(),
-	key: z.string().nullable().optional(),
-	retryAt: z.number().nullable().optional(),
+	figures: z.optional(z.record(z.string(), z.number())),
+	key: z.optional(z.nullable(z.string())),
+	retryAt: z.optional(z.nullable(z.number())),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 

@@ -12,12 +12,12 @@
  *
  * Contract: pure; the engine persists the state in the session's record.
  */
-import { z } from "zod";
 import { HYGIENE_PLAN_REMINDER, HYGIENE_TODOS_REMINDER } from "./prompts/hygiene.prompt.js";
 import { fillTemplate } from "./prompts.js";
 import type { WorkView } from "./work-view.js";
+import { z } from "./zod.js";
 
-const count = z.number().int().min(0);
+const count = z.int().check(z.minimum(0));
 
 /** One stretch of work: the list as it stood when it began, the file changes since, and whether the reminder was given. */
 export const HygieneState = z.object({

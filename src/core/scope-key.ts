@@ -25,11 +25,11 @@
  * equal a full one, and two shortened keys are equal only if their digests are.
  */
 import { createRequire } from "node:module";
-import { z } from "zod";
+import { z } from "./zod.js";
 
 export const ScopeIdentity = z.discriminatedUnion("kind", [
 	z.object({ kind: z.literal("session"), harness: z.string(), sessionId: z.string() }),
-	z.object({ kind: z.literal("origin"), origin: z.string(), parts: z.array(z.string().nullable()) }),
+	z.object({ kind: z.literal("origin"), origin: z.string(), parts: z.array(z.nullable(z.string())) }),
 	z.object({ kind: z.literal("cron"), jobId: z.string() }),
 	z.object({ kind: z.literal("subagent") }),
 	z.object({ kind: z.literal("system") }),

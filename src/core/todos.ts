@@ -4,8 +4,8 @@
  * in `todo-normalize.ts`.
  */
 
-import { z } from "zod";
 import { hash64 } from "./hash.js";
+import { z } from "./zod.js";
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
@@ -14,10 +14,10 @@ export const TodoPriority = z.enum(["high", "medium", "low"]);
 export type TodoPriority = z.infer<typeof TodoPriority>;
 
 export const Todo = z.object({
-	content: z.string().min(1),
+	content: z.string().check(z.minLength(1)),
 	status: TodoStatus,
-	id: z.string().optional(),
-	priority: TodoPriority.optional(),
+	id: z.optional(z.string()),
+	priority: z.optional(TodoPriority),
 });
 export type Todo = z.infer<typeof Todo>;
 

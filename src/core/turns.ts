@@ -5,9 +5,9 @@
  *
  * Contract: every function returns a new state and never mutates its input.
  */
-import { z } from "zod";
 import { HygieneState } from "./hygiene.js";
 import { Todo } from "./todos.js";
+import { z } from "./zod.js";
 
 export const Provenance = z.enum(["user", "continuation", "system", "restart"]);
 export type Provenance = z.infer<typeof Provenance>;
@@ -15,17 +15,17 @@ export type Provenance = z.infer<typeof Provenance>;
 export const TurnOutcome = z.enum(["end", "aborted", "error", "length", "context-overflow", "unknown"]);
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
-const count = z.number().int().min(0);
+const count = z.int().check(z.minimum(0));
 
 /** A running subagent or background task, as the watchdog needs it. */
 export const BackgroundTask = z.object({
 	id: z.string(),
 	/** Its agent type, for a per-agent limit. */
-	agent: z.string().nullable(),
-	startedAt: z.number().finite(),
+	agent: z.nullable(z.string()),
+	startedAt: z.number(),
 });
 export type BackgroundTask = z.infer<typeof BackgroundTask>;
-const time = z.number().finite();
+const time = z.number();
 
 /** Real spend of one model call or turn; cache reads are not spend. */
 export const TokenSpend = z.object({ input: count, output: count, cacheWrite: count });
@@ -40,13 +40,13 @@ export const Turn = z.object({
 	provenance: Provenance,
 	startedAt: time,
 	/** null while the turn is running. */
-	outcome: TurnOutcome.nullable(),
-	endedAt: time.nullable(),
+	outcome: z.nullable(TurnOutcome),
+	endedAt: z.nullable(time),
 	tokens: count,
 	/** Tool calls that changed files: work the list may not show yet. */
 	activity: count,
 	/** The idempotency key of the nudge that started this turn, for continuation turns. */
-	nudgeKey: z.string().nullable(),
+	nudgeKey: z.nullable(z.string()),
 });
 export type Turn = z.infer<typeof Turn>;
 
@@ -60,9 +60,9 @@ export const Episode = z.object({
 	stagnation: count,
 	graceUsed: count,
 	/** Nudged turns that died on an API error since the last progress: not judged, but capped. */
-	errors: count.default(0),
+	errors: z._default(count, 0),
 	/** Items completed (or closed) beyond the best seen in this episode: what earns more budget. */
-	earned: count.default(0),
+	earned: z._default(count, 0),
 	/** High-water marks: progress means beating them, so churn never counts twice. */
 	bestOpen: count,
 	bestDone: count,
@@ -76,15 +76,15 @@ export const LastDecision = z.object({
 	turnSeq: count,
 	kind: DecisionKind,
 	reason: z.string(),
-	key: z.string().nullable(),
+	key: z.nullable(z.string()),
 	at: time,
 	/** For injects: written before delivery, then reported by the adapter. */
-	delivery: z.enum(["pending", "delivered", "failed"]).nullable(),
+	delivery: z.nullable(z.enum(["pending", "delivered", "failed"])),
 });
 export type LastDecision = z.infer<typeof LastDecision>;
 
 export const Failures = z.object({
-	count: z.number().int().min(1),
+	count: z.int().check(z.minimum(1)),
 	lastAt: time,
 	kind: z.enum(["delivery", "api"]),
 });
@@ -96,57 +96,57 @@ export const Verification = z.object({
 	passed: z.boolean(),
 	at: time,
 	/** The first command that failed, its exit code (null: timed out) and trimmed output. */
-	command: z.string().nullable(),
-	exitCode: z.number().int().nullable(),
+	command: z.nullable(z.string()),
+	exitCode: z.nullable(z.int()),
 	output: z.string(),
 });
 export type Verification = z.infer<typeof Verification>;
 
 export const ContinuationState = z.object({
-	turn: Turn.nullable(),
+	turn: z.nullable(Turn),
 	/** Highest turn seq ever used, so seqs never repeat even if `turn` is reset. */
 	seq: count,
-	episode: Episode.nullable(),
+	episode: z.nullable(Episode),
 	/** The user aborted: durable until the next real user turn, survives restarts. */
-	abortBlock: z.object({ at: time, how: z.enum(["abort", "interrupt"]) }).nullable(),
+	abortBlock: z.nullable(z.object({ at: time, how: z.enum(["abort", "interrupt"]) })),
 	/** One-shot: the next abort is a restart's, not the user's. */
 	restartAbortPending: z.boolean(),
 	/** One-shot: the next idle is the stale one of a turn a restart interrupted. */
-	suppressNextIdle: z.literal("restart").nullable(),
-	failures: Failures.nullable(),
-	lastDecision: LastDecision.nullable(),
+	suppressNextIdle: z.nullable(z.literal("restart")),
+	failures: z.nullable(Failures),
+	lastDecision: z.nullable(LastDecision),
 	/**
 	 * A delivered nudge whose effect is not yet judged: the next idle after a
 	 * finished turn checks it for progress once, whatever turns came between.
 	 */
-	pendingCheck: z.object({ key: z.string(), activity: count }).nullable(),
-	completed: z.object({ fingerprint: z.string(), at: time }).nullable(),
-	verification: Verification.nullable(),
+	pendingCheck: z.nullable(z.object({ key: z.string(), activity: count })),
+	completed: z.nullable(z.object({ fingerprint: z.string(), at: time })),
+	verification: z.nullable(Verification),
 	/**
 	 * The harness's own identity of the last turn that ended, when it gives one:
 	 * a second report of that end (two hook registrations) changes nothing.
 	 */
-	endedMarker: z.string().nullable().default(null),
+	endedMarker: z._default(z.nullable(z.string()), null),
 	/**
 	 * Continuation turned off for this scope: by the user (holds until they turn
 	 * it on), or by boulder failing closed (lifted by the next real user turn).
 	 */
-	disabled: z.object({ at: time, by: z.string(), untilUserTurn: z.boolean().optional() }).nullable(),
+	disabled: z.nullable(z.object({ at: time, by: z.string(), untilUserTurn: z.optional(z.boolean()) })),
 	/** The agent's own list as last reported by its harness (null: never seen). */
-	todos: z.array(Todo).nullable(),
+	todos: z.nullable(z.array(Todo)),
 	/** Todo hygiene's stretch of work: file changes since the list last changed (`core/hygiene.ts`). */
-	hygiene: HygieneState.optional(),
+	hygiene: z.optional(HygieneState),
 	/** What the adapter observed between events, for harnesses that start a process per event. */
 	observed: z.object({
-		harness: z.string().nullable(),
-		sessionId: z.string().nullable(),
-		agent: z.string().nullable(),
+		harness: z.nullable(z.string()),
+		sessionId: z.nullable(z.string()),
+		agent: z.nullable(z.string()),
 		backgroundTasks: count,
 		/** The running subagents and background tasks the adapter knows by name and start (the watchdog reads them). */
-		background: z.array(BackgroundTask).optional(),
-		pendingInput: z
-			.object({ kind: z.enum(["question", "permission", "wait"]), detail: z.string().optional() })
-			.nullable(),
+		background: z.optional(z.array(BackgroundTask)),
+		pendingInput: z.nullable(
+			z.object({ kind: z.enum(["question", "permission", "wait"]), detail: z.optional(z.string()) }),
+		),
 	}),
 });
 export type ContinuationState = z.infer<typeof ContinuationState>;

@@ -4,7 +4,7 @@
  * reason, as `boulder why` would tell it.
  */
 import pc from "picocolors";
-import { DEFAULT_CONFIG } from "../core/config.js";
+import { defaultConfig } from "../core/config.js";
 import { Engine, type SessionRef } from "../engine/engine.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { SCENARIOS, type Scenario } from "./scenarios.js";
@@ -20,7 +20,7 @@ export async function playScenario(scenario: Scenario): Promise<Row[]> {
 	let now = Date.UTC(2026, 10, 30, 9, 0, 0);
 	const clock = { now: () => now };
 	const store = new MemoryStore("/demo/worktree", { clock });
-	const engine = new Engine({ store, config: DEFAULT_CONFIG, clock, plans: { read: async () => null } });
+	const engine = new Engine({ store, config: defaultConfig(), clock, plans: { read: async () => null } });
 	const session: SessionRef = { harness: "demo", sessionId: scenario.title };
 	const rows: Row[] = [];
 	let todos = scenario.turn(0, []).todos ?? [];

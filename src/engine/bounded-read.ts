@@ -13,7 +13,7 @@
  *
  * Contract: these functions reject only with a `FileProblem`.
  */
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 
 export type FileProblemKind = "missing" | "not-regular" | "too-large" | "unreadable";
@@ -73,29 +73,52 @@ export async function openRegularFile(file: string): Promise<OpenedFile> {
  * holds however the file's size is reported (a file growing while it is
  * read, a size of 0 for a file that has content): reading stops one byte
  * past it.
+ *
+ * Synchronous inside, with the same checks as `openRegularFile`: what is read
+ * is a regular file, which never blocks, and a view that reads a thousand
+ * plans pays a thread-pool trip per call otherwise, several per file.
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<string> {
-	const { handle, size } = await openRegularFile(file);
+	refuseIrregular(
+		file,
+		statOfSync(file, () => statSync(file)),
+	);
+	let fd: number;
 	try {
+		fd = openSync(file, OPEN_FLAGS);
+	} catch (error) {
+		throw problemOf(file, error);
+	}
+	try {
+		const { size } = statOfSync(file, () => {
+			const stats = fstatSync(fd);
+			refuseIrregular(file, stats);
+			return stats;
+		});
 		if (size > maxBytes) throw tooLarge(file, maxBytes);
-		const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(size + 1, 64 * 1024)));
+		// One byte more than the size, to see the end at once; a size of 0 may hide content.
+		let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size > 0 ? size + 1 : 64 * 1024));
 		let length = 0;
-		let grown = buffer;
 		for (;;) {
-			if (length === grown.length) {
+			if (length === buffer.length) {
 				if (length > maxBytes) throw tooLarge(file, maxBytes);
-				const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, grown.length * 2));
-				grown.copy(bigger, 0, 0, length);
-				grown = bigger;
+				const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+				buffer.copy(bigger, 0, 0, length);
+				buffer = bigger;
 			}
-			const { bytesRead } = await readAt(file, handle, grown, length);
+			let bytesRead: number;
+			try {
+				bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+			} catch (error) {
+				throw problemOf(file, error);
+			}
 			if (bytesRead === 0) break;
 			length += bytesRead;
 		}
 		if (length > maxBytes) throw tooLarge(file, maxBytes);
-		return grown.toString("utf8", 0, length);
+		return buffer.toString("utf8", 0, length);
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 }
 
@@ -120,6 +143,14 @@ export function sizeInWords(bytes: number): string {
 	if (bytes >= mb) return `${Number.isInteger(bytes / mb) ? bytes / mb : (bytes / mb).toFixed(1)} MB`;
 	if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
 	return `${bytes} bytes`;
+}
+
+function statOfSync(file: string, fn: () => Stats): Stats {
+	try {
+		return fn();
+	} catch (error) {
+		throw problemOf(file, error);
+	}
 }
 
 async function statOf(file: string, fn: () => Promise<Stats>): Promise<Stats> {

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Config, DEFAULT_CONFIG, mergeConfigInputs, parseConfig } from "../core/config.js";
+import { type Config, defaultConfig, mergeConfigInputs, parseConfig } from "../core/config.js";
 import { BoulderError, isBoulderError } from "../core/errors.js";
 
 export const PROJECT_CONFIG_FILE = "boulder.config.json";
@@ -35,7 +35,7 @@ export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.en
 	for (const layer of layers) parseConfig(layer.values, layer.source);
 	const merged = mergeConfigInputs(...layers.map((layer) => layer.values));
 	return {
-		config: layers.length === 0 ? DEFAULT_CONFIG : parseConfig(merged, layers.map((l) => l.source).join(" + ")),
+		config: layers.length === 0 ? defaultConfig() : parseConfig(merged, layers.map((l) => l.source).join(" + ")),
 		layers,
 	};
 }
@@ -84,7 +84,7 @@ export function configSources(loaded: LoadedConfig): Record<string, string> {
 		}
 		sources[prefix] = source ?? "default";
 	};
-	walk(DEFAULT_CONFIG, "", null);
+	walk(defaultConfig(), "", null);
 	for (const layer of loaded.layers) walk(layer.values, "", layer.source);
 	return sources;
 }

@@ -17,26 +17,30 @@ const OWN_COLOURS = /\x1b\[(?:1|2|22|31|32|33|36|39)m/y;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: recognising control characters is this module's job
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
+/** The same characters, found in one scan: most text has none, and a long one is copied in stretches, not character by character. */
+const UNSAFE_ALL = new RegExp(UNSAFE.source, "g");
+
 export function terminalSafe(text: string, options: { keepOwnColours?: boolean } = {}): string {
 	let out = "";
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index] as string;
-		if (!UNSAFE.test(char)) {
-			out += char;
-			continue;
-		}
-		if (options.keepOwnColours && char === "\x1b") {
+	let from = 0;
+	UNSAFE_ALL.lastIndex = 0;
+	for (let found = UNSAFE_ALL.exec(text); found !== null; found = UNSAFE_ALL.exec(text)) {
+		const index = found.index;
+		out += text.slice(from, index);
+		if (options.keepOwnColours && found[0] === "\x1b") {
 			OWN_COLOURS.lastIndex = index;
 			const own = OWN_COLOURS.exec(text);
 			if (own) {
 				out += own[0];
-				index += own[0].length - 1;
+				from = index + own[0].length;
+				UNSAFE_ALL.lastIndex = from;
 				continue;
 			}
 		}
-		out += escapeChar(char);
+		out += escapeChar(found[0]);
+		from = index + 1;
 	}
-	return out;
+	return from === 0 ? text : out + text.slice(from);
 }
 
 function escapeChar(char: string): string {

@@ -15,13 +15,13 @@
  * reads as empty, drops every write and never creates the folder, so a hook
  * that fires in a folder that is no project leaves no trace there.
  */
-import { statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
+import { z } from "../core/zod.js";
 import { DIR_MODE, writeFileAtomic } from "./atomic-write.js";
 import {
 	appendDecisionLine,
@@ -384,10 +384,11 @@ async function makeFolder(dir: string): Promise<void> {
  * A link or a file where boulder's folder should be is not followed: it could
  * lead writes outside the worktree.
  */
+/** Synchronous, as `stampOf`: every read checks the folder, and a plain lstat is cheaper than a thread-pool trip. */
 async function realFolder(dir: string): Promise<boolean> {
-	let stat: Awaited<ReturnType<typeof lstat>>;
+	let stat: Stats;
 	try {
-		stat = await lstat(dir);
+		stat = lstatSync(dir);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
 		throw error;

@@ -77,7 +77,7 @@ export async function withLock<T>(
 	options: LockOptions = {},
 ): Promise<T> {
 	const settings = resolveLockOptions(options);
-	const deadline = performance.now() + settings.waitMs;
+	const deadline = monotonicMs() + settings.waitMs;
 	const key = lockFolderOf(path.resolve(file));
 
 	const previous = queues.get(key) ?? Promise.resolve();
@@ -120,7 +120,7 @@ async function holdWhile<T>(
 		},
 		deadline,
 	);
-	const acquiredAt = performance.now();
+	const acquiredAt = monotonicMs();
 	const handle: LockHandle = {
 		file,
 		assertHeld() {
@@ -129,7 +129,7 @@ async function holdWhile<T>(
 					cause: compromised,
 				});
 			}
-			const held = performance.now() - acquiredAt;
+			const held = monotonicMs() - acquiredAt;
 			if (held >= settings.staleMs) {
 				throw new BoulderError(
 					"lock-timeout",
@@ -181,7 +181,7 @@ async function acquire(
 				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
 			}
 		}
-		const left = deadline - performance.now();
+		const left = deadline - monotonicMs();
 		if (left <= 0) throw lockTimeout(file, settings.waitMs, "another process holds it");
 		// Jitter keeps waiting processes from retrying in lockstep.
 		await sleep(Math.min(left, delay * (0.5 + Math.random())));
@@ -198,7 +198,7 @@ function lockTimeout(file: string, waitMs: number, why: string): BoulderError {
 
 /** Resolves true once `promise` settles, false if the deadline passes first. */
 async function waitUntil(promise: Promise<void>, deadline: number): Promise<boolean> {
-	const left = deadline - performance.now();
+	const left = deadline - monotonicMs();
 	let timer: NodeJS.Timeout | undefined;
 	const timeout = new Promise<false>((resolve) => {
 		timer = setTimeout(() => resolve(false), Math.max(left, 0));
@@ -208,6 +208,11 @@ async function waitUntil(promise: Promise<void>, deadline: number): Promise<bool
 	} finally {
 		clearTimeout(timer);
 	}
+}
+
+/** Milliseconds on a monotonic clock; `performance.now()` would load perf_hooks, a cost every hook pays at start-up. */
+function monotonicMs(): number {
+	return Number(process.hrtime.bigint()) / 1e6;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -4,10 +4,11 @@
  * scope keys are checked the same way, and a file made bad with `spoil` is
  * reported `unreadable` once, recorded as a problem, then reads as missing.
  */
-import type { z } from "zod";
+
 import { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
+import type { z } from "../core/zod.js";
 import { scopeFilePath } from "./scope-path.js";
 import {
 	type Clock,
@@ -126,7 +127,7 @@ function checkKey(scopeKey: string): void {
 	scopeFilePath(SCOPES, scopeKey);
 }
 
-function valid<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
+function valid<T>(schema: z.ZodMiniType<T>, value: unknown, label: string): T {
 	const parsed = schema.safeParse(value);
 	if (!parsed.success)
 		throw new BoulderError("internal", `Refusing to store an invalid ${label}: ${parsed.error.message}`);

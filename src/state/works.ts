@@ -7,13 +7,13 @@
  * files; the file store runs it when it reads a v1 file.
  */
 import path from "node:path";
-import { z } from "zod";
 import { PLAN_MODES } from "../core/front-matter.js";
+import { z } from "../core/zod.js";
 import { schemaVersionOf, type VersionedFileSpec } from "./versioned-file.js";
 
 export const WORKS_SCHEMA_VERSION = 2;
 
-const time = z.number().finite();
+const time = z.number();
 
 export const WorkStatus = z.enum(["active", "paused", "completed", "abandoned"]);
 export type WorkStatus = z.infer<typeof WorkStatus>;
@@ -32,35 +32,35 @@ export const WorkVerification = z.object({
 	at: time,
 	passed: z.boolean(),
 	/** The first command that failed, or null when all passed. */
-	command: z.string().nullable(),
+	command: z.nullable(z.string()),
 	/** null: timed out or did not run to an exit. */
-	exitCode: z.number().int().nullable(),
+	exitCode: z.nullable(z.int()),
 	/** Trimmed output of the failing command. */
 	output: z.string(),
 });
 export type WorkVerification = z.infer<typeof WorkVerification>;
 
 export const Work = z.object({
-	id: z.string().min(1),
+	id: z.string().check(z.minLength(1)),
 	/** Relative to the worktree root, with `/` separators. */
-	planPath: z.string().min(1),
+	planPath: z.string().check(z.minLength(1)),
 	name: z.string(),
 	status: WorkStatus,
 	startedAt: time,
-	endedAt: time.nullable(),
-	elapsedMs: z.number().int().min(0).nullable(),
+	endedAt: z.nullable(time),
+	elapsedMs: z.nullable(z.int().check(z.minimum(0))),
 	sessions: z.array(WorkSession),
 	/** The agent to resume the work with. */
-	agent: z.string().nullable(),
+	agent: z.nullable(z.string()),
 	/** The worktree root the work was started in. */
 	worktree: z.string(),
 	/** Reusable subagent sessions, per plan item key. */
 	subagentSessions: z.record(z.string(), z.string()),
 	verify: z.array(z.string()),
-	verifyTimeoutMs: z.number().int().positive().nullable(),
-	lastVerification: WorkVerification.nullable(),
+	verifyTimeoutMs: z.nullable(z.int().check(z.positive())),
+	lastVerification: z.nullable(WorkVerification),
 	/** `boulder start --orchestrate`; a plan's own `mode:` front matter asks for the same. Absent in older files. */
-	mode: z.enum(PLAN_MODES).optional(),
+	mode: z.optional(z.enum(PLAN_MODES)),
 });
 export type Work = z.infer<typeof Work>;
 
@@ -68,30 +68,32 @@ export type Work = z.infer<typeof Work>;
 export const WorksFile = z
 	.object({
 		schemaVersion: z.literal(WORKS_SCHEMA_VERSION),
-		activeWorkId: z.string().nullable(),
+		activeWorkId: z.nullable(z.string()),
 		/** `boulder stop`: no nudges anywhere in this worktree until it is lifted. */
-		stopped: z.object({ at: time, by: z.string() }).nullable(),
+		stopped: z.nullable(z.object({ at: time, by: z.string() })),
 		works: z.record(z.string(), Work),
 	})
-	.superRefine((file, ctx) => {
-		if (file.activeWorkId !== null && !Object.hasOwn(file.works, file.activeWorkId)) {
-			ctx.addIssue({ code: "custom", path: ["activeWorkId"], message: "names no work in `works`" });
-		}
-		for (const [key, work] of Object.entries(file.works)) {
-			if (work.id !== key)
-				ctx.addIssue({ code: "custom", path: ["works", key, "id"], message: "differs from its key" });
-		}
-	});
+	.check(
+		z.superRefine((file, ctx) => {
+			if (file.activeWorkId !== null && !Object.hasOwn(file.works, file.activeWorkId)) {
+				ctx.addIssue({ code: "custom", path: ["activeWorkId"], message: "names no work in `works`" });
+			}
+			for (const [key, work] of Object.entries(file.works)) {
+				if (work.id !== key)
+					ctx.addIssue({ code: "custom", path: ["works", key, "id"], message: "differs from its key" });
+			}
+		}),
+	);
 export type WorksFile = z.infer<typeof WorksFile>;
 
 /** The legacy flat shape: one plan, its sessions, no schema version. */
 export const WorksFileV1 = z.object({
-	activePlan: z.string().min(1),
-	planName: z.string().optional(),
+	activePlan: z.string().check(z.minLength(1)),
+	planName: z.optional(z.string()),
 	/** ISO 8601. */
 	startedAt: z.string(),
 	sessionIds: z.array(z.string()),
-	agent: z.string().optional(),
+	agent: z.optional(z.string()),
 });
 export type WorksFileV1 = z.infer<typeof WorksFileV1>;
 

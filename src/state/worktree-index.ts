@@ -7,18 +7,18 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
 import { BoulderError } from "../core/errors.js";
+import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
 import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const WORKTREE_INDEX_FILE = "worktrees.json";
 
-const time = z.number().finite();
+const time = z.number();
 
 export const WorktreeEntry = z.object({
-	root: z.string().min(1),
+	root: z.string().check(z.minLength(1)),
 	firstSeen: time,
 	lastSeen: time,
 });

@@ -6,7 +6,7 @@
  * its works; never a path or id the page made up.
  */
 import type { Clock } from "../core/clock.js";
-import { DEFAULT_CONFIG } from "../core/config.js";
+import { defaultConfig } from "../core/config.js";
 import { isBoulderError } from "../core/errors.js";
 import { Engine } from "../engine/engine.js";
 import type { FleetWorktreeData } from "../engine/fleet.js";
@@ -41,7 +41,7 @@ export async function runAction(request: ActionRequest, context: ActionContext):
 				if (!known.sessions.some((s) => s.harness === harness && s.sessionId === sessionId)) {
 					return { ok: false, message: `no session ${harness}:${sessionId} in ${known.root}` };
 				}
-				const engine = new Engine({ store, config: DEFAULT_CONFIG, clock: context.clock, plans: filePlans });
+				const engine = new Engine({ store, config: defaultConfig(), clock: context.clock, plans: filePlans });
 				if (stop) await engine.stopSession({ harness, sessionId }, DASHBOARD_BY);
 				else await engine.goSession({ harness, sessionId }, DASHBOARD_BY);
 				return { ok: true, message: `${stop ? "Stopped" : "Turned on"} continuation for ${harness}:${sessionId}.` };

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
-import { z } from "zod";
+import { z } from "../core/zod.js";
 import { type ActionContext, runAction } from "./actions.js";
 import { checkHost, checkSameOrigin, checkToken, cookieName, sameToken } from "./guard.js";
 import type { LiveFleet } from "./live.js";
@@ -44,17 +44,14 @@ const SECURITY_HEADERS: Record<string, string> = {
  */
 export const PAGE_MODULES: readonly string[] = ["ui/client/app.js", "ui/client/render.js", "present/format-time.js"];
 
-const ActionBody = z
-	.object({
-		action: z.enum(["stop", "go", "pause", "resume", "abandon"]),
-		worktree: z.string().min(1),
-		session: z
-			.object({ harness: z.string().min(1), sessionId: z.string().min(1) })
-			.strict()
-			.optional(),
-		work: z.string().min(1).optional(),
-	})
-	.strict();
+const text = z.string().check(z.minLength(1));
+
+const ActionBody = z.strictObject({
+	action: z.enum(["stop", "go", "pause", "resume", "abandon"]),
+	worktree: text,
+	session: z.optional(z.strictObject({ harness: text, sessionId: text })),
+	work: z.optional(text),
+});
 
 export function createApp(options: AppOptions): Hono {
 	const app = new Hono();

@@ -12,7 +12,7 @@ import type { Profile } from "../../bench/policy/profile.js";
 import { slowBurner, steady100, steadyExpensive } from "../../bench/policy/profiles/marathon.js";
 import type { RunResult } from "../../bench/policy/run-result.js";
 import { scenarioOf, simulate } from "../../bench/policy/world.js";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 
 const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
 const MARATHON = [steady100, steadyExpensive, slowBurner];

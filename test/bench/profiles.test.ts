@@ -14,7 +14,7 @@ import { runBench } from "../../bench/policy/run.js";
 import { type RunResult, type ViolationKind, violationTotal } from "../../bench/policy/run-result.js";
 import { summarizeAll } from "../../bench/policy/summary.js";
 import { simulate } from "../../bench/policy/world.js";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 
 const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
 

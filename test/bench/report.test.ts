@@ -7,7 +7,7 @@ import { renderSvg } from "../../bench/policy/report-svg.js";
 import { noViolations, type RunResult } from "../../bench/policy/run-result.js";
 import { SCORE_WEIGHTS, score, summarize } from "../../bench/policy/summary.js";
 import { checkTargets } from "../../bench/policy/targets.js";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 
 const { markdown, svg, table } = produce(1, 2);
 

@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-	Config,
-	configIssues,
-	configJsonSchema,
-	DEFAULT_CONFIG,
-	mergeConfigInputs,
-	parseConfig,
-} from "../../src/core/config.js";
+import { Config, configIssues, configJsonSchema, mergeConfigInputs, parseConfig } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { isBoulderError } from "../../src/core/errors.js";
 
 describe("config schema", () => {

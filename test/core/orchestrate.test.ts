@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { checkFileChange, delegatedItem, delegatedVerifyNote, itemKey } from "../../src/core/orchestrate.js";
 import { parsePlan, planView } from "../../src/core/plan-parser.js";
 import { continuationPrompt } from "../../src/core/prompts.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../src/adapters/claude-code/run-hook.js";
 import { main } from "../../src/cli/main.js";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { Engine } from "../../src/engine/engine.js";
 import { openState, openWorkspace } from "../../src/engine/open.js";
 import { filePlans } from "../../src/engine/plan-files.js";

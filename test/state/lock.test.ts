@@ -74,23 +74,23 @@ describe("withLock in one process", () => {
 
 	it("refuses to commit after holding the lock longer than its stale time", async () => {
 		const file = path.join(await tempDir(), "works.json");
-		const realNow = performance.now.bind(performance);
-		let shift = 0;
-		const spy = (): number => realNow() + shift;
-		performance.now = spy;
+		// The lock's clock is the monotonic one; the test moves it forward.
+		const realNow = process.hrtime.bigint;
+		let shift = 0n;
+		process.hrtime.bigint = () => realNow() + shift;
 		try {
 			await expect(
 				withLock(
 					file,
 					(lock) => {
-						shift = STALE_MS + 1;
+						shift = BigInt(STALE_MS + 1) * 1_000_000n;
 						lock.assertHeld();
 					},
 					{ staleMs: STALE_MS },
 				),
 			).rejects.toMatchObject({ code: "lock-timeout" });
 		} finally {
-			performance.now = realNow;
+			process.hrtime.bigint = realNow;
 		}
 	});
 });

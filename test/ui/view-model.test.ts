@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { emptyContinuationState } from "../../src/core/turns.js";
 import type { FleetSession, FleetWorktreeData } from "../../src/engine/fleet.js";
 import { formatCount, worktreeView } from "../../src/ui/view-model.js";

@@ -18,7 +18,8 @@
  * - a failed delivery asks to be decided again, and a `backoff` skip's
  *   `retryAt` becomes a timer, as the engine's retry does.
  */
-import { type Config, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import type { Config } from "../../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 import { decide, type SessionFacts } from "../../../src/core/policy.js";
 import {
 	type ContinuationState,

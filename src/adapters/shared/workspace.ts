@@ -8,7 +8,7 @@
  * Bookkeeping (turns, todos, aborts) does not depend on the config, so it
  * goes on even while the config is broken.
  */
-import { DEFAULT_CONFIG } from "../../core/config.js";
+import { defaultConfig } from "../../core/config.js";
 import { loadConfig } from "../../engine/config-loader.js";
 import { Engine } from "../../engine/engine.js";
 import { openState, type StateHandle } from "../../engine/open.js";
@@ -45,7 +45,7 @@ export function fileWorkspace(
 	return {
 		async bookkeeping() {
 			const handle = await open();
-			keeper ??= new Engine({ store: handle.store, config: DEFAULT_CONFIG, plans: filePlans });
+			keeper ??= new Engine({ store: handle.store, config: defaultConfig(), plans: filePlans });
 			return keeper;
 		},
 		async deciding() {

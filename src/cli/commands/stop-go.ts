@@ -8,7 +8,7 @@
  * boulder keeps no state and nudges nobody there.
  */
 import type { Command } from "commander";
-import { DEFAULT_CONFIG } from "../../core/config.js";
+import { defaultConfig } from "../../core/config.js";
 import { BoulderError } from "../../core/errors.js";
 import { Engine, type SessionRef } from "../../engine/engine.js";
 import { filePlans } from "../../engine/plan-files.js";
@@ -60,7 +60,7 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	}
 	if (ref) {
 		// The engine's stop/go touch only the session's state, never the config.
-		const engine = new Engine({ store, config: DEFAULT_CONFIG, clock: cli.clock, plans: filePlans });
+		const engine = new Engine({ store, config: defaultConfig(), clock: cli.clock, plans: filePlans });
 		if (stop) await engine.stopSession(ref, STOP_BY);
 		else await engine.goSession(ref, GO_BY);
 		await cli.noteWorktree(handle);

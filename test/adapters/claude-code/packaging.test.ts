@@ -25,7 +25,7 @@ import {
 } from "../../../src/adapters/claude-code/hook-config.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
 import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
-import { DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 
 const root = new URL("../../../", import.meta.url);
 const readJson = async (file: string) => JSON.parse(await readFile(new URL(file, root), "utf8"));

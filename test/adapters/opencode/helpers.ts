@@ -9,8 +9,9 @@ import type { OpenCodeApi, PromptRoute, StoredMessage, TextPart } from "../../..
 import { Hub, type HubHooks } from "../../../src/adapters/opencode/hub.js";
 import type { WorkspaceSource } from "../../../src/adapters/shared/workspace.js";
 import type { Clock } from "../../../src/core/clock.js";
-import { Config, type ConfigInput, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { Config, type ConfigInput } from "../../../src/core/config.js";
 import type { DecisionRecord } from "../../../src/core/decision-record.js";
+import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 import { scopeKey } from "../../../src/core/scope-key.js";
 import type { ContinuationState } from "../../../src/core/turns.js";
 import { Engine } from "../../../src/engine/engine.js";

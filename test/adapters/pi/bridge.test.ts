@@ -5,8 +5,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { type AssistantReport, PiBridge, type PiView } from "../../../src/adapters/pi/bridge.js";
 import type { WorkspaceSource } from "../../../src/adapters/shared/workspace.js";
-import { Config, type ConfigInput, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { Config, type ConfigInput } from "../../../src/core/config.js";
 import type { DecisionRecord } from "../../../src/core/decision-record.js";
+import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 import { scopeKey } from "../../../src/core/scope-key.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";

@@ -1,0 +1,14 @@
+/**
+ * The zod every schema is built with: `zod/mini`, zod's functional API. It
+ * validates exactly as the classic API does, but a schema is a plain object
+ * rather than one with dozens of methods bound to it, so building one costs a
+ * fraction as much, and a hook process builds every schema it imports and
+ * parses each file once. Messages are zod's English ones, as the classic API
+ * sets them up by default.
+ */
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
+
+z.config(en());
+
+export { z };
