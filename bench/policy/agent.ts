@@ -50,6 +50,8 @@ export interface TurnInput {
 	/** The agent's own question is still unanswered. */
 	pendingQuestion: boolean;
 	backgroundRunning: number;
+	/** Subagents that returned since the last turn: the item each did, and whether a note asking to check it rode along. */
+	results: readonly { item: string; verifyNote: boolean }[];
 	rng: Rng;
 }
 
@@ -63,6 +65,10 @@ export interface ChildSpec {
 	items: number;
 	/** It leaves its last item unmarked. */
 	stale: boolean;
+	/** It reports its part done although the parent's item is not (ground truth). */
+	unfinished?: boolean;
+	/** It never finishes: its turn never ends. */
+	wedged?: boolean;
 }
 
 export type Step =
@@ -72,7 +78,9 @@ export type Step =
 	| { at: number; kind: "list"; todos: SimTodo[] }
 	| { at: number; kind: "question" }
 	| { at: number; kind: "self-answer" }
-	| { at: number; kind: "spawn"; children: ChildSpec[]; jobs: number[] };
+	| { at: number; kind: "spawn"; children: ChildSpec[]; jobs: number[] }
+	/** The agent gives up on the subagent working on `item` (treats it as failed): it no longer waits for it. */
+	| { at: number; kind: "abandon"; item: string };
 
 export interface TurnPlan {
 	steps: Step[];
@@ -170,6 +178,12 @@ export class PlanBuilder {
 	spawn(children: ChildSpec[], jobs: number[] = []): this {
 		this.wait(3_000, 10_000);
 		this.steps.push({ at: this.t, kind: "spawn", children, jobs });
+		return this;
+	}
+
+	abandon(item: string): this {
+		this.wait(1_000, 3_000);
+		this.steps.push({ at: this.t, kind: "abandon", item });
 		return this;
 	}
 

@@ -12,6 +12,8 @@ export const VIOLATION_KINDS = [
 	"into-subagent",
 	"duplicate",
 	"background-busy",
+	"orchestrator-edit",
+	"parent-waiting",
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
@@ -22,6 +24,8 @@ export const VIOLATION_LABELS: Record<ViolationKind, string> = {
 	"into-subagent": "nudge into a subagent's session",
 	duplicate: "second nudge for one idle",
 	"background-busy": "nudge while background tasks were running",
+	"orchestrator-edit": "nudged orchestrator changed code itself instead of delegating",
+	"parent-waiting": "run ended with the parent waiting on a wedged subagent past its limit",
 };
 
 export interface NudgeRecord {

@@ -19,6 +19,8 @@
  *   `retryAt` becomes a timer, as the engine's retry does.
  */
 import { type Config, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { delegatedItem, delegatedVerifyNote } from "../../../src/core/orchestrate.js";
+import type { PlanItem } from "../../../src/core/plan-body.js";
 import { decide, type SessionFacts } from "../../../src/core/policy.js";
 import {
 	type ContinuationState,
@@ -33,8 +35,20 @@ import {
 	type Provenance,
 	type TurnOutcome,
 } from "../../../src/core/turns.js";
-import { todosView } from "../../../src/core/work-view.js";
-import type { Answer, HarnessEvent, IdleFacts, Outcome, Policy, PromptTraits, Recheck, TurnSource } from "../model.js";
+import { overdueTasks } from "../../../src/core/watchdog.js";
+import { todosView, type WorkView } from "../../../src/core/work-view.js";
+import type {
+	Answer,
+	HarnessEvent,
+	IdleFacts,
+	Outcome,
+	Policy,
+	PromptTraits,
+	Recheck,
+	SimTodo,
+	SubagentResult,
+	TurnSource,
+} from "../model.js";
 
 export const BOULDER_TRAITS: PromptTraits = {
 	namesItems: true,
@@ -107,10 +121,11 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 				pendingInput: facts.pendingQuestion ? { kind: "question" } : null,
 				lastAssistantText: facts.lastAssistantText,
 				backgroundTasks: facts.backgroundTasks,
+				background: facts.background.map((task) => ({ id: task.id, agent: task.agent, startedAt: task.startedAt })),
 			};
 			const decision = decide({
 				state: get(facts.session),
-				work: facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null,
+				work: workOf(facts, config),
 				facts: sessionFacts,
 				config,
 				now: facts.now,
@@ -118,11 +133,33 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 			});
 			set(facts.session, decision.next);
 			if (decision.kind === "inject" && decision.key) {
-				return { kind: "inject", key: decision.key, text: decision.text ?? "", traits: BOULDER_TRAITS };
+				const traits: PromptTraits = {
+					...BOULDER_TRAITS,
+					delegates: facts.orchestrating,
+					namesOverdue: overdueTasks(sessionFacts.background ?? [], config.watchdog, facts.now).length > 0,
+				};
+				return { kind: "inject", key: decision.key, text: decision.text ?? "", traits };
 			}
 			return decision.retryAt === null
 				? { kind: "skip", reason: decision.reason }
 				: { kind: "skip", reason: decision.reason, retryAt: decision.retryAt };
 		},
+		subagentResult(result: SubagentResult): boolean {
+			if (!result.parent.orchestrating) return false;
+			const item = delegatedItem(result.parent.todos.map(planItemOf), result.description);
+			return item !== null && delegatedVerifyNote(item, result.child) !== "";
+		},
 	};
+}
+
+/** The session's list as the core reads it; an orchestrator's list is its plan, in orchestrate mode. */
+function workOf(facts: IdleFacts, config: Config): WorkView | null {
+	if (facts.todos.length === 0) return null;
+	const view = todosView(facts.todos, config.nextItems);
+	return facts.orchestrating ? { ...view, orchestrate: { subagents: {} } } : view;
+}
+
+/** A list item as a plan item with no acceptance criteria: what the verification note is built from. */
+function planItemOf(todo: SimTodo): PlanItem {
+	return { title: todo.content, status: todo.status, line: 0, criteria: [], section: null };
 }
