@@ -92,6 +92,8 @@ export interface TurnPlan {
 
 export interface Agent {
 	respond(input: TurnInput): TurnPlan;
+	/** A reminder to update the list rode on a tool result mid-turn: the list it writes then, or null to write none. */
+	onListReminder?(items: readonly Item[]): SimTodo[] | null;
 }
 
 export interface Pace {
@@ -128,11 +130,11 @@ export class PlanBuilder {
 		return this;
 	}
 
-	/** One turn's worth of real work on the item (an edit, a command that checks it); true when that finishes it. */
-	work(id: string): boolean {
+	/** One turn's worth of real work on the item (`edits` file changes, a command that checks it); true when that finishes it. */
+	work(id: string, edits = 1): boolean {
 		const [min, max] = this.pace.itemMs;
 		this.t += this.rng.int(Math.floor(min / 2), Math.floor(max / 2));
-		this.activity("edit");
+		for (let i = 0; i < edits; i++) this.activity("edit");
 		this.t += this.rng.int(Math.floor(min / 2), Math.floor(max / 2));
 		this.activity("bash");
 		this.steps.push({ at: this.t, kind: "work", id });
@@ -198,13 +200,13 @@ export class PlanBuilder {
  * item may take more than one); marks each finished item done (and the next in
  * progress) when `mark`. Returns the items it finished.
  */
-export function doItems(builder: PlanBuilder, count: number, mark: boolean): Item[] {
+export function doItems(builder: PlanBuilder, count: number, mark: boolean, edits = 1): Item[] {
 	const done: Item[] = [];
 	for (let i = 0; i < count; i++) {
 		const item = doable(builder.items)[0];
 		if (!item) break;
 		if (mark && item.status !== "in_progress") builder.mark({ [item.id]: "in_progress" });
-		if (!builder.work(item.id)) continue;
+		if (!builder.work(item.id, edits)) continue;
 		done.push(item);
 		if (mark) {
 			const next = doable(builder.items)[0];

@@ -139,6 +139,8 @@ export interface Policy {
 	decide(facts: IdleFacts): Answer;
 	/** Last check when the countdown ends; false drops the nudge. */
 	confirm?(key: string, facts: IdleFacts): boolean;
+	/** The session is about to change a file: true when a reminder to update its list rides on the tool's result. */
+	fileChange?(facts: IdleFacts): boolean;
 	/** A subagent returned to its parent: true when the policy adds a note asking the parent to check the work. */
 	subagentResult?(result: SubagentResult): boolean;
 }

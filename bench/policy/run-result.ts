@@ -59,6 +59,8 @@ export interface RunResult {
 	nudgeTokens: number;
 	/** Tokens of the nudged turns that brought nothing. */
 	wastedTokens: number;
+	/** Reminders to update the list that rode on tool results (never turns of their own). */
+	listReminders: number;
 	/** Turns of the main session over the whole run. */
 	turns: number;
 	/** Turns of the main session until the work was really done (null: never). */

@@ -160,6 +160,7 @@ class World {
 	private readonly nudges: NudgeRecord[] = [];
 	private readonly pending = new Map<string, Delivery>();
 	private turnsToFinish: number | null = null;
+	private listReminders = 0;
 	/** The main session's last skip, with the idle it answered. */
 	private lastSkip: { seq: number; reason: string } | null = null;
 
@@ -317,6 +318,7 @@ class World {
 				turn.spend.cacheWrite += rng.int(1_500, 4_000);
 				turn.spend.output += rng.int(150, 400);
 				if (turn.hugeStep === step) session.context += this.scenario.harness.hugeOutput?.tokens ?? 0;
+				if (step.tool === "edit") this.fileChanged(session, turn);
 				if (
 					step.tool === "edit" &&
 					session === this.main &&
@@ -378,6 +380,14 @@ class World {
 				return;
 			}
 		}
+	}
+
+	/** A file change: a policy may remind the agent of its list on the tool's result, and the agent may act on it there and then. */
+	private fileChanged(session: Session, turn: ActiveTurn): void {
+		if (!this.policy.fileChange?.(this.facts(session))) return;
+		this.listReminders++;
+		const todos = session.agent.onListReminder?.(session.items);
+		if (todos) this.writeList(session, turn, todos);
 	}
 
 	/** Subagents of `session` still running that it has not given up on. */
@@ -782,6 +792,7 @@ class World {
 			nudgeTokens: this.nudges.reduce((sum, nudge) => sum + nudge.tokens, 0),
 			wastedTokens: wasted.reduce((sum, nudge) => sum + nudge.tokens, 0),
 			turns: this.main.turns,
+			listReminders: this.listReminders,
 			turnsToFinish: this.turnsToFinish,
 			capped: this.capped,
 			stoppedBy: this.lastSkip?.seq === this.main.idleSeq && !this.main.turn ? this.lastSkip.reason : null,

@@ -149,6 +149,12 @@ describe("boulder against the targets", () => {
 		}
 	});
 
+	it("reminds the silent worker of its list on a tool result once it has changed files past the hygiene threshold", () => {
+		const reminded = boulderRuns("silent-worker").filter((run) => run.listReminders > 0);
+		expect(reminded.length).toBeGreaterThan(0);
+		expect(reminded.every((run) => run.rightOutcome)).toBe(true);
+	});
+
 	it("scores strictly better overall than every other policy", () => {
 		const summaries = summarizeAll(runBench({ baseSeed: 1, seedCount: SEEDS.length }));
 		const [mine, ...others] = summaries;

@@ -16,9 +16,17 @@
  *   always follows it is the same fact and is not booked twice;
  * - the stop command sets `disabled` (what `boulder stop` persists);
  * - a failed delivery asks to be decided again, and a `backoff` skip's
- *   `retryAt` becomes a timer, as the engine's retry does.
+ *   `retryAt` becomes a timer, as the engine's retry does;
+ * - running subagents are passed with their start, so the watchdog can stop
+ *   waiting for one past its limit; the nudge then names it;
+ * - a session whose plan asks for orchestrate mode reads its list as that
+ *   plan: the continuation asks to delegate, and the verification note rides
+ *   on each subagent's result (the core's `delegatedVerifyNote`);
+ * - each file change goes through the core's todo hygiene, whose reminder
+ *   rides on that tool's result.
  */
 import { type Config, DEFAULT_CONFIG } from "../../../src/core/config.js";
+import { type HygieneState, onFileChange } from "../../../src/core/hygiene.js";
 import { delegatedItem, delegatedVerifyNote } from "../../../src/core/orchestrate.js";
 import type { PlanItem } from "../../../src/core/plan-body.js";
 import { decide, type SessionFacts } from "../../../src/core/policy.js";
@@ -75,6 +83,7 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 	const states = new Map<string, ContinuationState>();
 	const get = (session: string) => states.get(session) ?? emptyContinuationState();
 	const set = (session: string, state: ContinuationState) => states.set(session, state);
+	const hygiene = new Map<string, HygieneState | null>();
 	return {
 		name: "boulder",
 		countdownMs: config.countdownMs,
@@ -143,6 +152,13 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 			return decision.retryAt === null
 				? { kind: "skip", reason: decision.reason }
 				: { kind: "skip", reason: decision.reason, retryAt: decision.retryAt };
+		},
+		fileChange(facts: IdleFacts): boolean {
+			const list = facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null;
+			const threshold = config.hygiene.editsBeforeReminder || 0;
+			const step = onFileChange(hygiene.get(facts.session) ?? null, { list, keepsList: false }, threshold);
+			hygiene.set(facts.session, step.next);
+			return step.reminder !== null;
 		},
 		subagentResult(result: SubagentResult): boolean {
 			if (!result.parent.orchestrating) return false;
