@@ -154,6 +154,8 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 				: { kind: "skip", reason: decision.reason, retryAt: decision.retryAt };
 		},
 		fileChange(facts: IdleFacts): boolean {
+			// A subagent's list is its own business: never reminded.
+			if (facts.subagent) return false;
 			const list = facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null;
 			const threshold = config.hygiene.editsBeforeReminder || 0;
 			const step = onFileChange(hygiene.get(facts.session) ?? null, { list, keepsList: false }, threshold);
