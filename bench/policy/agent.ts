@@ -50,6 +50,8 @@ export interface TurnInput {
 	/** The agent's own question is still unanswered. */
 	pendingQuestion: boolean;
 	backgroundRunning: number;
+	/** Subagents that returned since the last turn: the item each did, and whether a note asking to check it rode along. */
+	results: readonly { item: string; verifyNote: boolean }[];
 	rng: Rng;
 }
 
@@ -63,6 +65,10 @@ export interface ChildSpec {
 	items: number;
 	/** It leaves its last item unmarked. */
 	stale: boolean;
+	/** It reports its part done although the parent's item is not (ground truth). */
+	unfinished?: boolean;
+	/** It never finishes: its turn never ends. */
+	wedged?: boolean;
 }
 
 export type Step =
@@ -72,7 +78,9 @@ export type Step =
 	| { at: number; kind: "list"; todos: SimTodo[] }
 	| { at: number; kind: "question" }
 	| { at: number; kind: "self-answer" }
-	| { at: number; kind: "spawn"; children: ChildSpec[]; jobs: number[] };
+	| { at: number; kind: "spawn"; children: ChildSpec[]; jobs: number[] }
+	/** The agent gives up on the subagent working on `item` (treats it as failed): it no longer waits for it. */
+	| { at: number; kind: "abandon"; item: string };
 
 export interface TurnPlan {
 	steps: Step[];
@@ -84,6 +92,8 @@ export interface TurnPlan {
 
 export interface Agent {
 	respond(input: TurnInput): TurnPlan;
+	/** A reminder to update the list rode on a tool result mid-turn: the list it writes then, or null to write none. */
+	onListReminder?(items: readonly Item[]): SimTodo[] | null;
 }
 
 export interface Pace {
@@ -120,11 +130,11 @@ export class PlanBuilder {
 		return this;
 	}
 
-	/** One turn's worth of real work on the item (an edit, a command that checks it); true when that finishes it. */
-	work(id: string): boolean {
+	/** One turn's worth of real work on the item (`edits` file changes, a command that checks it); true when that finishes it. */
+	work(id: string, edits = 1): boolean {
 		const [min, max] = this.pace.itemMs;
 		this.t += this.rng.int(Math.floor(min / 2), Math.floor(max / 2));
-		this.activity("edit");
+		for (let i = 0; i < edits; i++) this.activity("edit");
 		this.t += this.rng.int(Math.floor(min / 2), Math.floor(max / 2));
 		this.activity("bash");
 		this.steps.push({ at: this.t, kind: "work", id });
@@ -173,6 +183,12 @@ export class PlanBuilder {
 		return this;
 	}
 
+	abandon(item: string): this {
+		this.wait(1_000, 3_000);
+		this.steps.push({ at: this.t, kind: "abandon", item });
+		return this;
+	}
+
 	build(text: string, asks = false): TurnPlan {
 		this.wait(2_000, 6_000);
 		return { steps: this.steps, durationMs: this.t, text, asks };
@@ -184,13 +200,13 @@ export class PlanBuilder {
  * item may take more than one); marks each finished item done (and the next in
  * progress) when `mark`. Returns the items it finished.
  */
-export function doItems(builder: PlanBuilder, count: number, mark: boolean): Item[] {
+export function doItems(builder: PlanBuilder, count: number, mark: boolean, edits = 1): Item[] {
 	const done: Item[] = [];
 	for (let i = 0; i < count; i++) {
 		const item = doable(builder.items)[0];
 		if (!item) break;
 		if (mark && item.status !== "in_progress") builder.mark({ [item.id]: "in_progress" });
-		if (!builder.work(item.id)) continue;
+		if (!builder.work(item.id, edits)) continue;
 		done.push(item);
 		if (mark) {
 			const next = doable(builder.items)[0];

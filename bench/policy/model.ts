@@ -87,7 +87,20 @@ export interface IdleFacts {
 	busy: boolean;
 	/** The latest message is a compaction summary, with nothing after it yet. */
 	latestIsCompaction: boolean;
+	/** The session is the orchestrator of a plan that asks for orchestrate mode (its front matter says so). */
+	orchestrating: boolean;
+	/** Its running subagents, by session, agent type and start: what a plugin can list. */
+	background: { id: string; agent: string; startedAt: number }[];
 	now: number;
+}
+
+/** A subagent's result as it reaches its parent: a hook may add a note to it (never a turn of its own). */
+export interface SubagentResult {
+	parent: IdleFacts;
+	child: string;
+	agent: string;
+	/** The task description the parent gave it (the item's title). */
+	description: string;
 }
 
 /** What the agent can tell from a nudge's text; the agents react to these. */
@@ -100,6 +113,10 @@ export interface PromptTraits {
 	blockedHint: boolean;
 	/** A phrase the agent must print to be let go. */
 	completionPhrase: string | null;
+	/** Asks an orchestrator to delegate the open items rather than do them itself. */
+	delegates?: boolean;
+	/** Names a subagent that has run past its time limit and asks to treat it as failed. */
+	namesOverdue?: boolean;
 }
 
 export type Answer =
@@ -122,6 +139,10 @@ export interface Policy {
 	decide(facts: IdleFacts): Answer;
 	/** Last check when the countdown ends; false drops the nudge. */
 	confirm?(key: string, facts: IdleFacts): boolean;
+	/** The session is about to change a file: true when a reminder to update its list rides on the tool's result. */
+	fileChange?(facts: IdleFacts): boolean;
+	/** A subagent returned to its parent: true when the policy adds a note asking the parent to check the work. */
+	subagentResult?(result: SubagentResult): boolean;
 }
 
 /** Ground truth, for the oracle only. */
@@ -130,7 +151,12 @@ export interface Truth {
 	questionPending: boolean;
 	abortedSinceUser: boolean;
 	stopped: boolean;
+	/** Running subagents and jobs of the main session that will finish or are still within their time limit. */
 	backgroundRunning: number;
+	/** A wedged subagent has run past its time limit (the parent should be told). */
+	overdue: boolean;
+	/** When a wedged subagent still within its limit runs past it. */
+	nextDeadline: number | null;
 	overflow: boolean;
 	/** The profile's agent cannot make progress at all. */
 	stuck: boolean;

@@ -65,6 +65,10 @@ export interface Scenario {
 	agent: Agent;
 	user: UserScript;
 	harness: HarnessParams;
+	/** The plan asks for orchestrate mode: the main session should delegate its items, not do them itself. */
+	orchestrating?: boolean;
+	/** How long a subagent may run before its parent should stop waiting for it (the watchdog's default). */
+	childLimitMs?: number;
 	/** The drawn parameters, for the report. */
 	params: Record<string, string | number | boolean>;
 }
@@ -94,5 +98,8 @@ export function defaultHarness(rng: Rng): HarnessParams {
 		restart: null,
 	};
 }
+
+/** The time limit on a subagent a person would allow before calling it wedged: boulder's default. */
+export const CHILD_LIMIT_MS = 30 * 60_000;
 
 export const FINISH: Expectation = { finish: true, stop: "none", text: "finish the list" };

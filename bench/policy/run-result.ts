@@ -12,6 +12,8 @@ export const VIOLATION_KINDS = [
 	"into-subagent",
 	"duplicate",
 	"background-busy",
+	"orchestrator-edit",
+	"parent-waiting",
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
@@ -22,6 +24,8 @@ export const VIOLATION_LABELS: Record<ViolationKind, string> = {
 	"into-subagent": "nudge into a subagent's session",
 	duplicate: "second nudge for one idle",
 	"background-busy": "nudge while background tasks were running",
+	"orchestrator-edit": "nudged orchestrator changed code itself instead of delegating",
+	"parent-waiting": "run ended with the parent waiting on a wedged subagent past its limit",
 };
 
 export interface NudgeRecord {
@@ -55,6 +59,8 @@ export interface RunResult {
 	nudgeTokens: number;
 	/** Tokens of the nudged turns that brought nothing. */
 	wastedTokens: number;
+	/** Reminders to update the list that rode on tool results (never turns of their own). */
+	listReminders: number;
 	/** Turns of the main session over the whole run. */
 	turns: number;
 	/** Turns of the main session until the work was really done (null: never). */

@@ -94,6 +94,10 @@ export const TOOL_QUESTION_LEADS = [
 export const SELF_ANSWER = "No answer yet, so I'll go with the first option and carry on.";
 export const WAITING_FOR_SUBAGENTS = "Started {count} subagents on the next items; waiting for their results.";
 export const STILL_WAITING = "Still waiting on the subagents to finish.";
+/** An orchestrator that checked a subagent's work, or gave up on one, and handed the item out again. */
+export const SENT_BACK = "Checked the subagents' work: {count} item(s) are not done yet, so I handed them out again.";
+/** An orchestrator that did an item itself. */
+export const DID_IT_MYSELF = "I made the change for {item} myself and ran the tests.";
 export const MERGED = "The subagents finished; I merged their work and ticked the items. {left} items left.";
 export const RESTARTED = "Back after the restart; picking up where I left off.";
 export const STATUS_REPLY = "Still open: {items}.";

@@ -25,7 +25,7 @@ import type {
 	TurnSource,
 } from "./model.js";
 import { Rng, seedFrom } from "./prng.js";
-import type { Profile, Scenario } from "./profile.js";
+import { CHILD_LIMIT_MS, type Profile, type Scenario } from "./profile.js";
 import { EventQueue } from "./queue.js";
 import {
 	judgeOutcome,
@@ -76,6 +76,12 @@ interface Session {
 	latestIsCompaction: boolean;
 	spec: ChildSpec | null;
 	reported: boolean;
+	/** When it started (for a subagent's age). */
+	startedAt: number;
+	/** Its parent gave up on it (treated it as failed) and no longer waits for it. */
+	abandoned: boolean;
+	/** Subagent results delivered since its last turn began. */
+	results: { item: string; verifyNote: boolean }[];
 }
 
 interface Prompt {
@@ -154,6 +160,7 @@ class World {
 	private readonly nudges: NudgeRecord[] = [];
 	private readonly pending = new Map<string, Delivery>();
 	private turnsToFinish: number | null = null;
+	private listReminders = 0;
 	/** The main session's last skip, with the idle it answered. */
 	private lastSkip: { seq: number; reason: string } | null = null;
 
@@ -216,6 +223,9 @@ class World {
 			latestIsCompaction: false,
 			spec,
 			reported: false,
+			startedAt: this.now,
+			abandoned: false,
+			results: [],
 		};
 		this.sessions.set(id, session);
 		return session;
@@ -237,8 +247,10 @@ class World {
 			turn: session.turns,
 			pendingQuestion: isMain && this.truth.question,
 			backgroundRunning: session.running,
+			results: session.results,
 			rng: this.agentRng,
 		});
+		session.results = [];
 		session.turns++;
 		const turn: ActiveTurn = {
 			token: ++this.tokens,
@@ -269,7 +281,8 @@ class World {
 		}
 		const start = this.now;
 		for (const step of steps) this.queue.push(start + step.at, () => this.applyStep(session, turn, step));
-		this.queue.push(start + durationMs, () => this.endTurn(session, turn, outcome));
+		// A wedged subagent's turn never ends.
+		if (!session.spec?.wedged) this.queue.push(start + durationMs, () => this.endTurn(session, turn, outcome));
 		if (isMain) this.userAndHarnessScripts(turn, start, durationMs);
 	}
 
@@ -305,6 +318,16 @@ class World {
 				turn.spend.cacheWrite += rng.int(1_500, 4_000);
 				turn.spend.output += rng.int(150, 400);
 				if (turn.hugeStep === step) session.context += this.scenario.harness.hugeOutput?.tokens ?? 0;
+				if (step.tool === "edit") this.fileChanged(session, turn);
+				if (
+					step.tool === "edit" &&
+					session === this.main &&
+					this.scenario.orchestrating &&
+					turn.nudge &&
+					!turn.nudge.violations.includes("orchestrator-edit")
+				) {
+					turn.nudge.violations.push("orchestrator-edit");
+				}
 				this.emit({ type: "activity", session: session.id, tool: step.tool, at: this.now });
 				return;
 			case "work": {
@@ -348,7 +371,41 @@ class World {
 				}
 				this.emit({ type: "background", session: session.id, running: session.running, at: this.now });
 				return;
+			case "abandon": {
+				const child = this.runningChildren(session).find((candidate) => candidate.spec?.parentItem === step.item);
+				if (!child) return;
+				child.abandoned = true;
+				session.running = Math.max(0, session.running - 1);
+				this.emit({ type: "background", session: session.id, running: session.running, at: this.now });
+				return;
+			}
 		}
+	}
+
+	/** A file change: a policy may remind the agent of its list on the tool's result, and the agent may act on it there and then. */
+	private fileChanged(session: Session, turn: ActiveTurn): void {
+		if (!this.policy.fileChange?.(this.facts(session))) return;
+		this.listReminders++;
+		const todos = session.agent.onListReminder?.(session.items);
+		if (todos) this.writeList(session, turn, todos);
+	}
+
+	/** Subagents of `session` still running that it has not given up on. */
+	private runningChildren(session: Session): Session[] {
+		return [...this.sessions.values()].filter(
+			(candidate) => candidate.parent === session && !candidate.reported && !candidate.abandoned,
+		);
+	}
+
+	private childLimitMs(): number {
+		return this.scenario.childLimitMs ?? CHILD_LIMIT_MS;
+	}
+
+	/** Running subagents of `session` that will never finish and have run past the time limit. */
+	private overdueWedged(session: Session): Session[] {
+		return this.runningChildren(session).filter(
+			(child) => child.spec?.wedged && this.now - child.startedAt >= this.childLimitMs(),
+		);
 	}
 
 	/**
@@ -484,7 +541,16 @@ class World {
 		const parent = child.parent;
 		if (!parent || !child.spec) return;
 		const item = parent.items.find((candidate) => candidate.id === child.spec?.parentItem);
-		if (item && !item.done) {
+		if (child.abandoned) return;
+		const verifyNote =
+			this.policy.subagentResult?.({
+				parent: this.facts(parent),
+				child: child.id,
+				agent: child.agentName,
+				description: item?.content ?? child.spec.parentItem,
+			}) ?? false;
+		parent.results.push({ item: child.spec.parentItem, verifyNote });
+		if (item && !item.done && !child.spec.unfinished) {
 			item.done = true;
 			this.checkFinished();
 		}
@@ -576,6 +642,12 @@ class World {
 			backgroundTasks: session.running,
 			busy: session.turn !== null,
 			latestIsCompaction: session.latestIsCompaction,
+			orchestrating: session === this.main && this.scenario.orchestrating === true,
+			background: this.runningChildren(session).map((child) => ({
+				id: child.id,
+				agent: child.agentName,
+				startedAt: child.startedAt,
+			})),
 			now: this.now,
 		};
 	}
@@ -656,7 +728,7 @@ class World {
 			if (this.truth.abortedSinceUser) kinds.push("after-abort");
 			if (this.truth.question) kinds.push("question-pending");
 			if (this.truth.stopped) kinds.push("after-stop");
-			if (session.running > 0) kinds.push("background-busy");
+			if (session.running - this.overdueWedged(session).length > 0) kinds.push("background-busy");
 		}
 		if (session.nudgedIdle === seq) kinds.push("duplicate");
 		return kinds;
@@ -678,17 +750,30 @@ class World {
 			questionPending: this.truth.question,
 			abortedSinceUser: this.truth.abortedSinceUser,
 			stopped: this.truth.stopped,
-			backgroundRunning: this.main.running,
+			backgroundRunning: this.main.running - this.overdueWedged(this.main).length,
+			overdue: this.overdueWedged(this.main).length > 0,
+			nextDeadline: this.nextWedgedDeadline(),
 			overflow: this.truth.overflow,
 			stuck: this.input.profile.expect.stop === "stuck",
 			idleSeq: this.main.idleSeq,
 		};
 	}
 
+	private nextWedgedDeadline(): number | null {
+		const deadlines = this.runningChildren(this.main)
+			.filter((child) => child.spec?.wedged)
+			.map((child) => child.startedAt + this.childLimitMs())
+			.filter((deadline) => deadline > this.now);
+		return deadlines.length > 0 ? Math.min(...deadlines) : null;
+	}
+
 	private result(): RunResult {
 		const { profile } = this.input;
 		const violations = noViolations();
 		for (const nudge of this.nudges) for (const kind of nudge.violations) violations[kind]++;
+		// The run is over: a wedged subagent still held against an idle parent holds it forever.
+		const wedged = this.runningChildren(this.main).some((child) => child.spec?.wedged);
+		if (wedged && !this.main.turn && !this.capped) violations["parent-waiting"]++;
 		const completed = this.finishableLeft() === 0;
 		const wasted = this.nudges.filter((nudge) => nudge.wasted === true);
 		const run = { completed, capped: this.capped, violations, wasted: wasted.length };
@@ -707,6 +792,7 @@ class World {
 			nudgeTokens: this.nudges.reduce((sum, nudge) => sum + nudge.tokens, 0),
 			wastedTokens: wasted.reduce((sum, nudge) => sum + nudge.tokens, 0),
 			turns: this.main.turns,
+			listReminders: this.listReminders,
 			turnsToFinish: this.turnsToFinish,
 			capped: this.capped,
 			stoppedBy: this.lastSkip?.seq === this.main.idleSeq && !this.main.turn ? this.lastSkip.reason : null,

@@ -95,6 +95,8 @@ export class Driver {
 			backgroundTasks: 0,
 			busy: false,
 			latestIsCompaction: false,
+			orchestrating: false,
+			background: [],
 			now: this.now,
 			...overrides,
 		};

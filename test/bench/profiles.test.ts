@@ -6,6 +6,7 @@
  * expectation gets promoted instead of forgotten.
  */
 import { describe, expect, it } from "vitest";
+import type { Policy } from "../../bench/policy/model.js";
 import { CONTESTANTS } from "../../bench/policy/policies/index.js";
 import { naivePolicy } from "../../bench/policy/policies/naive.js";
 import { oraclePolicy } from "../../bench/policy/policies/oracle.js";
@@ -43,6 +44,17 @@ describe("every profile's right outcome is reachable (oracle)", () => {
 	}
 });
 
+/** The same policy, deciding only when the harness says the session is idle: it never looks again on a timer. */
+function withoutTimers(policy: Policy): Policy {
+	return {
+		...policy,
+		decide(facts) {
+			const answer = policy.decide(facts);
+			return answer.kind === "skip" ? { kind: "skip", reason: answer.reason } : answer;
+		},
+	};
+}
+
 describe("violations are classified by what really happened", () => {
 	const total = (profile: string, kind: ViolationKind) =>
 		runs(profile, () => naivePolicy()).reduce((sum, run) => sum + run.violations[kind], 0);
@@ -58,6 +70,28 @@ describe("violations are classified by what really happened", () => {
 		expect(total("background-tasks", "background-busy")).toBeGreaterThan(0);
 	});
 	it("counts a second nudge for one idle", () => expect(total("duplicate-idles", "duplicate")).toBeGreaterThan(0));
+	it("counts an orchestrator that, nudged with a plain continue, changes code itself", () =>
+		expect(total("delegating-orchestrator", "orchestrator-edit")).toBeGreaterThan(0));
+	it("does not count the orchestrator's edits when the nudge asks it to delegate", () => {
+		const edits = runs("delegating-orchestrator", (truth) => oraclePolicy(truth));
+		expect(edits.reduce((sum, run) => sum + run.violations["orchestrator-edit"], 0)).toBe(0);
+	});
+	it("counts a parent left waiting on a wedged subagent, once per run", () => {
+		const waiting = runs("wedged-subagent", (truth) => withoutTimers(oraclePolicy(truth)));
+		expect(waiting.map((run) => run.violations["parent-waiting"])).toEqual(SEEDS.map(() => 1));
+		expect(waiting.every((run) => !run.completed && !run.rightOutcome)).toBe(true);
+	});
+	it("does not count nudges after a wedged subagent's limit as nudges during background work", () => {
+		const released = runs("wedged-subagent", (truth) => oraclePolicy(truth));
+		expect(released.every((run) => run.nudges > 0 && run.violations["background-busy"] === 0)).toBe(true);
+	});
+	it("finishes a delegating orchestrator's plan only when a note asks it to check each subagent's work", () => {
+		const trusting = runs("delegating-orchestrator", (truth) => ({
+			...oraclePolicy(truth),
+			subagentResult: () => false,
+		}));
+		expect(trusting.filter((run) => run.completed)).toEqual([]);
+	});
 	it("charges a loop up to the ceiling", () => {
 		const looped = runs("looper", () => naivePolicy());
 		expect(looped.every((run) => run.capped && run.wasted >= 190)).toBe(true);
@@ -113,6 +147,12 @@ describe("boulder against the targets", () => {
 				expect(run.nudges).toBeLessThanOrEqual(DEFAULT_CONFIG.stagnationLimit + DEFAULT_CONFIG.activityGrace);
 			}
 		}
+	});
+
+	it("reminds the silent worker of its list on a tool result once it has changed files past the hygiene threshold", () => {
+		const reminded = boulderRuns("silent-worker").filter((run) => run.listReminders > 0);
+		expect(reminded.length).toBeGreaterThan(0);
+		expect(reminded.every((run) => run.rightOutcome)).toBe(true);
 	});
 
 	it("scores strictly better overall than every other policy", () => {

@@ -26,6 +26,7 @@ function run(policy: string, overrides: Partial<RunResult> = {}): RunResult {
 		violations: noViolations(),
 		nudgeTokens: 9_000,
 		wastedTokens: 0,
+		listReminders: 0,
 		turns: 4,
 		turnsToFinish: 4,
 		capped: false,

@@ -16,10 +16,20 @@
  *   always follows it is the same fact and is not booked twice;
  * - the stop command sets `disabled` (what `boulder stop` persists);
  * - a failed delivery asks to be decided again, and a `backoff` skip's
- *   `retryAt` becomes a timer, as the engine's retry does.
+ *   `retryAt` becomes a timer, as the engine's retry does;
+ * - running subagents are passed with their start, so the watchdog can stop
+ *   waiting for one past its limit; the nudge then names it;
+ * - a session whose plan asks for orchestrate mode reads its list as that
+ *   plan: the continuation asks to delegate, and the verification note rides
+ *   on each subagent's result (the core's `delegatedVerifyNote`);
+ * - each file change goes through the core's todo hygiene, whose reminder
+ *   rides on that tool's result.
  */
 import type { Config } from "../../../src/core/config.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
+import { type HygieneState, onFileChange } from "../../../src/core/hygiene.js";
+import { delegatedItem, delegatedVerifyNote } from "../../../src/core/orchestrate.js";
+import type { PlanItem } from "../../../src/core/plan-body.js";
 import { decide, type SessionFacts } from "../../../src/core/policy.js";
 import {
 	type ContinuationState,
@@ -34,8 +44,20 @@ import {
 	type Provenance,
 	type TurnOutcome,
 } from "../../../src/core/turns.js";
-import { todosView } from "../../../src/core/work-view.js";
-import type { Answer, HarnessEvent, IdleFacts, Outcome, Policy, PromptTraits, Recheck, TurnSource } from "../model.js";
+import { overdueTasks } from "../../../src/core/watchdog.js";
+import { todosView, type WorkView } from "../../../src/core/work-view.js";
+import type {
+	Answer,
+	HarnessEvent,
+	IdleFacts,
+	Outcome,
+	Policy,
+	PromptTraits,
+	Recheck,
+	SimTodo,
+	SubagentResult,
+	TurnSource,
+} from "../model.js";
 
 export const BOULDER_TRAITS: PromptTraits = {
 	namesItems: true,
@@ -62,6 +84,7 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 	const states = new Map<string, ContinuationState>();
 	const get = (session: string) => states.get(session) ?? emptyContinuationState();
 	const set = (session: string, state: ContinuationState) => states.set(session, state);
+	const hygiene = new Map<string, HygieneState | null>();
 	return {
 		name: "boulder",
 		countdownMs: config.countdownMs,
@@ -108,10 +131,11 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 				pendingInput: facts.pendingQuestion ? { kind: "question" } : null,
 				lastAssistantText: facts.lastAssistantText,
 				backgroundTasks: facts.backgroundTasks,
+				background: facts.background.map((task) => ({ id: task.id, agent: task.agent, startedAt: task.startedAt })),
 			};
 			const decision = decide({
 				state: get(facts.session),
-				work: facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null,
+				work: workOf(facts, config),
 				facts: sessionFacts,
 				config,
 				now: facts.now,
@@ -119,11 +143,42 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 			});
 			set(facts.session, decision.next);
 			if (decision.kind === "inject" && decision.key) {
-				return { kind: "inject", key: decision.key, text: decision.text ?? "", traits: BOULDER_TRAITS };
+				const traits: PromptTraits = {
+					...BOULDER_TRAITS,
+					delegates: facts.orchestrating,
+					namesOverdue: overdueTasks(sessionFacts.background ?? [], config.watchdog, facts.now).length > 0,
+				};
+				return { kind: "inject", key: decision.key, text: decision.text ?? "", traits };
 			}
 			return decision.retryAt === null
 				? { kind: "skip", reason: decision.reason }
 				: { kind: "skip", reason: decision.reason, retryAt: decision.retryAt };
 		},
+		fileChange(facts: IdleFacts): boolean {
+			// A subagent's list is its own business: never reminded.
+			if (facts.subagent) return false;
+			const list = facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null;
+			const threshold = config.hygiene.editsBeforeReminder || 0;
+			const step = onFileChange(hygiene.get(facts.session) ?? null, { list, keepsList: false }, threshold);
+			hygiene.set(facts.session, step.next);
+			return step.reminder !== null;
+		},
+		subagentResult(result: SubagentResult): boolean {
+			if (!result.parent.orchestrating) return false;
+			const item = delegatedItem(result.parent.todos.map(planItemOf), result.description);
+			return item !== null && delegatedVerifyNote(item, result.child) !== "";
+		},
 	};
+}
+
+/** The session's list as the core reads it; an orchestrator's list is its plan, in orchestrate mode. */
+function workOf(facts: IdleFacts, config: Config): WorkView | null {
+	if (facts.todos.length === 0) return null;
+	const view = todosView(facts.todos, config.nextItems);
+	return facts.orchestrating ? { ...view, orchestrate: { subagents: {} } } : view;
+}
+
+/** A list item as a plan item with no acceptance criteria: what the verification note is built from. */
+function planItemOf(todo: SimTodo): PlanItem {
+	return { title: todo.content, status: todo.status, line: 0, criteria: [], section: null };
 }

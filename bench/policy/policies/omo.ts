@@ -23,7 +23,12 @@
  *   user interruption, which likewise blocks until progress;
  * - a context-length error blocks until a genuine user message;
  * - any session is continued, subagents included; only agents without write
- *   permission are left out, at injection time.
+ *   permission are left out, at injection time;
+ * - a plan in orchestrate mode is an Atlas work session (§3): Atlas's
+ *   verification reminder rides on every subagent result, and a continuation
+ *   asks to delegate (Atlas's own prompt; it and the enforcer's coalesce by
+ *   their dedupe key, §2.7, and we read the delegating one as the one sent).
+ *   Atlas's own idle gate is not modelled.
  *
  * Readings most favourable to the tool where the document is unclear: todos
  * carry stable ids, so rewording an item is not taken for progress (without
@@ -253,7 +258,8 @@ export function omoPolicy(): Policy {
 			if (s.stagnation >= MAX_STAGNATION) return skip("stagnation");
 			const key = `omo:${facts.session}:${s.injections}`;
 			s.countdown = key;
-			return { kind: "inject", key, text: omoPrompt(facts.todos), traits: OMO_TRAITS };
+			const traits = { ...OMO_TRAITS, delegates: facts.orchestrating };
+			return { kind: "inject", key, text: omoPrompt(facts.todos), traits };
 		},
 		confirm(key: string, facts: IdleFacts): boolean {
 			const s = state(facts.session);
@@ -265,6 +271,7 @@ export function omoPolicy(): Policy {
 			s.inFlight = true;
 			return true;
 		},
+		subagentResult: (result) => result.parent.orchestrating,
 	};
 }
 

@@ -30,15 +30,20 @@ export function oraclePolicy(truth: () => Truth): Policy {
 			if (facts.subagent || facts.busy) return skip("not-the-main-session");
 			if (now.stuck || now.finishableLeft === 0) return skip("nothing-to-gain");
 			if (now.stopped || now.abortedSinceUser || now.questionPending) return skip("the-user-decides");
-			if (now.backgroundRunning > 0 || now.overflow) return skip("the-harness-will-wake-it");
+			if (now.backgroundRunning > 0 || now.overflow) {
+				// A wedged subagent never wakes it: decide again when it runs past its limit.
+				const wake = "the-harness-will-wake-it";
+				return now.nextDeadline === null ? skip(wake) : { kind: "skip", reason: wake, retryAt: now.nextDeadline };
+			}
 			if (answered === now.idleSeq) return skip("already-answered");
 			answered = now.idleSeq;
 			return {
 				kind: "inject",
 				key: `oracle:${now.idleSeq}`,
 				text: "Continue with the next open item.",
-				traits: ORACLE_TRAITS,
+				traits: { ...ORACLE_TRAITS, delegates: facts.orchestrating, namesOverdue: now.overdue },
 			};
 		},
+		subagentResult: (result) => result.parent.orchestrating,
 	};
 }

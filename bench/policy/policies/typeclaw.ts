@@ -25,6 +25,12 @@
  * the turn, so a pending question counts as a running turn; the user's stop is
  * its `/stop`, taken to arm the durable abort block even between turns;
  * `blocked` is not one of its statuses, so such items are dropped as invalid.
+ *
+ * Not modelled: its subagent runtime's spawn timeout (§4), which settles a
+ * wedged subagent as failed and wakes the parent. It is set per subagent
+ * definition (30 min for the researcher, reviewer and planner; none for the
+ * operator, explorer and scout), and the benchmark's subagents are general
+ * workers, the operator's kind, so no ceiling would apply to them.
  */
 import { createHash } from "node:crypto";
 import type { Answer, HarnessEvent, IdleFacts, Outcome, Policy, PromptTraits, Recheck, SimTodo } from "../model.js";

@@ -3,6 +3,7 @@ import type { Profile } from "../profile.js";
 import { backgroundTasks, contextOverflow, duplicateIdles, flakyApi, restartMidWork } from "./harness.js";
 import { slowBurner, steady100, steadyExpensive } from "./marathon.js";
 import { blockedItem, churner, looper } from "./stuck.js";
+import { delegatingOrchestrator, wedgedSubagent } from "./subagents.js";
 import { interrupter, questionAsker, userStops } from "./user.js";
 import { diligent, earlyClaimer, hardItems, lazyStopper, longPlan, silentWorker } from "./working.js";
 
@@ -24,6 +25,8 @@ export const PROFILES: readonly Profile[] = [
 	userStops,
 	flakyApi,
 	backgroundTasks,
+	delegatingOrchestrator,
+	wedgedSubagent,
 	contextOverflow,
 	restartMidWork,
 	duplicateIdles,

@@ -64,17 +64,19 @@ export const earlyClaimer: Profile = {
 
 export const silentWorker: Profile = {
 	name: "silent-worker",
-	summary: "edits and runs commands but forgets to tick its list unless a nudge asks it to",
+	summary:
+		"edits (2 to 6 file changes an item) and runs commands but forgets to tick its list unless a nudge or a reminder on a tool result asks it to",
 	expect: FINISH,
 	setup(rng) {
 		const count = rng.int(4, 9);
 		const most = rng.int(1, 2);
+		const edits = rng.int(2, 6);
 		return {
 			items: makeItems(count, rng),
-			agent: new SilentWorker([1, most]),
+			agent: new SilentWorker([1, most], edits),
 			user: defaultUser(rng),
 			harness: defaultHarness(rng),
-			params: { items: count, perTurn: `1-${most}` },
+			params: { items: count, perTurn: `1-${most}`, editsPerItem: edits },
 		};
 	},
 };
