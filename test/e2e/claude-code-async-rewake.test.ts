@@ -6,9 +6,16 @@
  * wakes the parent by exiting 2 — its stderr reaches the model as "Stop hook
  * feedback", while the subagent still runs. The woken parent can then stop
  * the task (`TaskStop`), and the run ends.
+ *
+ * With boulder installed, the Stop after such a wake no longer waits for a
+ * task past its limit: boulder timed it from the first Stop that listed it.
+ *
+ * The second test needs `npm run build`.
  */
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
 	type AnthropicServer,
@@ -18,7 +25,10 @@ import {
 	startAnthropicServer,
 	toolResults,
 } from "./support/anthropic-server.js";
-import { type ClaudeSandbox, createSandbox, runClaude, writeProjectSettings } from "./support/claude-run.js";
+import { runBoulder } from "./support/boulder-cli.js";
+import { type ClaudeSandbox, childEnv, createSandbox, runClaude, writeProjectSettings } from "./support/claude-run.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 const RUN_TIMEOUT_MS = 90_000;
 const TEST_TIMEOUT_MS = 120_000;
@@ -32,7 +42,7 @@ const NOTE = "wake-probe: still running:";
  */
 const WAKE_ONCE_HOOK = `
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
-const [log, flag, note] = process.argv.slice(2);
+const [log, flag, note, delayMs] = process.argv.slice(2);
 let input = "";
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
@@ -43,7 +53,7 @@ process.stdin.on("end", () => {
 	setTimeout(() => {
 		process.stderr.write(note + " " + running.map((task) => task.id).join(" "));
 		process.exit(2);
-	}, 1000);
+	}, Number(delayMs));
 });
 `;
 
@@ -59,6 +69,15 @@ afterEach(async () => {
 	server = undefined;
 	await sandbox.dispose();
 });
+
+/** A Stop group running the wake-once hook in the background, waking the parent `delayMs` after the turn ended. */
+async function wakeOnceGroup(log: string, delayMs: number): Promise<Record<string, unknown>> {
+	const script = join(sandbox.root, "wake-once.mjs");
+	await writeFile(script, WAKE_ONCE_HOOK);
+	const words = [process.execPath, script, log, `${log}.flag`, NOTE, String(delayMs)];
+	const command = words.map((part) => JSON.stringify(part)).join(" ");
+	return { hooks: [{ type: "command", command, asyncRewake: true, timeout: 60 }] };
+}
 
 /** The parent delegates into the background, ends its turn, and stops the task once it is woken about it. */
 function parentScript(): (turn: { request: Parameters<typeof lastUserText>[0] }) => Step {
@@ -85,12 +104,7 @@ it(
 	async () => {
 		server = await startAnthropicServer(parentScript());
 		const log = join(sandbox.root, "stop-inputs.jsonl");
-		const script = join(sandbox.root, "wake-once.mjs");
-		await writeFile(script, WAKE_ONCE_HOOK);
-		const command = [process.execPath, script, log, `${log}.flag`, NOTE].map((part) => JSON.stringify(part)).join(" ");
-		await writeProjectSettings(sandbox, {
-			hooks: { Stop: [{ hooks: [{ type: "command", command, asyncRewake: true, timeout: 60 }] }] },
-		});
+		await writeProjectSettings(sandbox, { hooks: { Stop: [await wakeOnceGroup(log, 1000)] } });
 
 		const run = await runClaude(sandbox, { prompt: "Do the work.", baseUrl: server.url, timeoutMs: RUN_TIMEOUT_MS });
 
@@ -120,6 +134,83 @@ it(
 		if (last === undefined) throw new Error("no parent request");
 		expect(toolResults(last).some((result) => result.text.includes(taskId) && !result.is_error)).toBe(true);
 		expect(run.json?.result).toBe("Stopped the helper.");
+	},
+	TEST_TIMEOUT_MS,
+);
+
+const NUDGE = "[boulder · automatic continuation";
+const LIMIT_MS = 3_000;
+
+async function boulderOk(...args: string[]): Promise<string> {
+	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
+	const result = await runBoulder(args, { cwd: sandbox.project, env });
+	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	return result.stdout;
+}
+
+it(
+	"with boulder, the Stop after the wake no longer waits for the wedged subagent: the nudge names it",
+	async () => {
+		for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
+			if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+		}
+		await boulderOk("install", "claude-code", "--project");
+		await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: LIMIT_MS } }));
+		const settingsFile = join(sandbox.project, ".claude", "settings.json");
+		const settings = JSON.parse(await readFile(settingsFile, "utf8")) as { hooks: Record<string, unknown[]> };
+		// Woken after the limit: the Stop that follows finds the task overdue.
+		const log = join(sandbox.root, "stop-inputs.jsonl");
+		settings.hooks.Stop = [...(settings.hooks.Stop ?? []), await wakeOnceGroup(log, LIMIT_MS + 1000)];
+		await writeFile(settingsFile, JSON.stringify(settings, null, 2));
+		const todos = (status: string) => [
+			{ content: "Item A", status, activeForm: "Doing item A" },
+			{ content: "Item B", status, activeForm: "Doing item B" },
+		];
+		let parentTurn = 0;
+		let stopped = false;
+		server = await startAnthropicServer(({ request }) => {
+			if (isSubagentRequest(request)) return { text: "The helper's late answer.", delayMs: WEDGED_MS };
+			parentTurn++;
+			const text = lastUserText(request);
+			if (parentTurn === 1) {
+				const agent = { description: "slow helper", prompt: "Do item A.", run_in_background: true };
+				return {
+					toolUses: [
+						{ name: "TodoWrite", input: { todos: todos("pending") } },
+						{ name: "Agent", input: { ...agent, subagent_type: "general-purpose" } },
+					],
+				};
+			}
+			const overdue = /- (\S+) \(general-purpose\): running for/.exec(text);
+			if (text.includes(NUDGE) && overdue?.[1] && !stopped) {
+				stopped = true;
+				return {
+					text: "The helper is wedged; stopping it and doing the items myself.",
+					toolUses: [
+						{ name: "TaskStop", input: { task_id: overdue[1] } },
+						{ name: "TodoWrite", input: { todos: todos("completed") } },
+					],
+				};
+			}
+			if (stopped) return { text: "All done." };
+			return { text: text.includes(NOTE) ? "Still waiting for the helper." : "Waiting for the helper." };
+		});
+
+		const run = await runClaude(sandbox, {
+			prompt: "Do the work.",
+			baseUrl: server.url,
+			env: { CLAUDE_CODE_ENABLE_TASKS: "0" },
+			timeoutMs: RUN_TIMEOUT_MS,
+		});
+
+		expect(run.timedOut).toBe(false);
+		expect(run.json?.result).toBe("All done.");
+		const parent = server.mainRequests().filter((request) => !isSubagentRequest(request));
+		const nudges = parent.filter((request) => lastUserText(request).includes(NUDGE));
+		expect(nudges).toHaveLength(1);
+		const why = await boulderOk("why", "-n", "20");
+		expect(why).toMatch(/1 background task\(s\) still running; deciding again when they finish or run past/);
+		expect(why).toMatch(/not waiting for \S+ \(general-purpose\) has run \d+ s, past its limit of 3 s/);
 	},
 	TEST_TIMEOUT_MS,
 );
