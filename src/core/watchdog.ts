@@ -22,6 +22,30 @@ export function limitFor(agent: string | null, watchdog: Config["watchdog"]): nu
 	return watchdog.limitMs;
 }
 
+/** A running task the harness names but does not time (Claude Code's Stop lists no start). */
+export interface NamedTask {
+	id: string;
+	agent: string | null;
+}
+
+/**
+ * The named tasks, each timed from the first time it was seen running: the
+ * start kept for an id already known, `now` for a new one. A task no longer
+ * listed is dropped, so an id seen again later starts afresh. The age is at
+ * most the task's real age, so the watchdog never calls a task overdue early.
+ */
+export function timedFromFirstSight(
+	named: readonly NamedTask[],
+	known: readonly BackgroundTask[],
+	now: number,
+): BackgroundTask[] {
+	return named.map((task) => ({
+		id: task.id,
+		agent: task.agent,
+		startedAt: known.find((seen) => seen.id === task.id)?.startedAt ?? now,
+	}));
+}
+
 /** The tasks past their limit at `now`, oldest first. */
 export function overdueTasks(
 	tasks: readonly BackgroundTask[],

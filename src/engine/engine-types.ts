@@ -5,6 +5,7 @@
  */
 import type { Figures, PendingInput, Verdict } from "../core/policy.js";
 import type { BackgroundTask, TokenSpend } from "../core/turns.js";
+import type { NamedTask } from "../core/watchdog.js";
 
 /** Who is going idle: a harness session. */
 export interface SessionRef {
@@ -21,6 +22,12 @@ export interface IdleFacts {
 	backgroundTasks?: number;
 	/** The running tasks known by name and start, when the harness says so directly (the watchdog reads them). */
 	background?: readonly BackgroundTask[];
+	/**
+	 * The running tasks by name, when the harness names them without a start
+	 * (Claude Code's Stop): the engine times each from the first idle that
+	 * listed it and keeps those times in the session's record.
+	 */
+	named?: readonly NamedTask[];
 	/** The adapter can abort a child session past its limit (and does, when `watchdog.abort` is on). */
 	canAbortChildren?: boolean;
 	pendingInput?: PendingInput | null;

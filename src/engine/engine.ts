@@ -34,6 +34,7 @@ import {
 	type TokenSpend,
 	type TurnEnd,
 } from "../core/turns.js";
+import { type NamedTask, timedFromFirstSight } from "../core/watchdog.js";
 import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
@@ -380,6 +381,7 @@ export class Engine {
 			let state = observe(stateOf(current, now), ref);
 			if (options.prepare) state = options.prepare(state, now);
 			if (options.verified) state = onVerified(state, options.verified, now);
+			if (facts.named !== undefined) state = withNamedTasks(state, facts.named, now);
 			const view = context.work ? context.view : todosView(state.todos ?? [], this.config.nextItems);
 			const decision = decide({
 				state,
@@ -500,4 +502,10 @@ function observe(state: ContinuationState, ref: SessionRef): ContinuationState {
 	const observed = { ...state.observed, harness: ref.harness, sessionId: ref.sessionId };
 	if (ref.agent) observed.agent = ref.agent;
 	return { ...state, observed };
+}
+
+/** The named tasks timed from first sight, kept in the record so the next idle measures from the same start. */
+function withNamedTasks(state: ContinuationState, named: readonly NamedTask[], now: number): ContinuationState {
+	const background = timedFromFirstSight(named, state.observed.background ?? [], now);
+	return { ...state, observed: { ...state.observed, background } };
 }

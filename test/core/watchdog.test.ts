@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limitFor, nextDeadline, overdueTasks } from "../../src/core/watchdog.js";
+import { limitFor, nextDeadline, overdueTasks, timedFromFirstSight } from "../../src/core/watchdog.js";
 import { afterTurn, config, idle, T0, view } from "./builders.js";
 
 const open = view("x..");
@@ -72,5 +72,21 @@ describe("the watchdog on subagents and background tasks", () => {
 		const decision = idle(afterTurn(), open, { config: watchdog, facts: { backgroundTasks: 1 }, now: T0 + 600 * MIN });
 		expect(decision.reason).toBe("background-busy");
 		expect(decision.retryAt).toBeNull();
+	});
+
+	it("times tasks the harness names without a start from when they were first seen, and forgets those no longer listed", () => {
+		const known = [
+			{ id: "a1", agent: "Explore", startedAt: T0 - 5 * MIN },
+			{ id: "gone", agent: null, startedAt: T0 - MIN },
+		];
+		const named = [
+			{ id: "a1", agent: "Explore" },
+			{ id: "b7", agent: null },
+		];
+		expect(timedFromFirstSight(named, known, T0)).toEqual([
+			{ id: "a1", agent: "Explore", startedAt: T0 - 5 * MIN },
+			{ id: "b7", agent: null, startedAt: T0 },
+		]);
+		expect(timedFromFirstSight([], known, T0)).toEqual([]);
 	});
 });

@@ -38,7 +38,7 @@ import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
-import { runningBackgroundTasks } from "../shared/background-tasks.js";
+import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { lookingAtBoulder } from "./messages.js";
@@ -108,6 +108,8 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	const background = runningBackgroundTasks(input.fields.background_tasks);
 	if (background !== null) facts.backgroundTasks = background;
+	const named = namedBackgroundTasks(input.fields.background_tasks);
+	if (named !== null) facts.named = named;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
 	const end = {
 		outcome: "end" as const,

@@ -180,6 +180,48 @@ describe("Stop", () => {
 		expect(idle.output).toMatchObject({ decision: "block" });
 	});
 
+	it("times each listed task from the first Stop that saw it, and stops waiting for one past its limit", async () => {
+		setUp({ watchdog: { limitMs: 10 * 60_000, perAgent: { Explore: 60 * 60_000 } } });
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		const wedged = {
+			id: "a1",
+			type: "subagent",
+			status: "running",
+			description: "slow helper",
+			agent_type: "general-purpose",
+		};
+		const slow = { id: "a2", type: "subagent", status: "running", description: "long look", agent_type: "Explore" };
+
+		const busy = await stop({ background_tasks: [wedged] });
+		tick(6 * 60_000);
+		await send("UserPromptSubmit", { prompt: "Go on." });
+		const stillBusy = await stop({ background_tasks: [wedged, slow] });
+		tick(5 * 60_000);
+		await send("UserPromptSubmit", { prompt: "And?" });
+		const waitsForTheOther = await stop({ background_tasks: [wedged, slow] });
+		await send("UserPromptSubmit", { prompt: "Still?" });
+		const nudged = await stop({ background_tasks: [wedged] });
+
+		expect([busy.output, stillBusy.output, waitsForTheOther.output]).toEqual([null, null, null]);
+		expect(nudged.output).toMatchObject({ decision: "block" });
+		expect(String(nudged.output?.reason)).toContain("a1 (general-purpose)");
+		const details = (await log())
+			.filter((record) => record.reason === "background-busy")
+			.map((record) => record.detail);
+		expect(details).toEqual([
+			expect.stringMatching(/^1 background task\(s\) still running; deciding again when they finish or run past/),
+			expect.stringMatching(/^2 background task\(s\) still running;/),
+			expect.stringContaining(
+				"1 background task(s) still running (not waiting for a1 (general-purpose) has run 11 min",
+			),
+		]);
+		expect((await log()).at(-1)?.detail).toContain(
+			"not waiting for a1 (general-purpose) has run 11 min, past its limit of 10 min",
+		);
+		expect((await state()).observed.background?.map((task) => task.id)).toEqual(["a1"]);
+	});
+
 	it("tells the user, without blocking, when it stops on the stagnation limit", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
 		await todoWrite(1, 4);
