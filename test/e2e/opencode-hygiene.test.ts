@@ -1,18 +1,8 @@
-/**
- * Todo hygiene with the real OpenCode: an agent that writes its list, then
- * changes files again and again without touching it, reads one reminder to
- * update the list, appended to the result of the edit that reached the
- * threshold (`tool.execute.after`), and never again in that stretch; no turn
- * of its own, no nudge.
- *
- * Needs `npm run build`.
- */
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
+import { runBoulderOk } from "./support/boulder-cli.js";
 import {
 	contentText,
 	type ModelStep,
@@ -20,7 +10,7 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const NUDGE = "[boulder · automatic continuation";
@@ -31,11 +21,7 @@ const TEST_TIMEOUT_MS = 180_000;
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "adapters", "opencode", "plugin.js")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(requireBuild);
 
 afterEach(async () => {
 	await oc?.dispose();
@@ -44,22 +30,7 @@ afterEach(async () => {
 	model = undefined;
 });
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const server = oc as OpencodeServer;
-	const home = server.homeDir;
-	const env = {
-		...process.env,
-		HOME: home,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		NO_COLOR: "1",
-	};
-	const result = await runBoulder(args, { cwd: server.projectDir, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
+const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
 
 function todoWrite(statuses: string[]): ModelStep {
 	const todos = statuses.map((status, index) => ({

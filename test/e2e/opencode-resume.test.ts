@@ -1,20 +1,8 @@
-/**
- * Resume context with the real OpenCode: a session left with its plan
- * unfinished comes back after OpenCode restarted. Its first prompt in the new
- * process carries, as a synthetic part saved with the user's message, the
- * context naming the plan, the progress and the open items; the model reads
- * it in that request. It is no nudge: the episode's one automatic turn is
- * still there, and a later prompt in the same process carries nothing more.
- * A compaction's summary prompt carries it too.
- *
- * Needs `npm run build`.
- */
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
+import { runBoulderOk } from "./support/boulder-cli.js";
 import {
 	contentText,
 	type ModelStep,
@@ -22,7 +10,7 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const NUDGE = "[boulder · automatic continuation";
@@ -39,11 +27,7 @@ const PLAN = `# Greetings
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "adapters", "opencode", "plugin.js")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(requireBuild);
 
 afterEach(async () => {
 	const errors = oc ? (await decisions()).filter((record) => record.reason === "error") : [];
@@ -54,22 +38,7 @@ afterEach(async () => {
 	expect(errors.map((record) => record.detail)).toEqual([]);
 });
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const server = oc as OpencodeServer;
-	const home = server.homeDir;
-	const env = {
-		...process.env,
-		HOME: home,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		NO_COLOR: "1",
-	};
-	const result = await runBoulder(args, { cwd: server.projectDir, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
+const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
 
 async function decisions(): Promise<Record<string, unknown>[]> {
 	const text = await readFile(join((oc as OpencodeServer).projectDir, ".boulder", "decisions.jsonl"), "utf8").catch(

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,7 +10,7 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { type OpencodeServer, type PluginEntry, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, type PluginEntry, requireBuild, startOpencode } from "./support/opencode-run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const PLUGIN = join(REPO, "dist", "adapters", "opencode", "plugin.js");
@@ -21,11 +20,7 @@ const TEST_TIMEOUT_MS = 120_000;
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), PLUGIN]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(requireBuild);
 
 afterEach(async () => {
 	const errors = oc ? (await decisions()).filter((record) => record.reason === "error") : [];
@@ -62,18 +57,7 @@ async function setUp(scenario: ModelStep[] | Parameters<ScriptedModelServer["set
 
 /** The real CLI, in the project, with the server's HOME and XDG folders. */
 async function boulder(...args: string[]): Promise<CliRun> {
-	const server = oc as OpencodeServer;
-	const home = server.homeDir;
-	const env = {
-		...process.env,
-		HOME: home,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		NO_COLOR: "1",
-	};
-	return runBoulder(args, { cwd: server.projectDir, env });
+	return runBoulder(args, (oc as OpencodeServer).cliPlace);
 }
 
 async function boulderOk(...args: string[]): Promise<string> {

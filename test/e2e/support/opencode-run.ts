@@ -357,6 +357,23 @@ export class OpencodeServer {
 		return join(this.root, "home");
 	}
 
+	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
+	get cliPlace(): { cwd: string; env: NodeJS.ProcessEnv } {
+		const home = this.homeDir;
+		return {
+			cwd: this.projectDir,
+			env: {
+				...process.env,
+				HOME: home,
+				XDG_CONFIG_HOME: join(home, ".config"),
+				XDG_DATA_HOME: join(home, ".local", "share"),
+				XDG_STATE_HOME: join(home, ".local", "state"),
+				XDG_CACHE_HOME: join(home, ".cache"),
+				NO_COLOR: "1",
+			},
+		};
+	}
+
 	get url(): string {
 		return `http://127.0.0.1:${this.port}`;
 	}
@@ -575,6 +592,16 @@ process.once("exit", () => {
 });
 
 /** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
+/** Fails the suite early, and says why, when the build the tests drive (the CLI and the plugin) is missing. */
+export function requireBuild(): void {
+	for (const file of [
+		join(repoRoot, "dist", "cli", "main.js"),
+		join(repoRoot, "dist", "adapters", "opencode", "plugin.js"),
+	]) {
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	}
+}
+
 export function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
 	return OpencodeServer.start(options);
 }
