@@ -7,8 +7,9 @@
  * little as possible: no CLI framework, nothing resolved from node_modules at
  * run time.
  *
- * It always exits 0. A watchdog ends it, printing nothing, shortly before the
- * harness's own timeout would kill it.
+ * It exits 0, or 2 when it wakes the agent (Claude Code's watcher, an
+ * `asyncRewake` hook). A watchdog ends it with 0, printing nothing, shortly
+ * before the harness's own timeout would kill it.
  */
 import "./claude-code/zod-jitless.js";
 import { readFileSync, writeSync } from "node:fs";
@@ -56,7 +57,7 @@ function direct(fd: number, stream: () => NodeJS.WriteStream): { write(chunk: st
 	};
 }
 
-// Contract: a runner never rejects; the exit code is 0 whatever happened.
+// Contract: a runner never rejects; the exit code is 0 whatever went wrong.
 void runner
 	.run(argv, {
 		stdin: stdin(),
@@ -65,6 +66,6 @@ void runner
 		env: process.env,
 		cwd: process.cwd(),
 	})
-	.then(() => {
-		process.exitCode = 0;
+	.then((code) => {
+		process.exitCode = code;
 	});

@@ -21,8 +21,8 @@ import { runQwenHook } from "./qwen/run-hook.js";
 import type { HookStreams } from "./types.js";
 
 export interface HookRunner {
-	/** `argv` starts with the event. Contract: never rejects. */
-	run(argv: readonly string[], streams: HookStreams): Promise<void>;
+	/** `argv` starts with the event. Contract: never rejects; resolves to the exit code. */
+	run(argv: readonly string[], streams: HookStreams): Promise<number>;
 	/** How long the process may run for `event` before it lets the agent stop, a little under the harness's own timeout. */
 	watchdogMs(event: string | undefined): number;
 }

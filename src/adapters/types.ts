@@ -49,7 +49,8 @@ export interface HookEntry {
 	/** The events the adapter answers, for `boulder hook <harness> <event>`'s help. */
 	events: readonly string[];
 	/** Contract: never rejects; whatever goes wrong is logged and the agent is let stop. */
-	run(event: string, streams: HookStreams): Promise<void>;
+	/** Resolves to the exit code: 0, or 2 when the hook wakes the agent with its stderr. */
+	run(event: string, streams: HookStreams): Promise<number>;
 }
 
 export interface HarnessAdapter {

@@ -6,7 +6,7 @@
  * Pure: the tasks, the limits and `now` are arguments.
  */
 import type { Config } from "./config.js";
-import type { BackgroundTask } from "./turns.js";
+import type { BackgroundTask, ContinuationState } from "./turns.js";
 
 export interface OverdueTask {
 	task: BackgroundTask;
@@ -92,3 +92,34 @@ export function overdueText(overdue: readonly OverdueTask[]): string {
 		)
 		.join("; ");
 }
+
+/**
+ * What a watcher at the deadline waits on, for a harness where no event comes
+ * while a parent waits on its background work (Claude Code): the session's
+ * last decision let it wait (`background-busy`) for the turn that has ended,
+ * and one of the `watched` tasks runs past its limit after that decision.
+ * `since` is that decision's time, its identity: any decision after it means
+ * the session has moved on. null when there is nothing to wait for.
+ */
+export interface BackgroundWait {
+	since: number;
+	deadline: number;
+}
+
+export function backgroundWait(
+	state: ContinuationState,
+	watched: readonly string[],
+	watchdog: Config["watchdog"],
+): BackgroundWait | null {
+	const { turn, lastDecision: last } = state;
+	if (turn === null || turn.outcome === null || last === null) return null;
+	if (last.kind !== "skip" || last.reason !== "background-busy" || last.turnSeq !== turn.seq) return null;
+	const deadlines = (state.observed.background ?? [])
+		.filter((task) => watched.includes(task.id))
+		.map((task) => task.startedAt + limitFor(task.agent, watchdog))
+		.filter((deadline) => deadline > last.at);
+	return deadlines.length > 0 ? { since: last.at, deadline: Math.min(...deadlines) } : null;
+}
+
+/** Said of a decision taken at a task's deadline by the watcher, not at the end of a turn. */
+export const AT_DEADLINE = "decided at the deadline of a task the session waited on, with no turn since";

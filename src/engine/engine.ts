@@ -34,7 +34,13 @@ import {
 	type TokenSpend,
 	type TurnEnd,
 } from "../core/turns.js";
-import { type NamedTask, timedFromFirstSight } from "../core/watchdog.js";
+import {
+	AT_DEADLINE,
+	type BackgroundWait,
+	backgroundWait,
+	type NamedTask,
+	timedFromFirstSight,
+} from "../core/watchdog.js";
 import { todosView } from "../core/work-view.js";
 import { type Read, type Store, systemClock } from "../state/store.js";
 import type { Work } from "../state/works.js";
@@ -339,21 +345,50 @@ export class Engine {
 		return result;
 	}
 
+	/**
+	 * Where the session waits on background work that no event will end in
+	 * time (Claude Code): the wait and its first deadline among the `watched`
+	 * tasks, or null when it no longer waits on them. Reads without the lock.
+	 */
+	async backgroundWait(ref: SessionRef, watched: readonly string[]): Promise<BackgroundWait | null> {
+		const scope = this.scopeOf(ref);
+		if (scope === null) return null;
+		const read = await this.store.readScope(scope);
+		return read.kind === "ok" ? backgroundWait(read.value, watched, this.config.watchdog) : null;
+	}
+
+	/**
+	 * The decision at a deadline: taken again as at the end of the turn, only
+	 * if the session still waits as it did at `since` (no turn, no other
+	 * decision since). An inject is recorded as delivered: the watcher wakes
+	 * the agent with it at once. null when the session has moved on.
+	 */
+	async decideAtDeadline(ref: SessionRef, since: number): Promise<IdleResult | null> {
+		const only = (state: ContinuationState) => state.lastDecision?.at === since;
+		return this.idle(ref, {}, { only, deliverNow: true, detail: AT_DEADLINE });
+	}
+
 	private async idle(
 		ref: SessionRef,
 		facts: IdleFacts,
-		options: { prepare?: Prepare; deliverNow?: boolean },
-	): Promise<IdleResult> {
+		options: IdleOptions & { only: (state: ContinuationState) => boolean },
+	): Promise<IdleResult | null>;
+	private async idle(ref: SessionRef, facts: IdleFacts, options: IdleOptions): Promise<IdleResult>;
+	private async idle(ref: SessionRef, facts: IdleFacts, options: IdleOptions): Promise<IdleResult | null> {
 		const scope = this.scopeOf(ref);
 		if (scope === null) return this.logged(ref, null, null, this.decideSubagent(ref));
 		const context = await readWorkContext(this.deps(), ref);
 		let result = await this.decideLocked(ref, scope, context, facts, options);
+		if (result === null) return null;
 		if (result.kind === "verify" && context.view && context.work) {
 			await this.logged(ref, scope, context.work, result);
 			const verified = await runVerify(this.deps(), context.work, context.view);
-			result = await this.decideLocked(ref, scope, context, facts, { ...options, prepare: undefined, verified });
+			const after = { ...options, prepare: undefined, only: undefined, verified };
+			result = await this.decideLocked(ref, scope, context, facts, after);
+			if (result === null) return null;
 		}
 		if (result.kind === "complete" && context.work) await completeWork(this.deps(), context.work.id);
+		if (options.detail) result = { ...result, detail: `${result.detail}; ${options.detail}` };
 		return this.logged(ref, scope, context.work, result);
 	}
 
@@ -374,14 +409,15 @@ export class Engine {
 		scope: string,
 		context: WorkContext,
 		facts: IdleFacts,
-		options: { prepare?: Prepare | undefined; deliverNow?: boolean; verified?: VerifyOutcome },
-	): Promise<Decision> {
-		return this.store.updateScope(scope, (current) => {
+		options: IdleOptions & { verified?: VerifyOutcome },
+	): Promise<Decision | null> {
+		return this.store.updateScope<Decision | null>(scope, (current) => {
 			const now = this.clock.now();
+			if (options.only && !(current.kind === "ok" && options.only(current.value))) return { result: null, next: null };
 			let state = observe(stateOf(current, now), ref);
 			if (options.prepare) state = options.prepare(state, now);
 			if (options.verified) state = onVerified(state, options.verified, now);
-			if (facts.named !== undefined) state = withNamedTasks(state, facts.named, now);
+			if (facts.named !== undefined) state = withNamedTasks(state, facts.named, facts.backgroundTasks, now);
 			const view = context.work ? context.view : todosView(state.todos ?? [], this.config.nextItems);
 			const decision = decide({
 				state,
@@ -468,6 +504,15 @@ export class Engine {
 
 type Prepare = (state: ContinuationState, now: number) => ContinuationState;
 
+interface IdleOptions {
+	prepare?: Prepare | undefined;
+	deliverNow?: boolean;
+	/** Decide only when the state read under the lock passes; otherwise nothing is decided or written. */
+	only?: ((state: ContinuationState) => boolean) | undefined;
+	/** Added to the logged decision's detail: how it came to be taken. */
+	detail?: string;
+}
+
 function withSpend(outcome: TurnEnd["outcome"], spend: TokenSpend | undefined): TurnEnd {
 	return spend ? { outcome, spend } : { outcome };
 }
@@ -504,8 +549,18 @@ function observe(state: ContinuationState, ref: SessionRef): ContinuationState {
 	return { ...state, observed };
 }
 
-/** The named tasks timed from first sight, kept in the record so the next idle measures from the same start. */
-function withNamedTasks(state: ContinuationState, named: readonly NamedTask[], now: number): ContinuationState {
+/**
+ * The named tasks timed from first sight, kept in the record so the next idle
+ * measures from the same start, with the count of running tasks reported
+ * beside them: a decision taken again at a deadline, with no event, reads both.
+ */
+function withNamedTasks(
+	state: ContinuationState,
+	named: readonly NamedTask[],
+	running: number | undefined,
+	now: number,
+): ContinuationState {
 	const background = timedFromFirstSight(named, state.observed.background ?? [], now);
-	return { ...state, observed: { ...state.observed, background } };
+	const backgroundTasks = running ?? state.observed.backgroundTasks;
+	return { ...state, observed: { ...state.observed, background, backgroundTasks } };
 }

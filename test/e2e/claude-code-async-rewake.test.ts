@@ -7,8 +7,10 @@
  * feedback", while the subagent still runs. The woken parent can then stop
  * the task (`TaskStop`), and the run ends.
  *
- * With boulder installed, the Stop after such a wake no longer waits for a
- * task past its limit: boulder timed it from the first Stop that listed it.
+ * With boulder installed, its own watcher (the second Stop registration,
+ * `Watchdog`, an `asyncRewake` hook) is what wakes the parent: at the
+ * subagent's deadline, timed from the first Stop that listed it, with the
+ * nudge naming the overdue task.
  *
  * The second test needs `npm run build`.
  */
@@ -149,19 +151,13 @@ async function boulderOk(...args: string[]): Promise<string> {
 }
 
 it(
-	"with boulder, the Stop after the wake no longer waits for the wedged subagent: the nudge names it",
+	"with boulder, its watcher wakes the parent at the wedged subagent's deadline with the nudge naming it",
 	async () => {
 		for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
 			if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
 		}
 		await boulderOk("install", "claude-code", "--project");
 		await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: LIMIT_MS } }));
-		const settingsFile = join(sandbox.project, ".claude", "settings.json");
-		const settings = JSON.parse(await readFile(settingsFile, "utf8")) as { hooks: Record<string, unknown[]> };
-		// Woken after the limit: the Stop that follows finds the task overdue.
-		const log = join(sandbox.root, "stop-inputs.jsonl");
-		settings.hooks.Stop = [...(settings.hooks.Stop ?? []), await wakeOnceGroup(log, LIMIT_MS + 1000)];
-		await writeFile(settingsFile, JSON.stringify(settings, null, 2));
 		const todos = (status: string) => [
 			{ content: "Item A", status, activeForm: "Doing item A" },
 			{ content: "Item B", status, activeForm: "Doing item B" },
@@ -192,8 +188,7 @@ it(
 					],
 				};
 			}
-			if (stopped) return { text: "All done." };
-			return { text: text.includes(NOTE) ? "Still waiting for the helper." : "Waiting for the helper." };
+			return { text: stopped ? "All done." : "Waiting for the helper." };
 		});
 
 		const run = await runClaude(sandbox, {
@@ -208,9 +203,12 @@ it(
 		const parent = server.mainRequests().filter((request) => !isSubagentRequest(request));
 		const nudges = parent.filter((request) => lastUserText(request).includes(NUDGE));
 		expect(nudges).toHaveLength(1);
+		// The nudge came as the watcher's wake, while the parent waited (no Stop answered it).
+		expect(lastUserText(nudges[0] as (typeof parent)[number])).toContain("Stop hook feedback");
 		const why = await boulderOk("why", "-n", "20");
 		expect(why).toMatch(/1 background task\(s\) still running; deciding again when they finish or run past/);
 		expect(why).toMatch(/not waiting for \S+ \(general-purpose\) has run \d+ s, past its limit of 3 s/);
+		expect(why).toContain("decided at the deadline of a task the session waited on");
 	},
 	TEST_TIMEOUT_MS,
 );

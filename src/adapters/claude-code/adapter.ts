@@ -5,6 +5,7 @@
  * none of them does not pay for them.
  */
 import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT } from "./messages.js";
 import { normalizeClaudeTodoWrite } from "./todos.js";
@@ -42,7 +43,7 @@ export const claudeCodeAdapter: HarnessAdapter = {
 		run: async (context) => (await import("./doctor.js")).claudeCodeDoctorCheck.run(context),
 	},
 	hook: {
-		events: HOOK_EVENTS,
+		events: [...HOOK_EVENTS, WATCHDOG_HOOK],
 		run: async (event, streams) => (await import("./run-hook.js")).runClaudeCodeHook([event], streams),
 	},
 	normalizeTodos: normalizeClaudeTodoWrite,

@@ -19,7 +19,7 @@ import { packageAt, packageVersion } from "../shared/config-file.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
-import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS, wordOf } from "./hook-config.js";
 import { isRecord, messageOf } from "./hook-input.js";
 import {
 	claudeConfigDir,
@@ -85,15 +85,16 @@ export async function checkClaudeCodeHooks(
 function judgeHooks(
 	scope: InstallScope,
 	file: string,
-	entries: OurCommand[],
+	entries: Array<OurCommand & { word: string }>,
 	version: string,
 	context: ClaudeCodeCheckContext,
 ): ClaudeCodeFinding[] {
 	const reinstall = `\`boulder install claude-code --${scope}\``;
 	const found: ClaudeCodeFinding[] = [];
 	const missing = REGISTRATIONS.filter(
-		(registration) => !entries.some((entry) => entry.event === registration.event),
-	).map((registration) => registration.event);
+		(registration) =>
+			!entries.some((entry) => entry.event === registration.event && entry.word === wordOf(registration)),
+	).map((registration) => (registration.word ? `${registration.event} (${registration.word})` : registration.event));
 	if (missing.length > 0) found.push(warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
 	const pinned = entries.filter((entry) => entry.form === "pinned");
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {

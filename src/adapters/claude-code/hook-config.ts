@@ -21,6 +21,12 @@
  * minutes; every other hook does a few locked file updates and gets a minute.
  * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
  * nothing, so the agent simply stops.
+ *
+ * Stop has a second registration, the watcher (`Watchdog`, with
+ * `asyncRewake`): it runs on after the turn while the parent waits on a
+ * background subagent, and wakes the parent when that subagent runs past its
+ * time limit (`engine/watch-ops.ts`). It may live four hours; a longer limit
+ * is judged at the next end of a turn instead.
  */
 
 import { ourCommandReader } from "../shared/hook-command.js";
@@ -39,14 +45,22 @@ import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
 export interface HookRegistration {
 	event: HookEvent;
+	/** What the command passes the hook program: the event's name unless said otherwise. */
+	word?: typeof WATCHDOG_HOOK;
 	/** Tool names for PreToolUse and PostToolUse; absent: every occurrence of the event. */
 	matcher?: string;
 	/** Seconds. */
 	timeout: number;
+	/** Runs in the background after the event; exiting 2 wakes the agent with its stderr. */
+	asyncRewake?: true;
 }
 
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
+export const WATCHDOG_TIMEOUT_SECONDS = 4 * 60 * 60;
+
+/** The watcher's word for the hook program: a second registration under Stop. */
+export const WATCHDOG_HOOK = "Watchdog";
 const WATCHDOG_MARGIN_MS = 10_000;
 
 /** The todo tools, whose results keep boulder's copy of the agent's list. */
@@ -72,15 +86,22 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreToolUse", matcher: FILE_TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PostToolUse", matcher: `${TODO_TOOLS_MATCHER}|${SUBAGENT_TOOLS_MATCHER}`, timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "Stop", timeout: STOP_TIMEOUT_SECONDS },
+	{ event: "Stop", word: WATCHDOG_HOOK, timeout: WATCHDOG_TIMEOUT_SECONDS, asyncRewake: true },
 	{ event: "SubagentStop", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "StopFailure", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
 /** How long the hook process may run before it gives up and lets the agent stop. */
-export function watchdogMs(event: string | undefined): number {
-	const seconds = event === "Stop" ? STOP_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS;
+export function watchdogMs(word: string | undefined): number {
+	const seconds =
+		word === "Stop" ? STOP_TIMEOUT_SECONDS : word === WATCHDOG_HOOK ? WATCHDOG_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS;
 	return seconds * 1000 - WATCHDOG_MARGIN_MS;
+}
+
+/** What a registration's command passes the hook program. */
+export function wordOf(registration: HookRegistration): string {
+	return registration.word ?? registration.event;
 }
 
 export {
@@ -101,33 +122,32 @@ export const HOOK_BIN = "boulder-claude-code-hook";
 /** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
 export const HOOK_LINK = "boulder/claude-code-hook.cjs";
 
-/** The shell command Claude Code runs for `event` (it runs commands with `sh -c`). */
-export function hookCommand(program: HookForm, event: HookEvent): string {
-	if (!isPortable(program)) return pinnedCommand(program, event, shellWord);
+/** The shell command Claude Code runs for `word`, an event or the watcher (it runs commands with `sh -c`). */
+export function hookCommand(program: HookForm, word: string): string {
+	if (!isPortable(program)) return pinnedCommand(program, word, shellWord);
 	// The notice is JSON Claude Code shows the user (`systemMessage`), never the model.
 	return portableCommand({
 		projectDirVar: "CLAUDE_PROJECT_DIR",
 		bundle: HOOK_BUNDLE,
 		link: HOOK_LINK,
 		bin: HOOK_BIN,
-		args: event,
-		otherwise:
-			event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
+		args: word,
+		otherwise: word === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
 	});
 }
 
 /** The matcher groups for one event, as settings files and hooks.json hold them. */
 export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	return groupedHook(
-		{ type: "command", command: hookCommand(program, registration.event), timeout: registration.timeout },
-		registration,
-	);
+	const hook = { type: "command", command: hookCommand(program, wordOf(registration)), timeout: registration.timeout };
+	return groupedHook(registration.asyncRewake ? { ...hook, asyncRewake: true } : hook, registration);
 }
 
 /** Every event's groups: the value of a settings file's `hooks`. */
 export function hooksObject(program: HookForm): Record<string, unknown[]> {
 	const hooks: Record<string, unknown[]> = {};
-	for (const registration of REGISTRATIONS) hooks[registration.event] = [matcherGroup(program, registration)];
+	for (const registration of REGISTRATIONS) {
+		hooks[registration.event] = [...(hooks[registration.event] ?? []), matcherGroup(program, registration)];
+	}
 	return hooks;
 }
 

@@ -193,7 +193,7 @@ export function withoutOurHooks(text: string, file: string): SettingsEditResult 
 }
 
 /** Our entries, read back from a settings value: one per command of ours, with its event and form. */
-export function ourEntries(settings: unknown): OurCommand[] {
+export function ourEntries(settings: unknown): Array<OurCommand & { word: string }> {
 	return ourEntriesOf(DIALECT, settings);
 }
 

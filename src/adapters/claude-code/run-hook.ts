@@ -3,12 +3,24 @@
  * `shared/run-command-hook.ts`, with Claude Code's dialect). Shared by the
  * bundled hook program and `boulder hook claude-code <Event>`.
  *
+ * `Watchdog` is the second Stop registration (`asyncRewake`): it reads the
+ * same input as Stop, and when the turn left background subagents running,
+ * watches them until one runs past its limit or the session moves on
+ * (`engine/watch-ops.ts`). Every other Stop it ends at once.
+ *
  * Contract: never throws and never prints anything that blocks unless the
- * engine chose to inject; the caller exits 0.
+ * engine chose to inject; the caller exits with the code it returns (2 only
+ * when the watcher wakes the agent).
  */
-import { type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { systemClock } from "../../engine/clock.js";
+import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
+import { runningSubagents } from "../shared/background-tasks.js";
+import { NOTHING } from "../shared/hook-answer.js";
+import { type OpenEngine, readInput, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
-import { handleHook } from "./events.js";
+import { handleHook, sessionRefOf } from "./events.js";
+import { WATCHDOG_HOOK, watchdogMs } from "./hook-config.js";
 import { HARNESS, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
@@ -18,15 +30,21 @@ export interface RunHookOptions {
 	/** Opens the engine for a folder; tests pass their own. */
 	open?: OpenEngine;
 	readTurn?: typeof readTurn;
+	/** The watcher's timing; tests pass shorter ones. */
+	watch?: { sleep?: (ms: number) => Promise<void>; pollMs?: number; settleMs?: number; lifetimeMs?: number };
 }
+
+/** The watcher ends itself this long before the process's own watchdog would. */
+const WATCH_MARGIN_MS = 10_000;
 
 export async function runClaudeCodeHook(
 	argv: readonly string[],
 	streams: HookStreams,
 	options: RunHookOptions = {},
-): Promise<void> {
+): Promise<number> {
+	if (argv[0] === WATCHDOG_HOOK) return watchAfterStop(streams, options);
 	const read = options.readTurn ?? readTurn;
-	await runCommandHook(
+	return runCommandHook(
 		argv,
 		streams,
 		{
@@ -35,6 +53,49 @@ export async function runClaudeCodeHook(
 			projectFolder,
 			handle: (input, engine) => handleHook(input, { engine, readTurn: read }),
 			stopEvent: "Stop",
+		},
+		options.open,
+	);
+}
+
+/**
+ * The watcher. A Stop that left no subagent running (nearly every one) ends
+ * here without opening anything; input problems are the Stop hook's to
+ * report, which reads the same input.
+ */
+async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Promise<number> {
+	let text: string;
+	try {
+		text = await readInput(streams.stdin);
+	} catch {
+		return 0;
+	}
+	const parsed = parseHookInput(text, "Stop");
+	if (!parsed.ok || parsed.input.agentId !== null) return 0;
+	const watched = runningSubagents(parsed.input.fields.background_tasks);
+	if (watched.length === 0) return 0;
+	const timing = options.watch ?? {};
+	const watch = {
+		clock: systemClock,
+		sleep: timing.sleep ?? ((ms: number) => sleep(ms)),
+		pollMs: timing.pollMs ?? WATCH_POLL_MS,
+		settleMs: timing.settleMs ?? WATCH_SETTLE_MS,
+		lifetimeMs: timing.lifetimeMs ?? watchdogMs(WATCHDOG_HOOK) - WATCH_MARGIN_MS,
+	};
+	return runCommandHook(
+		["Stop"],
+		{ ...streams, stdin: [text] },
+		{
+			harness: HARNESS,
+			parse: parseHookInput,
+			projectFolder,
+			handle: async (input, engine) => {
+				const wake = await watchBackground(engine, sessionRefOf(input), watched, watch);
+				return wake === null ? NOTHING : { output: null, wake };
+			},
+			stopEvent: "Stop",
+			// The Stop hook beside it tells the user about a bad config.
+			showsNotices: false,
 		},
 		options.open,
 	);

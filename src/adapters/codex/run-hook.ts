@@ -4,7 +4,7 @@
  * hook program (`boulder-hook.cjs codex <Event>`) and `boulder hook codex <Event>`.
  *
  * Contract: never throws and never prints anything that blocks unless the
- * engine chose to inject; the caller exits 0.
+ * engine chose to inject; the caller exits with the code it returns (0).
  */
 import { type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
@@ -21,9 +21,9 @@ export async function runCodexHook(
 	argv: readonly string[],
 	streams: HookStreams,
 	options: RunHookOptions = {},
-): Promise<void> {
+): Promise<number> {
 	const readTurn = options.readTurn ?? readRolloutTurn;
-	await runCommandHook(
+	return runCommandHook(
 		argv,
 		streams,
 		{

@@ -4,7 +4,7 @@
  * program (`boulder-hook.cjs copilot <event>`) and `boulder hook copilot <event>`.
  *
  * Contract: never throws and never prints a block unless the engine chose to
- * inject. The caller exits 0.
+ * inject. The caller exits with the code it returns (0).
  */
 import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
@@ -24,7 +24,7 @@ export async function runCopilotHook(
 	argv: readonly string[],
 	streams: HookStreams,
 	options: RunHookOptions = {},
-): Promise<void> {
+): Promise<number> {
 	const dialect: CommandHookDialect<HookInput> = {
 		harness: HARNESS,
 		parse: parseHookInput,
@@ -40,7 +40,7 @@ export async function runCopilotHook(
 		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
 		showsNotices: false,
 	};
-	await runCommandHook(argv, streams, dialect, options.open);
+	return runCommandHook(argv, streams, dialect, options.open);
 }
 
 /**

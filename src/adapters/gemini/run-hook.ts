@@ -4,7 +4,7 @@
  * program (`boulder-hook.cjs gemini <Event>`) and `boulder hook gemini <Event>`.
  *
  * Contract: never throws and never prints anything that continues the agent
- * unless the engine chose to inject; the caller exits 0.
+ * unless the engine chose to inject; the caller exits with the code it returns (0).
  */
 import { type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
@@ -22,9 +22,9 @@ export async function runGeminiHook(
 	argv: readonly string[],
 	streams: HookStreams,
 	options: RunHookOptions = {},
-): Promise<void> {
+): Promise<number> {
 	const read = options.readTurn ?? ((file: string) => readTurn(file));
-	await runCommandHook(
+	return runCommandHook(
 		argv,
 		streams,
 		{

@@ -4,7 +4,7 @@
  * bundled hook program (`boulder-hook.cjs qwen <Event>`) and `boulder hook
  * qwen <Event>`.
  *
- * Contract: never rejects; see `runCommandHook`. The caller exits 0.
+ * Contract: never rejects; see `runCommandHook`. The caller exits with the code it returns (0).
  */
 import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
@@ -22,7 +22,7 @@ export async function runQwenHook(
 	argv: readonly string[],
 	streams: HookStreams,
 	options: RunQwenHookOptions = {},
-): Promise<void> {
+): Promise<number> {
 	const dialect: CommandHookDialect<QwenHookInput> = {
 		harness: HARNESS,
 		parse: parseQwenHookInput,
@@ -35,7 +35,7 @@ export async function runQwenHook(
 				cap: () => effectiveCap(streams.env, projectFolder(streams, input.cwd)),
 			}),
 	};
-	await runCommandHook(argv, streams, dialect, options.open);
+	return runCommandHook(argv, streams, dialect, options.open);
 }
 
 /**

@@ -27,6 +27,19 @@ export function namedBackgroundTasks(value: unknown): NamedTask[] | null {
 	});
 }
 
+/**
+ * The ids of the running subagents (`type: "subagent"`): what holds a parent
+ * waiting. A background shell does not (Claude Code's `-p` ends without it).
+ */
+export function runningSubagents(value: unknown): string[] {
+	if (!Array.isArray(value)) return [];
+	return value
+		.filter(isRunning)
+		.flatMap((task) =>
+			isRecord(task) && task.type === "subagent" && typeof task.id === "string" && task.id !== "" ? [task.id] : [],
+		);
+}
+
 function isRunning(task: unknown): boolean {
 	return !(isRecord(task) && typeof task.status === "string" && FINISHED_TASK.test(task.status));
 }

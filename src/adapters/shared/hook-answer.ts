@@ -14,6 +14,8 @@ export interface HookAnswer {
 	written?: () => Promise<void>;
 	/** Called when writing the output failed. */
 	failed?: (why: string) => Promise<void>;
+	/** Wakes the agent with this text instead (stderr and exit 2: Claude Code's `asyncRewake` hooks); already recorded as delivered. */
+	wake?: string;
 }
 
 export const NOTHING: HookAnswer = { output: null };

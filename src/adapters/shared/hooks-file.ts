@@ -55,7 +55,9 @@ export function hooksObject<F, R extends { event: string }>(
 	form: F,
 ): Record<string, unknown[]> {
 	const hooks: Record<string, unknown[]> = {};
-	for (const registration of dialect.registrations) hooks[registration.event] = [dialect.group(form, registration)];
+	for (const registration of dialect.registrations) {
+		hooks[registration.event] = [...(hooks[registration.event] ?? []), dialect.group(form, registration)];
+	}
 	return hooks;
 }
 
@@ -129,12 +131,17 @@ export function withoutOurHooks(
 	return { text: next, changed: removed > 0, added: 0, removed };
 }
 
-/** Our entries, read back from a settings value: one per command of ours, with its event and form. */
+/**
+ * Our entries, read back from a settings value: one per command of ours, with
+ * the event it is registered under, its form, and the `word` its command
+ * passes the hook program (the event's name, or another registration's word
+ * under the same event, such as Claude Code's `Watchdog` under Stop).
+ */
 export function ourEntries<C extends { event: string }>(
 	dialect: Pick<HooksDialect<unknown, C>, "parseOurs">,
 	settings: unknown,
-): C[] {
-	const found: C[] = [];
+): Array<C & { word: string }> {
+	const found: Array<C & { word: string }> = [];
 	const hooks = isRecord(settings) ? settings.hooks : undefined;
 	if (!isRecord(hooks)) return found;
 	for (const [event, groups] of Object.entries(hooks)) {
@@ -143,7 +150,7 @@ export function ourEntries<C extends { event: string }>(
 			if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
 			for (const hook of group.hooks) {
 				const ours = isRecord(hook) ? dialect.parseOurs(hook.command) : null;
-				if (ours) found.push({ ...ours, event });
+				if (ours) found.push({ ...ours, event, word: ours.event });
 			}
 		}
 	}

@@ -9,7 +9,8 @@
  * engine chose to inject. Whatever goes wrong (bad input, a missing folder,
  * a broken config, a corrupt state file, a lock timeout, a bug) is recorded
  * in the decision log when the worktree has one, else on stderr, and the
- * agent is let stop. The caller exits 0.
+ * agent is let stop. The caller exits with the code it returns: 0, or 2 when
+ * the engine chose to wake the agent (`HookAnswer.wake`).
  */
 import { existsSync } from "node:fs";
 import { isBoulderError } from "../../core/errors.js";
@@ -50,7 +51,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 	streams: HookStreams,
 	dialect: CommandHookDialect<I>,
 	open: OpenEngine = defaultOpen,
-): Promise<void> {
+): Promise<number> {
 	const event = argv[0];
 	const where = `${dialect.harness} ${event ?? "(no event)"} hook`;
 	const problem = (folder: string, error: unknown, sessionId: string | null = null, badConfig = false) =>
@@ -60,13 +61,13 @@ export async function runCommandHook<I extends CommandHookInput>(
 		text = await readInput(streams.stdin);
 	} catch (error) {
 		await problem(dialect.projectFolder(streams, null), error);
-		return;
+		return 0;
 	}
 	const parsed = dialect.parse(text, event);
 	const folder = dialect.projectFolder(streams, parsed.ok ? parsed.input.cwd : null);
 	if (!parsed.ok) {
 		await problem(folder, new Error(parsed.problem));
-		return;
+		return 0;
 	}
 	const input = parsed.input;
 	let engine: Engine;
@@ -84,11 +85,15 @@ export async function runCommandHook<I extends CommandHookInput>(
 		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
 			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
 		}
-		return;
+		return 0;
 	}
 	try {
 		const answer = await dialect.handle(input, engine);
-		if (answer.output === null) return;
+		if (answer.wake !== undefined) {
+			streams.stderr.write(answer.wake);
+			return WAKE_EXIT_CODE;
+		}
+		if (answer.output === null) return 0;
 		try {
 			streams.stdout.write(JSON.stringify(answer.output));
 		} catch (error) {
@@ -103,14 +108,19 @@ export async function runCommandHook<I extends CommandHookInput>(
 			error,
 		);
 	}
+	return 0;
 }
+
+/** The exit code that wakes the agent with the hook's stderr (Claude Code's `asyncRewake` hooks). */
+const WAKE_EXIT_CODE = 2;
 
 async function defaultOpen(cwd: string, env: NodeJS.ProcessEnv) {
 	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
 	return openWorkspace({ cwd, env });
 }
 
-async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
+/** The whole hook input. Contract: throws when it cannot be read or is larger than any harness sends. */
+export async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stdin) {

@@ -10,6 +10,9 @@ import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { adapterOf } from "./install.js";
 
+/** The exit code that wakes the agent with the hook's stderr. */
+const WAKE = 2;
+
 export function registerHook(program: Command, cli: Cli): void {
 	const hooked = cli.adapters.all.filter((adapter) => adapter.hook !== undefined).map((adapter) => adapter.name);
 	program
@@ -25,14 +28,15 @@ export function registerHook(program: Command, cli: Cli): void {
 					`${harness} runs boulder inside the harness and has no hooks to run; the harnesses with hooks: ${hooked.join(", ")}`,
 				);
 			}
-			await hook.run(event, {
+			const code = await hook.run(event, {
 				stdin: process.stdin,
 				stdout: cli.io.stdout,
 				stderr: cli.io.stderr,
 				env: cli.io.env,
 				cwd: cli.io.cwd,
 			});
-			// A hook never fails its harness: whatever happened is in the decision log.
-			cli.exitCode = EXIT.ok;
+			// A hook never fails its harness: whatever happened is in the decision log. Its only other
+			// code is the one that wakes the agent (Claude Code's watcher).
+			cli.exitCode = code === WAKE ? WAKE : EXIT.ok;
 		});
 }

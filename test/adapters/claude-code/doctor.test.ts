@@ -104,6 +104,24 @@ describe("boulder doctor's Claude Code check", () => {
 		expect(finding).toMatchObject({ level: "warn", message: expect.stringMatching(/miss SubagentStop, PreCompact$/) });
 	});
 
+	it("warns when the watcher is missing under Stop (hooks installed by an older boulder)", async () => {
+		const report = await installClaudeCode({ ...place, scope: "local", program });
+		const settings = JSON.parse(await readFile(report.file, "utf8"));
+		settings.hooks.Stop = settings.hooks.Stop.filter(
+			(group: { hooks: { asyncRewake?: boolean }[] }) => !group.hooks[0]?.asyncRewake,
+		);
+		expect(settings.hooks.Stop).toHaveLength(1);
+		await writeFile(report.file, JSON.stringify(settings));
+
+		const [finding] = await check();
+
+		expect(finding).toMatchObject({
+			level: "warn",
+			message: expect.stringMatching(/miss Stop \(Watchdog\)$/),
+			fix: "`boulder install claude-code --local`",
+		});
+	});
+
 	it("reports a settings file that is not JSON, and reads one that starts with a byte order mark", async () => {
 		const file = settingsFile("project", place);
 		await mkdir(path.dirname(file), { recursive: true });

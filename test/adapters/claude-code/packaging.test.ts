@@ -22,6 +22,7 @@ import {
 	STOP_TIMEOUT_SECONDS,
 	shellWord,
 	watchdogMs,
+	wordOf,
 } from "../../../src/adapters/claude-code/hook-config.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
 import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
@@ -166,7 +167,7 @@ describe("hook commands", () => {
 			"/a/$HOME/`x`",
 		]) {
 			const program = { node: "/usr/bin/node", bundle, version: "1.0.0-beta.2" };
-			for (const { event } of REGISTRATIONS) {
+			for (const event of REGISTRATIONS.map(wordOf)) {
 				expect(parseOurCommand(hookCommand(program, event))).toEqual({
 					form: "pinned",
 					node: "/usr/bin/node",
@@ -176,7 +177,7 @@ describe("hook commands", () => {
 				});
 			}
 		}
-		for (const { event } of REGISTRATIONS) {
+		for (const event of REGISTRATIONS.map(wordOf)) {
 			expect(parseOurCommand(hookCommand(PORTABLE, event))).toEqual({ form: "portable", event });
 		}
 	});

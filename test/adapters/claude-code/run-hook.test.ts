@@ -26,12 +26,13 @@ beforeEach(async () => {
 interface Ran {
 	stdout: string;
 	stderr: string;
+	code: number;
 }
 
 async function run(event: string | undefined, input: unknown, extra: Parameters<typeof runClaudeCodeHook>[2] = {}) {
-	const out: Ran = { stdout: "", stderr: "" };
+	const out: Ran = { stdout: "", stderr: "", code: -1 };
 	const text = typeof input === "string" ? input : JSON.stringify(input);
-	await runClaudeCodeHook(
+	out.code = await runClaudeCodeHook(
 		event === undefined ? [] : [event],
 		{
 			stdin: [Buffer.from(text)],
@@ -205,5 +206,62 @@ describe("the hook in-process", () => {
 		const lines = await logLines();
 		expect(lines.filter((line) => line.kind === "inject")).toHaveLength(1);
 		expect(lines.at(-1)).toMatchObject({ reason: "error", detail: expect.stringMatching(/EPIPE/) });
+	});
+});
+
+describe("the watcher (the second Stop registration)", () => {
+	const subagent = { id: "a7", type: "subagent", status: "running", description: "slow helper", agent_type: "Explore" };
+	const shell = { id: "b2", type: "shell", status: "running", description: "dev server", command: "npm run dev" };
+	const refuse = async () => {
+		throw new Error("the watcher opened the worktree");
+	};
+
+	it("ends at once, opening nothing, when the turn left no subagent running", async () => {
+		for (const tasks of [[], [shell], [{ ...subagent, status: "completed" }], undefined]) {
+			const out = await run("Watchdog", input("Stop", { background_tasks: tasks }), { open: refuse });
+
+			expect(out).toEqual({ stdout: "", stderr: "", code: 0 });
+		}
+	});
+
+	it("leaves bad input to the Stop hook beside it: no output, no log line", async () => {
+		const out = await run("Watchdog", "{not json", { open: refuse });
+
+		expect(out).toEqual({ stdout: "", stderr: "", code: 0 });
+		expect(await logLines()).toEqual([]);
+	});
+
+	it("wakes the parent (exit 2, the nudge on stderr) when its subagent runs past the limit", async () => {
+		await writeFile(path.join(worktree, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: 300 } }));
+		await session(2, 3);
+		const stop = input("Stop", { last_assistant_message: "Waiting for the helper.", background_tasks: [subagent] });
+		const waiting = await run("Stop", stop);
+		expect(waiting).toMatchObject({ stdout: "", code: 0 });
+
+		const out = await run("Watchdog", stop, { watch: { pollMs: 20, settleMs: 1_000 } });
+
+		expect(out.code).toBe(2);
+		expect(out.stdout).toBe("");
+		expect(out.stderr).toContain("[boulder · automatic continuation");
+		expect(out.stderr).toMatch(/- a7 \(Explore\): running for \d+ s/);
+		const last = (await logLines()).at(-1);
+		expect(last).toMatchObject({ kind: "inject", reason: "continue", harness: "claude-code", session: SESSION });
+	});
+
+	it("wakes nothing when the user wrote before the deadline", async () => {
+		await writeFile(path.join(worktree, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: 60_000 } }));
+		await session(2, 3);
+		const stop = input("Stop", { last_assistant_message: "Waiting for the helper.", background_tasks: [subagent] });
+		await run("Stop", stop);
+		let polls = 0;
+		const sleep = async () => {
+			polls++;
+			if (polls === 3) await run("UserPromptSubmit", input("UserPromptSubmit", { prompt: "Never mind." }));
+		};
+
+		const out = await run("Watchdog", stop, { watch: { sleep, pollMs: 20, settleMs: 1_000 } });
+
+		expect(out).toEqual({ stdout: "", stderr: "", code: 0 });
+		expect(polls).toBe(3);
 	});
 });

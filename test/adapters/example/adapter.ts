@@ -75,13 +75,14 @@ export const exampleAdapter: HarnessAdapter = {
 				if (event === "TodoWrite") {
 					await engine.turnStarted(ref, "user");
 					await engine.todosChanged(ref, exampleAdapter.normalizeTodos(input.todos).todos);
-					return;
+					return 0;
 				}
 				const result = await engine.turnEndedAndIdle(ref, { outcome: "end" }, {}, { deliverNow: true });
 				if (result.kind === "inject") streams.stdout.write(JSON.stringify({ continue: result.text }));
 			} catch (error) {
 				streams.stderr.write(`boulder: example ${event} hook: ${String(error)}\n`);
 			}
+			return 0;
 		},
 	},
 	normalizeTodos: (input) =>
