@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { limitFor, nextDeadline, overdueTasks, timedFromFirstSight } from "../../src/core/watchdog.js";
+import type { BackgroundTask } from "../../src/core/turns.js";
+import { backgroundWait, limitFor, nextDeadline, overdueTasks, timedFromFirstSight } from "../../src/core/watchdog.js";
 import { afterTurn, config, idle, T0, view } from "./builders.js";
 
 const open = view("x..");
@@ -88,5 +89,45 @@ describe("the watchdog on subagents and background tasks", () => {
 			{ id: "b7", agent: null, startedAt: T0 },
 		]);
 		expect(timedFromFirstSight([], known, T0)).toEqual([]);
+	});
+});
+
+describe("what a watcher at the deadline waits on", () => {
+	/** The state after an idle that let the session wait on `background` (and what that idle decided). */
+	function waitedOn(background: BackgroundTask[] = [child], tasks = background.length) {
+		const decision = idle(afterTurn(), open, { config: watchdog, facts: { backgroundTasks: tasks, background } });
+		const next = { ...decision.next, observed: { ...decision.next.observed, background } };
+		return { decision, state: next };
+	}
+
+	it("is the first deadline among the watched tasks, named by the time of the decision that let it wait", () => {
+		const explore = { id: "ses_explore", agent: "explore", startedAt: T0 - MIN };
+		const { state } = waitedOn([child, explore]);
+
+		expect(backgroundWait(state, ["ses_child", "ses_explore"], watchdog.watchdog)).toEqual({
+			since: state.lastDecision?.at,
+			deadline: explore.startedAt + 2 * MIN,
+		});
+		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog)?.deadline).toBe(child.startedAt + 10 * MIN);
+	});
+
+	it("is nothing when the last decision did not let it wait, a turn runs, or no watched task is left to run past its limit", () => {
+		const { state } = waitedOn();
+		const running = { ...state, turn: state.turn ? { ...state.turn, outcome: null } : null };
+		const decided = {
+			...state,
+			lastDecision: state.lastDecision ? { ...state.lastDecision, reason: "continue" } : null,
+		};
+		const newer = { ...state, turn: state.turn ? { ...state.turn, seq: state.turn.seq + 1 } : null };
+
+		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog)).not.toBeNull();
+		expect(backgroundWait(running, ["ses_child"], watchdog.watchdog)).toBeNull();
+		expect(backgroundWait(decided, ["ses_child"], watchdog.watchdog)).toBeNull();
+		expect(backgroundWait(newer, ["ses_child"], watchdog.watchdog)).toBeNull();
+		expect(backgroundWait(state, ["ses_other"], watchdog.watchdog)).toBeNull();
+		// Overdue already when the session was let wait (on something else): no deadline of its own is left.
+		const late = { ...child, startedAt: T0 - 20 * MIN };
+		const shell = { id: "b1", agent: null, startedAt: T0 };
+		expect(backgroundWait(waitedOn([late, shell]).state, ["ses_child"], watchdog.watchdog)).toBeNull();
 	});
 });
