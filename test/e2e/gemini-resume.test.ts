@@ -125,7 +125,9 @@ describe("resume context with the real Gemini CLI", () => {
 			const prompt = lastPromptText(firstRequest as NonNullable<typeof firstRequest>);
 			expect(prompt).toContain(CONTEXT);
 			expect(prompt).toContain('0 of 3 done, 3 open in the plan "Greetings" (PLAN.md)');
-			expect(prompt).toContain("- Item A: write the greeting\n- Item B: write the farewell\n- Item C: write the thanks");
+			expect(prompt).toContain(
+				"- Item A: write the greeting\n- Item B: write the farewell\n- Item C: write the thanks",
+			);
 			expect(prompt).toContain("Next: Item A: write the greeting");
 			// The user's own prompt is the turn; the context rides before it, and is no nudge.
 			expect(prompt).toMatch(/<\/hook_context>\s*Where were we\?$/);
