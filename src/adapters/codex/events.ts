@@ -28,7 +28,7 @@
  */
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
@@ -91,9 +91,7 @@ async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine)
 	const source = stringField(input, "source");
 	if (source === "compact") await engine.sessionEvent(ref, { type: "compaction" });
 	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
-	const context = await engine.resumeContext(ref, source);
-	if (context === null) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+	return sessionStartContext(await engine.resumeContext(ref, source));
 }
 
 async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {

@@ -26,6 +26,8 @@
  *   lifts): a nudge that would be the ninth is not printed but reported as
  *   undelivered, so `boulder why` says Copilot stopped the agent, not boulder.
  *   The user's next prompt starts a fresh chain.
+ * - sessionStart with `source: "resume"` carries the resume context (where
+ *   the unfinished work stands) as `additionalContext`.
  * - agentStop has no channel for a notice to the user: a limit reached or a
  *   work completed is in `boulder why`, not on screen.
  */
@@ -88,8 +90,21 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			if (stringField(input, "reason") === "abort") await deps.engine.sessionEvent(ref, { type: "abort" });
 			return NOTHING;
 		case "sessionStart":
-			return NOTHING;
+			return onSessionStart(input, ref, deps.engine);
 	}
+}
+
+/**
+ * A resumed session (`--resume`) is told where its unfinished work stands:
+ * sessionStart's `additionalContext` (top level, not Claude Code's
+ * `hookSpecificOutput`), which Copilot puts first in the conversation it
+ * sends, ahead of the history, as a user message of its own. Context, never a
+ * turn: the turn is the user's prompt. A new session has nothing to come back to.
+ */
+async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
+	if (stringField(input, "source") !== "resume" || ref.subagent) return NOTHING;
+	const context = await engine.resumeContext(ref, "resume");
+	return context === null ? NOTHING : { output: { additionalContext: context } };
 }
 
 async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {

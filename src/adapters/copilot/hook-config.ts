@@ -42,8 +42,9 @@ export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
 const WATCHDOG_MARGIN_MS = 10_000;
 
-/** The events boulder installs. sessionStart is understood but not needed: nothing happens there that a later event misses. */
+/** The events boulder installs. sessionStart carries the resume context to a resumed session. */
 export const REGISTRATIONS: readonly { event: HookEvent; timeout: number }[] = [
+	{ event: "sessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "userPromptSubmitted", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "agentStop", timeout: STOP_TIMEOUT_SECONDS },
 	{ event: "subagentStop", timeout: HOOK_TIMEOUT_SECONDS },

@@ -21,7 +21,13 @@
  * - Printing `{"decision":"deny"}` is the delivery: recorded as delivered in
  *   the same write as the decision.
  * - AfterTool is installed for `write_todos` only: its input is the whole list.
- * - PreCompress is a compaction, not a turn.
+ * - PreCompress is a compaction, not a turn. Its output is not read, so a
+ *   compacted session hears nothing more.
+ * - SessionStart with `source: "resume"` (`--resume`) tells the session where
+ *   its unfinished work stands: the engine's resume context as
+ *   `hookSpecificOutput.additionalContext`, which Gemini CLI puts before the
+ *   prompt (headless) or into the history (interactive), wrapped in
+ *   `<hook_context>`. Context, never a turn: the turn is the user's prompt.
  * - Plan mode (the agent called `enter_plan_mode` and has not left it) waits
  *   for the user, who approves the plan.
  * - Gemini CLI has no subagent-stop event and runs its subagents outside the
@@ -29,7 +35,7 @@
  */
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { isRecord } from "../shared/hook-input.js";
 import { limitNotice } from "../shared/hook-messages.js";
 import { HARNESS, type HookInput, textField } from "./hook-input.js";
@@ -50,6 +56,8 @@ export function sessionRefOf(input: HookInput): SessionRef {
 export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
 	const ref = sessionRefOf(input);
 	switch (input.event) {
+		case "SessionStart":
+			return onSessionStart(input, ref, deps.engine);
 		case "BeforeAgent":
 			await deps.engine.turnStarted(ref, provenanceOf(textField(input, "prompt") ?? ""));
 			return NOTHING;
@@ -62,6 +70,12 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await deps.engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
+}
+
+/** A resumed session is told where its unfinished work stands; a new or cleared one has nothing to come back to. */
+async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
+	if (textField(input, "source") !== "resume") return NOTHING;
+	return sessionStartContext(await engine.resumeContext(ref, "resume"));
 }
 
 /** Our own continuation, echoed back as a prompt, is never the user's turn. */

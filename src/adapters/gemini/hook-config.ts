@@ -54,6 +54,7 @@ export const HOOK_TIMEOUT_MS = 60_000;
 const WATCHDOG_MARGIN_MS = 10_000;
 
 export const REGISTRATIONS: readonly HookRegistration[] = [
+	{ event: "SessionStart", timeout: HOOK_TIMEOUT_MS },
 	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_MS },
 	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_MS },
 	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_MS },

@@ -7,14 +7,15 @@
  * Every event carries `session_id, transcript_path, cwd, hook_event_name,
  * timestamp`; the rest is per event (`prompt` for BeforeAgent; `prompt,
  * prompt_response, stop_hook_active` for AfterAgent; `tool_name, tool_input,
- * tool_response` for AfterTool; `trigger` for PreCompress).
+ * tool_response` for AfterTool; `trigger` for PreCompress; `source` for
+ * SessionStart).
  */
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
 
 /** The harness name boulder's state and log use for Gemini CLI sessions. */
 export const HARNESS = "gemini";
 
-export const HOOK_EVENTS = ["BeforeAgent", "AfterTool", "AfterAgent", "PreCompress"] as const;
+export const HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "PreCompress"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Gemini CLI sends no subagent fields: its subagents run outside the main agent loop. */

@@ -24,6 +24,12 @@
  *   until they write again. A nudge asked for and never started failed.
  * - `ui_prompt_start`/`ui_prompt_end`: a dialog waits for the user; no nudge
  *   meanwhile.
+ * - `session_start` for a session with earlier messages (pi started on an
+ *   earlier session, or `/resume` switched to one) and `session_compact`:
+ *   the session came back, and the engine's resume context says where its
+ *   unfinished work stands. The extension queues it for the next run (pi's
+ *   `nextTurn` delivery): context beside the next prompt, never a run of its
+ *   own, never a nudge.
  *
  * Contract: no method throws into pi. Whatever goes wrong is recorded in the
  * decision log and the agent is let stop (fail closed).
@@ -33,7 +39,7 @@ import type { PendingInput } from "../../core/policy.js";
 import { countTodos, type Todo } from "../../core/todos.js";
 import type { Provenance, TokenSpend, TurnOutcome } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
-import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { Engine, IdleResult, ResumeHow, SessionRef } from "../../engine/engine.js";
 import { runSubcommand } from "../shared/boulder-command.js";
 import { messageOf } from "../shared/loose.js";
 import type { WorkspaceSource } from "../shared/workspace.js";
@@ -196,6 +202,13 @@ export class PiBridge {
 		});
 	}
 
+	/** The session came back: what to tell it about its unfinished work, or null (nothing, or it failed: recorded). */
+	async cameBack(view: PiView, how: ResumeHow): Promise<string | null> {
+		return this.serial.run("giving the resume context", async () =>
+			(await this.workspace.deciding()).resumeContext(refOf(view), how),
+		);
+	}
+
 	/** `/boulder <args>`: the answer to show. A `go` while pi is idle decides again at once. */
 	async command(view: PiView, args: string): Promise<string> {
 		const answer = await this.serial.run("answering /boulder", async () => {
@@ -315,6 +328,17 @@ export class PiBridge {
 		this.running = false;
 		this.spend = NO_SPEND;
 	}
+}
+
+/**
+ * Whether a `session_start` brings a session back: pi switched to an earlier
+ * session (`resume`), or started on one that already holds messages
+ * (`--session`, `--continue`: `startup`). A new session, a fork (a new
+ * session of its own) and a reload (the same process) come back to nothing.
+ */
+export function cameBackHow(reason: string, hasMessages: boolean): ResumeHow | null {
+	if (reason === "resume" || (reason === "startup" && hasMessages)) return "resume";
+	return null;
 }
 
 function refOf(view: PiView): SessionRef {

@@ -12,11 +12,15 @@
  * the agent stop.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ResumeHow } from "../../engine/engine.js";
 import { fileWorkspace } from "../shared/workspace.js";
-import { PiBridge, type PiView } from "./bridge.js";
+import { cameBackHow, PiBridge, type PiView } from "./bridge.js";
 import { readAssistant } from "./event-read.js";
 import { COMMAND_DESCRIPTION, COMMAND_NAME, NUDGE_TYPE, SUBCOMMANDS } from "./messages.js";
 import { registerTodoTools } from "./todo-tools.js";
+
+/** The `customType` of the resume context in pi's session. */
+const RESUME_TYPE = "boulder-resume-context";
 
 export default function boulderExtension(pi: ExtensionAPI): void {
 	const bridges = new Map<string, PiBridge>();
@@ -43,6 +47,20 @@ export default function boulderExtension(pi: ExtensionAPI): void {
 		startRun: (text) => pi.sendMessage({ customType: NUDGE_TYPE, content: text, display: true }, { triggerTurn: true }),
 	});
 	const on = (ctx: ExtensionContext) => ({ bridge: bridgeOf(ctx), view: viewOf(ctx) });
+	// Queued for the next run, beside its prompt: context the model reads, never a run of its own.
+	const giveResumeContext = async (ctx: ExtensionContext, how: ResumeHow) => {
+		const { bridge, view } = on(ctx);
+		const text = await bridge.cameBack(view, how);
+		if (text !== null)
+			pi.sendMessage({ customType: RESUME_TYPE, content: text, display: false }, { deliverAs: "nextTurn" });
+	};
+
+	pi.on("session_start", async (event, ctx) => {
+		const hasMessages = ctx.sessionManager.getEntries().some((entry) => entry.type === "message");
+		const how = cameBackHow(event.reason, hasMessages);
+		if (how !== null) await giveResumeContext(ctx, how);
+	});
+	pi.on("session_compact", async (_event, ctx) => giveResumeContext(ctx, "compact"));
 
 	pi.on("input", async (event, ctx) => {
 		const { bridge, view } = on(ctx);

@@ -21,6 +21,8 @@
  *   `boulder why` says the harness ended the run, not boulder.
  * - `permission_mode: "plan"`: Qwen Code's plan mode, where the agent only
  *   proposes and the user approves; boulder waits for the user.
+ * - SessionStart `resume` (`--resume`, `--continue`) or `compact` carries the
+ *   resume context (where the unfinished work stands).
  * - The turn's spend, file edits, an unanswered question (or a plan put
  *   forward for approval), and the prompt's continuations so far come from
  *   the transcript; a Stop whose turn it cannot see fails closed.
@@ -31,7 +33,7 @@ import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
 import { runningBackgroundTasks } from "../shared/background-tasks.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { HARNESS, type QwenHookInput } from "./hook-input.js";
 import { capReached, planModeWait } from "./messages.js";
@@ -72,8 +74,7 @@ export async function handleQwenHook(input: QwenHookInput, deps: QwenHookDeps): 
 			await onToolUsed(input, ref, deps.engine);
 			return NOTHING;
 		case "SessionStart":
-			if (stringField(input, "source") !== "compact") await deps.engine.backgroundChanged(ref, 0);
-			return NOTHING;
+			return onSessionStart(input, ref, deps.engine);
 		case "StopFailure":
 			await onStopFailure(input, ref, deps);
 			return NOTHING;
@@ -81,6 +82,20 @@ export async function handleQwenHook(input: QwenHookInput, deps: QwenHookDeps): 
 			await deps.engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
+}
+
+/**
+ * Tasks of an earlier process do not survive a new start. A resumed or
+ * compacted session is told where its unfinished work stands: the engine's
+ * resume context as `hookSpecificOutput.additionalContext`, which Qwen Code
+ * puts at the end of the system instruction for the rest of the process (a
+ * later compaction's replaces it). Context, never a turn.
+ */
+async function onSessionStart(input: QwenHookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
+	const source = stringField(input, "source");
+	if (source !== "compact") await engine.backgroundChanged(ref, 0);
+	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
+	return sessionStartContext(await engine.resumeContext(ref, source));
 }
 
 /**

@@ -45,3 +45,14 @@ export function answerFor(
 	}
 	return NOTHING;
 }
+
+/**
+ * The engine's resume context as a SessionStart answer in the shape Claude
+ * Code set and Codex, Gemini CLI and Qwen Code copied: the harness adds
+ * `hookSpecificOutput.additionalContext` to what the model reads, never as a
+ * turn of its own. Nothing when the engine has nothing to say.
+ */
+export function sessionStartContext(context: string | null): HookAnswer {
+	if (context === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+}

@@ -232,4 +232,26 @@ describe("Copilot CLI's events", () => {
 		const reasons = (await store.readDecisions()).map((line) => line.reason);
 		expect(reasons).toEqual(["user-turn", "compaction"]);
 	});
+
+	it("tells a resumed session where its list stands as sessionStart's additionalContext, and a new one nothing", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(["completed", "pending", "pending"]);
+		await stop();
+		const before = (await store.readDecisions()).length;
+		expect((await send("sessionStart", { source: "new", initialPrompt: "Hi" })).output).toBeNull();
+		const resumed = await send("sessionStart", { source: "resume", initialPrompt: "Where were we?" });
+		expect(resumed.output).toEqual({
+			additionalContext: expect.stringMatching(/was resumed[\s\S]*1 of 3 done[\s\S]*- Item 2\n- Item 3/),
+		});
+		const after = (await store.readDecisions()).slice(before).map((line) => `${line.kind}:${line.reason}`);
+		expect(after).toEqual(["event:resume-context"]);
+	});
+
+	it("says nothing to a resumed subagent", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(["pending", "pending"]);
+		await stop();
+		const answer = await send("sessionStart", { source: "resume", agentId: "agent-1", parentAgentId: SESSION });
+		expect(answer.output).toBeNull();
+	});
 });

@@ -165,4 +165,27 @@ describe("Gemini CLI's events", () => {
 		const state = await s.engine.explain({ lines: 100 });
 		expect(state.some((line) => line.reason === "user-turn" && line.at > clock.t - 1)).toBe(false);
 	});
+
+	it("tells a resumed session where its list stands, as SessionStart context, and nothing on startup or clear", async () => {
+		const s = session();
+		await s.promptIn("Work.");
+		await s.todos(["completed", "in_progress", "pending"]);
+		await s.turnEnds("Started.");
+		const before = await s.engine.explain({ lines: 100 });
+		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
+		const resumed = await handleHook(hookInput("SessionStart", { source: "resume" }), deps);
+		expect(resumed.output).toEqual({
+			hookSpecificOutput: {
+				hookEventName: "SessionStart",
+				additionalContext: expect.stringMatching(
+					/was resumed[\s\S]*1 of 3 done[\s\S]*- Item B \(in progress\)\n- Item C/,
+				),
+			},
+		});
+		for (const source of ["startup", "clear"]) {
+			expect((await handleHook(hookInput("SessionStart", { source }), deps)).output).toBeNull();
+		}
+		const after = (await s.engine.explain({ lines: 100 })).slice(before.length);
+		expect(after.map((line) => `${line.kind}:${line.reason}`)).toEqual(["event:resume-context"]);
+	});
 });

@@ -3,7 +3,7 @@
  * events seen in docs/pi-notes.md), over the real engine and a memory store.
  */
 import { describe, expect, it, vi } from "vitest";
-import { type AssistantReport, PiBridge, type PiView } from "../../../src/adapters/pi/bridge.js";
+import { type AssistantReport, cameBackHow, PiBridge, type PiView } from "../../../src/adapters/pi/bridge.js";
 import type { WorkspaceSource } from "../../../src/adapters/shared/workspace.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import type { DecisionRecord } from "../../../src/core/decision-record.js";
@@ -256,5 +256,37 @@ describe("the pi bridge", () => {
 		expect(t.started[0]).toContain("[boulder · automatic continuation");
 		await t.bridge.agentStart(t.view);
 		expect((await t.scope()).turn?.provenance).toBe("continuation");
+	});
+
+	it("tells a session that came back where its list stands, without a turn, a nudge or spent budget", async () => {
+		const t = setUp();
+		expect(
+			await userTurn(t, { todos: [...open2.todos, { content: "Item C", status: "completed" }] }, "Paused."),
+		).not.toBeNull();
+		await t.bridge.settled(t.view, false);
+		const before = await t.scope();
+		const count = (await t.records()).length;
+		const resumed = await t.bridge.cameBack(t.view, "resume");
+		expect(resumed).toMatch(/was resumed[\s\S]*1 of 3 done[\s\S]*- Item A \(in progress\)\n- Item B/);
+		expect(await t.bridge.cameBack(t.view, "compact")).toMatch(/had its conversation compacted/);
+		const after = (await t.records()).slice(count).map((line) => `${line.kind}:${line.reason}`);
+		expect(after).toEqual(["event:resume-context", "event:resume-context"]);
+		expect((await t.scope()).episode).toEqual(before.episode);
+		expect(t.started).toEqual([]);
+	});
+
+	it("says nothing once the user stopped boulder for the session", async () => {
+		const t = setUp();
+		await userTurn(t, open2, "Paused.");
+		await t.bridge.settled(t.view, false);
+		await t.bridge.command(t.view, "stop");
+		expect(await t.bridge.cameBack(t.view, "resume")).toBeNull();
+	});
+
+	it("hears a session come back when pi opens an earlier session, not a new one, a fork or a reload", () => {
+		expect(cameBackHow("resume", true)).toBe("resume");
+		expect(cameBackHow("startup", true)).toBe("resume");
+		expect(cameBackHow("startup", false)).toBeNull();
+		for (const reason of ["new", "fork", "reload"]) expect(cameBackHow(reason, true)).toBeNull();
 	});
 });

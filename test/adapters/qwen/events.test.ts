@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { promptProvenance } from "../../../src/adapters/qwen/events.js";
+import { handleQwenHook, promptProvenance, type QwenHookDeps } from "../../../src/adapters/qwen/events.js";
+import { parseQwenHookInput } from "../../../src/adapters/qwen/hook-input.js";
+import { Config } from "../../../src/core/config.js";
 import { CONTINUATION_PROMPT } from "../../../src/core/prompts/continuation.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "../../../src/core/prompts/verify-failed.prompt.js";
+import { Engine } from "../../../src/engine/engine.js";
+import { MemoryStore } from "../../../src/state/memory-store.js";
 
 describe("promptProvenance (Qwen Code's UserPromptSubmit)", () => {
 	it("counts only a prompt that carries submitted_prompt as the user's", () => {
@@ -26,5 +30,58 @@ describe("promptProvenance (Qwen Code's UserPromptSubmit)", () => {
 	it("knows boulder's nudge by its first line, even after leading whitespace, and not a prompt that quotes it later", () => {
 		expect(promptProvenance({ prompt: `\n  ${CONTINUATION_PROMPT}` })).toBeNull();
 		expect(promptProvenance({ prompt: `Why did I get this? ${CONTINUATION_PROMPT}` })).toBe("system");
+	});
+});
+
+describe("Qwen Code's SessionStart", () => {
+	const clock = { now: () => Date.UTC(2026, 11, 1, 9, 0, 0) };
+	const ref = { harness: "qwen", sessionId: "s1" };
+
+	async function withOpenList() {
+		const store = new MemoryStore("/w", { clock });
+		const engine = new Engine({ store, config: Config.parse({}), clock, plans: { read: async () => null } });
+		await engine.turnStarted(ref, "user");
+		await engine.todosChanged(ref, [
+			{ content: "Item A", status: "completed" },
+			{ content: "Item B", status: "pending" },
+		]);
+		const deps: QwenHookDeps = {
+			engine,
+			readTurn: async () => {
+				throw new Error("SessionStart reads no transcript");
+			},
+			cap: async () => 8,
+		};
+		const start = (fields: Record<string, unknown>) => {
+			const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/w", hook_event_name: "SessionStart" };
+			const parsed = parseQwenHookInput(JSON.stringify({ ...base, ...fields }), "SessionStart");
+			if (!parsed.ok) throw new Error(parsed.problem);
+			return handleQwenHook(parsed.input, deps);
+		};
+		return { engine, start };
+	}
+
+	it("tells a resumed or compacted session where its list stands, as additionalContext", async () => {
+		const { start } = await withOpenList();
+		for (const [source, how] of [
+			["resume", "was resumed"],
+			["compact", "had its conversation compacted"],
+		]) {
+			const answer = await start({ source, model: "m", permission_mode: "yolo" });
+			expect(answer.output).toEqual({
+				hookSpecificOutput: {
+					hookEventName: "SessionStart",
+					additionalContext: expect.stringMatching(new RegExp(`${how}[\\s\\S]*1 of 2 done[\\s\\S]*- Item B`)),
+				},
+			});
+		}
+	});
+
+	it("says nothing on startup or clear, nor to a subagent", async () => {
+		const { engine, start } = await withOpenList();
+		const before = await engine.explain({ lines: 100 });
+		for (const source of ["startup", "clear"]) expect((await start({ source })).output).toBeNull();
+		expect((await start({ source: "resume", agent_id: "a1", agent_type: "general" })).output).toBeNull();
+		expect(await engine.explain({ lines: 100 })).toHaveLength(before.length);
 	});
 });
