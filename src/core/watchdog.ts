@@ -94,31 +94,35 @@ export function overdueText(overdue: readonly OverdueTask[]): string {
 }
 
 /**
- * What a watcher at the deadline waits on, for a harness where no event comes
- * while a parent waits on its background work (Claude Code): the session's
- * last decision let it wait (`background-busy`) for the turn that has ended,
- * and one of the `watched` tasks runs past its limit after that decision.
- * `since` is that decision's time, its identity: any decision after it means
- * the session has moved on. null when there is nothing to wait for.
+ * What a watcher at the deadline sees, for a harness where no event comes
+ * while a parent waits on its background work (Claude Code):
+ * - `waiting`: the session's last decision let it wait (`background-busy`)
+ *   for the turn that has ended, and one of the `watched` tasks runs past its
+ *   limit after that decision. `since` is that decision's time, its identity:
+ *   any decision after it means the session has moved on.
+ * - `decided`: the turn that ended was decided otherwise (or nothing watched
+ *   is left to run past its limit), at `at`.
+ * - `running`: a turn runs, or none has ended yet.
  */
-export interface BackgroundWait {
-	since: number;
-	deadline: number;
-}
+export type BackgroundWait =
+	| { kind: "waiting"; since: number; deadline: number }
+	| { kind: "decided"; at: number }
+	| { kind: "running" };
 
 export function backgroundWait(
 	state: ContinuationState,
 	watched: readonly string[],
 	watchdog: Config["watchdog"],
-): BackgroundWait | null {
+): BackgroundWait {
 	const { turn, lastDecision: last } = state;
-	if (turn === null || turn.outcome === null || last === null) return null;
-	if (last.kind !== "skip" || last.reason !== "background-busy" || last.turnSeq !== turn.seq) return null;
+	if (turn === null || turn.outcome === null || last === null || last.turnSeq !== turn.seq) return { kind: "running" };
+	if (last.kind !== "skip" || last.reason !== "background-busy") return { kind: "decided", at: last.at };
 	const deadlines = (state.observed.background ?? [])
 		.filter((task) => watched.includes(task.id))
 		.map((task) => task.startedAt + limitFor(task.agent, watchdog))
 		.filter((deadline) => deadline > last.at);
-	return deadlines.length > 0 ? { since: last.at, deadline: Math.min(...deadlines) } : null;
+	if (deadlines.length === 0) return { kind: "decided", at: last.at };
+	return { kind: "waiting", since: last.at, deadline: Math.min(...deadlines) };
 }
 
 /** Said of a decision taken at a task's deadline by the watcher, not at the end of a turn. */

@@ -346,15 +346,17 @@ export class Engine {
 	}
 
 	/**
-	 * Where the session waits on background work that no event will end in
-	 * time (Claude Code): the wait and its first deadline among the `watched`
-	 * tasks, or null when it no longer waits on them. Reads without the lock.
+	 * Whether the session waits on background work that no event will end in
+	 * time (Claude Code), and until when (`core/watchdog.ts`). Reads without
+	 * the lock; a state that cannot be read is a session not waiting.
 	 */
-	async backgroundWait(ref: SessionRef, watched: readonly string[]): Promise<BackgroundWait | null> {
+	async backgroundWait(ref: SessionRef, watched: readonly string[]): Promise<BackgroundWait> {
 		const scope = this.scopeOf(ref);
-		if (scope === null) return null;
+		if (scope === null) return { kind: "decided", at: 0 };
 		const read = await this.store.readScope(scope);
-		return read.kind === "ok" ? backgroundWait(read.value, watched, this.config.watchdog) : null;
+		if (read.kind === "missing") return { kind: "running" };
+		if (read.kind === "unreadable") return { kind: "decided", at: 0 };
+		return backgroundWait(read.value, watched, this.config.watchdog);
 	}
 
 	/**

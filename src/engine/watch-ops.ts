@@ -9,9 +9,10 @@
  *
  * It never holds anything open longer than it must: it ends as soon as the
  * session has moved on (a turn, another decision, the watched tasks gone),
- * and when it finds no wait at all once the turn's own hook has had time to
- * decide. Two watchers that see the same wait cannot both wake it: the
- * decision is taken under the state's lock, only while the wait is unchanged.
+ * as soon as the turn's own hook decided not to wait, and when it finds no
+ * wait at all once that hook has had time to decide. Two watchers that see
+ * the same wait cannot both wake it: the decision is taken under the state's
+ * lock, only while the wait is unchanged.
  *
  * Contract: throws only what the engine throws; the caller logs it and wakes
  * nothing.
@@ -36,6 +37,12 @@ export interface WatchOptions {
 export const WATCH_POLL_MS = 1_000;
 export const WATCH_SETTLE_MS = 5_000;
 
+/**
+ * A decision this long before the watcher started can still be the one its
+ * turn's hook took: both processes start together, and either may be slower.
+ */
+const SAME_STOP_MS = 3_000;
+
 /** The nudge that wakes the parent at the deadline, or null when nothing should wake it. */
 export async function watchBackground(
 	engine: Engine,
@@ -50,8 +57,9 @@ export async function watchBackground(
 	for (;;) {
 		const now = clock.now();
 		const wait = await engine.backgroundWait(ref, watched);
-		if (wait === null) {
-			if (waited || now - started >= options.settleMs) return null;
+		if (wait.kind !== "waiting") {
+			const decidedHere = wait.kind === "decided" && wait.at >= started - SAME_STOP_MS;
+			if (waited || decidedHere || now - started >= options.settleMs) return null;
 			await options.sleep(Math.min(options.pollMs, end - now));
 			continue;
 		}

@@ -105,13 +105,16 @@ describe("what a watcher at the deadline waits on", () => {
 		const { state } = waitedOn([child, explore]);
 
 		expect(backgroundWait(state, ["ses_child", "ses_explore"], watchdog.watchdog)).toEqual({
+			kind: "waiting",
 			since: state.lastDecision?.at,
 			deadline: explore.startedAt + 2 * MIN,
 		});
-		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog)?.deadline).toBe(child.startedAt + 10 * MIN);
+		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog)).toMatchObject({
+			deadline: child.startedAt + 10 * MIN,
+		});
 	});
 
-	it("is nothing when the last decision did not let it wait, a turn runs, or no watched task is left to run past its limit", () => {
+	it("is no wait when the last decision did not let it wait, a turn runs, or no watched task is left to run past its limit", () => {
 		const { state } = waitedOn();
 		const running = { ...state, turn: state.turn ? { ...state.turn, outcome: null } : null };
 		const decided = {
@@ -120,14 +123,16 @@ describe("what a watcher at the deadline waits on", () => {
 		};
 		const newer = { ...state, turn: state.turn ? { ...state.turn, seq: state.turn.seq + 1 } : null };
 
-		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog)).not.toBeNull();
-		expect(backgroundWait(running, ["ses_child"], watchdog.watchdog)).toBeNull();
-		expect(backgroundWait(decided, ["ses_child"], watchdog.watchdog)).toBeNull();
-		expect(backgroundWait(newer, ["ses_child"], watchdog.watchdog)).toBeNull();
-		expect(backgroundWait(state, ["ses_other"], watchdog.watchdog)).toBeNull();
+		const at = state.lastDecision?.at;
+
+		expect(backgroundWait(state, ["ses_child"], watchdog.watchdog).kind).toBe("waiting");
+		expect(backgroundWait(running, ["ses_child"], watchdog.watchdog)).toEqual({ kind: "running" });
+		expect(backgroundWait(newer, ["ses_child"], watchdog.watchdog)).toEqual({ kind: "running" });
+		expect(backgroundWait(decided, ["ses_child"], watchdog.watchdog)).toEqual({ kind: "decided", at });
+		expect(backgroundWait(state, ["ses_other"], watchdog.watchdog)).toEqual({ kind: "decided", at });
 		// Overdue already when the session was let wait (on something else): no deadline of its own is left.
 		const late = { ...child, startedAt: T0 - 20 * MIN };
 		const shell = { id: "b1", agent: null, startedAt: T0 };
-		expect(backgroundWait(waitedOn([late, shell]).state, ["ses_child"], watchdog.watchdog)).toBeNull();
+		expect(backgroundWait(waitedOn([late, shell]).state, ["ses_child"], watchdog.watchdog).kind).toBe("decided");
 	});
 });

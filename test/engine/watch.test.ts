@@ -154,6 +154,26 @@ describe("the watcher at the deadline", () => {
 		expect(injects).toHaveLength(1);
 	});
 
+	it("ends at once when the turn's own hook decided not to wait (the list is done)", async () => {
+		const worktree = await tempWorktree();
+		const { engine } = fileEngine(worktree, CONFIG);
+		await engine.turnStarted(main, "user");
+		await engine.todosChanged(
+			main,
+			LIST.map((todo) => ({ ...todo, status: "completed" as const })),
+		);
+		const done = await engine.turnEndedAndIdle(
+			main,
+			{ outcome: "end" },
+			{ backgroundTasks: 1, named: [{ id: "a1", agent: null }] },
+		);
+		expect(done.kind).toBe("complete");
+		const { sleep, slept } = sleeper();
+
+		expect(await watchBackground(engine, main, ["a1"], { clock, sleep, ...TIMING })).toBeNull();
+		expect(slept).toEqual([]);
+	});
+
 	it("gives up when no wait appears once the turn's own hook has had time to decide", async () => {
 		const worktree = await tempWorktree();
 		const { engine } = fileEngine(worktree, CONFIG);
