@@ -18,6 +18,10 @@
  * slows both alike. The warm-up runs create the hook's V8 code cache (in the
  * throwaway HOME), as a user's first hook run does; the timed runs use it.
  *
+ * Every Stop also starts the watcher (the second Stop registration,
+ * `Watchdog`, run in the background beside the Stop hook): with no subagent
+ * running, as here, it reads the input and ends. Its time is reported too.
+ *
  * Run after `npm run build`: `node bench/hook-latency.mjs [runs]`. Writes
  * `bench/results/hook-latency.json`. Timings are reported, never asserted.
  */
@@ -52,6 +56,7 @@ try {
 	const forms = installedForms(env, project);
 	const hookTimes = [];
 	const bareTimes = [];
+	const watcherTimes = [];
 	const formTimes = Object.fromEntries(forms.map((form) => [form.name, []]));
 	let nudges = 0;
 	for (let run = 0; run < WARMUP + RUNS; run++) {
@@ -59,6 +64,7 @@ try {
 		const hook = timed(process.execPath, [bundle, "Stop"], stopInput, env, project);
 		const bare = timed(process.execPath, ["-e", "0"], "", env, project);
 		if (hook.stdout.includes('"decision":"block"')) nudges++;
+		const watcher = timed(process.execPath, [bundle, "Watchdog"], stopInput, env, project);
 		const ofForms = forms.map((form) => {
 			restore();
 			form.before?.();
@@ -71,11 +77,13 @@ try {
 		if (run < WARMUP) continue;
 		hookTimes.push(hook.ms);
 		bareTimes.push(bare.ms);
+		watcherTimes.push(watcher.ms);
 		for (const [index, form] of forms.entries()) formTimes[form.name].push(ofForms[index]);
 	}
 	const memory = peakMemory({ stopInput, restore, env, project });
 	const hookStats = stats(hookTimes);
 	const bareStats = stats(bareTimes);
+	const watcherStats = stats(watcherTimes);
 	const formStats = Object.fromEntries(forms.map((form) => [form.name, stats(formTimes[form.name])]));
 	const pinnedMedian = formStats.pinned.median;
 	const result = {
@@ -98,6 +106,11 @@ try {
 		bareNodeMs: bareStats,
 		ratio: round(hookStats.median / bareStats.median),
 		goal: "median below 1.5 × bare node start-up",
+		watcher: {
+			what: "the watcher Claude Code starts beside every Stop hook (`Watchdog`, in the background), with no subagent running: it reads the input and ends",
+			ms: watcherStats,
+			ratio: round(watcherStats.median / bareStats.median),
+		},
 		peakMemoryKb: memory,
 		bundleBytes: statSync(bundle).size + statSync(path.join(path.dirname(bundle), "claude-code-main.cjs")).size,
 		codeCache: "warm: the warm-up runs write V8's code cache, as a user's first hook run does",
@@ -119,6 +132,9 @@ try {
 	console.log(`  hook       median ${hookStats.median} ms  (p90 ${hookStats.p90}, min ${hookStats.min})`);
 	console.log(`  node -e 0  median ${bareStats.median} ms  (p90 ${bareStats.p90}, min ${bareStats.min})`);
 	console.log(`  ratio      ${result.ratio} × (goal: below 1.5 ×)`);
+	console.log(
+		`  watcher    median ${watcherStats.median} ms, ${result.watcher.ratio} × (beside each Stop, in the background)`,
+	);
 	console.log(`  peak RSS   hook ${memory.hook} KB, bare node ${memory.bare} KB (${memory.how})`);
 	console.log(`  nudged in  ${nudges} of ${WARMUP + RUNS} runs`);
 	console.log("Installed command, run as `sh -c <command>` (medians):");
