@@ -132,6 +132,28 @@ export class Engine {
 		await this.change(ref, (state) => ({ ...observe(state, ref), todos: update(state.todos ?? []) }));
 	}
 
+	/**
+	 * A background task the session knew by name has ended (Claude Code's
+	 * SubagentStop names its subagent): it no longer runs, and a watcher
+	 * waiting on it ends. Nothing changes for a task the session did not list.
+	 */
+	async backgroundTaskEnded(ref: SessionRef, id: string): Promise<void> {
+		const scope = this.scopeOf(ref);
+		if (scope === null) return;
+		await this.store.updateScope(scope, (current) => {
+			if (current.kind !== "ok") return { result: undefined, next: null };
+			const state = current.value;
+			const background = state.observed.background ?? [];
+			if (!background.some((task) => task.id === id)) return { result: undefined, next: null };
+			const observed = {
+				...state.observed,
+				background: background.filter((task) => task.id !== id),
+				backgroundTasks: Math.max(0, state.observed.backgroundTasks - 1),
+			};
+			return { result: undefined, next: { ...state, observed } };
+		});
+	}
+
 	/** How many subagents or background tasks run; `tasks` names those the adapter knows by start, for the watchdog. */
 	async backgroundChanged(ref: SessionRef, running: number, tasks?: readonly BackgroundTask[]): Promise<void> {
 		await this.change(ref, (state) => ({

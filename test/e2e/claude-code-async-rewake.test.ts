@@ -212,3 +212,48 @@ it(
 	},
 	TEST_TIMEOUT_MS,
 );
+
+it(
+	"with boulder, a subagent that returns within its limit wakes the parent itself: the watcher wakes nothing",
+	async () => {
+		await boulderOk("install", "claude-code", "--project");
+		await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: 600_000 } }));
+		const todos = (status: string) => [{ content: "Item A", status, activeForm: "Doing item A" }];
+		let parentTurn = 0;
+		server = await startAnthropicServer(({ request }) => {
+			if (isSubagentRequest(request)) return { text: "Item A is written.", delayMs: 3_000 };
+			parentTurn++;
+			if (parentTurn === 1) {
+				const agent = { description: "helper", prompt: "Do item A.", run_in_background: true };
+				return {
+					toolUses: [
+						{ name: "TodoWrite", input: { todos: todos("pending") } },
+						{ name: "Agent", input: { ...agent, subagent_type: "general-purpose" } },
+					],
+				};
+			}
+			if (lastUserText(request).includes("Item A is written."))
+				return { text: "Done.", toolUses: [{ name: "TodoWrite", input: { todos: todos("completed") } }] };
+			return { text: parentTurn === 2 ? "Waiting for the helper." : "All done." };
+		});
+
+		const run = await runClaude(sandbox, {
+			prompt: "Do the work.",
+			baseUrl: server.url,
+			env: { CLAUDE_CODE_ENABLE_TASKS: "0" },
+			timeoutMs: RUN_TIMEOUT_MS,
+		});
+
+		// A watcher still running holds back the notification that wakes the parent: it must end when the subagent does.
+		expect(run.timedOut).toBe(false);
+		expect(run.json?.result).toBe("All done.");
+		const parent = server.mainRequests().filter((request) => !isSubagentRequest(request));
+		expect(parent.some((request) => lastUserText(request).includes("<task-notification>"))).toBe(true);
+		expect(parent.filter((request) => lastUserText(request).includes("Stop hook feedback"))).toEqual([]);
+		expect(parent.filter((request) => lastUserText(request).includes(NUDGE))).toEqual([]);
+		const why = await boulderOk("why", "-n", "20");
+		expect(why).toMatch(/1 background task\(s\) still running/);
+		expect(why).not.toContain("decided at the deadline");
+	},
+	TEST_TIMEOUT_MS,
+);

@@ -102,6 +102,16 @@ describe("the watcher at the deadline", () => {
 		expect(await watchBackground(engine, main, ["a1"], { clock, sleep, ...TIMING })).toBeNull();
 	});
 
+	it("ends within a poll when the subagent it watches has ended, before the parent's next turn", async () => {
+		const worktree = await tempWorktree();
+		const { engine } = fileEngine(worktree, CONFIG);
+		await waitingParent(engine);
+		const { sleep, slept } = sleeper({ 10000: () => engine.backgroundTaskEnded(main, "a1") });
+
+		expect(await watchBackground(engine, main, ["a1"], { clock, sleep, ...TIMING })).toBeNull();
+		expect(slept.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(11_000);
+	});
+
 	it("keeps watching through a later wait on the same subagent, and wakes at its deadline", async () => {
 		const worktree = await tempWorktree();
 		const { engine } = fileEngine(worktree, CONFIG);

@@ -77,6 +77,11 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			return onStop(input, ref, deps);
 		case "SubagentStop":
 			await deps.engine.onIdle(ref, {});
+			// A background subagent has ended: the parent's watcher must stop waiting on it, since a
+			// watcher still running holds back the notification that wakes the parent.
+			if (input.agentId !== null) {
+				await deps.engine.backgroundTaskEnded({ ...ref, subagent: false, agent: null }, input.agentId);
+			}
 			return NOTHING;
 		case "UserPromptSubmit":
 			await onUserPrompt(input, ref, deps);

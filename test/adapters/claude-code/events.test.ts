@@ -545,6 +545,22 @@ describe("the other events", () => {
 		expect((await state()).turn?.outcome).toBeNull();
 	});
 
+	it("forgets a background subagent in the parent's record when its SubagentStop comes, and only that one", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		const task = (id: string) => ({ id, type: "subagent", status: "running", agent_type: "general-purpose" });
+		await stop({ background_tasks: [task("a1"), task("a2")] });
+		const listed = async () => (await state()).observed;
+		expect((await listed()).background?.map((known) => known.id)).toEqual(["a1", "a2"]);
+		expect((await listed()).backgroundTasks).toBe(2);
+
+		await send("SubagentStop", { agent_id: "a1", agent_type: "general-purpose" });
+		await send("SubagentStop", { agent_id: "a-foreground", agent_type: "Explore" });
+
+		expect((await listed()).background?.map((known) => known.id)).toEqual(["a2"]);
+		expect((await listed()).backgroundTasks).toBe(1);
+	});
+
 	it("takes a too-long prompt as a context overflow, and other API failures as API errors", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
 		await send("StopFailure", {
