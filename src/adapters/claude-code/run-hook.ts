@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
-import { runningSubagents } from "../shared/background-tasks.js";
+import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
 import { type OpenEngine, readInput, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
@@ -72,7 +72,7 @@ async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Pr
 	}
 	const parsed = parseHookInput(text, "Stop");
 	if (!parsed.ok || parsed.input.agentId !== null) return 0;
-	const watched = runningSubagents(parsed.input.fields.background_tasks);
+	const watched = watchableSubagents(parsed.input.fields.background_tasks);
 	if (watched.length === 0) return 0;
 	const timing = options.watch ?? {};
 	const watch = {

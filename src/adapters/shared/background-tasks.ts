@@ -28,16 +28,19 @@ export function namedBackgroundTasks(value: unknown): NamedTask[] | null {
 }
 
 /**
- * The ids of the running subagents (`type: "subagent"`): what holds a parent
- * waiting. A background shell does not (Claude Code's `-p` ends without it).
+ * The ids of the running subagents (`type: "subagent"`) a watcher can wait
+ * on, or none. While a watcher runs, Claude Code holds back the notification
+ * of any background task that finishes, and only a subagent's end is seen
+ * (SubagentStop), which ends the watcher. So with anything else running (a
+ * background shell) there is no watcher: the shell's end wakes the parent as
+ * it would without boulder, and the Stop after it watches what is left.
  */
-export function runningSubagents(value: unknown): string[] {
+export function watchableSubagents(value: unknown): string[] {
 	if (!Array.isArray(value)) return [];
-	return value
-		.filter(isRunning)
-		.flatMap((task) =>
-			isRecord(task) && task.type === "subagent" && typeof task.id === "string" && task.id !== "" ? [task.id] : [],
-		);
+	const running = value.filter(isRunning);
+	const subagent = (task: unknown): task is { id: string } =>
+		isRecord(task) && task.type === "subagent" && typeof task.id === "string" && task.id !== "";
+	return running.every(subagent) ? running.map((task) => task.id) : [];
 }
 
 function isRunning(task: unknown): boolean {

@@ -216,8 +216,8 @@ describe("the watcher (the second Stop registration)", () => {
 		throw new Error("the watcher opened the worktree");
 	};
 
-	it("ends at once, opening nothing, when the turn left no subagent running", async () => {
-		for (const tasks of [[], [shell], [{ ...subagent, status: "completed" }], undefined]) {
+	it("ends at once, opening nothing, when the turn left no subagent running, or a shell beside it", async () => {
+		for (const tasks of [[], [shell], [{ ...subagent, status: "completed" }], [subagent, shell], undefined]) {
 			const out = await run("Watchdog", input("Stop", { background_tasks: tasks }), { open: refuse });
 
 			expect(out).toEqual({ stdout: "", stderr: "", code: 0 });
