@@ -14,12 +14,11 @@
  * Writes `bench/results/gemini-hook-latency.json`. Timings are reported, never
  * asserted.
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { benchEnv, hookVsBare, keepState, report, runNode } from "./fixtures/hook-bench.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(repoRoot, "dist", "hook", "boulder-hook.cjs");
@@ -38,14 +37,7 @@ const SESSION = "5d0c8a5e-bench-4c1b-9a51-gemini000001";
 const root = mkdtempSync(path.join(os.tmpdir(), "boulder-gemini-hook-latency-"));
 const project = path.join(root, "project");
 const transcript = path.join(root, "home", ".gemini", "tmp", "project", "chats", `session-${SESSION}.jsonl`);
-const env = {
-	PATH: process.env.PATH,
-	HOME: path.join(root, "home"),
-	XDG_CONFIG_HOME: path.join(root, "config"),
-	XDG_CACHE_HOME: path.join(root, "cache"),
-	BOULDER_STATE_HOME: path.join(root, "state"),
-	GEMINI_PROJECT_DIR: project,
-};
+const env = benchEnv(root, { GEMINI_PROJECT_DIR: project });
 const base = { session_id: SESSION, transcript_path: transcript, cwd: project, timestamp: new Date().toISOString() };
 const todos = Array.from({ length: TODOS }, (_, index) => ({
 	description: `Item ${index + 1}: a realistic description of the work to do`,
@@ -64,8 +56,7 @@ try {
 		tool_input: { todos },
 		tool_response: { llmContent: "ok", returnDisplay: "ok" },
 	});
-	const pristine = path.join(root, "pristine-state");
-	cpSync(path.join(project, ".boulder"), pristine, { recursive: true });
+	const restore = keepState(project, path.join(root, "pristine-state"));
 	const afterAgent = JSON.stringify({
 		...base,
 		hook_event_name: "AfterAgent",
@@ -73,63 +64,40 @@ try {
 		prompt_response: "Item 5 is done and its tests pass.",
 		stop_hook_active: false,
 	});
-	const hookTimes = [];
-	const bareTimes = [];
-	let nudges = 0;
-	for (let run = 0; run < WARMUP + RUNS; run++) {
-		rmSync(path.join(project, ".boulder"), { recursive: true, force: true });
-		cpSync(pristine, path.join(project, ".boulder"), { recursive: true });
-		const hooked = timed(process.execPath, [bundle, "gemini", "AfterAgent"], afterAgent);
-		const bare = timed(process.execPath, ["-e", "0"], "");
-		if (hooked.stdout.includes('"decision":"deny"')) nudges++;
-		if (run < WARMUP) continue;
-		hookTimes.push(hooked.ms);
-		bareTimes.push(bare.ms);
-	}
-	const hookStats = stats(hookTimes);
-	const bareStats = stats(bareTimes);
-	const result = {
-		what: "wall time of the bundled Gemini CLI AfterAgent hook (start to exit), beside `node -e 0` in the same run",
-		command: `node ${path.relative(repoRoot, bundle)} gemini AfterAgent < after-agent-input.json`,
-		at: new Date().toISOString(),
-		node: process.version,
-		platform: `${process.platform} ${process.arch}`,
-		cpus: os.cpus().length,
-		loadAverage: os.loadavg().map(round),
+	const measured = hookVsBare({
 		runs: RUNS,
 		warmup: WARMUP,
-		input: {
-			todos: TODOS,
-			openTodos: TODOS - DONE,
-			transcriptBytes: statSync(transcript).size,
-			decision: `inject (${nudges} of ${WARMUP + RUNS} runs nudged)`,
+		restore,
+		args: [bundle, "gemini", "AfterAgent"],
+		input: afterAgent,
+		place: { env, cwd: project },
+		nudged: (stdout) => stdout.includes('"decision":"deny"'),
+	});
+	const transcriptBytes = statSync(transcript).size;
+	report(
+		repoRoot,
+		"gemini-hook-latency",
+		`Gemini AfterAgent hook, ${RUNS} runs (20 todos, ${(transcriptBytes / 1048576).toFixed(1)} MB transcript):`,
+		{
+			what: "wall time of the bundled Gemini CLI AfterAgent hook (start to exit), beside `node -e 0` in the same run",
+			command: `node ${path.relative(repoRoot, bundle)} gemini AfterAgent < after-agent-input.json`,
+			runs: RUNS,
+			warmup: WARMUP,
+			input: {
+				todos: TODOS,
+				openTodos: TODOS - DONE,
+				transcriptBytes,
+				decision: `inject (${measured.nudges} of ${WARMUP + RUNS} runs nudged)`,
+			},
 		},
-		hookMs: hookStats,
-		bareNodeMs: bareStats,
-		ratio: round(hookStats.median / bareStats.median),
-	};
-	const out = path.join(repoRoot, "bench", "results", "gemini-hook-latency.json");
-	mkdirSync(path.dirname(out), { recursive: true });
-	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-	console.log(
-		`Gemini AfterAgent hook, ${RUNS} runs (20 todos, ${(result.input.transcriptBytes / 1048576).toFixed(1)} MB transcript):`,
+		measured,
 	);
-	console.log(`  hook       median ${hookStats.median} ms  (p90 ${hookStats.p90}, min ${hookStats.min})`);
-	console.log(`  node -e 0  median ${bareStats.median} ms  (p90 ${bareStats.p90}, min ${bareStats.min})`);
-	console.log(`  ratio      ${result.ratio} ×; nudged in ${nudges} of ${WARMUP + RUNS} runs`);
-	console.log(`Written to ${path.relative(process.cwd(), out)}`);
 } finally {
 	rmSync(root, { recursive: true, force: true });
 }
 
 function hook(event, input) {
-	const child = spawnSync(process.execPath, [bundle, "gemini", event], {
-		input: JSON.stringify(input),
-		env,
-		cwd: project,
-		encoding: "utf8",
-	});
-	if (child.status !== 0) throw new Error(`${event} exited ${child.status}: ${child.stderr}`);
+	runNode([bundle, "gemini", event], JSON.stringify(input), { env, cwd: project });
 }
 
 /** Earlier turns up to about 2 MB, then the current turn: the prompt, a write_todos call, and a finished reply. */
@@ -185,26 +153,4 @@ function writeTranscript() {
 		}),
 	);
 	writeFileSync(transcript, `${lines.join("\n")}\n`);
-}
-
-function timed(command, args, input) {
-	const start = performance.now();
-	const child = spawnSync(command, args, { input, env, cwd: project, encoding: "utf8" });
-	const ms = performance.now() - start;
-	if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
-	return { ms, stdout: child.stdout };
-}
-
-function stats(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-	const median =
-		sorted.length % 2 === 1
-			? sorted[(sorted.length - 1) / 2]
-			: (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-	return { median: round(median), p90: round(at(0.9)), min: round(sorted[0]), max: round(sorted.at(-1)) };
-}
-
-function round(value) {
-	return Math.round(value * 10) / 10;
 }

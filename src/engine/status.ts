@@ -11,6 +11,7 @@
 import { stat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
+import { changesStanding } from "../core/event-reasons.js";
 import { type ParsedPlan, parsePlan } from "../core/plan-parser.js";
 import { scopeKey } from "../core/scope-key.js";
 import { canonicalText } from "../core/todos.js";
@@ -110,19 +111,22 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		const where = works.problem.movedTo ? `moved aside to ${works.problem.movedTo}` : "left in place";
 		return { ...view, problem: `the works file was unreadable (${works.problem.reason}; ${where})` };
 	}
-	if (works.kind === "missing") return { ...view, lastDecision: lastOf(await store.readDecisions({ limit: 1 })) };
+	if (works.kind === "missing") {
+		const decisions = await store.readDecisions({ limit: DECISIONS_SCANNED, enough: standing });
+		return { ...view, lastDecision: lastOf(decisions) };
+	}
 	const file = works.value;
 	// Newest first, reading stops once every work has its last decision: older lines are never parsed.
 	const unseen = new Set(Object.keys(file.works));
 	const decisions = await store.readDecisions({
 		limit: DECISIONS_SCANNED,
 		enough: (record) => {
-			if (record.work) unseen.delete(record.work);
+			if (record.work && standing(record)) unseen.delete(record.work);
 			return unseen.size === 0;
 		},
 	});
 	const lastByWork = new Map<string, DecisionRecord>();
-	for (const record of decisions) if (record.work) lastByWork.set(record.work, record);
+	for (const record of decisions) if (record.work && standing(record)) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
 	const rows = await Promise.all(
 		Object.values(file.works).map((work) =>
@@ -277,8 +281,18 @@ async function sessionStoppedBy(store: Store, harness: string, sessionId: string
 	return read.kind === "ok" ? (read.value.disabled?.by ?? null) : null;
 }
 
+/**
+ * Whether a log line may be status's last word: a decision, or an event that
+ * changes where things stand. A note along the way (context given at a
+ * resume, a reminder) would read as the session's state and hide the decision
+ * that still holds.
+ */
+function standing(record: DecisionRecord): boolean {
+	return record.kind !== "event" || changesStanding(record.reason);
+}
+
 function lastOf(records: readonly DecisionRecord[]): DecisionRecord | null {
-	return records.at(-1) ?? null;
+	return records.findLast(standing) ?? null;
 }
 
 export async function folderExists(dir: string): Promise<boolean> {

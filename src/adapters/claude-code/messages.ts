@@ -4,6 +4,8 @@
  * messages. The nudges themselves are the core's prompts.
  */
 
+import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+
 export { configNotice, limitNotice } from "../shared/hook-messages.js";
 
 /** Why boulder waits after the user ran one of its read-only slash commands. */
@@ -25,46 +27,21 @@ export const LINK_GONE_NOTICE =
 	"boulder: the copy of boulder these Claude Code hooks ran was moved or removed; run `boulder install claude-code --project` with the boulder you have now (or `boulder doctor`). Carrying on without it.";
 
 export const INSTALL_TEXT = {
-	notJson: (file: string, problem: string) =>
-		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
-	notObject: (file: string, what: string) =>
-		`${file} holds ${what} where Claude Code expects a settings object; boulder did not touch it.`,
-	hooksNotObject: (file: string) =>
-		`"hooks" in ${file} is not an object; boulder did not touch the file. Fix it by hand and run the command again.`,
-	eventNotList: (file: string, event: string) =>
-		`"hooks.${event}" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
-	noBundle: (file: string) =>
-		`the hook program ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
-	installed: (file: string, events: number) => `Installed boulder's Claude Code hooks (${events} events) in ${file}.`,
-	updated: (file: string) => `Updated boulder's Claude Code hooks in ${file}.`,
-	unchanged: (file: string) => `boulder's Claude Code hooks are already installed in ${file}; nothing changed.`,
-	backup: (file: string) => `The previous file is kept as ${file}.`,
-	removed: (file: string, entries: number) => `Removed boulder's Claude Code hooks (${entries} entries) from ${file}.`,
-	notInstalled: (file: string) => `boulder's Claude Code hooks are not in ${file}; nothing changed.`,
-	restart: "Claude Code reads hooks when a session starts: restart running sessions to pick them up.",
+	...hooksInstallText("Claude Code"),
 	portable: (link: string | null, root: string) =>
-		`The hooks name no path of this machine: they run the project's own boulder-agent (devDependency), else the one linked for you${
-			link ? ` (${link} → ${root})` : ""
-		}, else boulder-claude-code-hook on the PATH (a global install). Teammates need boulder-agent installed; without it their hooks print one notice per session and do nothing else.`,
-	pinned: (node: string, bundle: string, scope: string) =>
-		`The hooks run ${node} ${bundle}: pinned to this machine (fine for ${scope} settings). If node or this copy of boulder moves, run this command again; \`boulder doctor\` notices.`,
-} as const;
+		portableHooksNote({ onPath: "boulder-claude-code-hook", linked: { link, root }, notice: true }),
+};
 
 /** What `boulder doctor` says about Claude Code installs. */
 export const DOCTOR_TEXT = {
+	...hooksDoctorText("Claude Code"),
 	notInstalled:
 		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
 	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
-	unreadableFix: "fix the file, or move it away",
-	twice: (places: string[]) =>
-		`boulder runs from more than one place in Claude Code (${places.join(", ")}): every event runs boulder more than once`,
-	programGone: (file: string, program: string) =>
-		`the hooks in ${file} run ${program}, which does not exist (moved or removed): they fail and boulder does nothing`,
 	otherVersion: (file: string, installed: string, where: string, version: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
 	pinnedOk: (file: string, scope: string, version: string, events: number) =>
 		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${events} events)`,
 	portableOk: (file: string, version: string, where: string) =>
@@ -78,4 +55,4 @@ export const DOCTOR_TEXT = {
 	pluginVersion: (id: string, installed: string, version: string) =>
 		`Claude Code's plugin ${id} is version ${installed}; this boulder is ${version}`,
 	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
-} as const;
+};

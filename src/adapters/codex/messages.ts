@@ -4,6 +4,8 @@
  * boulder is installed. The nudges themselves are the core's prompts.
  */
 
+import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+
 /**
  * What the portable hooks print at session start where no boulder is
  * installed (a teammate without it): one line, shown to the user, never to
@@ -22,47 +24,26 @@ export const PROJECT_TRUST_NOTE =
 	'Codex reads this project\'s .codex/hooks.json only once the project itself is trusted (Codex asks the first time you start it here; or set `projects."<this folder>".trust_level = "trusted"` in $CODEX_HOME/config.toml).';
 
 export const INSTALL_TEXT = {
-	notJson: (file: string, problem: string) =>
-		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
-	notObject: (file: string, what: string) =>
-		`${file} holds ${what} where Codex expects a hooks object; boulder did not touch it.`,
-	hooksNotObject: (file: string) =>
-		`"hooks" in ${file} is not an object; boulder did not touch the file. Fix it by hand and run the command again.`,
-	eventNotList: (file: string, event: string) =>
-		`"hooks.${event}" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
-	noBundle: (file: string) =>
-		`the hook program ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
-	installed: (file: string, events: number) => `Installed boulder's Codex hooks (${events} events) in ${file}.`,
-	updated: (file: string) => `Updated boulder's Codex hooks in ${file}.`,
-	unchanged: (file: string) => `boulder's Codex hooks are already installed in ${file}; nothing changed.`,
-	backup: (file: string) => `The previous file is kept as ${file}.`,
-	removed: (file: string, entries: number) => `Removed boulder's Codex hooks (${entries} entries) from ${file}.`,
-	notInstalled: (file: string) => `boulder's Codex hooks are not in ${file}; nothing changed.`,
-	restart: "Codex reads hooks when a session starts: restart running sessions to pick them up.",
+	...hooksInstallText("Codex", { holds: "a hooks object" }),
 	portable: (found: string | null) =>
-		`The hooks name no path of this machine: they run the project's own boulder-agent (devDependency), else boulder-hook on the PATH (a global install).${
-			found
-				? ` Here they find ${found}.`
-				: " Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally."
-		} Teammates without boulder see one notice per session and nothing else.`,
-	pinned: (node: string, bundle: string) =>
-		`The hooks run ${node} ${bundle}: pinned to this machine. If node or this copy of boulder moves, run this command again; \`boulder doctor\` notices.`,
-} as const;
+		portableHooksNote({
+			onPath: "boulder-hook",
+			notice: true,
+			here: found
+				? `Here they find ${found}.`
+				: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
+		}),
+};
 
 /** What `boulder doctor` says about Codex installs. */
 export const DOCTOR_TEXT = {
+	...hooksDoctorText("Codex"),
 	notInstalled: "boulder's Codex hooks are not in this project's .codex/hooks.json or in $CODEX_HOME/hooks.json",
 	installFix: "`boulder install codex` adds them, if you use Codex here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
-	unreadableFix: "fix the file, or move it away",
-	twice: (places: string[]) =>
-		`boulder runs from more than one place in Codex (${places.join(", ")}): every event runs boulder more than once`,
-	programGone: (file: string, program: string) =>
-		`the hooks in ${file} run ${program}, which does not exist (moved or removed): they fail and boulder does nothing`,
 	otherVersion: (file: string, installed: string, version: string) =>
 		`the hooks in ${file} run boulder ${installed}; this is ${version}: two versions would share one state folder`,
-	missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
 	ok: (file: string, detail: string) => `hooks installed in ${file} (${detail})`,
@@ -76,4 +57,4 @@ export const DOCTOR_TEXT = {
 	projectUntrusted: (folder: string) =>
 		`Codex does not trust the project ${folder}, so it ignores its .codex/hooks.json`,
 	projectTrustFix: "start `codex` in the project and trust it when asked",
-} as const;
+};

@@ -354,7 +354,7 @@ function parseConfig(text: string, file: string): Node {
 		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
 	}
 	const plugin = memberOf(root, "plugin");
-	if (plugin && plugin.type !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.pluginNotList(file));
+	if (plugin && plugin.type !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.notList(file));
 	return root;
 }
 

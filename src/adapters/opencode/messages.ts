@@ -4,6 +4,8 @@
  * themselves are the core's prompts.
  */
 
+import { entryInstallText } from "../shared/install-messages.js";
+
 export const COMMAND_NAME = "boulder";
 
 export const COMMAND_DESCRIPTION = "boulder: status, stop, go or why (answered without a model turn)";
@@ -26,26 +28,10 @@ export const ANSWERED_ERROR =
 	"boulder answered /boulder in the session itself; this error only keeps OpenCode from sending the command to the model";
 
 export const INSTALL_TEXT = {
-	notJson: (file: string, problem: string) =>
-		`${file} is not valid JSON or JSONC (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
-	notObject: (file: string, what: string) =>
-		`${file} holds ${what} where OpenCode expects a config object; boulder did not touch it.`,
-	pluginNotList: (file: string) =>
-		`"plugin" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
-	noBundle: (file: string) =>
-		`the plugin ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
-	installed: (file: string) => `Installed boulder's OpenCode plugin in ${file}.`,
-	updated: (file: string) => `Updated boulder's OpenCode plugin entry in ${file}.`,
-	unchanged: (file: string) => `boulder's OpenCode plugin is already in ${file}; nothing changed.`,
-	backup: (file: string) => `The previous file is kept as ${file}.`,
-	removed: (file: string, entries: number) =>
-		`Removed boulder's OpenCode plugin (${entries} entr${entries === 1 ? "y" : "ies"}) from ${file}.`,
-	notInstalled: (file: string) => `boulder's OpenCode plugin is not in ${file}; nothing changed.`,
+	...entryInstallText({ title: "OpenCode", thing: "plugin", file: "config", list: "plugin", syntax: "JSON or JSONC" }),
 	restart: "OpenCode loads plugins when it starts: restart it to pick the change up.",
-	machineLocal:
-		"The entry is an absolute path to this copy of boulder: pinned to this machine (fine for your user config). If boulder moves, run this command again; `boulder doctor` notices.",
 	byName: (folder: string, root: string) =>
 		`The entry is the package name, which names no path of this machine. OpenCode loads it from its package cache, now linked to this copy of boulder (${folder} → ${root}), without the npm registry. Teammates: install boulder-agent (globally or as a devDependency) and run this command once; without the link OpenCode tries to download boulder-agent from the npm registry.`,
 	byNameDownloaded: (folder: string) =>
 		`The entry is the package name, which names no path of this machine. OpenCode already keeps a copy of boulder-agent it downloaded (${folder}) and loads that one; \`boulder doctor\` says which version it is.`,
-} as const;
+};

@@ -228,7 +228,7 @@ function parseSettings(text: string, file: string): Node {
 	}
 	const extensions = memberOf(root, "extensions");
 	if (extensions && extensions.type !== "array") {
-		throw new BoulderError("settings-invalid", INSTALL_TEXT.extensionsNotList(file));
+		throw new BoulderError("settings-invalid", INSTALL_TEXT.notList(file));
 	}
 	return root;
 }

@@ -5,6 +5,8 @@
  * themselves are the core's prompts.
  */
 
+import { entryInstallText } from "../shared/install-messages.js";
+
 /** The `customType` of boulder's continuation message in pi's session. */
 export const NUDGE_TYPE = "boulder-continuation";
 
@@ -58,26 +60,10 @@ export const TOOL_TEXT = {
 } as const;
 
 export const INSTALL_TEXT = {
-	notJson: (file: string, problem: string) =>
-		`${file} is not valid JSON (${problem}); boulder did not touch it. Fix the file (or move it away) and run the command again.`,
-	notObject: (file: string, what: string) =>
-		`${file} holds ${what} where pi expects a settings object; boulder did not touch it.`,
-	extensionsNotList: (file: string) =>
-		`"extensions" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`,
-	noBundle: (file: string) =>
-		`the extension ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`,
-	installed: (file: string) => `Installed boulder's pi extension in ${file}.`,
-	updated: (file: string) => `Updated boulder's pi extension entry in ${file}.`,
-	unchanged: (file: string) => `boulder's pi extension is already in ${file}; nothing changed.`,
-	backup: (file: string) => `The previous file is kept as ${file}.`,
-	removed: (file: string, entries: number) =>
-		`Removed boulder's pi extension (${entries} entr${entries === 1 ? "y" : "ies"}) from ${file}.`,
-	notInstalled: (file: string) => `boulder's pi extension is not in ${file}; nothing changed.`,
+	...entryInstallText({ title: "pi", thing: "extension", file: "settings", list: "extensions" }),
 	restart: "pi loads extensions when it starts: restart it (or run /reload) to pick the change up.",
-	machineLocal:
-		"The entry is an absolute path to this copy of boulder: pinned to this machine (fine for your user settings). If boulder moves, run this command again; `boulder doctor` notices.",
 	portable: (entry: string) =>
 		`The entry is a path inside the project (${entry}), resolved from .pi/: teammates who install boulder-agent as a devDependency load the same extension.`,
 	trust:
 		"pi loads a project's .pi/settings.json only in a trusted project: accept pi's question or run /trust once; headless runs (-p, --mode rpc) need --approve.",
-} as const;
+};

@@ -93,7 +93,7 @@ describe("boulder's hooks in Gemini CLI's settings text", () => {
 
 	it("refuses a file that is not JSON, or whose hooks are the wrong shape, naming the file", () => {
 		expect(() => withOurHooks('{"hooks": ', FILE, program)).toThrow(/settings.json is not valid JSON/);
-		expect(() => withOurHooks('{"hooks": []}', FILE, program)).toThrow(/"hooks" that is not an object/);
+		expect(() => withOurHooks('{"hooks": []}', FILE, program)).toThrow(/"hooks" in .*settings.json is not an object/);
 		expect(() => withOurHooks('{"hooks": {"AfterAgent": {}}}', FILE, program)).toThrow(/hooks.AfterAgent/);
 	});
 
