@@ -121,7 +121,7 @@ describe("a new user installs boulder from the tarball and uses it with Claude C
 
 			const installed = await boulderOk(machine, ["install", "claude-code", "--project"]);
 
-			expect(installed).toContain(`Installed boulder's Claude Code hooks (${REGISTRATIONS.length} events)`);
+			expect(installed).toContain(`Installed boulder's Claude Code hooks (${REGISTRATIONS.length} entries)`);
 			expect(installed).toMatch(/no path of this machine/);
 			const settings = await readFile(join(machine.project, ".claude", "settings.json"), "utf8");
 			for (const path of machinePaths(machine)) expect(settings).not.toContain(path);

@@ -42,8 +42,8 @@ export const DOCTOR_TEXT = {
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
 	otherVersion: (file: string, installed: string, where: string, version: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	pinnedOk: (file: string, scope: string, version: string, events: number) =>
-		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${events} events)`,
+	pinnedOk: (file: string, scope: string, version: string, count: number) =>
+		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${count} entries)`,
 	portableOk: (file: string, version: string, where: string) =>
 		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where})`,
 	noneFound: (file: string) =>

@@ -55,7 +55,7 @@ export function hooksInstallText(title: string, options: HooksInstallOptions = {
 			`"hooks" in ${file} is not an object; boulder did not touch the file. Fix it by hand and run the command again.`,
 		eventNotList: (file: string, event: string) => notAList(file, `hooks.${event}`),
 		noBundle: (file: string) => missingBuild("hook program", file),
-		installed: (file: string, events: number) => `Installed boulder's ${title} hooks (${events} events) in ${file}.`,
+		installed: (file: string, count: number) => `Installed boulder's ${title} hooks (${entries(count)}) in ${file}.`,
 		updated: (file: string) => `Updated boulder's ${title} hooks in ${file}.`,
 		unchanged: (file: string) => `boulder's ${title} hooks are already installed in ${file}; nothing changed.`,
 		backup,

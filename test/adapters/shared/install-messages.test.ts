@@ -13,7 +13,7 @@ import { INSTALL_TEXT as QWEN } from "../../../src/adapters/qwen/messages.js";
 
 describe("the installers' words", () => {
 	it("name each harness in the report lines", () => {
-		expect(CLAUDE_CODE.installed("s.json", 6)).toBe("Installed boulder's Claude Code hooks (6 events) in s.json.");
+		expect(CLAUDE_CODE.installed("s.json", 6)).toBe("Installed boulder's Claude Code hooks (6 entries) in s.json.");
 		expect(QWEN.unchanged("s.json")).toBe(
 			"boulder's Qwen Code hooks are already installed in s.json; nothing changed.",
 		);
