@@ -152,11 +152,17 @@ function step(world: World, event: Event, config: Config, index: number, decisio
 			if (last?.delivery !== "pending" || !last.key) return world;
 			return { ...world, state: onDeliveryFailed(world.state, last.key, now) };
 		}
-		case "system-turn":
+		case "system-turn": {
+			// A system turn that takes the place of a nudged turn still running is that nudge's answer:
+			// when it dies on an API error, so did the nudge.
+			const nudged = world.state.turn?.provenance === "continuation" && world.state.turn.outcome === null;
+			const erroredNudges = world.erroredNudges + (nudged && event.outcome === "error" ? 1 : 0);
 			return {
 				...world,
 				state: onTurnEnd(onTurnStart(world.state, "system", now), { outcome: event.outcome }, now + 1),
+				erroredNudges,
 			};
+		}
 		case "restart":
 			return { ...world, state: onTurnStart(world.state, "restart", now) };
 		case "restart-signal":
