@@ -6,15 +6,20 @@
  *
  * It must stay fast across many worktrees: each worktree costs one works-file
  * read, one bounded read of the decision log's newest lines, one read per
- * plan and one per session of a live work. Worktrees are read a few at a time.
+ * session of a live work, and per plan a stat, plus a read and a parse only
+ * when the plan changed since the worktree's plan-summary cache was written
+ * (`state/plan-summaries.ts`). Worktrees are read a few at a time.
  */
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
-import { type ParsedPlan, parsePlan } from "../core/plan-parser.js";
+import { parsePlan } from "../core/plan-parser.js";
+import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
 import { scopeKey } from "../core/scope-key.js";
 import { canonicalText } from "../core/todos.js";
 import { FileStore } from "../state/file-store.js";
+import type { PlanSummaries } from "../state/plan-summaries.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
 import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
@@ -25,13 +30,7 @@ import { filePlans } from "./plan-files.js";
 /** How many of the newest log lines are searched for each work's last decision. */
 export const DECISIONS_SCANNED = 500;
 
-export interface PlanProgress {
-	total: number;
-	done: number;
-	open: number;
-	blocked: number;
-	cancelled: number;
-}
+export type { PlanProgress } from "../core/plan-summary.js";
 
 export interface SessionStatus {
 	harness: string;
@@ -124,16 +123,19 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	const lastByWork = new Map<string, DecisionRecord>();
 	for (const record of decisions) if (record.work) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
+	const summaries = await openSummaries(store, plans);
 	const rows = await Promise.all(
 		Object.values(file.works).map((work) =>
 			workStatus(store, work, {
 				now: options.now,
 				plans,
+				summaries,
 				active: file.activeWorkId === work.id,
 				lastDecision: lastByWork.get(work.id) ?? null,
 			}),
 		),
 	);
+	await keepSummaries(store, summaries);
 	rows.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.startedAt - a.startedAt);
 	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions) };
 }
@@ -177,10 +179,16 @@ export function indexProblemText(problem: StateProblem): string {
 async function workStatus(
 	store: Store,
 	work: Work,
-	context: { now: number; plans: PlanSource; active: boolean; lastDecision: DecisionRecord | null },
+	context: {
+		now: number;
+		plans: PlanSource;
+		summaries: SummaryCache | null;
+		active: boolean;
+		lastDecision: DecisionRecord | null;
+	},
 ): Promise<WorkStatusView> {
 	const live = work.status === "active" || work.status === "paused";
-	const plan = await readProgress(context.plans, work);
+	const plan = await readProgress(context.plans, work, context.summaries);
 	const sessions = await Promise.all(
 		work.sessions.map(async (session) => ({
 			harness: session.harness,
@@ -214,22 +222,53 @@ function subagentsInOrder(
 	sessions: Readonly<Record<string, string>>,
 	titles: readonly string[],
 ): { item: string; session: string }[] {
+	const entries = Object.entries(sessions);
+	if (entries.length === 0) return [];
 	const order = new Map(titles.map((title, index) => [canonicalText(title), index]));
-	return Object.entries(sessions)
+	return entries
 		.map(([item, session]) => ({ item, session }))
 		.sort((a, b) => (order.get(a.item) ?? titles.length) - (order.get(b.item) ?? titles.length));
 }
 
-async function readProgress(
-	plans: PlanSource,
-	work: Work,
-): Promise<{
-	progress: PlanProgress | null;
-	next: string | null;
-	problem: string | null;
-	orchestrate: boolean;
-	titles: string[];
-}> {
+/** A plan's summary, or why it could not be read. */
+type PlanRead = PlanSummary | (Pick<PlanSummary, "orchestrate" | "titles"> & PlanUnread);
+type PlanUnread = { progress: null; next: null; problem: string };
+
+/**
+ * One status read's use of the worktree's plan-summary cache: the summaries
+ * kept by the last read, and those to keep for the next (only the plans of
+ * today's works, each with the stamp it was read at).
+ */
+interface SummaryCache {
+	kept: PlanSummaries;
+	next: PlanSummaries;
+	changed: boolean;
+}
+
+async function openSummaries(store: Store, plans: PlanSource): Promise<SummaryCache | null> {
+	if (!plans.stamp || !store.readPlanSummaries) return null;
+	return { kept: await store.readPlanSummaries(), next: {}, changed: false };
+}
+
+async function keepSummaries(store: Store, cache: SummaryCache | null): Promise<void> {
+	if (!cache || !store.writePlanSummaries) return;
+	const dropped = Object.keys(cache.kept).some((file) => !(file in cache.next));
+	if (!cache.changed && !dropped) return;
+	try {
+		await store.writePlanSummaries(cache.next);
+	} catch {
+		// A cache that cannot be written (a read-only checkout) costs the next status a parse, nothing more.
+	}
+}
+
+async function readProgress(plans: PlanSource, work: Work, cache: SummaryCache | null): Promise<PlanRead> {
+	const file = path.resolve(work.worktree, work.planPath);
+	const stamp = cache ? await plans.stamp?.(work.worktree, work.planPath) : null;
+	const kept = cache?.kept[file];
+	if (cache && stamp && kept?.stamp === stamp) {
+		cache.next[file] = kept;
+		return kept.summary;
+	}
 	const unread = { progress: null, next: null, orchestrate: false, titles: [] };
 	let text: string | null;
 	try {
@@ -239,27 +278,12 @@ async function readProgress(
 		return { ...unread, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
 	}
 	if (text === null) return { ...unread, problem: `the plan file ${work.planPath} is missing` };
-	return planProgress(parsePlan(text, work.planPath));
-}
-
-/** A parsed plan's counts and next item, a problem when it has errors, whether it asks for orchestrate mode, and its items' titles. */
-export function planProgress(plan: ParsedPlan): {
-	progress: PlanProgress;
-	next: string | null;
-	problem: string | null;
-	orchestrate: boolean;
-	titles: string[];
-} {
-	const { total, completed, open, blocked, cancelled } = plan.counts;
-	const problem =
-		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
-	return {
-		progress: { total, done: completed, open, blocked, cancelled },
-		next: plan.next?.title ?? null,
-		problem,
-		orchestrate: plan.frontMatter.mode === "orchestrate",
-		titles: plan.items.map((item) => item.title),
-	};
+	const summary = summarizePlan(parsePlan(text, work.planPath));
+	if (cache && stamp) {
+		cache.next[file] = { stamp, summary };
+		cache.changed = true;
+	}
+	return summary;
 }
 
 /** Until the end for finished works; until `now` for live ones (paused time included). */
