@@ -3,7 +3,8 @@
  * has errors, whether it asks for orchestrate mode, and its items' titles
  * (which order the subagents of an orchestrated work). Small and plain, so
  * `boulder status` can keep it between runs instead of parsing every plan
- * of a fleet again (`state/plan-summaries.ts`).
+ * of a fleet again (`state/plan-summaries.ts`); a kept one leaves the titles
+ * out unless a work needs them, since they are most of its size.
  */
 import type { ParsedPlan } from "./plan-parser.js";
 import { z } from "./zod.js";
@@ -31,7 +32,7 @@ export const PlanSummary = z.object({
 	/** Set when the plan has errors (the summary counts what could be read). */
 	problem: z.nullable(z.string()),
 	orchestrate: z.boolean(),
-	titles: z.array(z.string()),
+	titles: z.optional(z.array(z.string())),
 });
 export type PlanSummary = z.infer<typeof PlanSummary>;
 

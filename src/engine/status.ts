@@ -10,7 +10,7 @@
  * when the plan changed since the worktree's plan-summary cache was written
  * (`state/plan-summaries.ts`). Worktrees are read a few at a time.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
@@ -213,7 +213,7 @@ async function workStatus(
 		lastDecision: context.lastDecision,
 		lastVerification: work.lastVerification,
 		orchestrate: work.mode === "orchestrate" || plan.orchestrate,
-		subagents: subagentsInOrder(work.subagentSessions, plan.titles),
+		subagents: subagentsInOrder(work.subagentSessions, plan.titles ?? []),
 	};
 }
 
@@ -265,7 +265,8 @@ async function readProgress(plans: PlanSource, work: Work, cache: SummaryCache |
 	const file = path.resolve(work.worktree, work.planPath);
 	const stamp = cache ? await plans.stamp?.(work.worktree, work.planPath) : null;
 	const kept = cache?.kept[file];
-	if (cache && stamp && kept?.stamp === stamp) {
+	const needsTitles = Object.keys(work.subagentSessions).length > 0;
+	if (cache && stamp && kept?.stamp === stamp && (kept.summary.titles || !needsTitles)) {
 		cache.next[file] = kept;
 		return kept.summary;
 	}
@@ -280,7 +281,8 @@ async function readProgress(plans: PlanSource, work: Work, cache: SummaryCache |
 	if (text === null) return { ...unread, problem: `the plan file ${work.planPath} is missing` };
 	const summary = summarizePlan(parsePlan(text, work.planPath));
 	if (cache && stamp) {
-		cache.next[file] = { stamp, summary };
+		const { titles, ...rest } = summary;
+		cache.next[file] = { stamp, summary: needsTitles ? summary : rest };
 		cache.changed = true;
 	}
 	return summary;
@@ -305,9 +307,10 @@ function lastOf(records: readonly DecisionRecord[]): DecisionRecord | null {
 	return records.at(-1) ?? null;
 }
 
+/** Synchronous: `--all` looks at every known worktree, and a plain stat is cheaper than a thread-pool trip. */
 export async function folderExists(dir: string): Promise<boolean> {
 	try {
-		return (await stat(dir)).isDirectory();
+		return statSync(dir).isDirectory();
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
 			return false;

@@ -123,6 +123,29 @@ describe("the plan-summary cache of `boulder status`", () => {
 		expect(plans.reads).toBe(3);
 	});
 
+	it("lists an orchestrated work's subagents in plan order, keeping the titles once a work needs them", async () => {
+		const { store, cacheFile } = await startedWorktree();
+		const plans = countingPlans();
+		const subagentsOf = async () =>
+			(await readWorktreeStatus(store, { now: clock.now(), plans })).works[0]?.subagents?.map((entry) => entry.item);
+		expect(await subagentsOf()).toEqual([]);
+		const kept = () => readFile(cacheFile, "utf8").then((text) => Object.values(JSON.parse(text).plans)[0]);
+		expect(await kept()).not.toHaveProperty("summary.titles");
+
+		await store.updateWorks((current) => {
+			if (current.kind !== "ok") throw new Error("no works file");
+			const [id, work] = Object.entries(current.value.works)[0] ?? [];
+			if (!id || !work) throw new Error("no work");
+			const next = { ...work, subagentSessions: { ship: "subagent-2", test: "subagent-1" } };
+			return { result: undefined, next: { ...current.value, works: { [id]: next } } };
+		});
+
+		expect(await subagentsOf()).toEqual(["test", "ship"]);
+		expect(await subagentsOf()).toEqual(["test", "ship"]);
+		expect(plans.reads).toBe(2);
+		expect(await kept()).toHaveProperty("summary.titles", ["write", "test", "ship"]);
+	});
+
 	it("keeps no summary of a plan that is missing, and says it is missing", async () => {
 		const { worktree, store, cacheFile } = await startedWorktree();
 		const plans = countingPlans();
