@@ -124,12 +124,14 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	for (const record of decisions) if (record.work) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
 	const summaries = await openSummaries(store, plans);
+	const scopes = await keptScopes(store, Object.values(file.works));
 	const rows = await Promise.all(
 		Object.values(file.works).map((work) =>
 			workStatus(store, work, {
 				now: options.now,
 				plans,
 				summaries,
+				scopes,
 				active: file.activeWorkId === work.id,
 				lastDecision: lastByWork.get(work.id) ?? null,
 			}),
@@ -183,6 +185,7 @@ async function workStatus(
 		now: number;
 		plans: PlanSource;
 		summaries: SummaryCache | null;
+		scopes: ReadonlySet<string> | null;
 		active: boolean;
 		lastDecision: DecisionRecord | null;
 	},
@@ -194,7 +197,7 @@ async function workStatus(
 			harness: session.harness,
 			sessionId: session.sessionId,
 			how: session.how,
-			stoppedBy: live ? await sessionStoppedBy(store, session.harness, session.sessionId) : null,
+			stoppedBy: live ? await sessionStoppedBy(store, context.scopes, session) : null,
 		})),
 	);
 	return {
@@ -296,9 +299,25 @@ export function elapsedOf(work: Work, now: number): number {
 		: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? now) - work.startedAt));
 }
 
-async function sessionStoppedBy(store: Store, harness: string, sessionId: string): Promise<string | null> {
-	const key = scopeKey({ kind: "session", harness, sessionId });
-	if (key === null) return null;
+/**
+ * The scopes that have a state, when the store can list them and a live work
+ * has sessions: one listing instead of a read that finds nothing for each
+ * session that never got that far.
+ */
+async function keptScopes(store: Store, works: readonly Work[]): Promise<ReadonlySet<string> | null> {
+	const asked = works.some(
+		(work) => (work.status === "active" || work.status === "paused") && work.sessions.length > 0,
+	);
+	return asked && store.scopeKeys ? store.scopeKeys() : null;
+}
+
+async function sessionStoppedBy(
+	store: Store,
+	scopes: ReadonlySet<string> | null,
+	session: { harness: string; sessionId: string },
+): Promise<string | null> {
+	const key = scopeKey({ kind: "session", harness: session.harness, sessionId: session.sessionId });
+	if (key === null || (scopes && !scopes.has(key))) return null;
 	const read = await store.readScope(key);
 	return read.kind === "ok" ? (read.value.disabled?.by ?? null) : null;
 }

@@ -267,6 +267,11 @@ export class FileStore implements Store {
 		return { works, decisions, scopes };
 	}
 
+	async scopeKeys(): Promise<Set<string>> {
+		if (!this.keepsState || !(await this.layoutExists(true))) return new Set();
+		return new Set((await listScopeFiles(this)).map((file) => path.basename(file, ".json")));
+	}
+
 	/** Each scope file's key and stamp (aside copies, locks and temp files left out). */
 	async scopeStamps(): Promise<Map<string, string>> {
 		if (!this.keepsState) return new Map();

@@ -66,6 +66,8 @@ export interface Store {
 	readPlanSummaries?(): Promise<PlanSummaries>;
 	/** Replaces the cache whole. */
 	writePlanSummaries?(plans: PlanSummaries): Promise<void>;
+	/** The keys of the scopes that have a state file (a bad one included), for a view that asks about many. */
+	scopeKeys?(): Promise<Set<string>>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
