@@ -240,7 +240,7 @@ type PlanUnread = { progress: null; next: null; problem: string };
 /**
  * One status read's use of the worktree's plan-summary cache: the summaries
  * kept by the last read, and those to keep for the next (only the plans of
- * today's works, each with the stamp it was read at).
+ * the works read this time, each with the stamp it was read at).
  */
 interface SummaryCache {
 	kept: PlanSummaries;
