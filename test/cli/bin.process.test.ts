@@ -65,7 +65,10 @@ describe("bin/boulder.js", () => {
 	it("runs from bundles of ASCII alone, and still prints the marks they escape", async () => {
 		for (const bundle of ["dist/cli/boulder-main.cjs", "dist/hook/claude-code-main.cjs"]) {
 			const bytes = readFileSync(path.join(repoRoot, bundle));
-			expect(bytes.findIndex((byte) => byte > 0x7f), bundle).toBe(-1);
+			expect(
+				bytes.findIndex((byte) => byte > 0x7f),
+				bundle,
+			).toBe(-1);
 		}
 		const box = await sandbox();
 		await box.write("PLAN.md", PLAN);
