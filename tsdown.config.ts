@@ -28,6 +28,26 @@ import { COMMANDS } from "./src/cli/commands/index.ts";
 
 const readable = process.env.BOULDER_READABLE_BUNDLE;
 
+/**
+ * Every character past ASCII in the output written as a `\\uXXXX` escape (in
+ * strings, untagged templates, regular expressions and comments alike, which
+ * is all the bundles hold). Node reads a file of ASCII alone into a string of
+ * one byte a character, half the memory of the two-byte string one dash
+ * anywhere in 480 kB of code makes, and faster, on every start.
+ */
+const asciiOutput = {
+	name: "boulder-ascii-output",
+	generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
+		for (const file of Object.values(bundle)) {
+			if (file.type !== "chunk" || file.code === undefined) continue;
+			file.code = file.code.replace(
+				/[\u0080-\uffff]/g,
+				(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+			);
+		}
+	},
+};
+
 const common = {
 	outDir: readable || "dist/hook",
 	clean: false,
@@ -39,6 +59,7 @@ const common = {
 	sourcemap: false,
 	minify: !readable,
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
+	plugins: [asciiOutput],
 	alias: {
 		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
 		assert: fileURLToPath(new URL("./src/adapters/claude-code/shims/assert.cjs", import.meta.url)),
@@ -91,7 +112,7 @@ export default defineConfig([
 		outDir: cliOut,
 		entry: { "boulder-main": "src/cli/bin.ts" },
 		outputOptions: { codeSplitting: false },
-		plugins: [lazyBuiltins],
+		plugins: [lazyBuiltins, asciiOutput],
 	},
 	{
 		...common,

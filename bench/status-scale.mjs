@@ -5,7 +5,10 @@
  * few worktrees that vanished), then times the real bin as a child process
  * (what a person waits for), interleaved with `boulder --version` and a bare
  * `node -e 0` so a busy machine slows them alike, and `main()` in-process (the
- * reading itself).
+ * reading itself). Each worktree keeps what status read of its plans
+ * (`.boulder/plan-summaries.json`), so the timed runs parse no plan; a few
+ * runs with those caches removed first time what the first status after every
+ * plan changed costs.
  *
  * Run after `npm run build`: `node bench/status-scale.mjs`. Writes
  * `bench/results/status-scale.json`. Timings are reported, never asserted.
@@ -27,7 +30,10 @@ if (!existsSync(path.join(dist, "cli", "main.js"))) {
 	console.error("dist/ is missing: run `npm run build` first.");
 	process.exit(1);
 }
-const { FileStore, recordWorktree } = await import(path.join(dist, "state", "index.js"));
+const { FileStore, recordWorktree, STATE_DIR_NAME, PLAN_SUMMARIES_FILE } = await import(
+	path.join(dist, "state", "index.js")
+);
+const { SETTLE_MS } = await import(path.join(dist, "engine", "plan-files.js"));
 const { main } = await import(path.join(dist, "cli", "main.js"));
 
 const WORKTREES = 100;
@@ -37,6 +43,7 @@ const DECISIONS_PER_WORKTREE = 300;
 const VANISHED = 3;
 const RUNS = Math.max(30, Number(process.env.BENCH_RUNS ?? 30) || 30);
 const WARMUP = 2;
+const COLD_RUNS = 5;
 const STATUSES = ["active", "paused", "paused", "completed", "completed", "completed", "completed", "completed"];
 
 const root = await mkdtemp(path.join(os.tmpdir(), "boulder-status-scale-"));
@@ -52,6 +59,17 @@ const start = Date.now() - 6 * 3600_000;
 try {
 	for (let w = 0; w < WORKTREES + VANISHED; w++) await buildWorktree(w);
 	for (let v = 0; v < VANISHED; v++) await rm(worktreeDir(WORKTREES + v), { recursive: true, force: true });
+	// A plan changed within the settle time is never kept: wait, as a person's plans have long settled.
+	await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+	const cold = [];
+	for (let run = 0; run < WARMUP + COLD_RUNS; run++) {
+		for (let w = 0; w < WORKTREES; w++) {
+			await rm(path.join(worktreeDir(w), STATE_DIR_NAME, PLAN_SUMMARIES_FILE), { force: true });
+		}
+		const ms = await timeBin(["status", "--all", "--json"]);
+		if (run >= WARMUP) cold.push(ms);
+	}
 
 	const bin = [];
 	const startup = [];
@@ -95,6 +113,10 @@ try {
 			vanishedWorktrees: report.vanished.length,
 		},
 		bin: summary(bin, "node bin/boulder.js status --all --json, as a child process (includes Node start-up)"),
+		binPlansChanged: summary(
+			cold,
+			"the same, with every worktree's plan-summary cache removed first: each plan is parsed, as after all of them changed",
+		),
 		binStartup: summary(startup, "node bin/boulder.js --version: Node and module start-up alone, for comparison"),
 		bareNode: summary(bare, "node -e 0, interleaved with the two above"),
 		binRatioToBareNode: Math.round((median(bin) / median(bare)) * 100) / 100,

@@ -115,12 +115,16 @@ function field(value: string | null): string {
 	let out = "";
 	for (let index = 0; index < value.length; index++) {
 		const unit = value.charCodeAt(index);
-		const char = value[index] ?? "";
-		if (/^[a-z0-9_-]$/.test(char)) out += char;
+		if (isPlain(unit)) out += value[index];
 		else if (unit < 0x100) out += `~${unit.toString(16).padStart(2, "0")}`;
 		else out += `~u${unit.toString(16).padStart(4, "0")}`;
 	}
 	return out;
+}
+
+/** `[a-z0-9_-]`, by code unit: every hook event and every status line keys a scope, so no regular expression per character. */
+function isPlain(unit: number): boolean {
+	return (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x30 && unit <= 0x39) || unit === 0x5f || unit === 0x2d;
 }
 
 function bounded(key: string): string {

@@ -47,7 +47,8 @@ function readLayer(file: string): Record<string, unknown> | null {
 	let text: string;
 	try {
 		// A FIFO or a device named as the config would hang or never end: look before reading.
-		const seen = statSync(file);
+		const seen = statSync(file, { throwIfNoEntry: false });
+		if (!seen) return null;
 		if (!seen.isFile()) {
 			throw new BoulderError("config-unreadable", `cannot read ${file}: it is not a regular file`);
 		}

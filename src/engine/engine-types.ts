@@ -56,4 +56,12 @@ export type IdleResult = Verdict & { figures: Figures; work: { id: string; name:
 export interface PlanSource {
 	/** The plan's text, or null when the file does not exist. */
 	read(worktree: string, planPath: string): Promise<string | null>;
+	/**
+	 * Names the plan's current version without reading it, for a view that
+	 * keeps what it derived from a plan (`boulder status`). Contract: two
+	 * equal stamps of a file mean its content is the same; null when that
+	 * cannot be promised (the file is missing, is no regular file, or changed
+	 * too recently for its times to tell), and the plan is then read.
+	 */
+	stamp?(worktree: string, planPath: string): Promise<string | null>;
 }

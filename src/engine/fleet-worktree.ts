@@ -14,6 +14,7 @@ import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
 import { parsePlan } from "../core/plan-parser.js";
+import { type PlanProgress, summarizePlan } from "../core/plan-summary.js";
 import { sessionOfScopeKey } from "../core/scope-key.js";
 import type { TodoStatus } from "../core/todos.js";
 import type { ContinuationState } from "../core/turns.js";
@@ -23,7 +24,6 @@ import type { Read } from "../state/store.js";
 import type { Work, WorksFile, WorkVerification } from "../state/works.js";
 import { loadConfig, PROJECT_CONFIG_FILE } from "./config-loader.js";
 import type { PlanSource } from "./engine-types.js";
-import { type PlanProgress, planProgress } from "./status.js";
 
 export interface FleetItem {
 	title: string;
@@ -294,7 +294,7 @@ export class FleetWorktree {
 		};
 		if (!entry || entry.text === null) return view;
 		const plan = parsePlan(entry.text, work.planPath);
-		const progress = planProgress(plan);
+		const progress = summarizePlan(plan);
 		return {
 			...view,
 			...progress,

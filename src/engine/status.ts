@@ -6,16 +6,21 @@
  *
  * It must stay fast across many worktrees: each worktree costs one works-file
  * read, one bounded read of the decision log's newest lines, one read per
- * plan and one per session of a live work. Worktrees are read a few at a time.
+ * session of a live work, and per plan a stat, plus a read and a parse only
+ * when the plan changed since the worktree's plan-summary cache was written
+ * (`state/plan-summaries.ts`). Worktrees are read a few at a time.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import path from "node:path";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
 import { changesStanding } from "../core/event-reasons.js";
-import { type ParsedPlan, parsePlan } from "../core/plan-parser.js";
+import { parsePlan } from "../core/plan-parser.js";
+import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
 import { scopeKey } from "../core/scope-key.js";
 import { canonicalText } from "../core/todos.js";
 import { FileStore } from "../state/file-store.js";
+import type { PlanSummaries } from "../state/plan-summaries.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
 import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
@@ -26,13 +31,7 @@ import { filePlans } from "./plan-files.js";
 /** How many of the newest log lines are searched for each work's last decision. */
 export const DECISIONS_SCANNED = 500;
 
-export interface PlanProgress {
-	total: number;
-	done: number;
-	open: number;
-	blocked: number;
-	cancelled: number;
-}
+export type { PlanProgress } from "../core/plan-summary.js";
 
 export interface SessionStatus {
 	harness: string;
@@ -128,16 +127,21 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	const lastByWork = new Map<string, DecisionRecord>();
 	for (const record of decisions) if (record.work && standing(record)) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
+	const summaries = await openSummaries(store, plans);
+	const scopes = await keptScopes(store, Object.values(file.works));
 	const rows = await Promise.all(
 		Object.values(file.works).map((work) =>
 			workStatus(store, work, {
 				now: options.now,
 				plans,
+				summaries,
+				scopes,
 				active: file.activeWorkId === work.id,
 				lastDecision: lastByWork.get(work.id) ?? null,
 			}),
 		),
 	);
+	await keepSummaries(store, summaries);
 	rows.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.startedAt - a.startedAt);
 	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions) };
 }
@@ -181,16 +185,23 @@ export function indexProblemText(problem: StateProblem): string {
 async function workStatus(
 	store: Store,
 	work: Work,
-	context: { now: number; plans: PlanSource; active: boolean; lastDecision: DecisionRecord | null },
+	context: {
+		now: number;
+		plans: PlanSource;
+		summaries: SummaryCache | null;
+		scopes: ReadonlySet<string> | null;
+		active: boolean;
+		lastDecision: DecisionRecord | null;
+	},
 ): Promise<WorkStatusView> {
 	const live = work.status === "active" || work.status === "paused";
-	const plan = await readProgress(context.plans, work);
+	const plan = await readProgress(context.plans, work, context.summaries);
 	const sessions = await Promise.all(
 		work.sessions.map(async (session) => ({
 			harness: session.harness,
 			sessionId: session.sessionId,
 			how: session.how,
-			stoppedBy: live ? await sessionStoppedBy(store, session.harness, session.sessionId) : null,
+			stoppedBy: live ? await sessionStoppedBy(store, context.scopes, session) : null,
 		})),
 	);
 	return {
@@ -209,7 +220,7 @@ async function workStatus(
 		lastDecision: context.lastDecision,
 		lastVerification: work.lastVerification,
 		orchestrate: work.mode === "orchestrate" || plan.orchestrate,
-		subagents: subagentsInOrder(work.subagentSessions, plan.titles),
+		subagents: subagentsInOrder(work.subagentSessions, plan.titles ?? []),
 	};
 }
 
@@ -218,22 +229,54 @@ function subagentsInOrder(
 	sessions: Readonly<Record<string, string>>,
 	titles: readonly string[],
 ): { item: string; session: string }[] {
+	const entries = Object.entries(sessions);
+	if (entries.length === 0) return [];
 	const order = new Map(titles.map((title, index) => [canonicalText(title), index]));
-	return Object.entries(sessions)
+	return entries
 		.map(([item, session]) => ({ item, session }))
 		.sort((a, b) => (order.get(a.item) ?? titles.length) - (order.get(b.item) ?? titles.length));
 }
 
-async function readProgress(
-	plans: PlanSource,
-	work: Work,
-): Promise<{
-	progress: PlanProgress | null;
-	next: string | null;
-	problem: string | null;
-	orchestrate: boolean;
-	titles: string[];
-}> {
+/** A plan's summary, or why it could not be read. */
+type PlanRead = PlanSummary | (Pick<PlanSummary, "orchestrate" | "titles"> & PlanUnread);
+type PlanUnread = { progress: null; next: null; problem: string };
+
+/**
+ * One status read's use of the worktree's plan-summary cache: the summaries
+ * kept by the last read, and those to keep for the next (only the plans of
+ * the works read this time, each with the stamp it was read at).
+ */
+interface SummaryCache {
+	kept: PlanSummaries;
+	next: PlanSummaries;
+	changed: boolean;
+}
+
+async function openSummaries(store: Store, plans: PlanSource): Promise<SummaryCache | null> {
+	if (!plans.stamp || !store.readPlanSummaries) return null;
+	return { kept: await store.readPlanSummaries(), next: {}, changed: false };
+}
+
+async function keepSummaries(store: Store, cache: SummaryCache | null): Promise<void> {
+	if (!cache || !store.writePlanSummaries) return;
+	const dropped = Object.keys(cache.kept).some((file) => !(file in cache.next));
+	if (!cache.changed && !dropped) return;
+	try {
+		await store.writePlanSummaries(cache.next);
+	} catch {
+		// A cache that cannot be written (a read-only checkout) costs the next status a parse, nothing more.
+	}
+}
+
+async function readProgress(plans: PlanSource, work: Work, cache: SummaryCache | null): Promise<PlanRead> {
+	const file = path.resolve(work.worktree, work.planPath);
+	const stamp = cache ? await plans.stamp?.(work.worktree, work.planPath) : null;
+	const kept = cache?.kept[file];
+	const needsTitles = Object.keys(work.subagentSessions).length > 0;
+	if (cache && stamp && kept?.stamp === stamp && (kept.summary.titles || !needsTitles)) {
+		cache.next[file] = kept;
+		return kept.summary;
+	}
 	const unread = { progress: null, next: null, orchestrate: false, titles: [] };
 	let text: string | null;
 	try {
@@ -243,27 +286,13 @@ async function readProgress(
 		return { ...unread, problem: `the plan file ${work.planPath} cannot be read: ${message}` };
 	}
 	if (text === null) return { ...unread, problem: `the plan file ${work.planPath} is missing` };
-	return planProgress(parsePlan(text, work.planPath));
-}
-
-/** A parsed plan's counts and next item, a problem when it has errors, whether it asks for orchestrate mode, and its items' titles. */
-export function planProgress(plan: ParsedPlan): {
-	progress: PlanProgress;
-	next: string | null;
-	problem: string | null;
-	orchestrate: boolean;
-	titles: string[];
-} {
-	const { total, completed, open, blocked, cancelled } = plan.counts;
-	const problem =
-		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
-	return {
-		progress: { total, done: completed, open, blocked, cancelled },
-		next: plan.next?.title ?? null,
-		problem,
-		orchestrate: plan.frontMatter.mode === "orchestrate",
-		titles: plan.items.map((item) => item.title),
-	};
+	const summary = summarizePlan(parsePlan(text, work.planPath));
+	if (cache && stamp) {
+		const { titles, ...rest } = summary;
+		cache.next[file] = { stamp, summary: needsTitles ? summary : rest };
+		cache.changed = true;
+	}
+	return summary;
 }
 
 /** Until the end for finished works; until `now` for live ones (paused time included). */
@@ -274,9 +303,25 @@ export function elapsedOf(work: Work, now: number): number {
 		: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? now) - work.startedAt));
 }
 
-async function sessionStoppedBy(store: Store, harness: string, sessionId: string): Promise<string | null> {
-	const key = scopeKey({ kind: "session", harness, sessionId });
-	if (key === null) return null;
+/**
+ * The scopes that have a state, when the store can list them and a live work
+ * has sessions: one listing instead of a read that finds nothing for each
+ * session that never got that far.
+ */
+async function keptScopes(store: Store, works: readonly Work[]): Promise<ReadonlySet<string> | null> {
+	const asked = works.some(
+		(work) => (work.status === "active" || work.status === "paused") && work.sessions.length > 0,
+	);
+	return asked && store.scopeKeys ? store.scopeKeys() : null;
+}
+
+async function sessionStoppedBy(
+	store: Store,
+	scopes: ReadonlySet<string> | null,
+	session: { harness: string; sessionId: string },
+): Promise<string | null> {
+	const key = scopeKey({ kind: "session", harness: session.harness, sessionId: session.sessionId });
+	if (key === null || (scopes && !scopes.has(key))) return null;
 	const read = await store.readScope(key);
 	return read.kind === "ok" ? (read.value.disabled?.by ?? null) : null;
 }
@@ -295,9 +340,10 @@ function lastOf(records: readonly DecisionRecord[]): DecisionRecord | null {
 	return records.findLast(standing) ?? null;
 }
 
+/** Synchronous: `--all` looks at every known worktree, and a plain stat is cheaper than a thread-pool trip. */
 export async function folderExists(dir: string): Promise<boolean> {
 	try {
-		return (await stat(dir)).isDirectory();
+		return statSync(dir).isDirectory();
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
 			return false;

@@ -41,9 +41,17 @@ export function isTempFileName(name: string): boolean {
  * Contract: when this resolves, `file` holds exactly `data` (mode 0600) and
  * the rename is durable; when it rejects, `file` is unchanged and no temp file
  * is left behind unless the process dies mid-way (those are recognisable by
- * `isTempFileName` and ignored by every reader).
+ * `isTempFileName` and ignored by every reader). With `durable: false` (a
+ * cache, which loses nothing when it is lost) nothing is flushed: a reader
+ * still sees the old content or the new, but a crash may leave either, or an
+ * empty file.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+	file: string,
+	data: string | Uint8Array,
+	options: { durable?: boolean } = {},
+): Promise<void> {
+	const durable = options.durable ?? true;
 	const dir = path.dirname(file);
 	await ensureDir(dir);
 	const temp = path.join(dir, tempFileName(file));
@@ -51,7 +59,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 	try {
 		handle = await open(temp, "wx", FILE_MODE);
 		await handle.writeFile(data);
-		await handle.sync();
+		if (durable) await handle.sync();
 		await handle.close();
 		handle = null;
 		await rename(temp, file);
@@ -62,7 +70,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 		});
 		throw error;
 	}
-	await syncDir(dir);
+	if (durable) await syncDir(dir);
 }
 
 /** Makes a rename or an unlink in `dir` durable. Windows cannot fsync a folder. */

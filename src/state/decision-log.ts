@@ -150,7 +150,12 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 	return { records: newestFirst.reverse(), skipped };
 }
 
-/** How much of a log file one read takes, going back from its end. */
+/**
+ * How much of a log file one read takes, going back from its end: a first
+ * small read, since most callers want the newest few lines (a status view
+ * reads a hundred logs for a dozen lines each), then bigger ones.
+ */
+const FIRST_CHUNK_BYTES = 8 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
 /**
@@ -177,8 +182,8 @@ function* linesFromEnd(file: string): Generator<string> {
 		let position = stats.size;
 		// The later pieces, in file order, of a line whose start is further back.
 		let pending: Buffer[] = [];
-		while (position > 0) {
-			const size = Math.min(CHUNK_BYTES, position);
+		for (let chunkBytes = FIRST_CHUNK_BYTES; position > 0; chunkBytes = CHUNK_BYTES) {
+			const size = Math.min(chunkBytes, position);
 			position -= size;
 			const chunk = Buffer.allocUnsafe(size);
 			readFully(fd, chunk, position);

@@ -6,6 +6,7 @@
  *   works.json                 the works file (v2; v1 migrates on read)
  *   scopes/<scopeKey>.json     one continuation state per scope
  *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
+ *   plan-summaries.json        what status showed of each plan (a cache, `plan-summaries.ts`)
  *
  * Reads take no lock; every read-modify-write runs under the file's lock and
  * commits with an atomic write. Bad files are moved aside and logged; what is
@@ -34,6 +35,7 @@ import {
 import { type LogPosition, readDecisionsSince, readNewestDecisions, type TailRead } from "./decision-tail.js";
 import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
+import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
 import {
 	type Clock,
@@ -89,7 +91,7 @@ export class FileStore implements Store {
 	readonly worktree: string;
 	/** `<worktree>/.boulder` */
 	readonly dir: string;
-	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string };
+	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string; planSummaries: string };
 	/** false: the folder is no project; the store reads as empty and drops writes. */
 	readonly keepsState: boolean;
 	private readonly clock: Clock;
@@ -105,6 +107,7 @@ export class FileStore implements Store {
 			scopes: path.join(this.dir, "scopes"),
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
+			planSummaries: path.join(this.dir, PLAN_SUMMARIES_FILE),
 		};
 		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
@@ -219,6 +222,17 @@ export class FileStore implements Store {
 		return readDecisionLines(this.paths.decisions, { ...options, keep: this.decisions.keep });
 	}
 
+	async readPlanSummaries(): Promise<PlanSummaries> {
+		if (!this.keepsState || !(await this.layoutExists(false))) return {};
+		return readPlanSummaries(this.paths.planSummaries);
+	}
+
+	/** Never creates the state folder: a worktree without state has no works, so no plans to cache. */
+	async writePlanSummaries(plans: PlanSummaries): Promise<void> {
+		if (!this.keepsState || !(await this.layoutExists(false))) return;
+		await writePlanSummaries(this.paths.planSummaries, plans);
+	}
+
 	/**
 	 * The works file as it is, for a view that only looks (the dashboard):
 	 * unlike `readWorks`, a bad file is reported and left where it is.
@@ -251,6 +265,11 @@ export class FileStore implements Store {
 			stampOf(this.paths.scopes),
 		]);
 		return { works, decisions, scopes };
+	}
+
+	async scopeKeys(): Promise<Set<string>> {
+		if (!this.keepsState || !(await this.layoutExists(true))) return new Set();
+		return new Set((await listScopeFiles(this)).map((file) => path.basename(file, ".json")));
 	}
 
 	/** Each scope file's key and stamp (aside copies, locks and temp files left out). */

@@ -30,6 +30,14 @@ export {
 	withLock,
 } from "./lock.js";
 export { MemoryStore } from "./memory-store.js";
+export {
+	PLAN_SUMMARIES_FILE,
+	type PlanSummaries,
+	PlanSummariesFile,
+	PlanSummaryEntry,
+	readPlanSummaries,
+	writePlanSummaries,
+} from "./plan-summaries.js";
 export { hasStartedWork } from "./project-marker.js";
 export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
 export {

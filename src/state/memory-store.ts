@@ -62,6 +62,10 @@ export class MemoryStore implements Store {
 		return result;
 	}
 
+	async scopeKeys(): Promise<Set<string>> {
+		return new Set(this.scopes.keys());
+	}
+
 	async readWorks(): Promise<Read<WorksFile>> {
 		return this.take(this.works, "works.json", () => {
 			this.works = null;

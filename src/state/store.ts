@@ -7,6 +7,7 @@
 import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
+import type { PlanSummaries } from "./plan-summaries.js";
 import type { WorksFile } from "./works.js";
 
 export type { Clock } from "../core/clock.js";
@@ -58,6 +59,15 @@ export interface Store {
 	readDecisions(options?: ReadDecisionsQuery): Promise<DecisionRecord[]>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
+	/**
+	 * The plan-summary cache (`plan-summaries.ts`); empty when there is none.
+	 * Only the file store keeps one: without it, a status view parses every plan.
+	 */
+	readPlanSummaries?(): Promise<PlanSummaries>;
+	/** Replaces the cache whole. */
+	writePlanSummaries?(plans: PlanSummaries): Promise<void>;
+	/** The keys of the scopes that have a state file (a bad one included), for a view that asks about many. */
+	scopeKeys?(): Promise<Set<string>>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

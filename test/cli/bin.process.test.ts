@@ -4,7 +4,7 @@
  * exit codes work outside the test runner.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +60,21 @@ describe("bin/boulder.js", () => {
 		const status = await runBin(["status", "--json"], box.worktree, env);
 		expect(status.code).toBe(0);
 		expect(JSON.parse(status.stdout).worktrees[0].works[0]).toMatchObject({ id: "ship-the-cli", status: "active" });
+	});
+
+	it("runs from bundles of ASCII alone, and still prints the marks they escape", async () => {
+		for (const bundle of ["dist/cli/boulder-main.cjs", "dist/hook/claude-code-main.cjs"]) {
+			const bytes = readFileSync(path.join(repoRoot, bundle));
+			expect(
+				bytes.findIndex((byte) => byte > 0x7f),
+				bundle,
+			).toBe(-1);
+		}
+		const box = await sandbox();
+		await box.write("PLAN.md", PLAN);
+		await runBin(["start", "PLAN.md"], box.worktree, box.env);
+		const status = await runBin(["status"], box.worktree, box.env);
+		expect(status.stdout).toContain("\u25cf Ship the CLI");
 	});
 
 	it("exits 2 for an unknown command and 1 for a missing plan", async () => {

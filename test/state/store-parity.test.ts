@@ -57,7 +57,9 @@ async function transcript(store: Store, spoilScope: (key: string) => Promise<voi
 	note(await errorCode(store.appendDecision({ ...decision(), v: 2 } as never)));
 	note(await store.readScope("scope-a"));
 
+	note([...((await store.scopeKeys?.()) ?? ["no listing"])].sort());
 	await spoilScope("scope-b");
+	note([...((await store.scopeKeys?.()) ?? ["no listing"])].sort());
 	const spoiled = await store.readScope("scope-b");
 	note(spoiled.kind);
 	note((await store.readScope("scope-b")).kind);
@@ -86,5 +88,6 @@ describe("MemoryStore and FileStore", () => {
 
 		// The file store also logs the bad file as an event; the memory store keeps no such line.
 		expect(memorySeen).toEqual(fileSeen);
+		expect(fileSeen).toContainEqual(["scope-a", "scope-b"]);
 	});
 });
