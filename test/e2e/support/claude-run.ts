@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 import { collectOutput, signalGroup } from "./child-output.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -151,6 +152,11 @@ export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Rec
 		IS_SANDBOX: "1",
 		...options.env,
 	};
+}
+
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: ClaudeSandbox): CliPlace {
+	return { cwd: sandbox.project, env: { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" } };
 }
 
 /**

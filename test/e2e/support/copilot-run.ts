@@ -18,6 +18,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 import { type ChildOutput, collectOutput } from "./child-output.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -116,6 +117,11 @@ export function childEnv(
 		...(resumes(options) ? { COPILOT_ALLOW_ALL: "true" } : {}),
 		...options.env,
 	};
+}
+
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: CopilotSandbox): CliPlace {
+	return { cwd: sandbox.project, env: childEnv(sandbox, { baseUrl: "" }) };
 }
 
 function resumes(options: Pick<CopilotRunOptions, "args">): boolean {

@@ -16,6 +16,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
+import type { CliPlace } from "./boulder-cli.js";
+import { requireBuilt } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The pinned OpenCode binary. */
@@ -358,7 +360,7 @@ export class OpencodeServer {
 	}
 
 	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
-	get cliPlace(): { cwd: string; env: NodeJS.ProcessEnv } {
+	get cliPlace(): CliPlace {
 		const home = this.homeDir;
 		return {
 			cwd: this.projectDir,
@@ -591,17 +593,12 @@ process.once("exit", () => {
 	}
 });
 
-/** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
 /** Fails the suite early, and says why, when the build the tests drive (the CLI and the plugin) is missing. */
 export function requireBuild(): void {
-	for (const file of [
-		join(repoRoot, "dist", "cli", "main.js"),
-		join(repoRoot, "dist", "adapters", "opencode", "plugin.js"),
-	]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
+	requireBuilt(join(repoRoot, "dist", "adapters", "opencode", "plugin.js"));
 }
 
+/** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
 export function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
 	return OpencodeServer.start(options);
 }

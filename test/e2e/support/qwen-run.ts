@@ -12,10 +12,11 @@
  * the process group).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -118,12 +119,9 @@ export function qwenEnv(
 	};
 }
 
-export async function readJsonLines(file: string): Promise<Record<string, unknown>[]> {
-	const text = await readFile(file, "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: QwenSandbox): CliPlace {
+	return { cwd: sandbox.project, env: { ...qwenEnv(sandbox, { baseUrl: "" }), NO_COLOR: "1" } };
 }
 
 function collect(child: ChildProcess, timeoutMs: number): Promise<QwenRunResult> {
