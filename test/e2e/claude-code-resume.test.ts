@@ -23,8 +23,8 @@ import {
 } from "./support/anthropic-server.js";
 import { boulderIn } from "./support/boulder-cli.js";
 import { type ClaudeSandbox, cliPlace, createSandbox, runClaude } from "./support/claude-run.js";
-import { expectContextFirst, writeResumeFiles } from "./support/resume.js";
-import { CLAUDE_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt } from "./support/suite.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { CLAUDE_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
 const TEST_TIMEOUT_MS = 180_000;
 const RUN_TIMEOUT_MS = 90_000;
@@ -40,7 +40,7 @@ beforeAll(() => requireBuilt(CLAUDE_HOOK));
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "claude-code", "--project");
-	await writeResumeFiles(sandbox.project);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {

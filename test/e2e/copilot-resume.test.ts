@@ -13,8 +13,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { boulderIn } from "./support/boulder-cli.js";
 import { type CopilotSandbox, cliPlace, createSandbox, readEventLogs, runCopilot } from "./support/copilot-run.js";
 import { type ModelStep, type Scenario, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
-import { expectContextFirst, writeResumeFiles } from "./support/resume.js";
-import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt } from "./support/suite.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
 const TEST_TIMEOUT_MS = 300_000;
 const RUN_TIMEOUT_MS = 120_000;
@@ -29,7 +29,7 @@ beforeAll(() => requireBuilt(COMMAND_HOOK));
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "copilot", "--project");
-	await writeResumeFiles(sandbox.project);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {

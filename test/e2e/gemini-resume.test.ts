@@ -20,8 +20,8 @@ import {
 	type Scenario,
 	textsIn,
 } from "./support/gemini-server.js";
-import { expectContextFirst, writeResumeFiles } from "./support/resume.js";
-import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt } from "./support/suite.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
 const TEST_TIMEOUT_MS = 300_000;
 const RUN_TIMEOUT_MS = 120_000;
@@ -36,7 +36,7 @@ beforeAll(() => requireBuilt(COMMAND_HOOK));
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "gemini", "--project");
-	await writeResumeFiles(sandbox.project);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {

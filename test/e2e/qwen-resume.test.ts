@@ -22,8 +22,8 @@ import {
 	startModelServer,
 } from "./support/openai-server.js";
 import { cliPlace, createQwenSandbox, type QwenSandbox, runQwen } from "./support/qwen-run.js";
-import { expectContextFirst, writeResumeFiles } from "./support/resume.js";
-import { COMMAND_HOOK, CONTEXT, readDecisionLog, requireBuilt } from "./support/suite.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
 const RUN_TIMEOUT_MS = 180_000;
 const TEST_TIMEOUT_MS = 360_000;
@@ -38,7 +38,7 @@ beforeAll(() => requireBuilt(COMMAND_HOOK));
 beforeEach(async () => {
 	sandbox = await createQwenSandbox();
 	await boulderOk("install", "qwen", "--project");
-	await writeResumeFiles(sandbox.project);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {

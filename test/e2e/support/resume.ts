@@ -4,8 +4,6 @@
  * nudge would leave the resumed run none), and what the decision log must
  * say after the session came back.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "vitest";
 import type { DecisionRecord } from "./suite.js";
 
@@ -24,10 +22,6 @@ export const RESUME_FILES: Record<string, string> = {
 	"PLAN.md": RESUME_PLAN,
 	"boulder.config.json": JSON.stringify(ONE_AUTO_TURN),
 };
-
-export async function writeResumeFiles(project: string): Promise<void> {
-	for (const [file, content] of Object.entries(RESUME_FILES)) await writeFile(join(project, file), content);
-}
 
 /**
  * Checks the decisions made since the session came back: the context comes

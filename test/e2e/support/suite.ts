@@ -1,13 +1,14 @@
 /**
  * What every end-to-end suite needs around its harness: a check that the
  * build it drives is there, the headers by which a test tells boulder's own
- * messages from the rest of a conversation, and the project's decision log.
+ * messages from the rest of a conversation, and the project's files: the
+ * ones a scenario starts from, the decision log and the works boulder keeps.
  *
  * Contract: the headers are read from the product's own prompts, so a test
  * looks for exactly what boulder sends.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONTINUATION_PROMPT } from "../../../src/core/prompts/continuation.prompt.js";
@@ -32,6 +33,19 @@ export function requireBuilt(...files: string[]): void {
 	for (const file of [join(REPO, "dist", "cli", "main.js"), ...files]) {
 		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
 	}
+}
+
+/** Writes a scenario's files into the project (relative path → content). */
+export async function writeProjectFiles(project: string, files: Record<string, string>): Promise<void> {
+	for (const [file, content] of Object.entries(files)) await writeFile(join(project, file), content);
+}
+
+/** The works boulder keeps for the project (`.boulder/works.json`), in the file's order. */
+export async function readWorks(project: string): Promise<Record<string, unknown>[]> {
+	const file = JSON.parse(await readFile(join(project, ".boulder", "works.json"), "utf8")) as {
+		works: Record<string, Record<string, unknown>>;
+	};
+	return Object.values(file.works);
 }
 
 /** The project's decision log, oldest first. */
