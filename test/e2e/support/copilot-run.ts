@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
 import { type ChildOutput, collectOutput } from "./child-output.js";
+import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -95,18 +96,8 @@ export function childEnv(
 	sandbox: CopilotSandbox,
 	options: Pick<CopilotRunOptions, "baseUrl" | "env" | "args">,
 ): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value === undefined || /^(COPILOT_|GH_|GITHUB_|OTEL_)/.test(key)) continue;
-		env[key] = value;
-	}
 	return {
-		...env,
-		HOME: sandbox.home,
-		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
-		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
-		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
-		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		...isolatedEnv(sandbox.home, /^(COPILOT_|GH_|GITHUB_|OTEL_)/),
 		COPILOT_HOME: sandbox.copilotHome,
 		COPILOT_OFFLINE: "true",
 		COPILOT_AUTO_UPDATE: "false",

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
 import type { CliPlace } from "./boulder-cli.js";
+import { homeFolders, isolatedEnv } from "./isolated-env.js";
 import { requireBuilt } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -361,19 +362,7 @@ export class OpencodeServer {
 
 	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
 	get cliPlace(): CliPlace {
-		const home = this.homeDir;
-		return {
-			cwd: this.projectDir,
-			env: {
-				...process.env,
-				HOME: home,
-				XDG_CONFIG_HOME: join(home, ".config"),
-				XDG_DATA_HOME: join(home, ".local", "share"),
-				XDG_STATE_HOME: join(home, ".local", "state"),
-				XDG_CACHE_HOME: join(home, ".cache"),
-				NO_COLOR: "1",
-			},
-		};
+		return { cwd: this.projectDir, env: { ...process.env, ...homeFolders(this.homeDir), NO_COLOR: "1" } };
 	}
 
 	get url(): string {
@@ -652,23 +641,13 @@ function xdgDirs(home: string): string[] {
 }
 
 function childEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_/.test(key) || key === "OPENCODE") continue;
-		env[key] = value;
-	}
-	Object.assign(env, {
-		HOME: home,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
+	return {
+		...isolatedEnv(home, /^(OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_|^OPENCODE$/),
 		OPENCODE_DISABLE_AUTOUPDATE: "1",
 		OPENCODE_DISABLE_MODELS_FETCH: "1",
 		OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
 		...extra,
-	});
-	return env;
+	};
 }
 
 function eventSessionID(event: ServerEvent): string | undefined {
