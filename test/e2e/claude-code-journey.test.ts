@@ -29,9 +29,9 @@ import {
 import { type ClaudeRunResult, createSandbox, readTranscript, runClaude } from "./support/claude-run.js";
 import { boulderOk, type Machine, machinePaths, newMachine, plainPath } from "./support/journey.js";
 import { npmEnv, snapshot } from "./support/packed-package.js";
+import { NUDGE } from "./support/suite.js";
 
 const exec = promisify(execFile);
-const NUDGE = "[boulder · automatic continuation";
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
 

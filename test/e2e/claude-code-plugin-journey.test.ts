@@ -13,7 +13,6 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -28,10 +27,9 @@ import {
 import { CLAUDE_BIN, type ClaudeRunResult, childEnv, runClaude } from "./support/claude-run.js";
 import { boulderOk, type Machine, newMachine } from "./support/journey.js";
 import { snapshot } from "./support/packed-package.js";
+import { NUDGE, REPO } from "./support/suite.js";
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
 
