@@ -22,6 +22,7 @@ import {
 import { boulderIn } from "./support/boulder-cli.js";
 import { type ClaudeSandbox, cliPlace, createSandbox, runClaude } from "./support/claude-run.js";
 import { CLAUDE_HOOK, NUDGE, readWorks, requireBuilt } from "./support/suite.js";
+import { claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
 
 const TEST_TIMEOUT_MS = 180_000;
 const REMINDER = "[boulder · todo list]";
@@ -48,15 +49,6 @@ afterEach(async () => {
 	for (const server of servers.splice(0)) await server.close();
 	await sandbox.dispose();
 });
-
-function todoWrite(statuses: string[]): ReplyStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
-}
 
 const write = (file: string): ReplyStep => ({
 	toolUses: [{ name: "Write", input: { file_path: join(sandbox.project, file), content: `${file}\n` } }],

@@ -28,6 +28,7 @@ import { CLAUDE_BIN, type ClaudeRunResult, childEnv, runClaude } from "./support
 import { boulderOk, type Machine, newMachine } from "./support/journey.js";
 import { snapshot } from "./support/packed-package.js";
 import { NUDGE, REPO } from "./support/suite.js";
+import { claudeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const run = promisify(execFile);
 const RUN_TIMEOUT_MS = 60_000;
@@ -96,12 +97,7 @@ function agentRequests(server: AnthropicServer): RecordedRequest[] {
 }
 
 function progress(done: number, total: number): ReplyStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
+	return claudeTodoWrite(statusesAt(done, total));
 }
 
 async function readJson(file: string): Promise<Record<string, unknown>> {

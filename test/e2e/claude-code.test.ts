@@ -34,6 +34,7 @@ import {
 	waitFor,
 } from "./support/claude-run.js";
 import { CLAUDE_HOOK, NUDGE, REPO, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt, claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const RUN_TIMEOUT_MS = 60_000;
@@ -90,22 +91,9 @@ function nudges(server: AnthropicServer): number {
 	return agentRequests(server).filter((request) => lastUserText(request).includes(NUDGE)).length;
 }
 
-function todoWrite(statuses: string[]): ReplyStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
-}
-
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ReplyStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ReplyStep {

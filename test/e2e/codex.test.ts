@@ -34,6 +34,7 @@ import {
 } from "./support/responses-server.js";
 import { ONE_AUTO_TURN } from "./support/resume.js";
 import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const TEST_TIMEOUT_MS = 200_000;
@@ -82,10 +83,7 @@ function nudges(server: ResponsesServer): number {
 
 /** `done` items completed, the next one in progress, the rest pending, through `update_plan`. */
 function plan(done: number, total: number, name = (index: number) => `Item ${index + 1}`): ReplyStep {
-	const steps = Array.from({ length: total }, (_, index) => ({
-		step: name(index),
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-	}));
+	const steps = statusesAt(done, total).map((status, index) => ({ step: name(index), status }));
 	return { calls: [{ name: "update_plan", args: { plan: steps } }] };
 }
 

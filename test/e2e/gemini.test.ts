@@ -22,6 +22,7 @@ import {
 	type Scenario,
 } from "./support/gemini-server.js";
 import { COMMAND_HOOK, NUDGE, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const TEST_TIMEOUT_MS = 400_000;
@@ -73,12 +74,7 @@ function writeTodos(items: { description: string; status: string }[]): GeminiSte
 
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): GeminiStep {
-	return writeTodos(
-		Array.from({ length: total }, (_, index) => ({
-			description: `Item ${index + 1}`,
-			status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		})),
-	);
+	return writeTodos(statusesAt(done, total).map((status, index) => ({ description: `Item ${index + 1}`, status })));
 }
 
 function say(text: string): GeminiStep {

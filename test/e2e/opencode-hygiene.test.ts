@@ -11,6 +11,7 @@ import {
 } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
 import { NUDGE, REPO } from "./support/suite.js";
+import { opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
 
 const REMINDER = "[boulder · todo list]";
 const THRESHOLD = 3;
@@ -29,15 +30,6 @@ afterEach(async () => {
 });
 
 const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
-
-function todoWrite(statuses: string[]): ModelStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
-}
 
 /** How many messages of a request carry the reminder: each turn resends the whole conversation. */
 function reminders(request: RecordedRequest | undefined): number {

@@ -28,6 +28,7 @@ import { endsInNudge } from "./support/nudges.js";
 import { type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
 import { type GlobalInstall, installGlobally, packedPackage, snapshot } from "./support/packed-package.js";
+import { opencodeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const run = promisify(execFile);
 const TEST_TIMEOUT_MS = 240_000;
@@ -91,12 +92,7 @@ async function boulder(...args: string[]): Promise<string> {
 }
 
 function todoWrite(done: number, total: number): ModelStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
+	return opencodeTodoWrite(statusesAt(done, total));
 }
 
 function nudges(): number {

@@ -12,6 +12,7 @@ import {
 } from "./support/openai-server.js";
 import { type OpencodeServer, type PluginEntry, requireBuild, startOpencode } from "./support/opencode-run.js";
 import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
+import { statusesAt, opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const PLUGIN = join(REPO, "dist", "adapters", "opencode", "plugin.js");
@@ -62,22 +63,9 @@ function nudges(server: ScriptedModelServer): RecordedRequest[] {
 	return server.mainRequests().filter(endsInNudge);
 }
 
-function todoWrite(statuses: string[]): ModelStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
-}
-
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ModelStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ModelStep {

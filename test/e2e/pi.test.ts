@@ -15,6 +15,7 @@ import {
 } from "./support/openai-server.js";
 import { EXTENSION, type PiOptions, PiRpc, piUnavailable } from "./support/pi-run.js";
 import { readDecisionLog, requireBuilt } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const TEST_TIMEOUT_MS = 150_000;
@@ -54,9 +55,9 @@ function nudges(server: ScriptedModelServer): RecordedRequest[] {
 
 /** `done` items completed, the next one in progress, the rest pending, written with boulder's todo_write. */
 function progress(done: number, total: number): ModelStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
+	const todos = statusesAt(done, total).map((status, index) => ({
 		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
+		status,
 	}));
 	return { toolCalls: [{ name: "todo_write", args: { todos } }] };
 }

@@ -23,6 +23,7 @@ import {
 } from "./support/openai-server.js";
 import { cliPlace, createQwenSandbox, type QwenRunResult, type QwenSandbox, runQwen } from "./support/qwen-run.js";
 import { COMMAND_HOOK, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const RUN_TIMEOUT_MS = 240_000;
@@ -84,11 +85,7 @@ function todoWrite(statuses: string[]): ModelStep {
 
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ModelStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ModelStep {
