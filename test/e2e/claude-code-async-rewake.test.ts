@@ -14,10 +14,8 @@
  *
  * The second test needs `npm run build`.
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
 	type AnthropicServer,
@@ -27,10 +25,9 @@ import {
 	startAnthropicServer,
 	toolResults,
 } from "./support/anthropic-server.js";
-import { runBoulder } from "./support/boulder-cli.js";
-import { type ClaudeSandbox, childEnv, createSandbox, runClaude, writeProjectSettings } from "./support/claude-run.js";
-
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
+import { boulderIn } from "./support/boulder-cli.js";
+import { type ClaudeSandbox, cliPlace, createSandbox, runClaude, writeProjectSettings } from "./support/claude-run.js";
+import { CLAUDE_HOOK, NUDGE, readJsonLines, requireBuilt } from "./support/suite.js";
 
 const RUN_TIMEOUT_MS = 90_000;
 const TEST_TIMEOUT_MS = 120_000;
@@ -112,10 +109,7 @@ it(
 
 		expect(run.timedOut).toBe(false);
 		expect(run.exitCode).toBe(0);
-		const stops = (await readFile(log, "utf8"))
-			.split("\n")
-			.filter((line) => line.trim() !== "")
-			.map((line) => JSON.parse(line) as { background_tasks?: Record<string, unknown>[] });
+		const stops = (await readJsonLines(log)) as { background_tasks?: Record<string, unknown>[] }[];
 		const first = stops[0]?.background_tasks ?? [];
 		expect(first).toEqual([
 			expect.objectContaining({
@@ -140,22 +134,13 @@ it(
 	TEST_TIMEOUT_MS,
 );
 
-const NUDGE = "[boulder · automatic continuation";
 const LIMIT_MS = 3_000;
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	const result = await runBoulder(args, { cwd: sandbox.project, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
 
 it(
 	"with boulder, its watcher wakes the parent at the wedged subagent's deadline with the nudge naming it",
 	async () => {
-		for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
-			if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-		}
+		requireBuilt(CLAUDE_HOOK);
 		await boulderOk("install", "claude-code", "--project");
 		await writeFile(join(sandbox.project, "boulder.config.json"), JSON.stringify({ watchdog: { limitMs: LIMIT_MS } }));
 		const todos = (status: string) => [

@@ -7,10 +7,8 @@
  *
  * Needs `npm run build`.
  */
-import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
@@ -21,12 +19,12 @@ import {
 	startAnthropicServer,
 	stringsIn,
 } from "./support/anthropic-server.js";
-import { runBoulder } from "./support/boulder-cli.js";
-import { type ClaudeSandbox, childEnv, createSandbox, runClaude } from "./support/claude-run.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { type ClaudeSandbox, cliPlace, createSandbox, runClaude } from "./support/claude-run.js";
+import { CLAUDE_HOOK, NUDGE, readWorks, requireBuilt } from "./support/suite.js";
+import { claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 180_000;
-const NUDGE = "[boulder · automatic continuation";
 const REMINDER = "[boulder · todo list]";
 const PLAN_REMINDER = "[boulder · plan]";
 const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
@@ -34,12 +32,9 @@ const THRESHOLD = 3;
 
 const servers: AnthropicServer[] = [];
 let sandbox: ClaudeSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(CLAUDE_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
@@ -54,22 +49,6 @@ afterEach(async () => {
 	for (const server of servers.splice(0)) await server.close();
 	await sandbox.dispose();
 });
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	const result = await runBoulder(args, { cwd: sandbox.project, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
-function todoWrite(statuses: string[]): ReplyStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
-}
 
 const write = (file: string): ReplyStep => ({
 	toolUses: [{ name: "Write", input: { file_path: join(sandbox.project, file), content: `${file}\n` } }],
@@ -188,8 +167,7 @@ describe("todo hygiene with the real Claude Code", () => {
 			expect(subagentRequests.length).toBeGreaterThan(0);
 			expect(subagentRequests.map(reminders).every((count) => count === 0)).toBe(true);
 			expect(await readFile(join(sandbox.project, "s3.txt"), "utf8")).toBe("s3.txt\n");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect((Object.values(works.works)[0] as Record<string, unknown>).status).toBe("completed");
+			expect((await readWorks(sandbox.project))[0]?.status).toBe("completed");
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -29,9 +29,10 @@ import {
 import { type ClaudeRunResult, createSandbox, readTranscript, runClaude } from "./support/claude-run.js";
 import { boulderOk, type Machine, machinePaths, newMachine, plainPath } from "./support/journey.js";
 import { npmEnv, snapshot } from "./support/packed-package.js";
+import { NUDGE } from "./support/suite.js";
+import { claudeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const exec = promisify(execFile);
-const NUDGE = "[boulder · automatic continuation";
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -88,12 +89,7 @@ function nudges(server: AnthropicServer): number {
 
 /** `done` of `total` items completed, the next in progress (TodoWrite). */
 function progress(done: number, total: number): ReplyStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
+	return claudeTodoWrite(statusesAt(done, total));
 }
 
 /** An agent that stops after every item unless something tells it to go on. */

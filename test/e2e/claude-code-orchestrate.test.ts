@@ -11,7 +11,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
@@ -24,40 +23,26 @@ import {
 	stringsIn,
 	toolResults,
 } from "./support/anthropic-server.js";
-import { runBoulder } from "./support/boulder-cli.js";
-import { type ClaudeSandbox, childEnv, createSandbox, runClaude } from "./support/claude-run.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { type ClaudeSandbox, cliPlace, createSandbox, runClaude } from "./support/claude-run.js";
+import { ORCHESTRATE_PLAN } from "./support/orchestrate.js";
+import { CLAUDE_HOOK, NUDGE, readWorks, requireBuilt } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 180_000;
-const NUDGE = "[boulder · automatic continuation";
 const WARNED = "Delegate the item instead";
 const NOTE = "A subagent returned";
 const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
 
-const PLAN = `---
-mode: orchestrate
----
-# Greetings
-
-- [ ] Item A: write the greeting
-  - [ ] greeting.txt says hello
-- [ ] Item B: write the farewell
-  - [ ] farewell.txt says goodbye
-`;
-
 const servers: AnthropicServer[] = [];
 let sandbox: ClaudeSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(CLAUDE_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "claude-code", "--project");
-	await writeFile(join(sandbox.project, "PLAN.md"), PLAN);
+	await writeFile(join(sandbox.project, "PLAN.md"), ORCHESTRATE_PLAN);
 	await mkdir(join(sandbox.project, "src"), { recursive: true });
 });
 
@@ -65,13 +50,6 @@ afterEach(async () => {
 	for (const server of servers.splice(0)) await server.close();
 	await sandbox.dispose();
 });
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	const result = await runBoulder(args, { cwd: sandbox.project, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
 
 const bash = (command: string): ReplyStep => ({ toolUses: [{ name: "Bash", input: { command, description: "run" } }] });
 const say = (text: string): ReplyStep => ({ text });
@@ -157,10 +135,9 @@ describe("orchestrate mode with the real Claude Code", () => {
 			expect(lastUserText(nudged[0] as RecordedRequest)).toMatch(/delegate these items to subagents/);
 			expect(lastUserText(nudged[0] as RecordedRequest)).toContain("Item B");
 			// The works file remembers each item's subagent; status shows it; the work completed.
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			const work = Object.values(works.works)[0] as Record<string, unknown>;
-			expect(work.status).toBe("completed");
-			const subagents = work.subagentSessions as Record<string, string>;
+			const [work] = await readWorks(sandbox.project);
+			expect(work?.status).toBe("completed");
+			const subagents = work?.subagentSessions as Record<string, string>;
 			expect(Object.keys(subagents).sort()).toEqual(["Item A: write the greeting", "Item B: write the farewell"]);
 			expect(Object.values(subagents).every((id) => id.length > 0)).toBe(true);
 			const status = JSON.parse(await boulderOk("status", "--json"));

@@ -13,7 +13,6 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -28,10 +27,10 @@ import {
 import { CLAUDE_BIN, type ClaudeRunResult, childEnv, runClaude } from "./support/claude-run.js";
 import { boulderOk, type Machine, newMachine } from "./support/journey.js";
 import { snapshot } from "./support/packed-package.js";
+import { NUDGE, REPO } from "./support/suite.js";
+import { claudeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -98,12 +97,7 @@ function agentRequests(server: AnthropicServer): RecordedRequest[] {
 }
 
 function progress(done: number, total: number): ReplyStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
+	return claudeTodoWrite(statusesAt(done, total));
 }
 
 async function readJson(file: string): Promise<Record<string, unknown>> {

@@ -9,10 +9,6 @@
  *
  * Needs `npm run build`.
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
@@ -25,41 +21,26 @@ import {
 	startAnthropicServer,
 	stringsIn,
 } from "./support/anthropic-server.js";
-import { runBoulder } from "./support/boulder-cli.js";
-import { type ClaudeSandbox, childEnv, createSandbox, runClaude } from "./support/claude-run.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { type ClaudeSandbox, cliPlace, createSandbox, runClaude } from "./support/claude-run.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { CLAUDE_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 180_000;
 const RUN_TIMEOUT_MS = 90_000;
-const NUDGE = "[boulder · automatic continuation";
-const CONTEXT = "[boulder · where the work stands";
 const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
-
-const PLAN = `# Greetings
-
-- [ ] Item A: write the greeting
-- [ ] Item B: write the farewell
-- [ ] Item C: write the thanks
-`;
 
 const servers: AnthropicServer[] = [];
 let sandbox: ClaudeSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "claude-code.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(CLAUDE_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "claude-code", "--project");
-	await writeFile(join(sandbox.project, "PLAN.md"), PLAN);
-	// One automatic turn per episode: a context that counted as a nudge would leave the resumed run none.
-	await writeFile(
-		join(sandbox.project, "boulder.config.json"),
-		JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
-	);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {
@@ -73,13 +54,6 @@ async function serve(scenario: Scenario, options: ServerOptions = {}): Promise<A
 	return server;
 }
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	const result = await runBoulder(args, { cwd: sandbox.project, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
 async function claude(server: AnthropicServer, prompt: string, resume?: string) {
 	const run = await runClaude(sandbox, {
 		prompt,
@@ -91,14 +65,6 @@ async function claude(server: AnthropicServer, prompt: string, resume?: string) 
 	expect(run.timedOut, run.stderr).toBe(false);
 	expect(run.exitCode, run.stderr).toBe(0);
 	return run;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 function agentRequests(server: AnthropicServer): RecordedRequest[] {
@@ -152,10 +118,7 @@ describe("resume context with the real Claude Code", () => {
 			// The one automatic turn of the resumed run's episode was still there to spend.
 			expect(nudges(second)).toBe(1);
 
-			const lines = (await decisions()).slice(before).map((record) => `${record.kind}:${record.reason}`);
-			expect(lines[0]).toBe("event:resume-context");
-			expect(lines.filter((line) => line.startsWith("inject:"))).toHaveLength(1);
-			expect(lines.indexOf("event:resume-context")).toBeLessThan(lines.indexOf("event:user-turn"));
+			expectContextFirst((await decisions()).slice(before));
 			expect(await boulderOk("why")).toMatch(/gave context/);
 		},
 		TEST_TIMEOUT_MS,

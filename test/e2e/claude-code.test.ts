@@ -8,10 +8,8 @@
  * Needs `npm run build` (the CLI and the bundled hook program).
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { cp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -25,33 +23,30 @@ import {
 	startAnthropicServer,
 	stringsIn,
 } from "./support/anthropic-server.js";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import {
 	type ClaudeRunResult,
 	type ClaudeSandbox,
-	childEnv,
+	cliPlace,
 	createSandbox,
 	runClaude,
 	spawnClaude,
 	waitFor,
 } from "./support/claude-run.js";
+import { CLAUDE_HOOK, NUDGE, REPO, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt, claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const HOOK = join(REPO, "dist", "hook", "claude-code.cjs");
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 150_000;
-/** The first line of every boulder nudge. */
-const NUDGE = "[boulder · automatic continuation";
 const TODO_TOOLS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
 
 const servers: AnthropicServer[] = [];
 let sandbox: ClaudeSandbox;
+const { boulder, boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), HOOK]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(CLAUDE_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
@@ -67,18 +62,6 @@ async function serve(scenario: Scenario, options: ServerOptions = {}): Promise<A
 	const server = await startAnthropicServer(scenario, options);
 	servers.push(server);
 	return server;
-}
-
-/** The real CLI, in the project, with the sandbox's HOME and state folders (the ones the hooks see). */
-async function boulder(...args: string[]): Promise<CliRun> {
-	const env = { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" };
-	return runBoulder(args, { cwd: sandbox.project, env });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
 }
 
 async function claude(
@@ -108,34 +91,13 @@ function nudges(server: AnthropicServer): number {
 	return agentRequests(server).filter((request) => lastUserText(request).includes(NUDGE)).length;
 }
 
-function todoWrite(statuses: string[]): ReplyStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		activeForm: `Working on item ${String.fromCharCode(65 + index)}`,
-	}));
-	return { toolUses: [{ name: "TodoWrite", input: { todos } }] };
-}
-
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ReplyStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ReplyStep {
 	return { text };
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("boulder with the real Claude Code", () => {
@@ -238,14 +200,7 @@ describe("boulder with the real Claude Code", () => {
 	it(
 		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
 		async () => {
-			await writeFile(
-				join(sandbox.project, "plan.md"),
-				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-			);
-			await writeFile(
-				join(sandbox.project, "check.mjs"),
-				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-			);
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 			const bash = (command: string): ReplyStep => ({
 				toolUses: [{ name: "Bash", input: { command, description: "edit" } }],
@@ -265,12 +220,9 @@ describe("boulder with the real Claude Code", () => {
 			expect(requests).toHaveLength(4);
 			const nudge = lastUserText(requests[2] as RecordedRequest);
 			expect(nudge).toContain(NUDGE);
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain(VERIFY_FAILURE);
 			expect(nudge).toContain("node check.mjs");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			await expectVerifiedWork(sandbox.project);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 		},
 		TEST_TIMEOUT_MS,

@@ -3,7 +3,7 @@
  * headless against the scripted model server, executes project hooks and
  * feeds a Stop hook's block reason back to the model.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -15,6 +15,7 @@ import {
 	toolResults,
 } from "./support/anthropic-server.js";
 import { type ClaudeSandbox, createSandbox, runClaude, writeProjectSettings } from "./support/claude-run.js";
+import { readJsonLines } from "./support/suite.js";
 
 const RUN_TIMEOUT_MS = 40_000;
 const TEST_TIMEOUT_MS = 60_000;
@@ -72,14 +73,6 @@ function itemAt<T>(items: readonly T[], index: number): T {
 	return item;
 }
 
-async function readJsonLines(path: string): Promise<Record<string, unknown>[]> {
-	const text = await readFile(path, "utf8").catch(() => "");
-	return text
-		.split("\n")
-		.filter((line) => line.trim() !== "")
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 describe("Claude Code headless against the scripted server", () => {
 	it(
 		"feeds a Stop hook's block reason to the model once, then lets the run end",
@@ -102,7 +95,7 @@ describe("Claude Code headless against the scripted server", () => {
 			expect(main).toHaveLength(2);
 			expect(lastUserText(itemAt(main, 0))).not.toContain(MARKER);
 			expect(lastUserText(itemAt(main, 1))).toContain(MARKER);
-			const stops = await readJsonLines(log);
+			const stops = await readJsonLines(log, { missingIsEmpty: true });
 			expect(stops.map((input) => input.stop_hook_active)).toEqual([false, true]);
 			expect(stops[0]?.session_id).toBe(run.sessionId);
 		},
@@ -139,7 +132,7 @@ describe("Claude Code headless against the scripted server", () => {
 			expect(main).toHaveLength(2);
 			expect(toolNames(itemAt(main, 0))).toContain("TodoWrite");
 			expect(toolResults(itemAt(main, 1)).map((result) => result.is_error)).toEqual([false]);
-			const inputs = await readJsonLines(log);
+			const inputs = await readJsonLines(log, { missingIsEmpty: true });
 			expect(inputs).toHaveLength(1);
 			expect(inputs[0]).toMatchObject({
 				hook_event_name: "PostToolUse",

@@ -10,13 +10,10 @@
  * Needs `npm run build` (the CLI and the bundled hook program).
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import {
 	type CodexRunResult,
 	type CodexSandbox,
@@ -35,20 +32,19 @@ import {
 	startResponsesServer,
 	tailAfterLastUser,
 } from "./support/responses-server.js";
+import { ONE_AUTO_TURN } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 200_000;
-/** The first line of every boulder nudge. */
-const NUDGE = "[boulder · automatic continuation";
 
 const servers: ResponsesServer[] = [];
 let sandbox: CodexSandbox;
+const { boulderOk } = boulderIn(() => ({ cwd: sandbox.project, env: sandbox.env }));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createCodexSandbox();
@@ -65,16 +61,6 @@ async function serve(scenario: Scenario, options: ServerOptions = {}): Promise<R
 	const server = await startResponsesServer(scenario, options);
 	servers.push(server);
 	return server;
-}
-
-async function boulder(...args: string[]): Promise<CliRun> {
-	return runBoulder(args, { cwd: sandbox.project, env: sandbox.env });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
 }
 
 async function codex(
@@ -97,10 +83,7 @@ function nudges(server: ResponsesServer): number {
 
 /** `done` items completed, the next one in progress, the rest pending, through `update_plan`. */
 function plan(done: number, total: number, name = (index: number) => `Item ${index + 1}`): ReplyStep {
-	const steps = Array.from({ length: total }, (_, index) => ({
-		step: name(index),
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-	}));
+	const steps = statusesAt(done, total).map((status, index) => ({ step: name(index), status }));
 	return { calls: [{ name: "update_plan", args: { plan: steps } }] };
 }
 
@@ -121,14 +104,6 @@ function isSubagentRequest(request: RecordedRequest): boolean {
 	} catch {
 		return false;
 	}
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("boulder with the real Codex CLI", () => {
@@ -291,14 +266,7 @@ describe("boulder with the real Codex CLI", () => {
 	it(
 		"rolls a plan without update_plan: a failing verify command's output reaches the model, the fix completes the work",
 		async () => {
-			await writeFile(
-				join(sandbox.project, "plan.md"),
-				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-			);
-			await writeFile(
-				join(sandbox.project, "check.mjs"),
-				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-			);
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 			const server = await serve([
 				shell("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
@@ -315,12 +283,9 @@ describe("boulder with the real Codex CLI", () => {
 			expect(requests).toHaveLength(4);
 			expect(nudges(server)).toBe(1);
 			const nudge = lastUserText(requests[2] as RecordedRequest);
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain(VERIFY_FAILURE);
 			expect(nudge).toContain("node check.mjs");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			await expectVerifiedWork(sandbox.project);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -351,12 +316,8 @@ describe("boulder with the real Codex CLI", () => {
 	it(
 		"tells a session resumed with `codex exec resume` where its plan stands, without a nudge or spending its budget",
 		async () => {
-			await writeFile(
-				join(sandbox.project, "boulder.config.json"),
-				JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
-			);
-			const context = "[boulder · where the work stands";
-			const carries = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? null).includes(context);
+			await writeProjectFiles(sandbox.project, { "boulder.config.json": JSON.stringify(ONE_AUTO_TURN) });
+			const carries = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? null).includes(CONTEXT);
 			const first = await serve([plan(1, 3), say("Item 1 is done."), say("Pausing here.")]);
 			const run = await codex(first, "Do the three items.");
 			expect(nudges(first)).toBe(1);

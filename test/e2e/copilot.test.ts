@@ -10,16 +10,12 @@
  *
  * Needs `npm run build` (the CLI and the bundled hook program).
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import {
 	type CopilotRunResult,
 	type CopilotSandbox,
-	childEnv,
+	cliPlace,
 	createSandbox,
 	readEventLogs,
 	runCopilot,
@@ -32,23 +28,19 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
+import { COMMAND_HOOK, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const HOOK = join(REPO, "dist", "hook", "boulder-hook.cjs");
 const TEST_TIMEOUT_MS = 240_000;
-/** The first line of every boulder nudge. */
-const NUDGE = "[boulder · automatic continuation";
 /** What the subagent of the subagent test is asked: how its requests are told from the main agent's. */
 const SUBAGENT_PROMPT = "Look around the project for item A.";
 
 const servers: ScriptedModelServer[] = [];
 let sandbox: CopilotSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), HOOK]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
@@ -64,16 +56,6 @@ async function serve(scenario: Scenario, fallback?: ModelStep): Promise<Scripted
 	const server = await startModelServer({ scenario, ...(fallback ? { fallback } : {}) });
 	servers.push(server);
 	return server;
-}
-
-async function boulder(...args: string[]): Promise<CliRun> {
-	return runBoulder(args, { cwd: sandbox.project, env: childEnv(sandbox, { baseUrl: "" }) });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
 }
 
 async function copilot(server: ScriptedModelServer, prompt: string, args: string[] = []): Promise<CopilotRunResult> {
@@ -124,14 +106,6 @@ function agentRequests(server: ScriptedModelServer): RecordedRequest[] {
 function nudges(server: ScriptedModelServer): number {
 	const last = agentRequests(server).at(-1);
 	return server.userTexts(last).filter((text) => text.includes(NUDGE)).length;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("boulder with the real Copilot CLI", () => {
@@ -283,14 +257,7 @@ describe("boulder with the real Copilot CLI", () => {
 	it(
 		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
 		async () => {
-			await writeFile(
-				join(sandbox.project, "plan.md"),
-				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-			);
-			await writeFile(
-				join(sandbox.project, "check.mjs"),
-				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-			);
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 			const server = await serve([
 				bash("sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md"),
@@ -304,12 +271,9 @@ describe("boulder with the real Copilot CLI", () => {
 			expect(server.overruns).toBe(0);
 			expect(nudges(server)).toBe(1);
 			const nudge = server.userTexts(agentRequests(server).at(-1)).find((text) => text.includes(NUDGE)) ?? "";
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain(VERIFY_FAILURE);
 			expect(nudge).toContain("node check.mjs");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			await expectVerifiedWork(sandbox.project);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 			const logs = await readEventLogs(sandbox);
 			expect(logs.flatMap((log) => log.lines).some((line) => line.type === "session.usage_record")).toBe(true);

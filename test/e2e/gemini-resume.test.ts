@@ -9,13 +9,9 @@
  *
  * Needs `npm run build`.
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
-import { createSandbox, type GeminiSandbox, runGemini, sandboxEnv } from "./support/gemini-run.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { cliPlace, createSandbox, type GeminiSandbox, runGemini } from "./support/gemini-run.js";
 import {
 	GeminiServer,
 	type GeminiServerOptions,
@@ -24,38 +20,23 @@ import {
 	type Scenario,
 	textsIn,
 } from "./support/gemini-server.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 300_000;
 const RUN_TIMEOUT_MS = 120_000;
-const NUDGE = "[boulder · automatic continuation";
-const CONTEXT = "[boulder · where the work stands";
-
-const PLAN = `# Greetings
-
-- [ ] Item A: write the greeting
-- [ ] Item B: write the farewell
-- [ ] Item C: write the thanks
-`;
 
 const servers: GeminiServer[] = [];
 let sandbox: GeminiSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
 	await boulderOk("install", "gemini", "--project");
-	await writeFile(join(sandbox.project, "PLAN.md"), PLAN);
-	// One automatic turn per episode: a context that counted as a nudge would leave the resumed run none.
-	await writeFile(
-		join(sandbox.project, "boulder.config.json"),
-		JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
-	);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {
@@ -69,12 +50,6 @@ async function serve(scenario: Scenario, options: GeminiServerOptions = {}): Pro
 	return server;
 }
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await runBoulder(args, { cwd: sandbox.project, env: sandboxEnv(sandbox) });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
 async function gemini(server: GeminiServer, prompt: string, resume?: string) {
 	const run = await runGemini(sandbox, {
 		prompt,
@@ -85,14 +60,6 @@ async function gemini(server: GeminiServer, prompt: string, resume?: string) {
 	expect(run.timedOut, run.stderr).toBe(false);
 	expect(run.exitCode, run.stderr).toBe(0);
 	return run;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 function nudges(server: GeminiServer): number {
@@ -135,10 +102,7 @@ describe("resume context with the real Gemini CLI", () => {
 			// The one automatic turn of the resumed run's episode was still there to spend.
 			expect(nudges(second)).toBe(1);
 
-			const lines = (await decisions()).slice(before).map((record) => `${record.kind}:${record.reason}`);
-			expect(lines[0]).toBe("event:resume-context");
-			expect(lines.indexOf("event:resume-context")).toBeLessThan(lines.indexOf("event:user-turn"));
-			expect(lines.filter((line) => line.startsWith("inject:"))).toHaveLength(1);
+			expectContextFirst((await decisions()).slice(before));
 			expect(await boulderOk("why")).toMatch(/gave context/);
 		},
 		TEST_TIMEOUT_MS,

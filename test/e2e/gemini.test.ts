@@ -8,19 +8,11 @@
  *
  * Needs `npm run build` (the CLI and the bundled hook program).
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
-import {
-	createSandbox,
-	type GeminiRunResult,
-	type GeminiSandbox,
-	runGemini,
-	sandboxEnv,
-} from "./support/gemini-run.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { cliPlace, createSandbox, type GeminiRunResult, type GeminiSandbox, runGemini } from "./support/gemini-run.js";
 import {
 	GeminiServer,
 	type GeminiServerOptions,
@@ -29,22 +21,19 @@ import {
 	type RecordedRequest,
 	type Scenario,
 } from "./support/gemini-server.js";
+import { COMMAND_HOOK, NUDGE, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TEST_TIMEOUT_MS = 400_000;
 /** Generous: the machine may be loaded, and a run of ten nudges makes over twenty model calls. */
 const RUN_TIMEOUT_MS = 300_000;
-/** The first line of every boulder nudge. */
-const NUDGE = "[boulder · automatic continuation";
 
 const servers: GeminiServer[] = [];
 let sandbox: GeminiSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createSandbox();
@@ -60,16 +49,6 @@ async function serve(scenario: Scenario, options: GeminiServerOptions = {}): Pro
 	const server = await GeminiServer.start(scenario, options);
 	servers.push(server);
 	return server;
-}
-
-async function boulder(...args: string[]): Promise<CliRun> {
-	return runBoulder(args, { cwd: sandbox.project, env: sandboxEnv(sandbox) });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
 }
 
 async function gemini(server: GeminiServer, prompt: string, resume?: string): Promise<GeminiRunResult> {
@@ -95,12 +74,7 @@ function writeTodos(items: { description: string; status: string }[]): GeminiSte
 
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): GeminiStep {
-	return writeTodos(
-		Array.from({ length: total }, (_, index) => ({
-			description: `Item ${index + 1}`,
-			status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		})),
-	);
+	return writeTodos(statusesAt(done, total).map((status, index) => ({ description: `Item ${index + 1}`, status })));
 }
 
 function say(text: string): GeminiStep {
@@ -229,14 +203,7 @@ describe("boulder with the real Gemini CLI", () => {
 	it(
 		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
 		async () => {
-			await writeFile(
-				join(sandbox.project, "plan.md"),
-				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-			);
-			await writeFile(
-				join(sandbox.project, "check.mjs"),
-				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-			);
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 			const shell = (command: string): GeminiStep => ({ calls: [{ name: "run_shell_command", args: { command } }] });
 			const server = await serve([
@@ -253,11 +220,8 @@ describe("boulder with the real Gemini CLI", () => {
 			expect(requests).toHaveLength(4);
 			const nudge = lastPromptText(requests[2] as RecordedRequest);
 			expect(nudge).toContain(NUDGE);
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			expect(nudge).toContain(VERIFY_FAILURE);
+			await expectVerifiedWork(sandbox.project);
 		},
 		TEST_TIMEOUT_MS,
 	);

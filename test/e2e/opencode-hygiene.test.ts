@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulderOk } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import {
 	contentText,
 	type ModelStep,
@@ -11,9 +10,9 @@ import {
 	startModelServer,
 } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { NUDGE, REPO } from "./support/suite.js";
+import { opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
 const REMINDER = "[boulder · todo list]";
 const THRESHOLD = 3;
 const TEST_TIMEOUT_MS = 180_000;
@@ -30,16 +29,7 @@ afterEach(async () => {
 	model = undefined;
 });
 
-const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
-
-function todoWrite(statuses: string[]): ModelStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
-}
+const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
 
 /** How many messages of a request carry the reminder: each turn resends the whole conversation. */
 function reminders(request: RecordedRequest | undefined): number {

@@ -24,12 +24,13 @@ import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plainPath } from "./support/journey.js";
-import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
+import { endsInNudge } from "./support/nudges.js";
+import { type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
 import { type GlobalInstall, installGlobally, packedPackage, snapshot } from "./support/packed-package.js";
+import { opencodeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const run = promisify(execFile);
-const NUDGE = "[boulder · automatic continuation";
 const TEST_TIMEOUT_MS = 240_000;
 
 let prefixRoot: string;
@@ -91,19 +92,11 @@ async function boulder(...args: string[]): Promise<string> {
 }
 
 function todoWrite(done: number, total: number): ModelStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
+	return opencodeTodoWrite(statusesAt(done, total));
 }
 
 function nudges(): number {
-	return model.mainRequests().filter((request) => {
-		const last = request.body.messages?.at(-1);
-		return last?.role === "user" && contentText(last.content).includes(NUDGE);
-	}).length;
+	return model.mainRequests().filter(endsInNudge).length;
 }
 
 describe("a new user installs boulder from the tarball and uses it with OpenCode", () => {

@@ -11,9 +11,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulderOk } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import {
 	contentText,
 	type ModelStep,
@@ -22,24 +21,13 @@ import {
 	startModelServer,
 } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { ORCHESTRATE_PLAN } from "./support/orchestrate.js";
+import { NUDGE, REPO, readWorks } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
 const WARNED = "Delegate the item instead";
 const NOTE = "A subagent returned";
 const SUBTASK = "SUBTASK";
 const TEST_TIMEOUT_MS = 240_000;
-
-const PLAN = `---
-mode: orchestrate
----
-# Greetings
-
-- [ ] Item A: write the greeting
-  - [ ] greeting.txt says hello
-- [ ] Item B: write the farewell
-  - [ ] farewell.txt says goodbye
-`;
 
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
@@ -53,7 +41,7 @@ afterEach(async () => {
 	model = undefined;
 });
 
-const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
+const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
 
 const say = (text: string): ModelStep => ({ text });
 const bash = (command: string): ModelStep => ({ toolCalls: [{ name: "bash", args: { command, description: "run" } }] });
@@ -79,7 +67,7 @@ async function setUp(steps: ModelStep[], config: Record<string, unknown> = {}) {
 		modelServerUrl: model.baseUrl,
 		npmPackages: { "boulder-agent": REPO },
 		plugins: ["boulder-agent"],
-		files: { "boulder.config.json": JSON.stringify({ countdownMs: 300, ...config }), "PLAN.md": PLAN },
+		files: { "boulder.config.json": JSON.stringify({ countdownMs: 300, ...config }), "PLAN.md": ORCHESTRATE_PLAN },
 	});
 	await boulderOk("start", "PLAN.md");
 	return { model, oc, used: () => turn };
@@ -135,10 +123,9 @@ describe("orchestrate mode with the real OpenCode", () => {
 			expect(nudged).toHaveLength(1);
 			expect(model.lastUserText(nudged[0])).toMatch(/delegate these items to subagents[\s\S]*|Item B/);
 			expect(model.lastUserText(nudged[0])).toContain("Item B");
-			const works = JSON.parse(await readFile(join(oc.projectDir, ".boulder", "works.json"), "utf8"));
-			const work = Object.values(works.works)[0] as Record<string, unknown>;
-			expect(work.status).toBe("completed");
-			const subagents = work.subagentSessions as Record<string, string>;
+			const [work] = await readWorks(oc.projectDir);
+			expect(work?.status).toBe("completed");
+			const subagents = work?.subagentSessions as Record<string, string>;
 			expect(Object.keys(subagents).sort()).toEqual(["Item A: write the greeting", "Item B: write the farewell"]);
 			expect(Object.values(subagents).every((id) => id.startsWith("ses"))).toBe(true);
 			const why = await boulderOk("why", "-n", "20");

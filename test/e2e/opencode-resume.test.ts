@@ -1,31 +1,22 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulderOk } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { endsInNudge } from "./support/nudges.js";
 import {
-	contentText,
 	type ModelStep,
 	type RecordedRequest,
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { ONE_AUTO_TURN, RESUME_FILES } from "./support/resume.js";
+import { CONTEXT, REPO, readDecisionLog } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
-const CONTEXT = "[boulder · where the work stands";
 const TEST_TIMEOUT_MS = 240_000;
-
-const PLAN = `# Greetings
-
-- [ ] Item A: write the greeting
-- [ ] Item B: write the farewell
-- [ ] Item C: write the thanks
-`;
 
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
+const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
+const decisions = () => readDecisionLog((oc as OpencodeServer).projectDir, { missingIsEmpty: true });
 
 beforeAll(requireBuild);
 
@@ -38,23 +29,8 @@ afterEach(async () => {
 	expect(errors.map((record) => record.detail)).toEqual([]);
 });
 
-const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join((oc as OpencodeServer).projectDir, ".boulder", "decisions.jsonl"), "utf8").catch(
-		() => "",
-	);
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 function nudges(server: ScriptedModelServer): RecordedRequest[] {
-	return server.mainRequests().filter((request) => {
-		const last = request.body.messages?.at(-1);
-		return last?.role === "user" && contentText(last.content).includes(NUDGE);
-	});
+	return server.mainRequests().filter(endsInNudge);
 }
 
 /** The resume context as one request carried it to the model, or undefined. */
@@ -82,13 +58,7 @@ describe("resume context with the real OpenCode", () => {
 				modelServerUrl: model.baseUrl,
 				npmPackages: { "boulder-agent": REPO },
 				plugins: ["boulder-agent"],
-				files: {
-					"boulder.config.json": JSON.stringify({
-						countdownMs: 300,
-						budgets: { autoTurns: 1, perItem: { autoTurns: 0 } },
-					}),
-					"PLAN.md": PLAN,
-				},
+				files: { ...RESUME_FILES, "boulder.config.json": JSON.stringify({ countdownMs: 300, ...ONE_AUTO_TURN }) },
 			});
 			await boulderOk("start", "PLAN.md");
 

@@ -1,13 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulderOk } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
 import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const NUDGE = "[boulder · automatic continuation";
 const CHILD = "CHILD TASK: index the archive.";
 const TEST_TIMEOUT_MS = 150_000;
 
@@ -23,7 +19,7 @@ afterEach(async () => {
 	model = undefined;
 });
 
-const boulderOk = (...args: string[]): Promise<string> => runBoulderOk(args, (oc as OpencodeServer).cliPlace);
+const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
 
 const say = (text: string): ModelStep => ({ text });
 const todoWrite = (statuses: string[]): ModelStep => ({
@@ -82,10 +78,7 @@ describe("the watchdog with the real OpenCode", () => {
 			expect(text).toContain(`- ${child.id}`);
 			expect(text).toMatch(/running for \d+ s \(limit 4 s\)/);
 			expect(text).toContain(abort ? "boulder aborted it" : "Treat it as failed, or check on it");
-			const records = (await readFile(join(oc.projectDir, ".boulder", "decisions.jsonl"), "utf8"))
-				.split("\n")
-				.filter(Boolean)
-				.map((line) => JSON.parse(line) as Record<string, string>);
+			const records = await readDecisionLog(oc.projectDir);
 			const parentDecisions = records.filter((r) => r.session === parent.id && r.kind !== "event");
 			// Whether the parent first waited (background-busy) depends on how fast the machine is; what it was told does not.
 			const went = parentDecisions.findIndex((r) => r.reason === "continue");

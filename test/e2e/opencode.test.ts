@@ -1,24 +1,27 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { endsInNudge } from "./support/nudges.js";
 import {
-	contentText,
 	type ModelStep,
 	type RecordedRequest,
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
 import { type OpencodeServer, type PluginEntry, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
+import { statusesAt, opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const PLUGIN = join(REPO, "dist", "adapters", "opencode", "plugin.js");
-const NUDGE = "[boulder · automatic continuation";
 const TEST_TIMEOUT_MS = 120_000;
 
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
+const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
+const decisions = () => readDecisionLog((oc as OpencodeServer).projectDir, { missingIsEmpty: true });
 
 beforeAll(requireBuild);
 
@@ -55,51 +58,14 @@ async function setUp(scenario: ModelStep[] | Parameters<ScriptedModelServer["set
 	return { model, oc };
 }
 
-/** The real CLI, in the project, with the server's HOME and XDG folders. */
-async function boulder(...args: string[]): Promise<CliRun> {
-	return runBoulder(args, (oc as OpencodeServer).cliPlace);
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join((oc as OpencodeServer).projectDir, ".boulder", "decisions.jsonl"), "utf8").catch(
-		() => "",
-	);
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 /** The requests that a boulder nudge started: their very last message is the nudge. */
 function nudges(server: ScriptedModelServer): RecordedRequest[] {
-	return server.mainRequests().filter((request) => {
-		const last = request.body.messages?.at(-1);
-		return last?.role === "user" && contentText(last.content).includes(NUDGE);
-	});
-}
-
-function todoWrite(statuses: string[]): ModelStep {
-	const todos = statuses.map((status, index) => ({
-		content: `Item ${String.fromCharCode(65 + index)}`,
-		status,
-		priority: "medium",
-	}));
-	return { toolCalls: [{ name: "todowrite", args: { todos } }] };
+	return server.mainRequests().filter(endsInNudge);
 }
 
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ModelStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ModelStep {
@@ -338,11 +304,7 @@ describe("boulder with the real OpenCode", () => {
 					say("Wrote the greeting; the check passes now."),
 				],
 				{
-					files: {
-						"plan.md": "---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-						"check.mjs":
-							'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-					},
+					files: VERIFY_FILES,
 				},
 			);
 			await boulderOk("start", "plan.md");
@@ -354,12 +316,9 @@ describe("boulder with the real OpenCode", () => {
 			expect(model.overruns).toBe(0);
 			expect(nudges(model)).toHaveLength(1);
 			const nudge = model.lastUserText(nudges(model)[0]) ?? "";
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain(VERIFY_FAILURE);
 			expect(nudge).toContain("node check.mjs");
-			const works = JSON.parse(await readFile(join(oc.projectDir, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			await expectVerifiedWork(oc.projectDir);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 		},
 		TEST_TIMEOUT_MS,

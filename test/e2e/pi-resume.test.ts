@@ -10,35 +10,21 @@
 // next prompt.
 //
 // Needs `npm run build`.
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
-import {
-	contentText,
-	type ModelStep,
-	type RecordedRequest,
-	type ScriptedModelServer,
-	startModelServer,
-} from "./support/openai-server.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { EXTENSION, PiRpc, piUnavailable } from "./support/pi-run.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { CONTEXT, NUDGE, readDecisionLog, requireBuilt } from "./support/suite.js";
 
-const NUDGE = "[boulder · automatic continuation";
-const CONTEXT = "[boulder · where the work stands";
 const TEST_TIMEOUT_MS = 180_000;
 const SESSION = "3c9e1a57-6b2d-4f80-9a1c-5e7d2b4f6a80";
 const unavailable = piUnavailable();
 
-const PLAN = `# Greetings
-
-- [ ] Item A: write the greeting
-- [ ] Item B: write the farewell
-- [ ] Item C: write the thanks
-`;
-
 let model: ScriptedModelServer | undefined;
 let pi: PiRpc | undefined;
+const { boulderOk } = boulderIn(() => (pi as PiRpc).cliPlace);
+const decisions = () => readDecisionLog((pi as PiRpc).projectDir);
 
 afterEach(async () => {
 	await pi?.dispose();
@@ -47,42 +33,12 @@ afterEach(async () => {
 	model = undefined;
 });
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const running = pi as PiRpc;
-	const result = await runBoulder(args, { cwd: running.projectDir, env: running.env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join((pi as PiRpc).projectDir, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** The conversation's user-role messages (pi sends a custom message as one), in order, as text. */
-function userTexts(request: RecordedRequest | undefined): string[] {
-	return (request?.body.messages ?? [])
-		.filter((message) => message.role === "user")
-		.map((message) => contentText(message.content));
-}
-
-function nudges(server: ScriptedModelServer): number {
-	return server.mainRequests().filter((request) => userTexts(request).at(-1)?.includes(NUDGE)).length;
-}
-
 const say = (text: string): ModelStep => ({ text });
 
 describe.skipIf(unavailable !== null)(
 	unavailable ? `resume context with the real pi (skipped: ${unavailable})` : "resume context with the real pi",
 	() => {
-		beforeAll(() => {
-			for (const file of [join(process.cwd(), "dist", "cli", "main.js"), EXTENSION]) {
-				if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-			}
-		});
+		beforeAll(() => requireBuilt(EXTENSION));
 
 		it(
 			"tells a session pi opens again where its plan stands, beside the user's prompt, without a nudge of its own",
@@ -92,18 +48,12 @@ describe.skipIf(unavailable !== null)(
 				pi = await PiRpc.start({
 					modelServerUrl: model.baseUrl,
 					sessionId: SESSION,
-					files: {
-						"PLAN.md": PLAN,
-						// One automatic turn per episode: a context that counted as a nudge would leave the resumed run none.
-						"boulder.config.json": JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
-					},
+					files: RESUME_FILES,
 				});
 				await boulderOk("start", "PLAN.md");
 				await pi.promptAndSettle("Work through the plan.");
-				expect(nudges(model)).toBe(1);
-				expect(model.mainRequests().some((request) => userTexts(request).some((text) => text.includes(CONTEXT)))).toBe(
-					false,
-				);
+				expect(model.countUserTurnsWith(NUDGE)).toBe(1);
+				expect(model.reached(CONTEXT, { role: "user", mainOnly: true })).toBe(false);
 				const before = (await decisions()).length;
 				const asked = model.mainRequests().length;
 
@@ -112,7 +62,7 @@ describe.skipIf(unavailable !== null)(
 				await pi.promptAndSettle("Where were we?");
 
 				const resumed = model.mainRequests().slice(asked);
-				const texts = userTexts(resumed[0]);
+				const texts = model.userTexts(resumed[0]);
 				// The user's prompt, then the context pi queued beside it: one message of its own, never a nudge.
 				expect(texts.at(-2)).toBe("Where were we?");
 				const context = texts.at(-1) ?? "";
@@ -123,12 +73,9 @@ describe.skipIf(unavailable !== null)(
 				);
 				expect(context).toContain("Next: Item A: write the greeting");
 				// The one automatic turn of the resumed run's episode was still there to spend.
-				expect(resumed.filter((request) => userTexts(request).at(-1)?.includes(NUDGE))).toHaveLength(1);
+				expect(resumed.filter((request) => model?.lastUserText(request)?.includes(NUDGE))).toHaveLength(1);
 
-				const lines = (await decisions()).slice(before).map((record) => `${record.kind}:${record.reason}`);
-				expect(lines[0]).toBe("event:resume-context");
-				expect(lines.indexOf("event:resume-context")).toBeLessThan(lines.indexOf("event:user-turn"));
-				expect(lines.filter((line) => line.startsWith("inject:"))).toHaveLength(1);
+				const lines = expectContextFirst((await decisions()).slice(before));
 				expect(lines.filter((line) => line.endsWith(":error"))).toEqual([]);
 				expect(await boulderOk("why", "--session", SESSION)).toMatch(/gave context/);
 			},
@@ -145,9 +92,8 @@ describe.skipIf(unavailable !== null)(
 					// A trusted project, so pi reads its settings: keep nothing back, or a short talk is too small to compact.
 					approve: true,
 					files: {
-						"PLAN.md": PLAN,
+						...RESUME_FILES,
 						".pi/settings.json": JSON.stringify({ compaction: { keepRecentTokens: 0 } }),
-						"boulder.config.json": JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
 					},
 				});
 				await boulderOk("start", "PLAN.md");
@@ -158,7 +104,7 @@ describe.skipIf(unavailable !== null)(
 
 				model.setScenario([say("On to item A."), say("Resting.")]);
 				await pi.promptAndSettle("Go on.");
-				const texts = userTexts(model.mainRequests()[asked]);
+				const texts = model.userTexts(model.mainRequests()[asked]);
 				expect(texts.at(-2)).toBe("Go on.");
 				expect(texts.at(-1)).toMatch(/^\[boulder · where the work stands[\s\S]*had its conversation compacted/);
 				expect(texts.at(-1)).toContain("0 of 3 done");
@@ -166,7 +112,7 @@ describe.skipIf(unavailable !== null)(
 					model
 						.mainRequests()
 						.slice(asked)
-						.filter((request) => userTexts(request).at(-1)?.includes(NUDGE)),
+						.filter((request) => model?.lastUserText(request)?.includes(NUDGE)),
 				).toHaveLength(1);
 			},
 			TEST_TIMEOUT_MS,

@@ -1,13 +1,12 @@
 // boulder's pi extension in the real pinned pi (RPC mode, under the Node 22
 // devDependency), against a scripted OpenAI-compatible model server. Every
 // scenario counts the nudges the model actually received.
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { endsInNudge } from "./support/nudges.js";
 import {
-	contentText,
 	type ModelStep,
 	type RecordedRequest,
 	type Scenario,
@@ -15,13 +14,17 @@ import {
 	startModelServer,
 } from "./support/openai-server.js";
 import { EXTENSION, type PiOptions, PiRpc, piUnavailable } from "./support/pi-run.js";
+import { readDecisionLog, requireBuilt } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const NUDGE = "[boulder · automatic continuation";
 const TEST_TIMEOUT_MS = 150_000;
 const unavailable = piUnavailable();
 
 let model: ScriptedModelServer | undefined;
 let pi: PiRpc | undefined;
+const { boulderOk } = boulderIn(() => (pi as PiRpc).cliPlace);
+const decisions = () => readDecisionLog((pi as PiRpc).projectDir, { missingIsEmpty: true });
 
 afterEach(async () => {
 	const errors = pi ? (await decisions()).filter((record) => record.reason === "error") : [];
@@ -45,38 +48,16 @@ async function setUp(scenario: Scenario, options: Partial<PiOptions> & { config?
 	return { model, pi };
 }
 
-async function boulder(...args: string[]) {
-	const running = pi as PiRpc;
-	return runBoulder(args, { cwd: running.projectDir, env: running.env });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join((pi as PiRpc).projectDir, ".boulder", "decisions.jsonl"), "utf8").catch(() => "");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 /** The requests that a boulder nudge started: their very last message is the nudge. */
 function nudges(server: ScriptedModelServer): RecordedRequest[] {
-	return server.mainRequests().filter((request) => {
-		const last = request.body.messages?.at(-1);
-		return last?.role === "user" && contentText(last.content).includes(NUDGE);
-	});
+	return server.mainRequests().filter(endsInNudge);
 }
 
 /** `done` items completed, the next one in progress, the rest pending, written with boulder's todo_write. */
 function progress(done: number, total: number): ModelStep {
-	const todos = Array.from({ length: total }, (_, index) => ({
+	const todos = statusesAt(done, total).map((status, index) => ({
 		content: `Item ${String.fromCharCode(65 + index)}`,
-		status: index < done ? "completed" : index === done ? "in_progress" : "pending",
+		status,
 	}));
 	return { toolCalls: [{ name: "todo_write", args: { todos } }] };
 }
@@ -88,11 +69,7 @@ function say(text: string): ModelStep {
 describe.skipIf(unavailable !== null)(
 	unavailable ? `boulder with the real pi (skipped: ${unavailable})` : "boulder with the real pi",
 	() => {
-		beforeAll(() => {
-			for (const file of [join(process.cwd(), "dist", "cli", "main.js"), EXTENSION]) {
-				if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-			}
-		});
+		beforeAll(() => requireBuilt(EXTENSION));
 
 		it(
 			"carries a lazy agent through its todo list (todo_write, todo_read), then lets it stop",
@@ -231,11 +208,7 @@ describe.skipIf(unavailable !== null)(
 						say("Wrote the greeting; the check passes now."),
 					],
 					{
-						files: {
-							"plan.md": "---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-							"check.mjs":
-								'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-						},
+						files: VERIFY_FILES,
 					},
 				);
 				await boulderOk("start", "plan.md");
@@ -245,12 +218,9 @@ describe.skipIf(unavailable !== null)(
 				expect(model.overruns).toBe(0);
 				expect(nudges(model)).toHaveLength(1);
 				const nudge = model.lastUserText(nudges(model)[0]) ?? "";
-				expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+				expect(nudge).toContain(VERIFY_FAILURE);
 				expect(nudge).toContain("node check.mjs");
-				const works = JSON.parse(await readFile(join(pi.projectDir, ".boulder", "works.json"), "utf8"));
-				expect(Object.values(works.works)).toEqual([
-					expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-				]);
+				await expectVerifiedWork(pi.projectDir);
 			},
 			TEST_TIMEOUT_MS,
 		);

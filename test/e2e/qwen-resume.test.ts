@@ -10,12 +10,9 @@
  * Needs `npm run build`.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { endsInNudge } from "./support/nudges.js";
 import {
 	contentText,
 	type ModelStep,
@@ -24,39 +21,24 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { createQwenSandbox, type QwenSandbox, qwenEnv, runQwen } from "./support/qwen-run.js";
+import { cliPlace, createQwenSandbox, type QwenSandbox, runQwen } from "./support/qwen-run.js";
+import { expectContextFirst, RESUME_FILES } from "./support/resume.js";
+import { COMMAND_HOOK, CONTEXT, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const RUN_TIMEOUT_MS = 180_000;
 const TEST_TIMEOUT_MS = 360_000;
-const NUDGE = "[boulder · automatic continuation";
-const CONTEXT = "[boulder · where the work stands";
-
-const PLAN = `# Greetings
-
-- [ ] Item A: write the greeting
-- [ ] Item B: write the farewell
-- [ ] Item C: write the thanks
-`;
 
 const servers: ScriptedModelServer[] = [];
 let sandbox: QwenSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 beforeEach(async () => {
 	sandbox = await createQwenSandbox();
 	await boulderOk("install", "qwen", "--project");
-	await writeFile(join(sandbox.project, "PLAN.md"), PLAN);
-	// One automatic turn per episode: a context that counted as a nudge would leave the resumed run none.
-	await writeFile(
-		join(sandbox.project, "boulder.config.json"),
-		JSON.stringify({ budgets: { autoTurns: 1, perItem: { autoTurns: 0 } } }),
-	);
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
 });
 
 afterEach(async () => {
@@ -70,13 +52,6 @@ async function serve(scenario: Scenario): Promise<ScriptedModelServer> {
 	return server;
 }
 
-async function boulderOk(...args: string[]): Promise<string> {
-	const env = { ...qwenEnv(sandbox, { baseUrl: "" }), NO_COLOR: "1" };
-	const result = await runBoulder(args, { cwd: sandbox.project, env });
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
-}
-
 async function qwen(server: ScriptedModelServer, prompt: string, args: string[]) {
 	const run = await runQwen(sandbox, { prompt, baseUrl: server.baseUrl, args, timeoutMs: RUN_TIMEOUT_MS });
 	expect(run.timedOut, `${run.stderr}\n${server.describe()}`).toBe(false);
@@ -84,23 +59,12 @@ async function qwen(server: ScriptedModelServer, prompt: string, args: string[])
 	return run;
 }
 
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 function systemText(request: RecordedRequest | undefined): string {
 	return contentText(request?.body.messages?.find((message) => message.role === "system")?.content);
 }
 
 function nudges(server: ScriptedModelServer): number {
-	return server.mainRequests().filter((request) => {
-		const last = request.body.messages?.at(-1);
-		return last?.role === "user" && contentText(last.content).includes(NUDGE);
-	}).length;
+	return server.mainRequests().filter(endsInNudge).length;
 }
 
 const say = (text: string): ModelStep => ({ text });
@@ -136,10 +100,7 @@ describe("resume context with the real Qwen Code", () => {
 			// Qwen Code keeps the context in the system instruction for the rest of the process.
 			expect(second.mainRequests().every((request) => systemText(request).includes(CONTEXT))).toBe(true);
 
-			const lines = (await decisions()).slice(before).map((record) => `${record.kind}:${record.reason}`);
-			expect(lines[0]).toBe("event:resume-context");
-			expect(lines.indexOf("event:resume-context")).toBeLessThan(lines.indexOf("event:user-turn"));
-			expect(lines.filter((line) => line.startsWith("inject:"))).toHaveLength(1);
+			expectContextFirst((await decisions()).slice(before));
 			expect(await boulderOk("why")).toMatch(/gave context/);
 		},
 		TEST_TIMEOUT_MS,

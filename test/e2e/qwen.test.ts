@@ -9,12 +9,10 @@
  *
  * Needs `npm run build` (the CLI and the bundled hook program).
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, runBoulder } from "./support/boulder-cli.js";
+import { boulderIn } from "./support/boulder-cli.js";
+import { endsInNudge } from "./support/nudges.js";
 import {
 	contentText,
 	type ModelStep,
@@ -23,22 +21,20 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { createQwenSandbox, type QwenRunResult, type QwenSandbox, qwenEnv, runQwen } from "./support/qwen-run.js";
+import { cliPlace, createQwenSandbox, type QwenRunResult, type QwenSandbox, runQwen } from "./support/qwen-run.js";
+import { COMMAND_HOOK, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { statusesAt } from "./support/todo-steps.js";
+import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const RUN_TIMEOUT_MS = 240_000;
 const TEST_TIMEOUT_MS = 360_000;
-/** The first line of every boulder nudge. */
-const NUDGE = "[boulder · automatic continuation";
 
 const servers: ScriptedModelServer[] = [];
 let sandbox: QwenSandbox;
+const { boulderOk } = boulderIn(() => cliPlace(sandbox));
+const decisions = () => readDecisionLog(sandbox.project);
 
-beforeAll(() => {
-	for (const file of [join(REPO, "dist", "cli", "main.js"), join(REPO, "dist", "hook", "boulder-hook.cjs")]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
-});
+beforeAll(() => requireBuilt(COMMAND_HOOK));
 
 afterEach(async () => {
 	for (const server of servers.splice(0)) await server.close();
@@ -55,16 +51,6 @@ async function serve(scenario: Scenario): Promise<ScriptedModelServer> {
 	const server = await startModelServer({ scenario, fallback: { text: "Nothing more to do." } });
 	servers.push(server);
 	return server;
-}
-
-async function boulder(...args: string[]): Promise<CliRun> {
-	return runBoulder(args, { cwd: sandbox.project, env: { ...qwenEnv(sandbox, { baseUrl: "" }), NO_COLOR: "1" } });
-}
-
-async function boulderOk(...args: string[]): Promise<string> {
-	const result = await boulder(...args);
-	if (result.code !== 0) throw new Error(`boulder ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
-	return result.stdout;
 }
 
 async function qwen(
@@ -89,12 +75,7 @@ function isSubagentRequest(request: RecordedRequest): boolean {
 
 /** Requests that arrived right after a boulder nudge: the nudge is their last message (not a tool result after it). */
 function nudges(server: ScriptedModelServer): number {
-	return agentRequests(server).filter(isNudged).length;
-}
-
-function isNudged(request: RecordedRequest): boolean {
-	const last = request.body.messages?.at(-1);
-	return last?.role === "user" && contentText(last.content).includes(NUDGE);
+	return agentRequests(server).filter(endsInNudge).length;
 }
 
 function todoWrite(statuses: string[]): ModelStep {
@@ -104,11 +85,7 @@ function todoWrite(statuses: string[]): ModelStep {
 
 /** `done` items completed, the next one in progress, the rest pending. */
 function progress(done: number, total: number): ModelStep {
-	return todoWrite(
-		Array.from({ length: total }, (_, index) =>
-			index < done ? "completed" : index === done ? "in_progress" : "pending",
-		),
-	);
+	return todoWrite(statusesAt(done, total));
 }
 
 function say(text: string): ModelStep {
@@ -120,14 +97,6 @@ function onePerNudge(total: number): ModelStep[] {
 	const steps: ModelStep[] = [progress(0, total), say("Started on the list.")];
 	for (let done = 1; done <= total; done++) steps.push(progress(done, total), say(`Finished item ${done}.`));
 	return steps;
-}
-
-async function decisions(): Promise<Record<string, unknown>[]> {
-	const text = await readFile(join(sandbox.project, ".boulder", "decisions.jsonl"), "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("Qwen Code, real binary", () => {
@@ -142,7 +111,7 @@ describe("Qwen Code, real binary", () => {
 			expect(run.exitCode, run.stderr).toBe(0);
 			expect(server.overruns).toBe(0);
 			expect(nudges(server)).toBe(3);
-			const first = agentRequests(server).find(isNudged);
+			const first = agentRequests(server).find(endsInNudge);
 			expect(server.lastUserText(first)).toMatch(/0 of 3 done[\s\S]*Item 1/);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 		},
@@ -300,14 +269,7 @@ describe("Qwen Code, real binary", () => {
 		"rolls a plan: a failing verify command's output reaches the model, the fix completes the work",
 		async () => {
 			await setUp();
-			await writeFile(
-				join(sandbox.project, "plan.md"),
-				"---\nverify: node check.mjs\n---\n# Ship the greeting\n\n- [ ] Write the greeting\n",
-			);
-			await writeFile(
-				join(sandbox.project, "check.mjs"),
-				'import { existsSync } from "node:fs";\nif (!existsSync("greeting.txt")) {\n\tconsole.error("VERIFY-FAILURE: greeting.txt is missing");\n\tprocess.exit(3);\n}\n',
-			);
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 			const shell = (command: string): ModelStep => ({
 				toolCalls: [{ name: "run_shell_command", args: { command, description: "edit" } }],
@@ -329,12 +291,9 @@ describe("Qwen Code, real binary", () => {
 			expect(requests).toHaveLength(5);
 			expect(nudges(server)).toBe(1);
 			const nudge = server.lastUserText(requests[3]) ?? "";
-			expect(nudge).toContain("VERIFY-FAILURE: greeting.txt is missing");
+			expect(nudge).toContain(VERIFY_FAILURE);
 			expect(nudge).toContain("node check.mjs");
-			const works = JSON.parse(await readFile(join(sandbox.project, ".boulder", "works.json"), "utf8"));
-			expect(Object.values(works.works)).toEqual([
-				expect.objectContaining({ status: "completed", lastVerification: expect.objectContaining({ passed: true }) }),
-			]);
+			await expectVerifiedWork(sandbox.project);
 			expect(await boulderOk("why")).toMatch(/complete/i);
 		},
 		TEST_TIMEOUT_MS,

@@ -13,7 +13,9 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 import { collectOutput, signalGroup } from "./child-output.js";
+import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -132,18 +134,8 @@ async function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRu
 
 /** The machine's env minus its Claude/Anthropic settings, plus the sandbox's. */
 export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value === undefined || /^(ANTHROPIC_|CLAUDE)/.test(key)) continue;
-		env[key] = value;
-	}
 	return {
-		...env,
-		HOME: sandbox.home,
-		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
-		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
-		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
-		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		...isolatedEnv(sandbox.home, /^(ANTHROPIC_|CLAUDE)/),
 		ANTHROPIC_BASE_URL: options.baseUrl,
 		ANTHROPIC_API_KEY: "test",
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -151,6 +143,11 @@ export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Rec
 		IS_SANDBOX: "1",
 		...options.env,
 	};
+}
+
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: ClaudeSandbox): CliPlace {
+	return { cwd: sandbox.project, env: { ...childEnv(sandbox, { prompt: "", baseUrl: "" }), NO_COLOR: "1" } };
 }
 
 /**

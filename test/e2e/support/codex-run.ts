@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { trustRecords } from "../../../src/adapters/codex/trust.js";
 import { collectOutput } from "./child-output.js";
+import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -74,25 +75,16 @@ export async function createCodexSandbox(): Promise<CodexSandbox> {
 	await mkdir(codexHome, { recursive: true });
 	await mkdir(join(project, ".git"), { recursive: true });
 	await writeFile(join(codexHome, "config.toml"), CONFIG_TOML);
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value === undefined || /^(OPENAI_|CODEX_)/.test(key) || /_PROXY$/i.test(key)) continue;
-		env[key] = value;
-	}
-	Object.assign(env, {
-		HOME: home,
+	const env = {
+		...isolatedEnv(home, /^(OPENAI_|CODEX_)|_PROXY$/i),
 		CODEX_HOME: codexHome,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
 		BOULDER_TEST_MODEL_KEY: "test",
 		HTTP_PROXY: "http://127.0.0.1:9",
 		HTTPS_PROXY: "http://127.0.0.1:9",
 		ALL_PROXY: "http://127.0.0.1:9",
 		NO_PROXY: "127.0.0.1,localhost",
 		NO_COLOR: "1",
-	});
+	};
 	return { root, home, codexHome, project, env, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 

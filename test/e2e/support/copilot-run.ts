@@ -18,7 +18,9 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 import { type ChildOutput, collectOutput } from "./child-output.js";
+import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -94,18 +96,8 @@ export function childEnv(
 	sandbox: CopilotSandbox,
 	options: Pick<CopilotRunOptions, "baseUrl" | "env" | "args">,
 ): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value === undefined || /^(COPILOT_|GH_|GITHUB_|OTEL_)/.test(key)) continue;
-		env[key] = value;
-	}
 	return {
-		...env,
-		HOME: sandbox.home,
-		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
-		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
-		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
-		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		...isolatedEnv(sandbox.home, /^(COPILOT_|GH_|GITHUB_|OTEL_)/),
 		COPILOT_HOME: sandbox.copilotHome,
 		COPILOT_OFFLINE: "true",
 		COPILOT_AUTO_UPDATE: "false",
@@ -116,6 +108,11 @@ export function childEnv(
 		...(resumes(options) ? { COPILOT_ALLOW_ALL: "true" } : {}),
 		...options.env,
 	};
+}
+
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: CopilotSandbox): CliPlace {
+	return { cwd: sandbox.project, env: childEnv(sandbox, { baseUrl: "" }) };
 }
 
 function resumes(options: Pick<CopilotRunOptions, "args">): boolean {

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -71,6 +72,11 @@ export function sandboxEnv(sandbox: GeminiSandbox, baseUrl = ""): NodeJS.Process
 		GEMINI_CLI_NO_RELAUNCH: "true",
 		NO_COLOR: "1",
 	};
+}
+
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: GeminiSandbox): CliPlace {
+	return { cwd: sandbox.project, env: sandboxEnv(sandbox) };
 }
 
 export interface GeminiRunOptions {

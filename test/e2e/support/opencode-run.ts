@@ -16,6 +16,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
+import type { CliPlace } from "./boulder-cli.js";
+import { homeFolders, isolatedEnv } from "./isolated-env.js";
+import { requireBuilt } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The pinned OpenCode binary. */
@@ -358,20 +361,8 @@ export class OpencodeServer {
 	}
 
 	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
-	get cliPlace(): { cwd: string; env: NodeJS.ProcessEnv } {
-		const home = this.homeDir;
-		return {
-			cwd: this.projectDir,
-			env: {
-				...process.env,
-				HOME: home,
-				XDG_CONFIG_HOME: join(home, ".config"),
-				XDG_DATA_HOME: join(home, ".local", "share"),
-				XDG_STATE_HOME: join(home, ".local", "state"),
-				XDG_CACHE_HOME: join(home, ".cache"),
-				NO_COLOR: "1",
-			},
-		};
+	get cliPlace(): CliPlace {
+		return { cwd: this.projectDir, env: { ...process.env, ...homeFolders(this.homeDir), NO_COLOR: "1" } };
 	}
 
 	get url(): string {
@@ -591,17 +582,12 @@ process.once("exit", () => {
 	}
 });
 
-/** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
 /** Fails the suite early, and says why, when the build the tests drive (the CLI and the plugin) is missing. */
 export function requireBuild(): void {
-	for (const file of [
-		join(repoRoot, "dist", "cli", "main.js"),
-		join(repoRoot, "dist", "adapters", "opencode", "plugin.js"),
-	]) {
-		if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-	}
+	requireBuilt(join(repoRoot, "dist", "adapters", "opencode", "plugin.js"));
 }
 
+/** Starts OpenCode in a throwaway project (see `OpencodeOptions`). */
 export function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
 	return OpencodeServer.start(options);
 }
@@ -655,23 +641,13 @@ function xdgDirs(home: string): string[] {
 }
 
 function childEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_/.test(key) || key === "OPENCODE") continue;
-		env[key] = value;
-	}
-	Object.assign(env, {
-		HOME: home,
-		XDG_CONFIG_HOME: join(home, ".config"),
-		XDG_DATA_HOME: join(home, ".local", "share"),
-		XDG_CACHE_HOME: join(home, ".cache"),
-		XDG_STATE_HOME: join(home, ".local", "state"),
+	return {
+		...isolatedEnv(home, /^(OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_|^OPENCODE$/),
 		OPENCODE_DISABLE_AUTOUPDATE: "1",
 		OPENCODE_DISABLE_MODELS_FETCH: "1",
 		OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
 		...extra,
-	});
-	return env;
+	};
 }
 
 function eventSessionID(event: ServerEvent): string | undefined {

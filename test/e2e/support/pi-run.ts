@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The Node 22 binary pi runs under. */
@@ -120,6 +121,11 @@ export class PiRpc {
 			PI_TELEMETRY: "0",
 			NO_COLOR: "1",
 		};
+	}
+
+	/** Where the real boulder CLI runs beside pi: in its project, with its environment. */
+	get cliPlace(): CliPlace {
+		return { cwd: this.projectDir, env: this.env };
 	}
 
 	/** Sends a command; resolves with its response. */

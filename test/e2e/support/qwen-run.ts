@@ -11,11 +11,14 @@
  * Contract: every sandbox must be disposed; every run ends (a timeout kills
  * the process group).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliPlace } from "./boulder-cli.js";
+import { type ChildOutput, collectOutput, signalGroup } from "./child-output.js";
+import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -65,13 +68,7 @@ export interface QwenRunOptions {
 	timeoutMs?: number;
 }
 
-export interface QwenRunResult {
-	exitCode: number | null;
-	signal: NodeJS.Signals | null;
-	timedOut: boolean;
-	stdout: string;
-	stderr: string;
-}
+export type QwenRunResult = ChildOutput;
 
 export interface QwenProcess {
 	signal(signal: NodeJS.Signals): void;
@@ -90,7 +87,7 @@ export function spawnQwen(sandbox: QwenSandbox, options: QwenRunOptions): QwenPr
 		detached: true,
 		stdio: ["ignore", "pipe", "pipe"],
 	});
-	return { signal: (signal) => signalGroup(child, signal), done: collect(child, options.timeoutMs ?? 90_000) };
+	return { signal: (signal) => signalGroup(child, signal), done: collectOutput(child, options.timeoutMs ?? 90_000) };
 }
 
 /** The machine's env minus its model and Qwen settings, plus the sandbox's. */
@@ -98,18 +95,8 @@ export function qwenEnv(
 	sandbox: QwenSandbox,
 	options: Pick<QwenRunOptions, "baseUrl" | "env">,
 ): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value === undefined || /^(OPENAI_|QWEN_|DASHSCOPE_|ANTHROPIC_|CLAUDE|GEMINI_)/.test(key)) continue;
-		env[key] = value;
-	}
 	return {
-		...env,
-		HOME: sandbox.home,
-		XDG_CONFIG_HOME: join(sandbox.home, ".config"),
-		XDG_CACHE_HOME: join(sandbox.home, ".cache"),
-		XDG_DATA_HOME: join(sandbox.home, ".local", "share"),
-		XDG_STATE_HOME: join(sandbox.home, ".local", "state"),
+		...isolatedEnv(sandbox.home, /^(OPENAI_|QWEN_|DASHSCOPE_|ANTHROPIC_|CLAUDE|GEMINI_)/),
 		OPENAI_BASE_URL: options.baseUrl,
 		OPENAI_API_KEY: "test",
 		OPENAI_MODEL: "m",
@@ -118,46 +105,7 @@ export function qwenEnv(
 	};
 }
 
-export async function readJsonLines(file: string): Promise<Record<string, unknown>[]> {
-	const text = await readFile(file, "utf8");
-	return text
-		.split("\n")
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-function collect(child: ChildProcess, timeoutMs: number): Promise<QwenRunResult> {
-	let stdout = "";
-	let stderr = "";
-	let timedOut = false;
-	child.stdout?.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString("utf8");
-	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString("utf8");
-	});
-	const timer = setTimeout(() => {
-		timedOut = true;
-		signalGroup(child, "SIGKILL");
-	}, timeoutMs);
-	return new Promise((resolve, reject) => {
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("close", (exitCode, signal) => {
-			clearTimeout(timer);
-			signalGroup(child, "SIGKILL");
-			resolve({ exitCode, signal, timedOut, stdout, stderr });
-		});
-	});
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// The group is already gone: nothing left to stop.
-	}
+/** Where the boulder CLI runs beside the sandbox's runs: in its project, with its HOME and state folders. */
+export function cliPlace(sandbox: QwenSandbox): CliPlace {
+	return { cwd: sandbox.project, env: { ...qwenEnv(sandbox, { baseUrl: "" }), NO_COLOR: "1" } };
 }
