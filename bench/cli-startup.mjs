@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -152,18 +153,4 @@ function writeBigLog(worktree) {
 	}
 	closeSync(fd);
 	return file;
-}
-
-function stats(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-	const median =
-		sorted.length % 2 === 1
-			? sorted[(sorted.length - 1) / 2]
-			: (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-	return { median: round(median), p90: round(at(0.9)), min: round(sorted[0]), max: round(sorted.at(-1)) };
-}
-
-function round(value) {
-	return Math.round(value * 100) / 100;
 }

@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { round, stats } from "./fixtures/stats.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(repoRoot, "dist", "hook", "boulder-hook.cjs");
@@ -139,22 +140,6 @@ function timed(command, args, input) {
 	const ms = performance.now() - start;
 	if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
 	return { ms, stdout: child.stdout };
-}
-
-function stats(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = sorted.length / 2;
-	const median = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
-	return {
-		median: round(median),
-		p90: round(sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))]),
-		min: round(sorted[0]),
-		max: round(sorted.at(-1)),
-	};
-}
-
-function round(value) {
-	return Math.round(value * 100) / 100;
 }
 
 /** A rollout shaped like Codex 0.171's: many earlier turns, then a short last one. */

@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -158,14 +159,4 @@ async function measureContention() {
 		lockedPerSecond: Math.round(totalUpdates / (CONTENTION_MS / 1000)),
 		barePerSecond: Math.round(bareTotal / (CONTENTION_MS / 1000)),
 	};
-}
-
-function stats(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-	return { median: round(at(0.5)), p90: round(at(0.9)), min: round(sorted[0]), max: round(sorted.at(-1)) };
-}
-
-function round(value) {
-	return Math.round(value * 100) / 100;
 }

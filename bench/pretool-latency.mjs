@@ -32,6 +32,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createHookSession, SESSION, TODOS } from "./fixtures/hook-session.mjs";
+import { round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -207,24 +208,4 @@ function timed(args, input, { env, project }) {
 	const ms = performance.now() - start;
 	if (child.status !== 0) throw new Error(`node ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
 	return { ms, stdout: child.stdout };
-}
-
-function stats(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-	const median =
-		sorted.length % 2 === 1
-			? sorted[(sorted.length - 1) / 2]
-			: (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-	return {
-		median: round(median),
-		p90: round(at(0.9)),
-		min: round(sorted[0]),
-		max: round(sorted.at(-1)),
-		mean: round(values.reduce((sum, value) => sum + value, 0) / values.length),
-	};
-}
-
-function round(value) {
-	return Math.round(value * 100) / 100;
 }
