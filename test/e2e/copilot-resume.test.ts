@@ -82,7 +82,7 @@ describe("resume context with the real Copilot CLI", () => {
 			// The one automatic turn of the resumed run's episode was still there to spend.
 			expect(second.countUserTurnsWith(NUDGE)).toBe(1);
 
-			expectContextFirst((await decisions()).slice(before));
+			expectContextFirst((await decisions()).slice(before), { hooksRaceAtStart: true });
 			expect(await boulderOk("why")).toMatch(/gave context/);
 		},
 		TEST_TIMEOUT_MS,
