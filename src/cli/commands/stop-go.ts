@@ -13,6 +13,7 @@ import { BoulderError } from "../../core/errors.js";
 import { Engine, type SessionRef } from "../../engine/engine.js";
 import { filePlans } from "../../engine/plan-files.js";
 import { setStopped } from "../../engine/works-ops.js";
+import { handoverLines } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 
@@ -72,7 +73,7 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		);
 		return EXIT.ok;
 	}
-	const { changed, warning } = await setStopped(
+	const { changed, warning, handedOver } = await setStopped(
 		{ store, clock: cli.clock, plans: filePlans },
 		stop,
 		stop ? STOP_BY : GO_BY,
@@ -88,8 +89,10 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		cli.out(
 			wasStopped
 				? `${c.green("On")} again: boulder continues the active work in ${handle.worktree}.`
-				: `Continuation was not stopped in ${handle.worktree}; nothing changed.`,
+				: `Continuation was not stopped in ${handle.worktree}.`,
 		);
+		if (handedOver) cli.out(handoverLines(handedOver.sessions, c).join("\n"));
+		else if (!wasStopped) cli.out("Nothing changed.");
 	}
 	return EXIT.ok;
 }
