@@ -19,7 +19,6 @@ import { parsePlan } from "../core/plan-parser.js";
 import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
 import { scopeKey } from "../core/scope-key.js";
 import { canonicalText } from "../core/todos.js";
-import { FileStore } from "../state/file-store.js";
 import type { PlanSummaries } from "../state/plan-summaries.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
@@ -27,6 +26,7 @@ import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-i
 import { loadConfig } from "./config-loader.js";
 import type { PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
+import { findProject, projectStore } from "./worktree.js";
 
 /** How many of the newest log lines are searched for each work's last decision. */
 export const DECISIONS_SCANNED = 500;
@@ -160,7 +160,8 @@ export async function readStatusAll(
 	for (const entry of entries) ((await folderExists(entry.root)) ? present : vanished).push(entry.root);
 	const worktrees = await mapLimited(present, options.concurrency ?? 8, async (root) => {
 		try {
-			return await readWorktreeStatus(new FileStore(root), options);
+			const env = options.index?.env ?? options.env ?? process.env;
+			return await readWorktreeStatus(projectStore(findProject(root), env as NodeJS.ProcessEnv), options);
 		} catch (error) {
 			return {
 				worktree: root,

@@ -4,8 +4,8 @@
  * back on; with `--session ID --harness H`, that one session only.
  *
  * Neither reads the config: a broken config must never keep the user from
- * stopping the agent. Outside any project they change nothing and say so:
- * boulder keeps no state and nudges nobody there.
+ * stopping the agent. Outside any project they hold too: that folder's state
+ * lives under the user's state folder.
  */
 import type { Command } from "commander";
 import { defaultConfig } from "../../core/config.js";
@@ -53,12 +53,6 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	const handle = await cli.openState();
 	const { store } = handle;
 	const c = cli.colors();
-	if (handle.project === "none") {
-		cli.out(
-			`${handle.worktree} is in no project (no git worktree up the tree, no work started here): boulder keeps no state and nudges nobody here, so there is nothing to turn ${stop ? "off" : "on"}. \`boulder start PLAN.md\` starts a work here.`,
-		);
-		return EXIT.ok;
-	}
 	if (ref) {
 		// The engine's stop/go touch only the session's state, never the config.
 		const engine = new Engine({ store, config: defaultConfig(), clock: cli.clock, plans: filePlans });
