@@ -56,8 +56,14 @@ async function serve(scenario: Scenario): Promise<AnthropicServer> {
 	return server;
 }
 
-async function claude(server: AnthropicServer, prompt: string) {
-	const run = await runClaude(sandbox, { prompt, baseUrl: server.url, timeoutMs: RUN_TIMEOUT_MS, env: TODO_TOOLS_OFF });
+async function claude(server: AnthropicServer, prompt: string, args: string[] = []) {
+	const run = await runClaude(sandbox, {
+		prompt,
+		baseUrl: server.url,
+		timeoutMs: RUN_TIMEOUT_MS,
+		env: TODO_TOOLS_OFF,
+		args,
+	});
 	expect(run.timedOut, run.stderr).toBe(false);
 	expect(run.exitCode, run.stderr).toBe(0);
 	return run;
@@ -187,6 +193,31 @@ describe("a first day with Claude Code", () => {
 			expect(finished).toMatch(/completed/);
 			const decisions = await readDecisionLog(sandbox.project);
 			expect(decisions.filter((record) => record.session === b.sessionId && record.kind === "inject")).toEqual([]);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"keeps a plan with the session that `claude --continue` picks up, and not with a fork (`--fork-session`, a new session id)",
+		async () => {
+			await boulderOk("install", "claude-code", "--project");
+			await writeProjectFiles(sandbox.project, RESUME_FILES);
+			await boulderOk("start", "PLAN.md");
+			const first = await serve([tick("A"), say("Item A is done."), say("Pausing here.")]);
+			const a = await claude(first, "Work through the plan.");
+
+			const continued = await serve([tick("B"), say("Item B is done."), say("Resting.")]);
+			const again = await claude(continued, "Go on.", ["--continue"]);
+			expect(again.sessionId).toBe(a.sessionId);
+			expect(nudges(continued)).toBe(1);
+
+			const forked = await serve([say("A fork, looking around.")]);
+			const fork = await claude(forked, "What now?", ["--resume", a.sessionId as string, "--fork-session"]);
+			expect(fork.sessionId).not.toBe(a.sessionId);
+			expect(nudges(forked)).toBe(0);
+			const why = await boulderOk("why", "--session", fork.sessionId as string);
+			show("why, for a fork of the bound session", why);
+			expect(why).toContain("`boulder start PLAN.md` hands it to the next session");
 		},
 		TEST_TIMEOUT_MS,
 	);
