@@ -112,7 +112,7 @@ async function claudeSession(cwd: string): Promise<string> {
 			},
 		},
 	];
-	await writeFile(transcript, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+	await writeFile(transcript, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
 	const todos = [
 		{ content: "one", status: "completed", activeForm: "x" },
 		{ content: "two", status: "pending", activeForm: "x" },
