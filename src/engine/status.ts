@@ -19,6 +19,7 @@ import { parsePlan } from "../core/plan-parser.js";
 import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
 import { scopeKey, sessionOfScopeKey } from "../core/scope-key.js";
 import { canonicalText, countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
+import { FileStore } from "../state/file-store.js";
 import type { PlanSummaries } from "../state/plan-summaries.js";
 import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
@@ -95,6 +96,11 @@ export interface WorktreeStatusView {
 	lastDecision: DecisionRecord | null;
 	/** Sessions that roll their own todo list (bound to no live work), most recently active first. */
 	sessions: ListSessionStatus[];
+	/**
+	 * Set when the folder is no project: where its state is kept instead (under
+	 * the user's state folder). Absent or null in a project.
+	 */
+	keptIn?: string | null;
 	/** Why the worktree's state could not be read; its works are then unknown. */
 	problem: string | null;
 	/** Why the worktree's effective config is invalid: nothing is continued there until it is fixed. */
@@ -125,6 +131,7 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		works: [],
 		lastDecision: null,
 		sessions: [],
+		keptIn: store instanceof FileStore && store.external ? store.dir : null,
 		problem: null,
 		configProblem: options.env ? configProblemOf(store.worktree, options.env) : null,
 	};

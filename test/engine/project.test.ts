@@ -209,6 +209,10 @@ describe("outside any project", () => {
 		const why = await cli(["why"], anywhere);
 		expect(why.stdout).toContain("continued");
 		expect(why.stdout).not.toContain("No decisions yet");
+		const status = await cli(["status"], anywhere);
+		expect(status.stdout).toContain("no project here");
+		expect(status.stdout).toContain(`its state kept in ${path.join(root, "state", "folders")}`);
+		expect(status.stdout).toContain("claude-code:s-1  its own list  1 open, 1/2 done");
 		const stop = await cli(["stop"], anywhere);
 		expect(stop.code).toBe(0);
 		expect(stop.stdout).toContain("Stopped");

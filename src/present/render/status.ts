@@ -44,6 +44,13 @@ function renderWorktree(view: WorktreeStatusView, now: number, c: Style): string
 		lines.push(c.red(`  ${view.problem}; \`boulder doctor\` says what to do`));
 		return lines.join("\n");
 	}
+	if (view.keptIn) {
+		lines.push(
+			c.dim(
+				`  no project here (no git worktree, no work started, boulder not installed here at a project scope): a session's own todo list is continued, its state kept in ${view.keptIn}; \`boulder install <harness> --project\` here keeps it in this folder`,
+			),
+		);
+	}
 	if (view.configProblem) {
 		lines.push(
 			c.red(
