@@ -8,11 +8,20 @@ import type { Command } from "commander";
 import type { HarnessAdapter } from "../../adapters/registry.js";
 import { BoulderError } from "../../core/errors.js";
 import { whichProgram } from "../../engine/programs.js";
-import { type HarnessChoice, harnessMenuLines, installReportLines } from "../../present/render/install.js";
+import { markInstalledHere } from "../../engine/worktree.js";
+import {
+	type HarnessChoice,
+	harnessMenuLines,
+	installReportLines,
+	projectMadeLine,
+} from "../../present/render/install.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 
 type Action = "install" | "uninstall";
+
+/** Every harness calls its every-project scope `user`; any other scope installs into this folder. */
+const USER_SCOPE = "user";
 
 export function registerInstall(program: Command, cli: Cli): void {
 	register(program, cli, "install", "add boulder to a harness: its hooks or its plugin, in the harness's settings");
@@ -40,6 +49,10 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 			const place = { cwd: cli.io.cwd, env: cli.io.env, scope: scopeOf(adapter, flags) };
 			const outcome = action === "install" ? await adapter.install(place) : await adapter.uninstall(place);
 			cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+			if (action === "install" && place.scope !== USER_SCOPE) {
+				const project = await markInstalledHere(cli.io.cwd, adapter.name);
+				if (project) cli.out(projectMadeLine(project, cli.colors()));
+			}
 			cli.exitCode = EXIT.ok;
 		});
 }

@@ -4,8 +4,8 @@
  * back on; with `--session ID --harness H`, that one session only.
  *
  * Neither reads the config: a broken config must never keep the user from
- * stopping the agent. Outside any project they change nothing and say so:
- * boulder keeps no state and nudges nobody there.
+ * stopping the agent. Outside any project they hold too: that folder's state
+ * lives under the user's state folder.
  */
 import type { Command } from "commander";
 import { defaultConfig } from "../../core/config.js";
@@ -13,6 +13,7 @@ import { BoulderError } from "../../core/errors.js";
 import { Engine, type SessionRef } from "../../engine/engine.js";
 import { filePlans } from "../../engine/plan-files.js";
 import { setStopped } from "../../engine/works-ops.js";
+import { handoverLines } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 
@@ -52,12 +53,6 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	const handle = await cli.openState();
 	const { store } = handle;
 	const c = cli.colors();
-	if (handle.project === "none") {
-		cli.out(
-			`${handle.worktree} is in no project (no git worktree up the tree, no work started here): boulder keeps no state and nudges nobody here, so there is nothing to turn ${stop ? "off" : "on"}. \`boulder start PLAN.md\` starts a work here.`,
-		);
-		return EXIT.ok;
-	}
 	if (ref) {
 		// The engine's stop/go touch only the session's state, never the config.
 		const engine = new Engine({ store, config: defaultConfig(), clock: cli.clock, plans: filePlans });
@@ -72,7 +67,7 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		);
 		return EXIT.ok;
 	}
-	const { changed, warning } = await setStopped(
+	const { changed, warning, handedOver } = await setStopped(
 		{ store, clock: cli.clock, plans: filePlans },
 		stop,
 		stop ? STOP_BY : GO_BY,
@@ -88,8 +83,10 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		cli.out(
 			wasStopped
 				? `${c.green("On")} again: boulder continues the active work in ${handle.worktree}.`
-				: `Continuation was not stopped in ${handle.worktree}; nothing changed.`,
+				: `Continuation was not stopped in ${handle.worktree}.`,
 		);
+		if (handedOver) cli.out(handoverLines(handedOver.sessions, c).join("\n"));
+		else if (!wasStopped) cli.out("Nothing changed.");
 	}
 	return EXIT.ok;
 }
