@@ -40,6 +40,7 @@ export {
 } from "./plan-summaries.js";
 export { hasStartedWork } from "./project-marker.js";
 export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
+export { describeFileKind, isNotAStateFile, NotAStateFileError } from "./state-file.js";
 export {
 	type Clock,
 	type Read,
