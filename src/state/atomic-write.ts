@@ -68,7 +68,7 @@ export async function writeFileAtomic(
 		await unlink(temp).catch((unlinkError: NodeJS.ErrnoException) => {
 			if (unlinkError.code !== "ENOENT") attachCleanupError(error, unlinkError);
 		});
-		throw error;
+		throw namingFile(error, file);
 	}
 	if (durable) await syncDir(dir);
 }
@@ -82,6 +82,18 @@ export async function syncDir(dir: string): Promise<void> {
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * An I/O error of a write (ENOSPC, EIO, EFBIG) says "write" but not which
+ * file: its message gets the file's name in front, the error itself (its
+ * `code`) stays as it was.
+ */
+export function namingFile(error: unknown, file: string): unknown {
+	if (!(error instanceof Error) || error.message.includes(file)) return error;
+	if (typeof (error as NodeJS.ErrnoException).code !== "string") return error;
+	error.message = `cannot write ${file}: ${error.message}`;
+	return error;
 }
 
 /**

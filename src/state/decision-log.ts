@@ -16,7 +16,7 @@ import { type FileHandle, lstat, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { DecisionRecord, eventRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
-import { ensureDir, syncDir } from "./atomic-write.js";
+import { ensureDir, namingFile, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
 import { closeStateFile, isNotAStateFile, openStateFile, openStateFileSync } from "./state-file.js";
 import type { ReadDecisionsQuery } from "./store.js";
@@ -92,6 +92,8 @@ export async function appendDecisionLine(
 			const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
 			offset += bytesWritten;
 		}
+	} catch (error) {
+		throw namingFile(error, file);
 	} finally {
 		await handle.close();
 	}
