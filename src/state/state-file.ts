@@ -11,7 +11,7 @@
  * path agrees with an fstat of what was opened), so a swap between the two
  * cannot slip a different file in.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readlink } from "node:fs/promises";
 import { BoulderError } from "../core/errors.js";
 
@@ -198,7 +198,7 @@ async function whatIsAt(file: string): Promise<string> {
 
 function whatIsAtSync(file: string): string {
 	const stats = lstatSync(file);
-	return describeFileKind(stats);
+	return stats.isSymbolicLink() ? `a link to ${readlinkSync(file)}` : describeFileKind(stats);
 }
 
 /** Where O_NOFOLLOW does not exist (Windows), the check comes before the open instead. */

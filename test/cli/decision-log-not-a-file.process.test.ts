@@ -1,11 +1,12 @@
 /**
- * `status`, `why` and `doctor` when the decision log is a FIFO or a folder:
+ * `status`, `why` and `doctor` when the decision log is a FIFO, a folder or a
+ * link a checkout planted:
  * a message naming what and where, never "unexpected error", and nothing
  * moved (a read command changes nothing). The next hook event moves it aside.
  */
 import { execFileSync } from "node:child_process";
 import { lstatSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLAN, sandbox } from "./helpers.js";
@@ -13,7 +14,14 @@ import { PLAN, sandbox } from "./helpers.js";
 const MAKERS = {
 	"a FIFO (named pipe)": (file: string) => execFileSync("mkfifo", [file]),
 	"a folder": (file: string) => mkdir(file),
+	// What a checkout can plant: bash would run `$(…)` from a logged plan title at the next shell start.
+	"a link to ../../.bashrc": async (file: string) => {
+		await writeFile(path.join(file, "../../../.bashrc"), BASHRC);
+		await symlink("../../.bashrc", file);
+	},
 } as const;
+
+const BASHRC = "# the user's shell start-up\n";
 
 describe.each(Object.entries(MAKERS))("decisions.jsonl is %s", (what, make) => {
 	it("status, why and doctor name it; none says 'unexpected error'", async () => {
@@ -37,6 +45,7 @@ describe.each(Object.entries(MAKERS))("decisions.jsonl is %s", (what, make) => {
 		const engine = await box.engine();
 		await engine.onIdle({ harness: "claude-code", sessionId: "s1" });
 		expect(lstatSync(log).isFile()).toBe(true);
+		if (what.includes("link")) expect(await readFile(path.join(box.root, ".bashrc"), "utf8")).toBe(BASHRC);
 		const doctor = await box.run(["doctor"]);
 		expect(doctor.stdout + doctor.stderr).toContain("decisions.jsonl");
 		expect(doctor.stdout + doctor.stderr).toContain("moved aside");

@@ -50,7 +50,9 @@ describe("a link planted at the decision log", () => {
 
 	it("is refused by every reader, which name it instead of reading the target", async () => {
 		const { store } = await plantedLog();
-		await expect(store.readDecisions()).rejects.toThrow(/decisions\.jsonl is a link, not a regular file/);
+		await expect(store.readDecisions()).rejects.toThrow(
+			/decisions\.jsonl is a link to \.\.\/\.\.\/\.bashrc, not a regular file/,
+		);
 		await expect(readNewestDecisions(store.paths.decisions, { limit: 5, keep: 1 })).rejects.toThrow(
 			/decisions\.jsonl is a link to \.\.\/\.\.\/\.bashrc, not a regular file/,
 		);
