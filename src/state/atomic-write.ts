@@ -70,7 +70,7 @@ export async function writeFileAtomic(
 		});
 		throw namingFile(error, file);
 	}
-	if (durable) await syncDir(dir);
+	if (durable) await syncDir(dir).catch((error: unknown) => Promise.reject(namingFile(error, file)));
 }
 
 /** Makes a rename or an unlink in `dir` durable. Windows cannot fsync a folder. */
