@@ -296,7 +296,9 @@ async function backUp(source: string, file: string, env: NodeJS.ProcessEnv): Pro
 async function privateFolder(dir: string): Promise<void> {
 	await mkdir(dir, { recursive: true, mode: 0o700 });
 	const uid = typeof process.getuid === "function" ? process.getuid() : null;
-	for (const folder of [dir, path.dirname(dir)]) {
+	// The parent is checked only in the shared temp folder: elsewhere it is the user's own state folder, whatever its mode.
+	const shared = path.resolve(dir).startsWith(path.resolve(os.tmpdir()) + path.sep);
+	for (const folder of shared ? [dir, path.dirname(dir)] : [dir]) {
 		const found = await lstat(folder);
 		const theirs = uid !== null && found.uid !== uid;
 		if (!found.isDirectory() || theirs || (found.mode & 0o022) !== 0) {

@@ -8,7 +8,7 @@
  * which the commands run first.
  */
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_NAME, samePath } from "./config-file.js";
@@ -84,6 +84,8 @@ export async function linkForUser(
 		return link;
 	}
 	const temp = `${link}.${process.pid}.tmp`;
+	// Left by a killed install that had this pid; "wx" below must not trip on it.
+	await rm(temp, { force: true });
 	await writeFile(temp, text, { mode: 0o600, flag: "wx" });
 	await chmod(temp, 0o600);
 	await rename(temp, link);

@@ -173,4 +173,30 @@ describe("install backups", () => {
 		expect(folder.startsWith(path.join(dir, "home"))).toBe(false);
 		expect(path.basename(folder)).toBe("install-backups");
 	});
+
+	it("refuse a temp-folder fallback that others can write to, rather than leave a copy of the settings there", async () => {
+		const home = path.join(dir, "home");
+		await mkdir(path.join(home, ".git"), { recursive: true });
+		const tmp = path.join(dir, "tmp");
+		const before = process.env.TMPDIR;
+		process.env.TMPDIR = tmp;
+		try {
+			const planted = path.join(tmp, `boulder-${process.getuid?.() ?? "user"}`);
+			await mkdir(planted, { recursive: true });
+			await chmod(planted, 0o777);
+			await writeFile(settings, '{ "model": "opus" }\n');
+			await expect(
+				installClaudeCode({
+					scope: "project",
+					cwd,
+					env: { HOME: home, XDG_STATE_HOME: path.join(home, "s") },
+					program,
+				}),
+			).rejects.toThrow(`${planted} is not a private folder of yours`);
+			expect(await readFile(settings, "utf8")).toBe('{ "model": "opus" }\n');
+		} finally {
+			if (before === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = before;
+		}
+	});
 });
