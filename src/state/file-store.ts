@@ -39,6 +39,7 @@ import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
+import { isNotAStateFile } from "./state-file.js";
 import {
 	type Clock,
 	type Read,
@@ -309,13 +310,26 @@ export class FileStore implements Store {
 	 */
 	async problems(): Promise<StateProblem[]> {
 		if (!this.keepsState || !(await this.layoutExists(false))) return [];
-		const log = await this.readDecisionLog();
-		return scanStateProblems({
+		let skippedLines = 0;
+		let notAFile: StateProblem | null = null;
+		try {
+			skippedLines = (await this.readDecisionLog()).skipped;
+		} catch (error) {
+			if (!isNotAStateFile(error)) throw error;
+			notAFile = {
+				file: error.file,
+				movedTo: null,
+				reason: `${error.what}, not a regular file: it is never read or written through; the next hook event moves it aside and starts a fresh log`,
+				at: this.clock.now(),
+			};
+		}
+		const found = await scanStateProblems({
 			folders: [this.dir, this.paths.scopes],
 			staleMs: resolveLockOptions(this.lock).staleMs,
-			decisionLog: { file: this.paths.decisions, skippedLines: log.skipped },
+			decisionLog: { file: this.paths.decisions, skippedLines },
 			now: this.clock.now(),
 		});
+		return notAFile ? [...found, notAFile] : found;
 	}
 
 	private unreadableInPlace(file: string, reason: string): Read<never> {

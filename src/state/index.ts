@@ -47,6 +47,7 @@ export {
 	projectMarkerOf,
 } from "./project-marker.js";
 export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
+export { describeFileKind, isNotAStateFile, NotAStateFileError } from "./state-file.js";
 export {
 	type Clock,
 	type Read,
