@@ -13,6 +13,7 @@
  * the engine chose to wake the agent (`HookAnswer.wake`).
  */
 import { existsSync } from "node:fs";
+import { harnessSafe } from "../../core/control-text.js";
 import { isBoulderError } from "../../core/errors.js";
 import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
@@ -83,19 +84,19 @@ export async function runCommandHook<I extends CommandHookInput>(
 		const logged = record.stderr.length === 0;
 		const shown = dialect.showsNotices !== false;
 		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
-			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
+			writeQuietly(streams.stdout, JSON.stringify(harnessSafe({ systemMessage: configNotice(messageOf(error)) })));
 		}
 		return 0;
 	}
 	try {
 		const answer = await dialect.handle(input, engine);
 		if (answer.wake !== undefined) {
-			streams.stderr.write(answer.wake);
+			streams.stderr.write(harnessSafe(answer.wake));
 			return WAKE_EXIT_CODE;
 		}
 		if (answer.output === null) return 0;
 		try {
-			streams.stdout.write(JSON.stringify(answer.output));
+			streams.stdout.write(JSON.stringify(harnessSafe(answer.output)));
 		} catch (error) {
 			await answer.failed?.(messageOf(error));
 			throw error;
