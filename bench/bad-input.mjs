@@ -96,6 +96,8 @@ function project(name) {
 
 /** Runs `command args` under /usr/bin/time with the timeout; seconds, peak RSS in MB, exit code, stdout size. */
 function measure(command, commandArgs, { env, cwd, input }) {
+	if (process.env.BENCH_KEEP)
+		writeFileSync(path.join(cwd, "..", "measured.json"), JSON.stringify({ command, commandArgs, input }));
 	const stdoutFile = path.join(root, `stdout-${process.hrtime.bigint()}`);
 	const timeFile = `${stdoutFile}.time`;
 	const out = openSync(stdoutFile, "w");
@@ -207,10 +209,14 @@ function writeLines(file, lines) {
 	writeFileSync(file, `${lines.join("\n")}\n`);
 }
 
+const SMALL_PLAN = "# Plan\n\n- [x] First\n- [ ] Second\n";
+
 /** A plan started in `p` (`boulder start`), the session's prompt seen; returns the Stop input. */
 function planSession(p, planText, lines = null, lastMessage = "Done a part.") {
-	writeFileSync(path.join(p.folder, "plan.md"), planText);
+	// Started on a small plan that then grows (`boulder start` may refuse the big one outright).
+	writeFileSync(path.join(p.folder, "plan.md"), SMALL_PLAN);
 	boulder(p, ["start", "plan.md"]);
+	writeFileSync(path.join(p.folder, "plan.md"), planText);
 	const transcript = path.join(p.dir, "t.jsonl");
 	// The prompt is seen on a short transcript; the measured Stop reads the whole one.
 	writeLines(transcript, [prompt(p, "Go on.")]);
@@ -218,8 +224,6 @@ function planSession(p, planText, lines = null, lastMessage = "Done a part.") {
 	writeLines(transcript, lines ?? [prompt(p, "Go on."), assistant(p, "m1", [{ type: "text", text: lastMessage }])]);
 	return input;
 }
-
-const SMALL_PLAN = "# Plan\n\n- [x] First\n- [ ] Second\n";
 
 // ---- Copilot's crafted session database ------------------------------------------------------------
 
@@ -448,7 +452,9 @@ try {
 		);
 	}
 } finally {
-	rmSync(root, { recursive: true, force: true });
+	// BENCH_KEEP=1 keeps the cases' folders (each with the measured command in `measured.json`), to profile one.
+	if (process.env.BENCH_KEEP) console.log(`kept ${root}`);
+	else rmSync(root, { recursive: true, force: true });
 }
 const merged = {
 	runs: {

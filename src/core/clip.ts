@@ -10,6 +10,14 @@
 /** Characters of one title (a plan item, a todo, a plan's name) shown or sent: far more than a title needs. */
 export const MAX_TITLE_CHARS = 1000;
 
+/**
+ * Characters of a plan item's title kept when the plan is read: what the
+ * plan's fingerprint and every view start from, so a multi-MB item costs what
+ * this costs (a longer title is still told apart by its length, which the cut
+ * title names).
+ */
+export const MAX_PLAN_TITLE_CHARS = 16 * 1024;
+
 export function clipTitle(text: string, max: number = MAX_TITLE_CHARS): string {
 	if (text.length <= max) return text;
 	// Never cut a surrogate pair in two.

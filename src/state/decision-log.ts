@@ -38,6 +38,14 @@ export const DEFAULT_DECISION_LOG = { maxBytes: 1024 * 1024, keep: 3 } as const;
  */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
+/**
+ * How far back from its end one log file is read, at most: a file boulder
+ * wrote is rotated at `maxBytes` (1 MB), so this is only ever reached in a
+ * file that is not a log boulder kept (a huge or sparse one); what lies
+ * further back is skipped, counted as one line, and never read.
+ */
+export const MAX_LOG_SCAN_BYTES = 64 * 1024 * 1024;
+
 export interface DecisionLogRead {
 	/** Oldest first, newest last. */
 	records: DecisionRecord[];
@@ -174,6 +182,7 @@ const OVERLONG: unique symbol = Symbol("over-long line");
  * byte never occurs inside a UTF-8 sequence, so lines are cut in bytes and
  * decoded whole; a line longer than `MAX_RECORD_BYTES` is `OVERLONG`, and
  * what is kept of a line whose start is further back never exceeds that.
+ * Reading stops `MAX_LOG_SCAN_BYTES` from the end, the rest one `OVERLONG`.
  * Contract: stopping the iteration closes the file.
  *
  * Synchronous: a view reads the newest lines of a hundred logs, and each
@@ -198,6 +207,10 @@ function* linesFromEnd(file: string): Generator<string | typeof OVERLONG> {
 		let pendingBytes = 0;
 		let overlong = false;
 		for (let chunkBytes = FIRST_CHUNK_BYTES; position > 0; chunkBytes = CHUNK_BYTES) {
+			if (stats.size - position >= MAX_LOG_SCAN_BYTES) {
+				yield OVERLONG;
+				return;
+			}
 			const size = Math.min(chunkBytes, position);
 			position -= size;
 			const chunk = Buffer.allocUnsafe(size);

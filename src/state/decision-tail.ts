@@ -16,7 +16,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
-import { MAX_RECORD_BYTES, parseDecisionLine, rotatedLogFile } from "./decision-log.js";
+import { MAX_LOG_SCAN_BYTES, MAX_RECORD_BYTES, parseDecisionLine, rotatedLogFile } from "./decision-log.js";
 
 /**
  * Where a reader stopped: the current file's inode, its first bytes (an inode
@@ -211,6 +211,12 @@ async function readBackwards(file: string, size: number, wanted: number): Promis
 		};
 		const chunk = Buffer.allocUnsafe(CHUNK);
 		while (at > 0 && newestFirst.length < wanted) {
+			if (size - at >= MAX_LOG_SCAN_BYTES) {
+				// Further back than a log boulder keeps: the rest of the file is skipped as one line.
+				skipped++;
+				at = -1;
+				break;
+			}
 			const start = Math.max(0, at - CHUNK);
 			const length = at - start;
 			await handle.read(chunk, 0, length, start);
@@ -235,6 +241,7 @@ async function readBackwards(file: string, size: number, wanted: number): Promis
 			}
 		}
 		if (at === 0 && newestFirst.length < wanted) {
+			// The file's first line, which no newline before it ends.
 			if (overlong) take(null);
 			else if (carry.length > 0) take(carry);
 		}
