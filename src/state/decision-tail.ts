@@ -265,7 +265,7 @@ async function findLineStart(handle: Awaited<ReturnType<typeof open>>, size: num
 		const start = Math.max(0, at - CHUNK);
 		await handle.read(chunk, 0, at - start, start);
 		const newline = chunk.subarray(0, at - start).lastIndexOf(0x0a);
-		if (newline !== -1) return start + newline + 1;
+		if (newline !== -1) return size - (start + newline + 1) > MAX_RECORD_BYTES ? null : start + newline + 1;
 		at = start;
 	}
 	return 0;

@@ -51,9 +51,21 @@ export async function readTable(file: string, table: string): Promise<Record<str
 	return tableRows(await readRegularBytes(file, MAX_BYTES), table, file);
 }
 
+export interface ReadLimits {
+	maxRows: number;
+	maxDecodedBytes: number;
+}
+
+const LIMITS: ReadLimits = { maxRows: MAX_ROWS, maxDecodedBytes: MAX_DECODED_BYTES };
+
 /** Pure: the rows of `table` in the database image `bytes`. Contract: throws only `SessionDbProblem`. */
-export function tableRows(bytes: Uint8Array, table: string, file = "(memory)"): Record<string, SqlValue>[] | null {
-	const db = new Database(bytes, file);
+export function tableRows(
+	bytes: Uint8Array,
+	table: string,
+	file = "(memory)",
+	limits: ReadLimits = LIMITS,
+): Record<string, SqlValue>[] | null {
+	const db = new Database(bytes, file, limits);
 	const schema = db.rows(1).map((row) => row.values);
 	const entry = schema.find((row) => row[0] === "table" && typeof row[1] === "string" && sameName(row[1], table));
 	if (!entry) return null;
@@ -90,6 +102,7 @@ class Database {
 	constructor(
 		private readonly bytes: Uint8Array,
 		private readonly file: string,
+		private readonly limits: ReadLimits,
 	) {
 		if (bytes.length < 100 || new TextDecoder("latin1").decode(bytes.subarray(0, 16)) !== MAGIC) {
 			throw this.problem("it does not begin with the SQLite header");
@@ -121,7 +134,7 @@ class Database {
 	/** Bytes of records decoded so far, from every tree read: bounded by `MAX_DECODED_BYTES`. */
 	private decoded = 0;
 
-	/** Every row of the table B-tree rooted at `root`, in key order; at most `MAX_ROWS`. */
+	/** Every row of the table B-tree rooted at `root`, in key order; at most `maxRows`. */
 	rows(root: number): TableRow[] {
 		const found: TableRow[] = [];
 		const seen = new Set<number>();
@@ -140,7 +153,8 @@ class Database {
 				return;
 			}
 			if (kind !== 0x0d) throw this.problem(`page ${number} is not a table page (type ${kind})`);
-			if (found.length + cells > MAX_ROWS) throw this.problem(`it holds more than ${MAX_ROWS} rows in one table`);
+			const { maxRows } = this.limits;
+			if (found.length + cells > maxRows) throw this.problem(`it holds more than ${maxRows} rows in one table`);
 			const offsets = new Set<number>();
 			for (let index = 0; index < cells; index++) {
 				const offset = this.cellOffset(view, header + 8, index);
@@ -166,8 +180,8 @@ class Database {
 		const [rowid, afterRowid] = varint(page, afterSize, this.file);
 		const size = Number(payloadSize);
 		this.decoded += size;
-		if (this.decoded > MAX_DECODED_BYTES) {
-			throw this.problem(`its records are larger than ${MAX_DECODED_BYTES} bytes in all`);
+		if (this.decoded > this.limits.maxDecodedBytes) {
+			throw this.problem(`its records are larger than ${this.limits.maxDecodedBytes} bytes in all`);
 		}
 		const local = this.localSize(size);
 		let payload: Uint8Array;
