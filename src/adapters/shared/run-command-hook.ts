@@ -44,8 +44,12 @@ export interface CommandHookDialect<I extends CommandHookInput> {
 /** Opens the engine for a folder; tests pass their own. */
 export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
 
-/** More than any hook input a harness sends; beyond it the input is not read. */
-const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+/**
+ * More than any hook input a harness sends (a tool's input and output ride
+ * in it, cut by the harness long before this); beyond it the input is not
+ * read, and parsing what is read costs a hook a fraction of a second.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 export async function runCommandHook<I extends CommandHookInput>(
 	argv: readonly string[],
