@@ -372,7 +372,7 @@ const cases = {
 		claudeSession(p, transcript, "");
 		const input = withTodos(p, transcript, 200_000);
 		return {
-			input: `a TodoWrite of 200,000 todos (${Math.round(input.length / MB)} MB of hook input)`,
+			input: `a TodoWrite of 200,000 todos (${(input.length / MB).toFixed(1)} MB of hook input)`,
 			...hook(claudeHook, ["PostToolUse"], p, input),
 		};
 	},
