@@ -15,6 +15,7 @@
  * rows were all marked that way loop forever. A letter or digit in brackets
  * (`- [1] Smith, 2019`) is ordinary text, not a checkbox.
  */
+import { clipTitle, MAX_PLAN_TITLE_CHARS } from "./clip.js";
 import { type BlockLine, type ListItemBlock, type MarkdownBlock, parseMarkdownBlocks } from "./markdown-blocks.js";
 import { htmlEndMarker } from "./markdown-html.js";
 import type { PlanError } from "./plan-error.js";
@@ -109,7 +110,13 @@ function topLevelItem(listItem: ListItemBlock, section: string | null, errors: P
 			});
 		}
 	}
-	return { title: box.text, status: status ?? "blocked", line: box.line, criteria, section };
+	return {
+		title: clipTitle(box.text, MAX_PLAN_TITLE_CHARS),
+		status: status ?? "blocked",
+		line: box.line,
+		criteria,
+		section,
+	};
 }
 
 /**

@@ -31,10 +31,23 @@ export interface ParsedPlan {
 	errors: PlanError[];
 }
 
+/**
+ * The most checkboxes (items and their criteria) of one plan boulder reads:
+ * a plan past it is a plan with an error, so never continued, verified or
+ * completed. They are counted before the plan is parsed, line by line (a
+ * checkbox in a code fence counts too), so such a plan costs a hook a quick
+ * scan, not a parse.
+ */
+export const MAX_PLAN_CHECKBOXES = 10_000;
+
+/** A line that may hold a checkbox: a list marker, then `[?]`. */
+const CHECKBOX_LINE = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]\r\n]\]/gm;
+
 export function parsePlan(text: string, source?: string): ParsedPlan {
 	const lines = splitLines(text);
 	const front = parseFrontMatter(lines);
-	const body = parsePlanBody(lines, front.bodyStart);
+	const tooMany = tooManyCheckboxes(text);
+	const body = tooMany ? { items: [], errors: [tooMany] } : parsePlanBody(lines, front.bodyStart);
 	const items = body.items;
 	return {
 		source: source ?? null,
@@ -43,6 +56,24 @@ export function parsePlan(text: string, source?: string): ParsedPlan {
 		next: items.find((item) => isOpen(item.status)) ?? null,
 		frontMatter: front.frontMatter,
 		errors: [...front.errors, ...body.errors].sort((a, b) => a.line - b.line),
+	};
+}
+
+/** The error of a plan with more than `MAX_PLAN_CHECKBOXES` checkbox lines, at the first one past it; null otherwise. */
+function tooManyCheckboxes(text: string): PlanError | null {
+	CHECKBOX_LINE.lastIndex = 0;
+	let count = 0;
+	let past = -1;
+	while (CHECKBOX_LINE.exec(text) !== null) {
+		count++;
+		if (count === MAX_PLAN_CHECKBOXES + 1) past = CHECKBOX_LINE.lastIndex;
+	}
+	if (past === -1) return null;
+	let line = 1;
+	for (let at = text.indexOf("\n"); at !== -1 && at < past; at = text.indexOf("\n", at + 1)) line++;
+	return {
+		line,
+		reason: `the plan has ${count.toLocaleString("en-US")} checkboxes, more than the ${MAX_PLAN_CHECKBOXES.toLocaleString("en-US")} boulder reads; split it into smaller plans`,
 	};
 }
 

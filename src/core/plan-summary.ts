@@ -6,6 +6,7 @@
  * of a fleet again (`state/plan-summaries.ts`); a kept one leaves the titles
  * out unless a work needs them, since they are most of its size.
  */
+import { clipTitle } from "./clip.js";
 import type { ParsedPlan } from "./plan-parser.js";
 import { z } from "./zod.js";
 
@@ -42,7 +43,7 @@ export function summarizePlan(plan: ParsedPlan): PlanSummary {
 		plan.errors.length > 0 ? `the plan has ${plan.errors.length} error(s); \`boulder plans\` lists them` : null;
 	return {
 		progress: { total, done: completed, open, blocked, cancelled },
-		next: plan.next?.title ?? null,
+		next: plan.next ? clipTitle(plan.next.title) : null,
 		problem,
 		orchestrate: plan.frontMatter.mode === "orchestrate",
 		titles: plan.items.map((item) => item.title),

@@ -1,7 +1,10 @@
 /**
  * Fills the prompt templates. Deterministic: the same inputs give the same
- * bytes, and nothing of the clock or of chance ever reaches a prompt.
+ * bytes, and nothing of the clock or of chance ever reaches a prompt. Titles
+ * from a plan or a list are clipped (`clip.ts`): a nudge stays a few KB
+ * however long an item is.
  */
+import { clipTitle } from "./clip.js";
 import { CONTINUATION_PROMPT } from "./prompts/continuation.prompt.js";
 import { ORCHESTRATE_CONTINUATION_PROMPT } from "./prompts/orchestrate.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
@@ -25,18 +28,19 @@ export function progressText(view: WorkView): string {
 }
 
 function workName(view: WorkView): string {
-	return view.source === "plan" && view.name ? `the plan "${view.name}"` : "your todo list";
+	return view.source === "plan" && view.name ? `the plan "${clipTitle(view.name)}"` : "your todo list";
 }
 
 export function continuationPrompt(view: WorkView): string {
-	const next = view.next.length === 1 ? `${view.next[0]}` : view.next.map((title) => `\n- ${title}`).join("");
+	const titles = view.next.map((title) => clipTitle(title));
+	const next = titles.length === 1 ? `${titles[0]}` : titles.map((title) => `\n- ${title}`).join("");
 	if (view.orchestrate) {
 		const subagents = view.orchestrate.subagents;
 		const resumable = view.next.filter((title) => Object.hasOwn(subagents, canonicalText(title)));
 		const resume = resumable
 			.map(
 				(title) =>
-					`"${title}" was already worked on by subagent session ${subagents[canonicalText(title)]}: resume that session (it keeps its context) rather than starting a new one.\n`,
+					`"${clipTitle(title)}" was already worked on by subagent session ${subagents[canonicalText(title)]}: resume that session (it keeps its context) rather than starting a new one.\n`,
 			)
 			.join("");
 		return fillTemplate(ORCHESTRATE_CONTINUATION_PROMPT, {
@@ -70,7 +74,7 @@ export function verifyFailedPrompt(view: WorkView, failed: FailedCheck): string 
 
 export function workCompleteMessage(view: WorkView): string {
 	return fillTemplate(WORK_COMPLETE_MESSAGE, {
-		name: view.source === "plan" && view.name ? `"${view.name}"` : "the todo list",
+		name: view.source === "plan" && view.name ? `"${clipTitle(view.name)}"` : "the todo list",
 		progress: progressText(view),
 		verified: view.verify.length > 0 ? ", verified" : "",
 	});

@@ -20,6 +20,13 @@
  */
 import { type Todo, TodoPriority, type TodoStatus } from "./todos.js";
 
+/**
+ * The most items of one list boulder follows: an agent's todo list is tens of
+ * items. A longer list is read as no todos (with a warning), so nothing is
+ * continued from it and reading it costs a hook next to nothing.
+ */
+export const MAX_TODOS = 2000;
+
 export interface NormalizedTodos {
 	todos: Todo[];
 	warnings: string[];
@@ -86,6 +93,12 @@ export function normalizeTodoList(input: unknown, shape: TodoShape): NormalizedT
 	if (list === null) {
 		const wrapped = shape.listFields.map((field) => ` or {${field}: [...]}`).join("");
 		warnings.push(`${shape.label}: expected a list of todos${wrapped}, got ${describeValue(input)}; read as no todos`);
+		return { todos: [], warnings };
+	}
+	if (list.length > MAX_TODOS) {
+		warnings.push(
+			`${shape.label}: ${list.length.toLocaleString("en-US")} todos, more than the ${MAX_TODOS.toLocaleString("en-US")} boulder follows; read as no todos (nothing is continued from this list)`,
+		);
 		return { todos: [], warnings };
 	}
 	const todos: Todo[] = [];

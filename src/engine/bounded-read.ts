@@ -79,6 +79,11 @@ export async function openRegularFile(file: string): Promise<OpenedFile> {
  * plans pays a thread-pool trip per call otherwise, several per file.
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<string> {
+	return (await readRegularBytes(file, maxBytes)).toString("utf8");
+}
+
+/** The whole of a regular file of at most `maxBytes`, as bytes; as `readRegularFile`. */
+export async function readRegularBytes(file: string, maxBytes: number): Promise<Buffer> {
 	refuseIrregular(
 		file,
 		statOfSync(file, () => statSync(file)),
@@ -116,7 +121,7 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<s
 			length += bytesRead;
 		}
 		if (length > maxBytes) throw tooLarge(file, maxBytes);
-		return buffer.toString("utf8", 0, length);
+		return buffer.subarray(0, length);
 	} finally {
 		closeSync(fd);
 	}

@@ -8,8 +8,10 @@
  * it is (the engine moves it aside when it next needs it); a worktree whose
  * folder is gone is `vanished`, not an error.
  */
+
 import { statSync } from "node:fs";
 import path from "node:path";
+import { clipTitle } from "../core/clip.js";
 import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { isBoulderError } from "../core/errors.js";
@@ -302,10 +304,10 @@ export class FleetWorktree {
 			...progress,
 			verify: plan.frontMatter.verify.length > 0 ? plan.frontMatter.verify : work.verify,
 			items: plan.items.map((item) => ({
-				title: item.title,
+				title: clipTitle(item.title),
 				status: item.status,
-				section: item.section,
-				criteria: item.criteria.map((criterion) => ({ text: criterion.text, checked: criterion.checked })),
+				section: item.section === null ? null : clipTitle(item.section),
+				criteria: item.criteria.map((criterion) => ({ text: clipTitle(criterion.text), checked: criterion.checked })),
 			})),
 		};
 	}

@@ -5,8 +5,10 @@
  * plans are the user's files, and a worktree without a `.boulder/` folder
  * does not get one.
  */
+
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { clipTitle } from "../core/clip.js";
 import type { Clock } from "../core/clock.js";
 import { type PlanError, parsePlan } from "../core/plan-parser.js";
 import { FileStore } from "../state/file-store.js";
@@ -88,7 +90,7 @@ async function summarize(worktree: string, file: string, shown: string): Promise
 		path: shown,
 		name: plan.frontMatter.name ?? headingOf(text) ?? path.basename(file, path.extname(file)),
 		progress: { total, done: completed, open, blocked, cancelled },
-		next: plan.next?.title ?? null,
+		next: plan.next ? clipTitle(plan.next.title) : null,
 		errors: plan.errors,
 		work: null,
 		problem: null,

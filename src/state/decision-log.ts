@@ -32,6 +32,22 @@ export interface DecisionLogOptions {
 
 export const DEFAULT_DECISION_LOG = { maxBytes: 1024 * 1024, keep: 3 } as const;
 
+/**
+ * The longest line a reader builds: far more than any record boulder writes
+ * (a record holds clipped titles and trimmed outputs). A longer line (a
+ * hand-edited log, a file that is not a log) is skipped and counted, never
+ * held in memory, however far back its start is.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/**
+ * How far back from its end one log file is read, at most: a file boulder
+ * wrote is rotated at `maxBytes` (1 MB), so this is only ever reached in a
+ * file that is not a log boulder kept (a huge or sparse one); what lies
+ * further back is skipped, counted as one line, and never read.
+ */
+export const MAX_LOG_SCAN_BYTES = 64 * 1024 * 1024;
+
 export interface DecisionLogRead {
 	/** Oldest first, newest last. */
 	records: DecisionRecord[];
@@ -183,8 +199,8 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 	let done = false;
 	for (let n = 0; n <= keepOf(options) && !done; n++) {
 		for (const line of linesFromEnd(rotatedLogFile(file, n))) {
-			if (line.trim() === "") continue;
-			const record = parseDecisionLine(line);
+			if (line !== OVERLONG && line.trim() === "") continue;
+			const record = line === OVERLONG ? null : parseDecisionLine(line);
 			if (!record) {
 				skipped++;
 				continue;
@@ -206,25 +222,37 @@ export async function readDecisionLines(file: string, options: ReadDecisionsOpti
 const FIRST_CHUNK_BYTES = 8 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
+/** What `linesFromEnd` yields for a line longer than `MAX_RECORD_BYTES`: its text is never built. */
+const OVERLONG: unique symbol = Symbol("over-long line");
+
 /**
  * The lines of a file, last first; nothing when it does not exist. A newline
  * byte never occurs inside a UTF-8 sequence, so lines are cut in bytes and
- * decoded whole. Contract: stopping the iteration closes the file.
+ * decoded whole; a line longer than `MAX_RECORD_BYTES` is `OVERLONG`, and
+ * what is kept of a line whose start is further back never exceeds that.
+ * Reading stops `MAX_LOG_SCAN_BYTES` from the end, the rest one `OVERLONG`.
+ * Contract: stopping the iteration closes the file.
  *
  * Synchronous: a view reads the newest lines of a hundred logs, and each
  * thread-pool trip (open, stat, read, close) costs more than the read. Only a
  * regular file is read (`openStateFileSync`): a link, FIFO or folder in the
  * log's place is refused with `NotAStateFileError`, naming it.
  */
-function* linesFromEnd(file: string): Generator<string> {
+function* linesFromEnd(file: string): Generator<string | typeof OVERLONG> {
 	const opened = openStateFileSync(file);
 	if (opened === null) return;
 	const { fd, stats } = opened;
 	try {
 		let position = stats.size;
-		// The later pieces, in file order, of a line whose start is further back.
+		// The later pieces, in file order, of a line whose start is further back, and their length.
 		let pending: Buffer[] = [];
+		let pendingBytes = 0;
+		let overlong = false;
 		for (let chunkBytes = FIRST_CHUNK_BYTES; position > 0; chunkBytes = CHUNK_BYTES) {
+			if (stats.size - position >= MAX_LOG_SCAN_BYTES) {
+				yield OVERLONG;
+				return;
+			}
 			const size = Math.min(chunkBytes, position);
 			position -= size;
 			const chunk = Buffer.allocUnsafe(size);
@@ -233,14 +261,26 @@ function* linesFromEnd(file: string): Generator<string> {
 			let newline = chunk.lastIndexOf(0x0a, end - 1);
 			while (newline >= 0) {
 				const piece = chunk.subarray(newline + 1, end);
-				yield (pending.length > 0 ? Buffer.concat([piece, ...pending]) : piece).toString("utf8");
+				if (overlong || pendingBytes + piece.length > MAX_RECORD_BYTES) yield OVERLONG;
+				else yield (pending.length > 0 ? Buffer.concat([piece, ...pending]) : piece).toString("utf8");
 				pending = [];
+				pendingBytes = 0;
+				overlong = false;
 				end = newline;
 				newline = end > 0 ? chunk.lastIndexOf(0x0a, end - 1) : -1;
 			}
-			if (end > 0) pending.unshift(chunk.subarray(0, end));
+			if (end > 0 && !overlong) {
+				pending.unshift(chunk.subarray(0, end));
+				pendingBytes += end;
+				if (pendingBytes > MAX_RECORD_BYTES) {
+					overlong = true;
+					pending = [];
+					pendingBytes = 0;
+				}
+			}
 		}
-		if (pending.length > 0) yield Buffer.concat(pending).toString("utf8");
+		if (overlong) yield OVERLONG;
+		else if (pending.length > 0) yield Buffer.concat(pending).toString("utf8");
 	} finally {
 		closeStateFile(fd);
 	}

@@ -6,14 +6,17 @@
  * when the rotated file is gone too, the reader says there was a gap.
  *
  * Lines are parsed as `decision-log.ts` parses them: one that does not parse
- * (torn, hand-edited, another version) is skipped and counted. A line still
- * being written (no newline yet) is left for the next look.
+ * (torn, hand-edited, another version) is skipped and counted, and so is a
+ * line longer than `MAX_RECORD_BYTES`, which is never held in memory: what a
+ * look holds is bounded by the records it returns, not by the file. A line
+ * still being written (no newline yet) is left for the next look, unless it
+ * is already longer than any record.
  *
  * Contract: only reads. A missing log reads as empty.
  */
 import { type FileHandle, lstat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
-import { parseDecisionLine, rotatedLogFile } from "./decision-log.js";
+import { MAX_LOG_SCAN_BYTES, MAX_RECORD_BYTES, parseDecisionLine, rotatedLogFile } from "./decision-log.js";
 import { openStateFile } from "./state-file.js";
 
 /**
@@ -127,19 +130,51 @@ interface Chunked {
 	end: number;
 }
 
-/** Whole lines between `from` and `to`; a last line without its newline is left unread. */
+/**
+ * Whole lines between `from` and `to`, read a chunk at a time; a last line
+ * without its newline is left unread (unless it is over-long: then it is
+ * skipped, and the next look starts after it).
+ */
 async function readForward(file: string, from: number, to: number): Promise<Chunked> {
 	const handle = await openOrNull(file);
 	if (!handle) return { records: [], skipped: 0, end: from };
 	try {
 		const size = Math.min(to, (await handle.stat()).size);
-		if (size <= from) return { records: [], skipped: 0, end: from };
-		const bytes = Buffer.alloc(size - from);
-		const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
-		const text = bytes.subarray(0, bytesRead);
-		const last = text.lastIndexOf(0x0a);
-		if (last === -1) return { records: [], skipped: 0, end: from };
-		return { ...parseLines(text.subarray(0, last).toString("utf8").split("\n")), end: from + last + 1 };
+		const out = new LineSink();
+		let end = from;
+		let at = from;
+		/** The start of the line being read, kept until its newline (never more than a record's length). */
+		let carry: Buffer = Buffer.alloc(0);
+		let overlong = false;
+		const chunk = Buffer.allocUnsafe(CHUNK);
+		while (at < size) {
+			const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, size - at), at);
+			if (bytesRead === 0) break;
+			const bytes = chunk.subarray(0, bytesRead);
+			let start = 0;
+			for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a, start)) {
+				const piece = bytes.subarray(start, newline);
+				if (overlong || carry.length + piece.length > MAX_RECORD_BYTES) out.overlong();
+				else out.line(carry.length > 0 ? Buffer.concat([carry, piece]) : piece);
+				carry = Buffer.alloc(0);
+				overlong = false;
+				start = newline + 1;
+				end = at + start;
+			}
+			at += bytesRead;
+			if (!overlong && start < bytesRead) {
+				if (carry.length + bytesRead - start > MAX_RECORD_BYTES) {
+					overlong = true;
+					carry = Buffer.alloc(0);
+				} else carry = Buffer.concat([carry, bytes.subarray(start)]);
+			}
+		}
+		// A last line already longer than any record will not become one: skipped now, not read again.
+		if (overlong) {
+			out.overlong();
+			end = at;
+		}
+		return { ...out.result(), end };
 	} finally {
 		await handle.close();
 	}
@@ -153,55 +188,108 @@ async function readBackwards(file: string, size: number, wanted: number): Promis
 		const head = Buffer.alloc(1);
 		let end = size;
 		await handle.read(head, 0, 1, size - 1);
-		// A last line without its newline is still being written: the next look reads it.
-		if (head[0] !== 0x0a) end = await findLineStart(handle, size);
-		let carry = Buffer.alloc(0);
-		let at = end;
-		let found = 0;
-		let skipped = 0;
-		const records: DecisionRecord[][] = [];
-		while (at > 0 && found < wanted) {
-			const start = Math.max(0, at - CHUNK);
-			const chunk = Buffer.alloc(at - start);
-			await handle.read(chunk, 0, chunk.length, start);
-			const joined = Buffer.concat([chunk, carry]);
-			at = start;
-			let complete = joined;
-			carry = Buffer.alloc(0);
-			if (start > 0) {
-				// The bytes before the chunk's first newline belong to a line that starts further back.
-				const first = joined.indexOf(0x0a);
-				if (first === -1) {
-					carry = joined;
-					continue;
-				}
-				carry = joined.subarray(0, first);
-				complete = joined.subarray(first + 1);
-			}
-			const parsed = parseLines(complete.toString("utf8").split("\n"));
-			records.unshift(parsed.records);
-			found += parsed.records.length;
-			skipped += parsed.skipped;
+		/** The later part of the line whose start is further back (never more than a record's length). */
+		let carry: Buffer = Buffer.alloc(0);
+		let overlong = false;
+		// A last line without its newline is still being written: the next look reads it. Unless it is
+		// already longer than any record: then it is skipped now, and the next look starts after it.
+		if (head[0] !== 0x0a) {
+			const start = await findLineStart(handle, size);
+			if (start === null) overlong = true;
+			else end = start;
 		}
-		const flat = records.flat();
-		return { records: flat.slice(Math.max(0, flat.length - wanted)), skipped, end };
+		let skipped = 0;
+		let at = overlong ? size : end;
+		const newestFirst: DecisionRecord[] = [];
+		const take = (line: Buffer | null) => {
+			if (line === null) {
+				skipped++;
+				return;
+			}
+			const parsed = parseLines([line.toString("utf8")]);
+			skipped += parsed.skipped;
+			newestFirst.push(...parsed.records);
+		};
+		const chunk = Buffer.allocUnsafe(CHUNK);
+		while (at > 0 && newestFirst.length < wanted) {
+			if (size - at >= MAX_LOG_SCAN_BYTES) {
+				// Further back than a log boulder keeps: the rest of the file is skipped as one line.
+				skipped++;
+				at = -1;
+				break;
+			}
+			const start = Math.max(0, at - CHUNK);
+			const length = at - start;
+			await handle.read(chunk, 0, length, start);
+			const bytes = chunk.subarray(0, length);
+			let stop = length;
+			for (let newline = bytes.lastIndexOf(0x0a, stop - 1); newline !== -1 && newestFirst.length < wanted; ) {
+				const piece = bytes.subarray(newline + 1, stop);
+				if (overlong || carry.length + piece.length > MAX_RECORD_BYTES) take(null);
+				else take(carry.length > 0 ? Buffer.concat([piece, carry]) : piece);
+				carry = Buffer.alloc(0);
+				overlong = false;
+				stop = newline;
+				newline = stop > 0 ? bytes.lastIndexOf(0x0a, stop - 1) : -1;
+			}
+			at = start;
+			if (newestFirst.length >= wanted) break;
+			if (!overlong && stop > 0) {
+				if (carry.length + stop > MAX_RECORD_BYTES) {
+					overlong = true;
+					carry = Buffer.alloc(0);
+				} else carry = Buffer.concat([bytes.subarray(0, stop), carry]);
+			}
+		}
+		if (at === 0 && newestFirst.length < wanted) {
+			// The file's first line, which no newline before it ends.
+			if (overlong) take(null);
+			else if (carry.length > 0) take(carry);
+		}
+		const records = newestFirst.slice(0, wanted).reverse();
+		return { records, skipped, end };
 	} finally {
 		await handle.close();
 	}
 }
 
-/** The offset of the start of the line that ends at `size` (0 when the file is one line). */
-async function findLineStart(handle: FileHandle, size: number): Promise<number> {
+/**
+ * The offset of the start of the line that ends at `size` (0 when the file is
+ * one line), looking back no further than a record's length: null for a line
+ * longer than that.
+ */
+async function findLineStart(handle: FileHandle, size: number): Promise<number | null> {
 	let at = size;
+	const chunk = Buffer.allocUnsafe(CHUNK);
 	while (at > 0) {
+		if (size - at > MAX_RECORD_BYTES) return null;
 		const start = Math.max(0, at - CHUNK);
-		const chunk = Buffer.alloc(at - start);
-		await handle.read(chunk, 0, chunk.length, start);
-		const newline = chunk.lastIndexOf(0x0a);
-		if (newline !== -1) return start + newline + 1;
+		await handle.read(chunk, 0, at - start, start);
+		const newline = chunk.subarray(0, at - start).lastIndexOf(0x0a);
+		if (newline !== -1) return size - (start + newline + 1) > MAX_RECORD_BYTES ? null : start + newline + 1;
 		at = start;
 	}
 	return 0;
+}
+
+/** Lines to records, counting what does not parse and what was too long to read. */
+class LineSink {
+	private readonly records: DecisionRecord[] = [];
+	private skipped = 0;
+
+	line(bytes: Buffer): void {
+		const parsed = parseLines([bytes.toString("utf8")]);
+		this.records.push(...parsed.records);
+		this.skipped += parsed.skipped;
+	}
+
+	overlong(): void {
+		this.skipped++;
+	}
+
+	result(): { records: DecisionRecord[]; skipped: number } {
+		return { records: this.records, skipped: this.skipped };
+	}
 }
 
 function parseLines(lines: readonly string[]): { records: DecisionRecord[]; skipped: number } {

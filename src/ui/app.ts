@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { z } from "../core/zod.js";
@@ -45,6 +46,9 @@ const SECURITY_HEADERS: Record<string, string> = {
 export const PAGE_MODULES: readonly string[] = ["ui/client/app.js", "ui/client/render.js", "present/format-time.js"];
 
 const text = z.string().check(z.minLength(1));
+
+/** The largest `POST /api/action` body read: an action names a worktree, a session and a work (paths and ids). */
+export const MAX_ACTION_BYTES = 64 * 1024;
 
 const ActionBody = z.strictObject({
 	action: z.enum(["stop", "go", "pause", "resume", "abandon"]),
@@ -147,7 +151,12 @@ export function createApp(options: AppOptions): Hono {
 		}),
 	);
 
-	app.post("/api/action", async (c) => {
+	// An action is a few short fields: a body past the limit is refused before more of it is read.
+	const limit = bodyLimit({
+		maxSize: MAX_ACTION_BYTES,
+		onError: (c) => c.json({ ok: false, message: `an action is at most ${MAX_ACTION_BYTES} bytes` }, 413),
+	});
+	app.post("/api/action", limit, async (c) => {
 		if (!(c.req.header("content-type") ?? "").startsWith("application/json")) {
 			return c.json({ ok: false, message: "an action is a JSON body" }, 415);
 		}

@@ -5,7 +5,9 @@
  * the limits the worktree's config gives them now. Pure: the time is an
  * argument.
  */
+
 import { allowanceOf } from "../core/budget.js";
+import { clipTitle } from "../core/clip.js";
 import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
@@ -79,7 +81,7 @@ function workView(fleet: FleetWork): WorkView {
 	const live = work.status === "active" || work.status === "paused";
 	return {
 		id: work.id,
-		name: work.name,
+		name: clipTitle(work.name),
 		status: work.status,
 		active: fleet.active,
 		planPath: work.planPath,
@@ -87,7 +89,7 @@ function workView(fleet: FleetWork): WorkView {
 		progressText: fleet.progress ? progressText(fleet.progress) : "progress unknown",
 		startedAt: work.startedAt,
 		elapsedMs: live ? null : (work.elapsedMs ?? Math.max(0, (work.endedAt ?? work.startedAt) - work.startedAt)),
-		next: fleet.next,
+		next: fleet.next === null ? null : clipTitle(fleet.next),
 		// Items are sent when their section is opened (`/api/items`): a big fleet's first view stays small.
 		itemCount: fleet.items.length,
 		verify: fleet.verify,

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hash64 } from "../../src/core/hash.js";
+import { hash64, hash64BigInt } from "../../src/core/hash.js";
 
 describe("hash64 (FNV-1a, 64-bit)", () => {
 	it("matches the published FNV-1a test vectors", () => {
@@ -12,5 +13,19 @@ describe("hash64 (FNV-1a, 64-bit)", () => {
 		expect(hash64("é")).not.toBe(hash64("e"));
 		expect(hash64("task 1|pending")).not.toBe(hash64("task 1|completed"));
 		expect(hash64("日本語")).toMatch(/^[0-9a-f]{16}$/);
+	});
+
+	it("gives what 64-bit FNV-1a arithmetic gives, for any text", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "binary", maxLength: 200 }), (text) => {
+				expect(hash64(text)).toBe(hash64BigInt(text));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("hashes a multi-MB title without a BigInt per byte (the same value as the reference)", () => {
+		const title = `Item ${"long ".repeat(400_000)}`;
+		expect(hash64(title)).toBe(hash64BigInt(title));
 	});
 });

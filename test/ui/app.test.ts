@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Fleet } from "../../src/engine/fleet.js";
-import { createApp } from "../../src/ui/app.js";
+import { createApp, MAX_ACTION_BYTES } from "../../src/ui/app.js";
 import { newToken } from "../../src/ui/guard.js";
 import { LiveFleet } from "../../src/ui/live.js";
 import { PLAN, type Sandbox, sandbox } from "../cli/helpers.js";
@@ -104,6 +104,35 @@ describe("the dashboard's server", () => {
 			body: JSON.stringify({ action: "stop", worktree: box.worktree }),
 		});
 		expect(form.status).toBe(415);
+	});
+
+	it("refuses a body larger than an action before reading it (413), with or without its length, and changes nothing", async () => {
+		const big = JSON.stringify({ action: "stop", worktree: box.worktree, work: "x".repeat(MAX_ACTION_BYTES) });
+		const sized = await action(JSON.parse(big));
+		expect(sized.status).toBe(413);
+		expect(await sized.json()).toMatchObject({
+			ok: false,
+			message: expect.stringContaining(`${MAX_ACTION_BYTES} bytes`),
+		});
+		let sent = 0;
+		const stream = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				if (sent++ >= 8) controller.close();
+				else controller.enqueue(new Uint8Array(MAX_ACTION_BYTES / 2).fill(32));
+			},
+		});
+		const streamed = await request("/api/action", {
+			method: "POST",
+			headers: { ...withToken(), Origin: ORIGIN, "Content-Type": "application/json" },
+			body: stream,
+			duplex: "half",
+		} as RequestInit & { headers: Record<string, string> });
+		expect(streamed.status).toBe(413);
+		expect(sent).toBeLessThan(8);
+		const engine = await box.engine();
+		await engine.turnStarted({ harness: "claude-code", sessionId: "s1" }, "user");
+		await engine.turnEnded({ harness: "claude-code", sessionId: "s1" }, { outcome: "end" });
+		expect(await engine.onIdle({ harness: "claude-code", sessionId: "s1" })).not.toMatchObject({ reason: "disabled" });
 	});
 
 	it("stops the worktree through the engine and logs it as the CLI does, naming the dashboard", async () => {

@@ -43,6 +43,9 @@ export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit",
 export const QUESTION_TOOL = "AskUserQuestion";
 
 const INTERRUPT_PREFIX = "[Request interrupted by user";
+
+/** Characters of the last reply kept (its end): far more than a question to the user takes. */
+export const MAX_KEPT_TEXT = 256 * 1024;
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
 
@@ -57,8 +60,10 @@ export interface TurnReading {
 	interrupt: { at: number | null } | null;
 	/** An `AskUserQuestion` call without a result: its question, or a generic text. */
 	pendingQuestion: string | null;
-	/** The text of the turn's last assistant message (all its text blocks). */
+	/** The text of the turn's last assistant message (all its text blocks), or its last `MAX_KEPT_TEXT` characters. */
 	lastAssistantText: string | null;
+	/** `lastAssistantText` is the end of a longer reply. */
+	lastAssistantTextClipped?: boolean;
 	/** The line that began the turn was found (false: a limit was reached, or no line of the file begins a turn). */
 	foundStart: boolean;
 	/** The `uuid` of the line that began the turn: the same for every report of this turn's end. */
@@ -80,10 +85,14 @@ export interface ReadTurnOptions extends ScanOptions, SettleOptions {}
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	return readSettled(async () => {
-		const tally = new TurnTally();
-		return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
-	}, options);
+	return readSettled(
+		async () => {
+			const tally = new TurnTally();
+			return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
+		},
+		options,
+		file,
+	);
 }
 
 /**
@@ -123,10 +132,12 @@ class TurnTally {
 	private activity = 0;
 	private interrupt: TurnReading["interrupt"] = null;
 	private pendingQuestion: string | null = null;
-	/** The newest message's id and its text blocks, until an older message shows up. */
+	/** The newest message's id and its text blocks, newest first, until an older message shows up. */
 	private lastId: string | null = null;
-	private lastText: string[] = [];
+	private lastTextNewestFirst: string[] = [];
+	private lastTextBytes = 0;
 	private lastTextDone = false;
+	private lastTextClipped = false;
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
 
@@ -152,7 +163,7 @@ class TurnTally {
 	reading(scan: ScanEnd): TurnReading {
 		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
 		for (const one of this.usage.values()) spend = addSpend(spend, one);
-		const joined = this.lastText.join("\n");
+		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
 			spend,
@@ -161,6 +172,7 @@ class TurnTally {
 			interrupt: this.interrupt,
 			pendingQuestion: this.pendingQuestion,
 			lastAssistantText: joined.trim() === "" ? null : joined,
+			lastAssistantTextClipped: this.lastTextClipped,
 			foundStart: scan.foundStart,
 			startMarker: typeof start?.uuid === "string" ? start.uuid : null,
 			partialLastLine: scan.partialLastLine,
@@ -184,7 +196,28 @@ class TurnTally {
 				this.pendingQuestion ??= questionText(block.input);
 			}
 		}
-		if (!this.lastTextDone) this.lastText = [...texts, ...this.lastText];
+		if (!this.lastTextDone) this.keepText(texts);
+	}
+
+	/**
+	 * Adds one line's text blocks before the ones kept (lines come newest
+	 * first), up to `MAX_KEPT_TEXT` characters: what is kept is the end of the
+	 * reply, where a question to the user is, and each block is kept once
+	 * (a message spread over many lines costs its length, not its square).
+	 */
+	private keepText(texts: readonly string[]): void {
+		for (let index = texts.length - 1; index >= 0 && !this.lastTextClipped; index--) {
+			const text = texts[index] as string;
+			const room = MAX_KEPT_TEXT - this.lastTextBytes;
+			if (text.length > room) {
+				this.lastTextNewestFirst.push(text.slice(text.length - room));
+				this.lastTextBytes = MAX_KEPT_TEXT;
+				this.lastTextClipped = true;
+			} else {
+				this.lastTextNewestFirst.push(text);
+				this.lastTextBytes += text.length + 1;
+			}
+		}
 	}
 }
 

@@ -54,10 +54,14 @@ export interface ReadRolloutOptions extends ScanOptions, SettleOptions {}
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readRolloutTurn(file: string, options: ReadRolloutOptions = {}): Promise<RolloutTurn> {
-	return readSettled(async () => {
-		const tally = new RolloutTally();
-		return tally.reading(await scanTurn(file, options, isRolloutTurnStart, (line) => tally.add(line)));
-	}, options);
+	return readSettled(
+		async () => {
+			const tally = new RolloutTally();
+			return tally.reading(await scanTurn(file, options, isRolloutTurnStart, (line) => tally.add(line)));
+		},
+		options,
+		file,
+	);
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */

@@ -12,10 +12,15 @@
  * `SessionDbProblem`, never guessed at (Copilot 1.0.102 writes a rollback
  * journal database with rowid tables).
  *
- * Untrusted: page numbers, sizes and cell offsets are checked against the
- * file; a page seen twice (a cycle) or a file over `MAX_BYTES` is refused.
+ * Untrusted: only a regular file of at most `MAX_BYTES` is read (see
+ * `engine/bounded-read.ts`); page numbers, sizes and cell offsets are checked
+ * against the file; a page seen twice (a cycle), two cell pointers of one
+ * page naming the same cell, more than `MAX_ROWS` rows or more than
+ * `MAX_DECODED_BYTES` of records are refused: what a crafted file of a few
+ * pages could otherwise make of itself (every pointer of a leaf naming one
+ * big cell) is bounded before it is decoded.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readRegularBytes } from "../../engine/bounded-read.js";
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
@@ -31,23 +36,36 @@ export class SessionDbProblem extends Error {
 
 /** Far more than a session's todo list; a bigger file is not read. */
 const MAX_BYTES = 64 * 1024 * 1024;
+/** Rows of one table read, at most: a todo list is tens of rows; boulder follows no more than a few thousand. */
+export const MAX_ROWS = 10_000;
+/** Bytes of records decoded from one table (and the schema), at most. */
+export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
 const MAGIC = "SQLite format 3\u0000";
 
 /**
  * The rows of `table`, each as column name → value, in rowid order; null
- * when the database has no such table. Contract: rejects with the file
- * system's error (ENOENT: no database yet) or a `SessionDbProblem`.
+ * when the database has no such table. Contract: rejects with a
+ * `FileProblem` (kind `missing`: no database yet) or a `SessionDbProblem`.
  */
 export async function readTable(file: string, table: string): Promise<Record<string, SqlValue>[] | null> {
-	const info = await stat(file);
-	if (!info.isFile()) throw new SessionDbProblem(file, "it is not a regular file");
-	if (info.size > MAX_BYTES) throw new SessionDbProblem(file, `it is larger than ${MAX_BYTES} bytes`);
-	return tableRows(await readFile(file), table, file);
+	return tableRows(await readRegularBytes(file, MAX_BYTES), table, file);
 }
 
+export interface ReadLimits {
+	maxRows: number;
+	maxDecodedBytes: number;
+}
+
+const LIMITS: ReadLimits = { maxRows: MAX_ROWS, maxDecodedBytes: MAX_DECODED_BYTES };
+
 /** Pure: the rows of `table` in the database image `bytes`. Contract: throws only `SessionDbProblem`. */
-export function tableRows(bytes: Uint8Array, table: string, file = "(memory)"): Record<string, SqlValue>[] | null {
-	const db = new Database(bytes, file);
+export function tableRows(
+	bytes: Uint8Array,
+	table: string,
+	file = "(memory)",
+	limits: ReadLimits = LIMITS,
+): Record<string, SqlValue>[] | null {
+	const db = new Database(bytes, file, limits);
 	const schema = db.rows(1).map((row) => row.values);
 	const entry = schema.find((row) => row[0] === "table" && typeof row[1] === "string" && sameName(row[1], table));
 	if (!entry) return null;
@@ -84,6 +102,7 @@ class Database {
 	constructor(
 		private readonly bytes: Uint8Array,
 		private readonly file: string,
+		private readonly limits: ReadLimits,
 	) {
 		if (bytes.length < 100 || new TextDecoder("latin1").decode(bytes.subarray(0, 16)) !== MAGIC) {
 			throw this.problem("it does not begin with the SQLite header");
@@ -112,7 +131,10 @@ class Database {
 		return this.bytes.subarray(start, start + this.pageSize);
 	}
 
-	/** Every row of the table B-tree rooted at `root`, in key order. */
+	/** Bytes of records decoded so far, from every tree read: bounded by `MAX_DECODED_BYTES`. */
+	private decoded = 0;
+
+	/** Every row of the table B-tree rooted at `root`, in key order; at most `maxRows`. */
 	rows(root: number): TableRow[] {
 		const found: TableRow[] = [];
 		const seen = new Set<number>();
@@ -131,8 +153,14 @@ class Database {
 				return;
 			}
 			if (kind !== 0x0d) throw this.problem(`page ${number} is not a table page (type ${kind})`);
+			const { maxRows } = this.limits;
+			if (found.length + cells > maxRows) throw this.problem(`it holds more than ${maxRows} rows in one table`);
+			const offsets = new Set<number>();
 			for (let index = 0; index < cells; index++) {
-				found.push(this.leafCell(page, this.cellOffset(view, header + 8, index), number));
+				const offset = this.cellOffset(view, header + 8, index);
+				if (offsets.has(offset)) throw this.problem(`two cell pointers of page ${number} name the same cell`);
+				offsets.add(offset);
+				found.push(this.leafCell(page, offset, number));
 			}
 		};
 		walk(root);
@@ -151,6 +179,10 @@ class Database {
 		const [payloadSize, afterSize] = varint(page, offset, this.file);
 		const [rowid, afterRowid] = varint(page, afterSize, this.file);
 		const size = Number(payloadSize);
+		this.decoded += size;
+		if (this.decoded > this.limits.maxDecodedBytes) {
+			throw this.problem(`its records are larger than ${this.limits.maxDecodedBytes} bytes in all`);
+		}
 		const local = this.localSize(size);
 		let payload: Uint8Array;
 		if (local === size) {

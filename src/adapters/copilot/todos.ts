@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
+import { fileProblemOf } from "../../engine/bounded-read.js";
 import { readTable } from "./session-db.js";
 
 const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
@@ -29,14 +30,14 @@ export function sessionDbOf(transcriptPath: string): string {
 /**
  * The agent's list as the database holds it now; null when the session has
  * no database yet or no `todos` table (the agent never made a list).
- * Contract: rejects with a `SessionDbProblem` or a file system error other than ENOENT.
+ * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a missing file.
  */
 export async function readTodos(database: string): Promise<NormalizedTodos | null> {
 	try {
 		const rows = await readTable(database, "todos");
 		return rows === null ? null : normalizeCopilotTodos(rows);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		if (fileProblemOf(error)?.kind === "missing") return null;
 		throw error;
 	}
 }

@@ -4,9 +4,11 @@
  * SDK sets none, and a call that hangs must never hang a hook of OpenCode.
  *
  * Contract: every method rejects (never hangs) after its timeout; the caller
- * records the failure and moves on.
+ * records the failure and moves on. Every text sent (prompt parts, toasts)
+ * goes out with its control characters escaped (`core/control-text.ts`).
  */
 import type { createOpencodeClient } from "@opencode-ai/sdk";
+import { harnessSafe } from "../../core/control-text.js";
 import { type ModelRef, messageOf } from "./event-read.js";
 import { type Scheduler, systemScheduler, type Timer } from "./scheduler.js";
 
@@ -83,12 +85,20 @@ export function sdkApi(
 	return {
 		async promptAsync(sessionId, parts, route) {
 			await call("sending the prompt", timeouts.promptMs, (signal) =>
-				client.session.promptAsync({ path: { id: sessionId }, body: { parts, ...routeBody(route) }, signal }),
+				client.session.promptAsync({
+					path: { id: sessionId },
+					body: { parts: harnessSafe(parts), ...routeBody(route) },
+					signal,
+				}),
 			);
 		},
 		async appendNoReply(sessionId, parts, route) {
 			await call("appending the answer", timeouts.promptMs, (signal) =>
-				client.session.prompt({ path: { id: sessionId }, body: { parts, noReply: true, ...routeBody(route) }, signal }),
+				client.session.prompt({
+					path: { id: sessionId },
+					body: { parts: harnessSafe(parts), noReply: true, ...routeBody(route) },
+					signal,
+				}),
 			);
 		},
 		async parentOf(sessionId) {
@@ -117,7 +127,12 @@ export function sdkApi(
 		async toast(message, variant, durationMs) {
 			await call("showing a toast", timeouts.readMs, (signal) =>
 				client.tui.showToast({
-					body: { title: "boulder", message, variant, ...(durationMs ? { duration: durationMs } : {}) },
+					body: {
+						title: "boulder",
+						message: harnessSafe(message),
+						variant,
+						...(durationMs ? { duration: durationMs } : {}),
+					},
 					signal,
 				}),
 			);

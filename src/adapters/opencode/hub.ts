@@ -42,6 +42,7 @@
  */
 
 import type { Clock } from "../../core/clock.js";
+import { harnessSafe } from "../../core/control-text.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { systemClock } from "../../engine/clock.js";
 import type { Engine, ResumeHow, SessionEvent, SessionRef } from "../../engine/engine.js";
@@ -199,7 +200,7 @@ export class Hub {
 				});
 				// A refusal is thrown on purpose: OpenCode gives the model the error as the tool's result.
 				const refusal = await this.tools.before(input, output?.args);
-				if (refusal !== null) throw new Error(refusal);
+				if (refusal !== null) throw new Error(harnessSafe(refusal));
 			},
 			"tool.execute.after": async (input, output) =>
 				this.guard(null, "handling tool.execute.after", async () => this.tools.after(input, output)),
@@ -513,7 +514,7 @@ export class Hub {
 		output: { parts: unknown[] },
 	): Promise<void> {
 		const text = await this.resumeText(track, "restart");
-		if (text !== null) output.parts.push(resumePart(message, output.parts, text));
+		if (text !== null) output.parts.push(resumePart(message, output.parts, harnessSafe(text)));
 	}
 
 	/** A compaction's summary keeps where the unfinished work stands: the resume context goes into its prompt. */

@@ -9,9 +9,11 @@
  * session's own folder (`ctx.cwd`).
  *
  * Contract: never throws into pi; a handler that fails records why and lets
- * the agent stop.
+ * the agent stop. Every text handed to pi (notices, nudges, resume context,
+ * `/boulder`'s answers) goes out here, with its control characters escaped
+ * (`core/control-text.ts`).
  */
-
+import { harnessSafe } from "../../core/control-text.js";
 import type { ResumeHow } from "../../engine/engine.js";
 import { fileWorkspace } from "../shared/workspace.js";
 import { cameBackHow, PiBridge, type PiView } from "./bridge.js";
@@ -40,12 +42,14 @@ export default function boulderExtension(pi: PiApi): void {
 	};
 	const viewOf = (ctx: PiContext): PiView => ({
 		sessionId: ctx.sessionManager.getSessionId(),
-		notify: (text, level) => {
+		notify: (raw, level) => {
+			const text = harnessSafe(raw);
 			if (ctx.hasUI) ctx.ui.notify(text, level);
 			else if (ctx.mode === "print") process.stderr.write(`${text}\n`);
 		},
 		idle: () => ctx.isIdle(),
-		startRun: (text) => pi.sendMessage({ customType: NUDGE_TYPE, content: text, display: true }, { triggerTurn: true }),
+		startRun: (text) =>
+			pi.sendMessage({ customType: NUDGE_TYPE, content: harnessSafe(text), display: true }, { triggerTurn: true }),
 	});
 	const on = (ctx: PiContext) => ({ bridge: bridgeOf(ctx), view: viewOf(ctx) });
 	// Queued for the next run, beside its prompt: context the model reads, never a run of its own.
@@ -53,7 +57,10 @@ export default function boulderExtension(pi: PiApi): void {
 		const { bridge, view } = on(ctx);
 		const text = await bridge.cameBack(view, how);
 		if (text !== null)
-			pi.sendMessage({ customType: RESUME_TYPE, content: text, display: false }, { deliverAs: "nextTurn" });
+			pi.sendMessage(
+				{ customType: RESUME_TYPE, content: harnessSafe(text), display: false },
+				{ deliverAs: "nextTurn" },
+			);
 	};
 
 	pi.on("session_start", async (event, ctx) => {

@@ -91,6 +91,7 @@ export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = 
 			return tally.reading(scan);
 		},
 		{ ...options, expectLastText },
+		file,
 	);
 }
 

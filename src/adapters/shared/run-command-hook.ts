@@ -13,6 +13,7 @@
  * the engine chose to wake the agent (`HookAnswer.wake`).
  */
 import { existsSync } from "node:fs";
+import { harnessSafe } from "../../core/control-text.js";
 import { isBoulderError } from "../../core/errors.js";
 import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
@@ -43,8 +44,12 @@ export interface CommandHookDialect<I extends CommandHookInput> {
 /** Opens the engine for a folder; tests pass their own. */
 export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
 
-/** More than any hook input a harness sends; beyond it the input is not read. */
-const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+/**
+ * More than any hook input a harness sends (a tool's input and output ride
+ * in it, cut by the harness long before this); beyond it the input is not
+ * read, and parsing what is read costs a hook a fraction of a second.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 export async function runCommandHook<I extends CommandHookInput>(
 	argv: readonly string[],
@@ -83,19 +88,19 @@ export async function runCommandHook<I extends CommandHookInput>(
 		const logged = record.stderr.length === 0;
 		const shown = dialect.showsNotices !== false;
 		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
-			writeQuietly(streams.stdout, JSON.stringify({ systemMessage: configNotice(messageOf(error)) }));
+			writeQuietly(streams.stdout, JSON.stringify(harnessSafe({ systemMessage: configNotice(messageOf(error)) })));
 		}
 		return 0;
 	}
 	try {
 		const answer = await dialect.handle(input, engine);
 		if (answer.wake !== undefined) {
-			streams.stderr.write(answer.wake);
+			streams.stderr.write(harnessSafe(answer.wake));
 			return WAKE_EXIT_CODE;
 		}
 		if (answer.output === null) return 0;
 		try {
-			streams.stdout.write(JSON.stringify(answer.output));
+			streams.stdout.write(JSON.stringify(harnessSafe(answer.output)));
 		} catch (error) {
 			await answer.failed?.(messageOf(error));
 			throw error;

@@ -14,6 +14,7 @@
  * it) is left out and reported; a line that is not JSON is skipped and
  * counted.
  */
+import { stat } from "node:fs/promises";
 import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
 import { isRecord, messageOf } from "./hook-input.js";
 
@@ -28,7 +29,7 @@ export interface ScanOptions {
 	chunkBytes?: number;
 	/** Never read more than this from the end (default 256 MiB): a turn that began further back is not seen. */
 	maxBytes?: number;
-	/** Never build a line longer than this (default 64 MiB): such a line ends the reading. */
+	/** Never build a line longer than this (default 16 MiB): such a line ends the reading. */
 	maxLineBytes?: number;
 }
 
@@ -45,13 +46,16 @@ export interface ScanEnd {
 }
 
 /**
- * `maxLineBytes`: a model API takes requests of tens of MB, and a tool-result
- * line may carry its content twice.
+ * `maxLineBytes`: more than a harness writes for one block (an image a model
+ * API takes is at most a few MB of base64, a tool's output is cut to far
+ * less), and small enough that parsing the line costs a hook a fraction of a
+ * second. A longer line stops the reading without being read: the turn is
+ * unseen and the Stop is not continued (see `docs/bad-input.md`).
  */
 export const SCAN_DEFAULTS = {
 	chunkBytes: 64 * 1024,
 	maxBytes: 256 * 1024 * 1024,
-	maxLineBytes: 64 * 1024 * 1024,
+	maxLineBytes: 16 * 1024 * 1024,
 };
 
 /**
@@ -175,6 +179,8 @@ interface Settling {
 	foundStart: boolean;
 	partialLastLine: boolean;
 	lastAssistantText: string | null;
+	/** `lastAssistantText` is only the end of the reply (a reader that keeps a bounded part of it). */
+	lastAssistantTextClipped?: boolean;
 	lagging: boolean;
 }
 
@@ -183,21 +189,50 @@ interface Settling {
  * (the file is written by another process while we read): a last line cut
  * short, or a last reply other than the harness's, is read again briefly;
  * after the retries the reading says it is `lagging`.
+ *
+ * Given the `file`, a retry reads it again only when it changed (its inode,
+ * size or modification time) since the last reading began: a file that
+ * stays as it was would read the same, so a mismatch that never resolves
+ * costs one reading, not one per retry.
  */
-export async function readSettled<R extends Settling>(read: () => Promise<R>, options: SettleOptions): Promise<R> {
+export async function readSettled<R extends Settling>(
+	read: () => Promise<R>,
+	options: SettleOptions,
+	file: string | null = null,
+): Promise<R> {
 	const retries = options.retries ?? 4;
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
+	let reading: R | null = null;
+	let version: string | null = null;
 	for (let attempt = 0; ; attempt++) {
-		const reading = await read();
+		const now = file === null ? null : await versionOf(file);
+		if (reading === null || now === null || now !== version) reading = await read();
+		version = now;
 		// Without the turn's start nothing is seen; reading again cannot change that.
 		if (!reading.foundStart) return reading;
-		const behind =
-			reading.partialLastLine ||
-			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
+		const behind = reading.partialLastLine || (expected !== null && !endsWithReply(reading, expected));
 		if (!behind) return reading;
 		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
 		await sleep(options.retryDelayMs ?? 25);
+	}
+}
+
+/** Whether the reading's last reply is the harness's (`expected`, canonical); a clipped one is its end. */
+function endsWithReply(reading: Settling, expected: string): boolean {
+	if (reading.lastAssistantText === null) return false;
+	const seen = canonical(reading.lastAssistantText);
+	return reading.lastAssistantTextClipped === true ? expected.endsWith(seen) : seen === expected;
+}
+
+/** What tells one state of a file from another without reading it; null when it cannot be looked at. */
+async function versionOf(file: string): Promise<string | null> {
+	try {
+		const found = await stat(file, { bigint: true });
+		return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
+	} catch {
+		// The reading itself meets the problem and reports it.
+		return null;
 	}
 }
 

@@ -4,6 +4,7 @@
  * sessions, next item and last decision; finished works get one line.
  * Sessions that roll their own todo list get a block of their own.
  */
+import { clipTitle } from "../../core/clip.js";
 import type { ListSessionStatus, WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
 import { formatElapsed, formatWhen } from "../format-time.js";
 import type { Style } from "../style.js";
@@ -96,7 +97,7 @@ function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
 	const status = c[STATUS_COLOR[work.status]](work.status);
 	const progress = work.progress ? progressText(work.progress) : c.red("progress unknown");
 	const mark = work.active ? c.green("●") : "○";
-	const head = `  ${mark} ${c.bold(work.name)} ${c.dim(`(${work.id})`)}  ${status}  ${progress}  ${formatElapsed(work.elapsedMs)}`;
+	const head = `  ${mark} ${c.bold(clipTitle(work.name))} ${c.dim(`(${work.id})`)}  ${status}  ${progress}  ${formatElapsed(work.elapsedMs)}`;
 	if (work.status === "completed" || work.status === "abandoned") return [head];
 	const lines = [head, `      plan      ${work.planPath}`];
 	if (work.planProblem) lines.push(c.red(`      problem   ${work.planProblem}`));
@@ -107,7 +108,7 @@ function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
 	lines.push(
 		`      sessions  ${sessions.length > 0 ? sessions.join(", ") : c.dim("none yet: the next session to go idle joins")}`,
 	);
-	if (work.next) lines.push(`      next      ${work.next}`);
+	if (work.next) lines.push(`      next      ${clipTitle(work.next)}`);
 	if (work.orchestrate) lines.push(`      mode      orchestrate ${c.dim("(items are delegated to subagents)")}`);
 	for (const { item, session } of work.subagents ?? []) {
 		lines.push(`      subagent  ${session} ${c.dim("worked on")} ${item}`);

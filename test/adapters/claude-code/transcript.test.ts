@@ -450,7 +450,7 @@ describe("chunks that cut lines and characters", () => {
 	});
 
 	it("reads a line many chunks long whole", async () => {
-		const reply = `${"long line ".repeat(100_000)}end`;
+		const reply = `${"long line ".repeat(20_000)}end`;
 		const file = await writeTranscript(dir, [promptLine("Go."), ...assistantLines("msg_a", [text(reply)])]);
 
 		const reading = await readTurn(file, { chunkBytes: 1000 });

@@ -94,3 +94,32 @@ describe("the SDK behind a deadline", () => {
 		expect(time.pending()).toEqual([]);
 	});
 });
+
+describe("what the SDK is sent", () => {
+	const hostile = "Fix \u001b]0;pwned\u0007 it \u001b[2J now";
+
+	it("has the control characters of every prompt part and toast escaped", async () => {
+		const calls: Call[] = [];
+		const api = sdkApi(client(() => ok(undefined, 204), calls));
+		const route = { agent: null, model: null };
+		await api.promptAsync(
+			"s1",
+			[{ type: "text", text: hostile, synthetic: true, metadata: { boulder: { key: "k" } } }],
+			route,
+		);
+		await api.appendNoReply("s1", [{ type: "text", text: hostile }], route);
+		await api.toast(hostile, "warning");
+
+		const sent = JSON.stringify(calls.map((call) => ({ ...call.options, signal: undefined })));
+		// JSON spells a control character as \u00XX: none is left to spell.
+		expect(sent).not.toMatch(/\\u00[01][0-9a-f]|\\u007f/);
+		expect(calls[0]?.options).toMatchObject({
+			body: {
+				parts: [
+					{ text: "Fix \\x1b]0;pwned\\x07 it \\x1b[2J now", synthetic: true, metadata: { boulder: { key: "k" } } },
+				],
+			},
+		});
+		expect(calls[2]?.options).toMatchObject({ body: { message: "Fix \\x1b]0;pwned\\x07 it \\x1b[2J now" } });
+	});
+});
