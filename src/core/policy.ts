@@ -65,6 +65,23 @@ export interface BoundElsewhere {
 	sessionId: string;
 }
 
+/**
+ * The active work is not this user's to act on (see Trust in DESIGN.md):
+ * boulder did not record it for this user on this machine (it came with a
+ * checkout, a copy, or a boulder before trust records), or it names another
+ * folder as its worktree.
+ */
+export interface ForeignWork {
+	work: string;
+	planPath: string;
+	why: "not-recorded" | "other-worktree";
+}
+
+/** Verify commands of the bound work that the user has not approved on this machine: held back, never run. */
+export interface VerifyHeld {
+	commands: number;
+}
+
 export interface PendingInput {
 	kind: "question" | "permission" | "wait";
 	detail?: string;
@@ -78,6 +95,10 @@ export interface SessionFacts {
 	agent?: string | null;
 	/** The active work belongs to another session: never hijack it (this session may still roll a list of its own). */
 	boundElsewhere?: BoundElsewhere | null;
+	/** The active work is foreign: never nudged, verified or completed (this session may still roll a list of its own). */
+	foreign?: ForeignWork | null;
+	/** The work's verify commands are not approved here: they are held back, and the work does not complete. */
+	verifyHeld?: VerifyHeld | null;
 	/** The bound work's plan cannot be used as it is: nothing is read as open, nothing verifies or completes. */
 	planUnusable?: PlanUnusable | null;
 	/** The adapter could not see how the last turn went (its transcript is unreadable, say): why. */
@@ -179,6 +200,7 @@ export function decide(input: IdleInput): Decision {
 		return skip("not-eligible", `the agent "${facts.agent}" is never continued`);
 	}
 	const ownList = work !== null && work.counts.total > 0;
+	if (facts.foreign && !ownList) return skip("not-eligible", foreignText(facts.foreign));
 	if (facts.boundElsewhere && !ownList) {
 		const owner = facts.boundElsewhere;
 		return skip(
@@ -202,6 +224,9 @@ export function decide(input: IdleInput): Decision {
 			state.verification && state.verification.fingerprint === work.fingerprint ? state.verification : null;
 		const fresh = verification !== null && (verification.passed || verification.turnSeq === state.turn?.seq);
 		if (work.verify.length > 0 && !fresh) {
+			if (facts.verifyHeld) return skip("no-open-work", verifyHeldText(facts.verifyHeld));
+			// A verify runs commands: never on a turn that could not be seen (fail closed, as guard 6).
+			if (facts.turnUnseen) return skip("turn-unsafe", `how the last turn went cannot be seen: ${facts.turnUnseen}`);
 			return finish(input, state, {
 				kind: "verify",
 				reason: "verify",
@@ -466,6 +491,19 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
+}
+
+function foreignText(foreign: ForeignWork): string {
+	const what = `the active work "${foreign.work}" (${foreign.planPath})`;
+	const fix = `\`boulder start ${foreign.planPath}\` (or \`boulder trust\`) takes it on; \`boulder doctor\` explains`;
+	if (foreign.why === "other-worktree") {
+		return `foreign state: ${what} names another folder as its worktree, so boulder does not act on it; ${fix}`;
+	}
+	return `foreign state: ${what} was not started by you on this machine (it came with the checkout or a copy), so boulder neither nudges nor verifies it; ${fix}`;
+}
+
+function verifyHeldText(held: VerifyHeld): string {
+	return `every item is done, but its ${held.commands} verify command(s) were held back: you have not approved this command list on this machine; \`boulder trust\` shows and approves it`;
 }
 
 function planUnusableText(plan: PlanUnusable): string {

@@ -20,7 +20,7 @@ import type { Config } from "../core/config.js";
 import { FileStore } from "../state/file-store.js";
 import type { Clock } from "../state/store.js";
 import { systemClock } from "../state/store.js";
-import { readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
+import { boulderStateHome, readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
 import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
@@ -73,6 +73,7 @@ export async function openState(options: OpenOptions): Promise<StateHandle> {
 	const project = findProject(options.cwd);
 	const store = new FileStore(project.root, {
 		keepsState: project.kind !== "none" || options.startHere === true,
+		stateHome: boulderStateHome({ env: options.env ?? process.env }),
 		...(options.clock ? { clock: options.clock } : {}),
 	});
 	const handle: StateHandle = { worktree: project.root, project: project.kind, store, warnings: [] };

@@ -25,7 +25,7 @@ export async function runVerify(deps: VerifyDeps, work: Work, view: WorkView): P
 	const timeoutMs = work.verifyTimeoutMs ?? deps.config.verifyTimeoutMs;
 	let outcome: VerifyOutcome = { fingerprint: view.fingerprint, passed: true, command: null, exitCode: 0, output: "" };
 	for (const command of view.verify) {
-		const run = await deps.runner.run(command, { cwd: work.worktree, timeoutMs });
+		const run = await deps.runner.run(command, { cwd: deps.store.worktree, timeoutMs });
 		if (run.exitCode !== 0) {
 			const output = run.timedOut ? `${run.output}\n(timed out after ${timeoutMs} ms)` : run.output;
 			outcome = { fingerprint: view.fingerprint, passed: false, command, exitCode: run.exitCode, output };

@@ -8,12 +8,14 @@
  * Contract: reads and writes go through the `Store`; plans through `PlanSource`.
  */
 
+import path from "node:path";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import { type PlanError, type PlanItem, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
-import type { PlanUnusable, SessionFacts } from "../core/policy.js";
+import type { ForeignWork, PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
+import { isVerifyApproved, isWorkTrusted } from "../state/trust.js";
 import type { Work } from "../state/works.js";
 import { fileProblemOf } from "./bounded-read.js";
 import type { PlanSource, SessionRef } from "./engine-types.js";
@@ -25,7 +27,7 @@ export interface WorkContext {
 	work: Work | null;
 	/** The bound plan's items, with their acceptance criteria, when the plan was read. */
 	items?: PlanItem[];
-	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable">;
+	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable" | "foreign" | "verifyHeld">;
 }
 
 export interface WorkContextDeps {
@@ -53,6 +55,8 @@ export async function readWorkContext(
 	if (!active || (active.status !== "active" && active.status !== "paused") || ref.subagent) {
 		return { ...none, facts: { switchedOff: stopped } };
 	}
+	const foreign = await foreignOf(deps.store, active);
+	if (foreign) return { ...none, facts: { switchedOff: stopped, foreign } };
 	let work = active;
 	if (!isBound(work, ref)) {
 		if (work.sessions.length === 0 && work.status === "active" && options.bind !== false) {
@@ -66,9 +70,17 @@ export async function readWorkContext(
 	}
 	const switchedOff =
 		stopped ?? (work.status === "paused" ? ({ kind: "work-paused", work: work.name } as const) : null);
+	const outside = planPathProblem(work.planPath);
+	if (outside) {
+		return {
+			view: null,
+			work,
+			facts: { switchedOff, planUnusable: { path: work.planPath, problem: "unreadable", detail: outside } },
+		};
+	}
 	let text: string | null;
 	try {
-		text = await deps.plans.read(work.worktree, work.planPath);
+		text = await deps.plans.read(deps.store.worktree, work.planPath);
 	} catch (error) {
 		return { view: null, work, facts: { switchedOff, planUnusable: unreadablePlan(work.planPath, error) } };
 	}
@@ -83,7 +95,42 @@ export async function readWorkContext(
 	const verify = work.verify.length > 0 ? work.verify : view.verify;
 	const orchestrating = work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate";
 	const orchestrate = orchestrating ? { orchestrate: { subagents: work.subagentSessions } } : {};
-	return { view: { ...view, verify, ...orchestrate }, work, items: plan.items, facts: { switchedOff } };
+	const verifyHeld = verify.length > 0 && !(await approved(deps.store, verify)) ? { commands: verify.length } : null;
+	return {
+		view: { ...view, verify, ...orchestrate },
+		work,
+		items: plan.items,
+		facts: { switchedOff, ...(verifyHeld ? { verifyHeld } : {}) },
+	};
+}
+
+/**
+ * Why the active work is not this user's to act on, or null when it is: it
+ * must name this very worktree, and the trust record (outside the worktree)
+ * must say this user started or approved it on this machine.
+ */
+async function foreignOf(store: Store, work: Work): Promise<ForeignWork | null> {
+	const other = !path.isAbsolute(work.worktree) || path.resolve(work.worktree) !== path.resolve(store.worktree);
+	if (other) return { work: work.name, planPath: work.planPath, why: "other-worktree" };
+	if (isWorkTrusted(await store.readTrust(), work)) return null;
+	return { work: work.name, planPath: work.planPath, why: "not-recorded" };
+}
+
+async function approved(store: Store, commands: readonly string[]): Promise<boolean> {
+	return isVerifyApproved(await store.readTrust(), commands);
+}
+
+/**
+ * Contract: a plan path stays inside the worktree: relative, and no `..`
+ * segment (links are checked where the file is read, `plan-files.ts`).
+ * Returns what is wrong, or null.
+ */
+export function planPathProblem(planPath: string): string | null {
+	if (path.isAbsolute(planPath) || /^[a-zA-Z]:/.test(planPath) || planPath.startsWith("\\")) {
+		return "its path is absolute; a plan must lie inside the worktree";
+	}
+	if (planPath.split(/[\\/]/).includes("..")) return "its path leaves the worktree (`..`)";
+	return null;
 }
 
 /** Binds the session to the work unless another session was quicker (two sessions idle at once). */

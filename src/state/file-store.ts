@@ -46,6 +46,7 @@ import {
 	systemClock,
 	type Update,
 } from "./store.js";
+import { emptyTrust, grantTrust, readTrust, type TrustGrant, type TrustView, trustRoot } from "./trust.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -55,6 +56,7 @@ import {
 	writeVersionedFile,
 } from "./versioned-file.js";
 import { WORKS_SCHEMA_VERSION, type WorksFile, worksFileSpec } from "./works.js";
+import { boulderStateHome } from "./worktree-index.js";
 
 export const STATE_DIR_NAME = ".boulder";
 export const WORKS_FILE_NAME = "works.json";
@@ -85,6 +87,11 @@ export interface FileStoreOptions {
 	 * lies in the folder. Defaults to true.
 	 */
 	keepsState?: boolean;
+	/**
+	 * The user's state folder, where the trust record of this worktree lives
+	 * (`trust.ts`); defaults to `boulderStateHome()` of `process.env`.
+	 */
+	stateHome?: string;
 }
 
 export class FileStore implements Store {
@@ -98,6 +105,8 @@ export class FileStore implements Store {
 	private readonly lock: LockOptions;
 	private readonly decisions: DecisionLogOptions;
 	private readonly worksSpec: VersionedFileSpec<WorksFile>;
+	/** The user's state folder: the trust record is read and written there. */
+	readonly stateHome: string;
 
 	constructor(worktree: string, options: FileStoreOptions = {}) {
 		this.worktree = path.resolve(worktree);
@@ -114,6 +123,7 @@ export class FileStore implements Store {
 		this.lock = options.lock ?? {};
 		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
 		this.worksSpec = worksFileSpec({ worktree: this.worktree, harness: options.legacyHarness ?? "unknown" });
+		this.stateHome = options.stateHome ?? boulderStateHome();
 	}
 
 	/** Contract: throws `BoulderError("usage")` for a key that is not one safe path segment. */
@@ -204,6 +214,17 @@ export class FileStore implements Store {
 			},
 			this.lock,
 		);
+	}
+
+	/** Outside any project nothing is trusted, and nothing is there to trust. */
+	async readTrust(): Promise<TrustView> {
+		if (!this.keepsState) return emptyTrust(trustRoot(this.worktree));
+		return (await readTrust(this.stateHome, this.worktree, { clock: this.clock, lock: this.lock })).trust;
+	}
+
+	async grantTrust(grant: TrustGrant): Promise<void> {
+		if (!this.keepsState) return;
+		await grantTrust(this.stateHome, this.worktree, grant, { clock: this.clock, lock: this.lock });
 	}
 
 	async appendDecision(record: DecisionRecord): Promise<void> {

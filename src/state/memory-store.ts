@@ -19,6 +19,7 @@ import {
 	systemClock,
 	type Update,
 } from "./store.js";
+import { emptyTrust, type TrustFile, type TrustGrant, type TrustView, withGrant } from "./trust.js";
 import { type AsideReason, asideName } from "./versioned-file.js";
 import { WorksFile } from "./works.js";
 
@@ -33,10 +34,22 @@ export class MemoryStore implements Store {
 	private works: Slot<WorksFile> | null = null;
 	private readonly decisions: DecisionRecord[] = [];
 	private readonly movedAside: StateProblem[] = [];
+	/** null: every work is trusted (the default); otherwise only what was granted, as in the file store. */
+	private trust: TrustFile | null;
 
-	constructor(worktree = "/memory/worktree", options: { clock?: Clock } = {}) {
+	/** `trust: "recorded"` keeps a trust record like the file store's; by default every work is trusted. */
+	constructor(worktree = "/memory/worktree", options: { clock?: Clock; trust?: "all" | "recorded" } = {}) {
 		this.worktree = worktree;
 		this.clock = options.clock ?? systemClock;
+		this.trust = options.trust === "recorded" ? emptyTrust(worktree) : null;
+	}
+
+	async readTrust(): Promise<TrustView> {
+		return this.trust === null ? null : structuredClone(this.trust);
+	}
+
+	async grantTrust(grant: TrustGrant): Promise<void> {
+		if (this.trust !== null) this.trust = withGrant(this.trust, grant, this.clock.now());
 	}
 
 	/** Like the file store: a plain read changes nothing; only `updateScope` moves a bad file aside. */

@@ -8,6 +8,7 @@ import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
+import type { TrustGrant, TrustView } from "./trust.js";
 import type { WorksFile } from "./works.js";
 
 export type { Clock } from "../core/clock.js";
@@ -57,6 +58,14 @@ export interface Store {
 	appendDecision(record: DecisionRecord): Promise<void>;
 	/** Newest last; `limit` keeps the newest N. Unreadable lines are skipped and counted. */
 	readDecisions(options?: ReadDecisionsQuery): Promise<DecisionRecord[]>;
+	/**
+	 * This user's trust in the works here (`trust.ts`), kept outside the
+	 * worktree; null from a store that trusts everything it holds (the
+	 * memory store's default, for tests of other layers).
+	 */
+	readTrust(): Promise<TrustView>;
+	/** Records works the user started or approved and verify lists they approved (`boulder start`, `boulder trust`). */
+	grantTrust(grant: TrustGrant): Promise<void>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
 	/**
