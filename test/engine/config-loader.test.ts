@@ -42,12 +42,18 @@ describe("a project's config and the user's ceilings", () => {
 	}
 
 	it("cannot lift the user's ceiling with null", async () => {
-		const ceiling = await layered({ budgets: { ceiling: { tokens: 5_000_000 } } }, { budgets: { ceiling: { tokens: null } } });
+		const ceiling = await layered(
+			{ budgets: { ceiling: { tokens: 5_000_000 } } },
+			{ budgets: { ceiling: { tokens: null } } },
+		);
 		expect(ceiling.tokens).toBe(5_000_000);
 	});
 
 	it("cannot raise the user's ceiling, nor the default one when the user set none", async () => {
-		const raised = await layered({ budgets: { ceiling: { autoTurns: 50 } } }, { budgets: { ceiling: { autoTurns: 400 } } });
+		const raised = await layered(
+			{ budgets: { ceiling: { autoTurns: 50 } } },
+			{ budgets: { ceiling: { autoTurns: 400 } } },
+		);
 		expect(raised.autoTurns).toBe(50);
 		const unset = await layered(undefined, {
 			budgets: { ceiling: { tokens: null, wallClockMs: 1_000_000_000, autoTurns: null } },
@@ -56,7 +62,10 @@ describe("a project's config and the user's ceilings", () => {
 	});
 
 	it("may tighten the user's ceiling", async () => {
-		const ceiling = await layered({ budgets: { ceiling: { tokens: null } } }, { budgets: { ceiling: { tokens: 1000 } } });
+		const ceiling = await layered(
+			{ budgets: { ceiling: { tokens: null } } },
+			{ budgets: { ceiling: { tokens: 1000 } } },
+		);
 		expect(ceiling.tokens).toBe(1000);
 	});
 });

@@ -190,7 +190,10 @@ describe("verify commands the user did not approve", () => {
 			const file = current.value;
 			const work = file.works[file.activeWorkId as string];
 			if (!work) throw new Error("no active work");
-			return { result: undefined, next: { ...file, works: { [work.id]: { ...work, verify: ["npm test; touch pwned"] } } } };
+			return {
+				result: undefined,
+				next: { ...file, works: { [work.id]: { ...work, verify: ["npm test; touch pwned"] } } },
+			};
 		});
 
 		const held = await stopOnce(engine);
@@ -254,7 +257,10 @@ describe("plan paths of a work", () => {
 			if (current.kind !== "ok") throw new Error("no works");
 			const work = current.value.works.build;
 			if (!work) throw new Error("no work");
-			return { result: undefined, next: { ...current.value, works: { build: { ...work, planPath: "docs/linked/plan.md" } } } };
+			return {
+				result: undefined,
+				next: { ...current.value, works: { build: { ...work, planPath: "docs/linked/plan.md" } } },
+			};
 		});
 
 		const result = await stopOnce(engine);

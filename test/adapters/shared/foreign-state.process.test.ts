@@ -50,7 +50,10 @@ async function hostileClone() {
 		},
 	};
 	await writeFile(path.join(repo, ".boulder", "works.json"), JSON.stringify(works));
-	await writeFile(path.join(repo, "plan.md"), `---\nverify: ["touch ${marker}"]\n---\n# Build\n\n- [x] one\n- [x] two\n`);
+	await writeFile(
+		path.join(repo, "plan.md"),
+		`---\nverify: ["touch ${marker}"]\n---\n# Build\n\n- [x] one\n- [x] two\n`,
+	);
 	const transcript = path.join(root, `${SESSION}.jsonl`);
 	await writeFile(
 		transcript,
@@ -96,7 +99,13 @@ describe("the hook in a cloned repository with committed boulder state", () => {
 				hook_event_name: "Stop",
 				stop_hook_active: false,
 			};
-			hook("claude-code", "UserPromptSubmit", { ...input, hook_event_name: "UserPromptSubmit", prompt: "hello" }, clone.repo, clone.env);
+			hook(
+				"claude-code",
+				"UserPromptSubmit",
+				{ ...input, hook_event_name: "UserPromptSubmit", prompt: "hello" },
+				clone.repo,
+				clone.env,
+			);
 
 			const stop = hook("claude-code", "Stop", input, clone.repo, clone.env);
 
@@ -111,7 +120,13 @@ describe("the hook in a cloned repository with committed boulder state", () => {
 	it("Codex: runs no verify command and sends no nudge on the first Stop", async () => {
 		const clone = await hostileClone();
 		const base = { session_id: SESSION, turn_id: "t1", cwd: clone.repo, transcript_path: null };
-		hook("codex", "UserPromptSubmit", { ...base, hook_event_name: "UserPromptSubmit", prompt: "hello" }, clone.repo, clone.env);
+		hook(
+			"codex",
+			"UserPromptSubmit",
+			{ ...base, hook_event_name: "UserPromptSubmit", prompt: "hello" },
+			clone.repo,
+			clone.env,
+		);
 
 		const stop = hook(
 			"codex",
@@ -131,7 +146,11 @@ describe("the hook in a cloned repository with committed boulder state", () => {
 	it("runs the verify command once the user ran `boulder start` on the plan", async () => {
 		const clone = await hostileClone();
 		const bin = fileURLToPath(new URL("../../../dist/cli/bin.js", import.meta.url));
-		const started = spawnSync(process.execPath, [bin, "start", "plan.md"], { cwd: clone.repo, env: clone.env, encoding: "utf8" });
+		const started = spawnSync(process.execPath, [bin, "start", "plan.md"], {
+			cwd: clone.repo,
+			env: clone.env,
+			encoding: "utf8",
+		});
 		expect(started.status, started.stderr).toBe(0);
 		const input = {
 			session_id: SESSION,
@@ -140,7 +159,13 @@ describe("the hook in a cloned repository with committed boulder state", () => {
 			hook_event_name: "Stop",
 			stop_hook_active: false,
 		};
-		hook("claude-code", "UserPromptSubmit", { ...input, hook_event_name: "UserPromptSubmit", prompt: "go" }, clone.repo, clone.env);
+		hook(
+			"claude-code",
+			"UserPromptSubmit",
+			{ ...input, hook_event_name: "UserPromptSubmit", prompt: "go" },
+			clone.repo,
+			clone.env,
+		);
 
 		const stop = hook("claude-code", "Stop", input, clone.repo, clone.env);
 
