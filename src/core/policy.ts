@@ -4,7 +4,7 @@
  * code, the figures behind it and the next state to persist. The guards run in
  * the order of the decision table in DESIGN.md; the first that matches answers.
  */
-import { allowanceOf, type BudgetKind } from "./budget.js";
+import { allowanceOf, type BudgetKind, elapsedSince, timeLeft } from "./budget.js";
 import type { Config } from "./config.js";
 import {
 	continuationPrompt,
@@ -354,11 +354,13 @@ export function decide(input: IdleInput): Decision {
 	}
 
 	// 11
-	const episode = state.episode ?? openEpisode(state, work, now);
+	const found = state.episode ?? openEpisode(state, work, now);
+	// Stamped ahead of now (the clock stepped back, or the file was forged): its time counts from here.
+	const episode = found.startedAt > now ? { ...found, startedAt: now } : found;
 	const spent: Record<BudgetKind, number> = {
 		autoTurns: episode.autoTurns,
 		tokens: episode.tokens,
-		wallClockMs: now - episode.startedAt,
+		wallClockMs: elapsedSince(episode.startedAt, now),
 	};
 	const allowance = allowanceOf(config.budgets, episode.earned);
 	for (const [kind, reason] of BUDGET_REASONS) {
@@ -484,7 +486,7 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 			total: work?.counts.total ?? 0,
 			autoTurnsLeft: Math.max(0, allowance.limit.autoTurns - (episode?.autoTurns ?? 0)),
 			tokensLeft: Math.max(0, allowance.limit.tokens - (episode?.tokens ?? 0)),
-			msLeft: Math.max(0, allowance.limit.wallClockMs - (episode ? now - episode.startedAt : 0)),
+			msLeft: episode ? timeLeft(allowance.limit.wallClockMs, episode.startedAt, now) : allowance.limit.wallClockMs,
 			stagnation: episode?.stagnation ?? 0,
 			graceLeft: Math.max(0, config.activityGrace - (episode?.graceUsed ?? 0)),
 			earned: episode?.earned ?? 0,

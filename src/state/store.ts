@@ -79,4 +79,31 @@ export interface Store {
 	scopeKeys?(): Promise<Set<string>>;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/**
+ * The real time, never going back within one process: after a step back of
+ * the system clock (NTP, a VM restored) it runs on from where it was at the
+ * monotonic clock's pace until the wall clock catches up; a step forward
+ * (or a suspend, which the monotonic clock does not count) is taken as it is.
+ */
+export function steadyClock(
+	wallClock: () => number = Date.now,
+	monotonic: () => number = () => performance.now(),
+): Clock {
+	let wallAt = wallClock();
+	let monoAt = monotonic();
+	return {
+		now() {
+			const wall = wallClock();
+			const mono = monotonic();
+			const steady = wallAt + (mono - monoAt);
+			if (wall >= steady) {
+				wallAt = wall;
+				monoAt = mono;
+				return wall;
+			}
+			return Math.floor(steady);
+		},
+	};
+}
+
+export const systemClock: Clock = steadyClock();
