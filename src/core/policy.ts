@@ -99,6 +99,8 @@ export interface SessionFacts {
 	foreign?: ForeignWork | null;
 	/** The work's verify commands are not approved here: they are held back, and the work does not complete. */
 	verifyHeld?: VerifyHeld | null;
+	/** The work's verify commands already run in another process (another Stop's): never a second run beside it. */
+	verifyRunning?: { pid: number } | null;
 	/** The bound work's plan cannot be used as it is: nothing is read as open, nothing verifies or completes. */
 	planUnusable?: PlanUnusable | null;
 	/** The adapter could not see how the last turn went (its transcript is unreadable, say): why. */
@@ -225,6 +227,12 @@ export function decide(input: IdleInput): Decision {
 		const fresh = verification !== null && (verification.passed || verification.turnSeq === state.turn?.seq);
 		if (work.verify.length > 0 && !fresh) {
 			if (facts.verifyHeld) return skip("no-open-work", verifyHeldText(facts.verifyHeld));
+			if (facts.verifyRunning) {
+				return skip(
+					"background-busy",
+					`every item is done; its verify commands are already running (process ${facts.verifyRunning.pid}); not starting them twice`,
+				);
+			}
 			// A verify runs commands: never on a turn that could not be seen (fail closed, as guard 6).
 			if (facts.turnUnseen) return skip("turn-unsafe", `how the last turn went cannot be seen: ${facts.turnUnseen}`);
 			return finish(input, state, {

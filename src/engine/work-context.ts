@@ -27,7 +27,10 @@ export interface WorkContext {
 	work: Work | null;
 	/** The bound plan's items, with their acceptance criteria, when the plan was read. */
 	items?: PlanItem[];
-	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable" | "foreign" | "verifyHeld">;
+	facts: Pick<
+		SessionFacts,
+		"switchedOff" | "boundElsewhere" | "planUnusable" | "foreign" | "verifyHeld" | "verifyRunning"
+	>;
 }
 
 export interface WorkContextDeps {

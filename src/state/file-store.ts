@@ -47,6 +47,7 @@ import {
 	type Update,
 } from "./store.js";
 import { emptyTrust, grantTrust, readTrust, type TrustGrant, type TrustView, trustRoot } from "./trust.js";
+import { type ClaimResult, claimVerify, noteVerifyGroup, releaseVerify, VERIFY_CLAIMS_FILE } from "./verify-claims.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -98,7 +99,14 @@ export class FileStore implements Store {
 	readonly worktree: string;
 	/** `<worktree>/.boulder` */
 	readonly dir: string;
-	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string; planSummaries: string };
+	readonly paths: {
+		works: string;
+		scopes: string;
+		decisions: string;
+		gitignore: string;
+		planSummaries: string;
+		verifyClaims: string;
+	};
 	/** false: the folder is no project; the store reads as empty and drops writes. */
 	readonly keepsState: boolean;
 	private readonly clock: Clock;
@@ -117,6 +125,7 @@ export class FileStore implements Store {
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
 			planSummaries: path.join(this.dir, PLAN_SUMMARIES_FILE),
+			verifyClaims: path.join(this.dir, VERIFY_CLAIMS_FILE),
 		};
 		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
@@ -225,6 +234,22 @@ export class FileStore implements Store {
 	async grantTrust(grant: TrustGrant): Promise<void> {
 		if (!this.keepsState) return;
 		await grantTrust(this.stateHome, this.worktree, grant, { clock: this.clock, lock: this.lock });
+	}
+
+	async claimVerify(workId: string, until: number): Promise<ClaimResult> {
+		if (!this.keepsState) return { granted: true };
+		await this.ensureLayout();
+		return claimVerify(this.paths.verifyClaims, workId, until, { clock: this.clock, lock: this.lock });
+	}
+
+	async noteVerifyGroup(workId: string, group: number | null): Promise<void> {
+		if (!this.keepsState) return;
+		await noteVerifyGroup(this.paths.verifyClaims, workId, group, { clock: this.clock, lock: this.lock });
+	}
+
+	async releaseVerify(workId: string): Promise<void> {
+		if (!this.keepsState) return;
+		await releaseVerify(this.paths.verifyClaims, workId, { clock: this.clock, lock: this.lock });
 	}
 
 	async appendDecision(record: DecisionRecord): Promise<void> {

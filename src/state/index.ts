@@ -67,6 +67,15 @@ export {
 	withGrant,
 } from "./trust.js";
 export {
+	type ClaimResult,
+	isLive,
+	processAlive,
+	VERIFY_CLAIMS_FILE,
+	VerifyClaim,
+	VerifyClaimsFile,
+	verifyClaimsSpec,
+} from "./verify-claims.js";
+export {
 	type AsideFile,
 	AsideReason,
 	asideName,

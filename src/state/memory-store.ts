@@ -20,6 +20,7 @@ import {
 	type Update,
 } from "./store.js";
 import { emptyTrust, type TrustFile, type TrustGrant, type TrustView, withGrant } from "./trust.js";
+import { type ClaimResult, isLive, type VerifyClaim } from "./verify-claims.js";
 import { type AsideReason, asideName } from "./versioned-file.js";
 import { WorksFile } from "./works.js";
 
@@ -42,6 +43,24 @@ export class MemoryStore implements Store {
 		this.worktree = worktree;
 		this.clock = options.clock ?? systemClock;
 		this.trust = options.trust === "recorded" ? emptyTrust(worktree) : null;
+	}
+
+	private readonly claims = new Map<string, VerifyClaim>();
+
+	async claimVerify(workId: string, until: number): Promise<ClaimResult> {
+		const held = this.claims.get(workId);
+		if (held && isLive(held, this.clock.now())) return { granted: false, holder: { ...held } };
+		this.claims.set(workId, { pid: process.pid, group: null, at: this.clock.now(), until });
+		return { granted: true };
+	}
+
+	async noteVerifyGroup(workId: string, group: number | null): Promise<void> {
+		const held = this.claims.get(workId);
+		if (held) this.claims.set(workId, { ...held, group });
+	}
+
+	async releaseVerify(workId: string): Promise<void> {
+		this.claims.delete(workId);
 	}
 
 	async readTrust(): Promise<TrustView> {

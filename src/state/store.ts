@@ -9,6 +9,7 @@ import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
 import type { TrustGrant, TrustView } from "./trust.js";
+import type { ClaimResult } from "./verify-claims.js";
 import type { WorksFile } from "./works.js";
 
 export type { Clock } from "../core/clock.js";
@@ -66,6 +67,16 @@ export interface Store {
 	readTrust(): Promise<TrustView>;
 	/** Records works the user started or approved and verify lists they approved (`boulder start`, `boulder trust`). */
 	grantTrust(grant: TrustGrant): Promise<void>;
+	/**
+	 * Claims the right to run the work's verify commands until `until`:
+	 * refused while another live claim holds it (`verify-claims.ts`), so two
+	 * Stops never run two verifies of one work at once.
+	 */
+	claimVerify(workId: string, until: number): Promise<ClaimResult>;
+	/** Names the process group of the verify command this process runs now (null: none). */
+	noteVerifyGroup(workId: string, group: number | null): Promise<void>;
+	/** Drops this process's claim. */
+	releaseVerify(workId: string): Promise<void>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
 	/**
@@ -85,10 +96,7 @@ export interface Store {
  * monotonic clock's pace until the wall clock catches up; a step forward
  * (or a suspend, which the monotonic clock does not count) is taken as it is.
  */
-export function steadyClock(
-	wallClock: () => number = Date.now,
-	monotonic: () => number = () => performance.now(),
-): Clock {
+export function steadyClock(wallClock: () => number = Date.now, monotonic: () => number = monotonicMs): Clock {
 	let wallAt = wallClock();
 	let monoAt = monotonic();
 	return {
@@ -107,3 +115,8 @@ export function steadyClock(
 }
 
 export const systemClock: Clock = steadyClock();
+
+/** Milliseconds on a monotonic clock; `performance.now()` would load perf_hooks, a cost every hook pays at start-up. */
+function monotonicMs(): number {
+	return Number(process.hrtime.bigint()) / 1e6;
+}
