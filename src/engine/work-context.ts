@@ -15,7 +15,7 @@ import { type PlanError, type PlanItem, parsePlan, planErrorsMessage, planView }
 import type { ForeignWork, PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
-import { isVerifyApproved, isWorkTrusted } from "../state/trust.js";
+import { isVerifyApproved, isWorkTrusted, type TrustView } from "../state/trust.js";
 import type { Work } from "../state/works.js";
 import { fileProblemOf } from "./bounded-read.js";
 import type { PlanSource, SessionRef } from "./engine-types.js";
@@ -58,7 +58,8 @@ export async function readWorkContext(
 	if (!active || (active.status !== "active" && active.status !== "paused") || ref.subagent) {
 		return { ...none, facts: { switchedOff: stopped } };
 	}
-	const foreign = await foreignOf(deps.store, active);
+	const trust = await deps.store.readTrust();
+	const foreign = foreignOf(deps.store, trust, active);
 	if (foreign) return { ...none, facts: { switchedOff: stopped, foreign } };
 	let work = active;
 	if (!isBound(work, ref)) {
@@ -98,7 +99,7 @@ export async function readWorkContext(
 	const verify = work.verify.length > 0 ? work.verify : view.verify;
 	const orchestrating = work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate";
 	const orchestrate = orchestrating ? { orchestrate: { subagents: work.subagentSessions } } : {};
-	const verifyHeld = verify.length > 0 && !(await approved(deps.store, verify)) ? { commands: verify.length } : null;
+	const verifyHeld = isVerifyApproved(trust, verify) ? null : { commands: verify.length };
 	return {
 		view: { ...view, verify, ...orchestrate },
 		work,
@@ -112,15 +113,11 @@ export async function readWorkContext(
  * must name this very worktree, and the trust record (outside the worktree)
  * must say this user started or approved it on this machine.
  */
-async function foreignOf(store: Store, work: Work): Promise<ForeignWork | null> {
+function foreignOf(store: Store, trust: TrustView, work: Work): ForeignWork | null {
 	const other = !path.isAbsolute(work.worktree) || path.resolve(work.worktree) !== path.resolve(store.worktree);
 	if (other) return { work: work.name, planPath: work.planPath, why: "other-worktree" };
-	if (isWorkTrusted(await store.readTrust(), work)) return null;
+	if (isWorkTrusted(trust, work)) return null;
 	return { work: work.name, planPath: work.planPath, why: "not-recorded" };
-}
-
-async function approved(store: Store, commands: readonly string[]): Promise<boolean> {
-	return isVerifyApproved(await store.readTrust(), commands);
 }
 
 /**
