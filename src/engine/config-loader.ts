@@ -100,5 +100,21 @@ export function configSources(loaded: LoadedConfig): Record<string, string> {
 	};
 	walk(defaultConfig(), "", null);
 	for (const layer of loaded.layers) walk(layer.values, "", layer.source);
+	// A ceiling the project tried to loosen comes from where the tighter value did.
+	const ceiling = loaded.config.budgets.ceiling;
+	for (const kind of Object.keys(ceiling) as (keyof typeof ceiling)[]) {
+		const key = `budgets.ceiling.${kind}`;
+		const from = loaded.layers.find((layer) => layer.source === sources[key]);
+		const said = (from?.values.budgets as { ceiling?: Record<string, unknown> } | undefined)?.ceiling?.[kind];
+		if (from && said !== ceiling[kind]) {
+			const user = loaded.layers.find((layer) => layer !== from && sourceSets(layer, kind));
+			sources[key] = user?.source ?? "default";
+		}
+	}
 	return sources;
+}
+
+function sourceSets(layer: ConfigLayer, kind: string): boolean {
+	const ceiling = (layer.values.budgets as { ceiling?: Record<string, unknown> } | undefined)?.ceiling;
+	return ceiling !== undefined && ceiling !== null && typeof ceiling === "object" && Object.hasOwn(ceiling, kind);
 }

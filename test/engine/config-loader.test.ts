@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/engine/config-loader.js";
+import { configSources, loadConfig } from "../../src/engine/config-loader.js";
 import { tempWorktree } from "./helpers.js";
 
 const env = (root: string) => ({ HOME: path.join(root, "home"), XDG_CONFIG_HOME: path.join(root, "config") });
@@ -67,5 +67,24 @@ describe("a project's config and the user's ceilings", () => {
 			{ budgets: { ceiling: { tokens: 1000 } } },
 		);
 		expect(ceiling.tokens).toBe(1000);
+	});
+});
+
+describe("where a capped ceiling comes from", () => {
+	it("names the user's file (or the default) when the project's looser value lost", async () => {
+		const root = await tempWorktree();
+		const folder = path.join(root, "config", "boulder");
+		await mkdir(folder, { recursive: true });
+		const userFile = path.join(folder, "config.json");
+		await writeFile(userFile, JSON.stringify({ budgets: { ceiling: { tokens: 5_000_000 } } }));
+		await writeFile(
+			path.join(root, "boulder.config.json"),
+			JSON.stringify({ budgets: { ceiling: { tokens: null, autoTurns: null } } }),
+		);
+
+		const sources = configSources(loadConfig(root, env(root)));
+
+		expect(sources["budgets.ceiling.tokens"]).toBe(userFile);
+		expect(sources["budgets.ceiling.autoTurns"]).toBe("default");
 	});
 });
