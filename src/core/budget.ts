@@ -34,3 +34,17 @@ export function allowanceOf(budgets: Config["budgets"], earned: number): Allowan
 	}
 	return { limit, atCeiling };
 }
+
+/**
+ * Time an episode has run: never less than nothing, whatever the clock did
+ * (an episode stamped ahead of `now`, after a step back of the clock or a
+ * forged file, has run for no time yet, not for minus ten years).
+ */
+export function elapsedSince(startedAt: number, now: number): number {
+	return Math.max(0, now - startedAt);
+}
+
+/** Time left of `limit`: between nothing and the whole limit, whatever the clock did. */
+export function timeLeft(limit: number, startedAt: number, now: number): number {
+	return Math.min(limit, Math.max(0, limit - elapsedSince(startedAt, now)));
+}

@@ -233,6 +233,22 @@ export function mergeConfigInputs(...layers: readonly Record<string, unknown>[])
 	return out;
 }
 
+/**
+ * A project's config may tighten the user's hard limits, never loosen them
+ * (a checkout must not lift the user's spending ceiling): each
+ * `budgets.ceiling.*` of the effective config is the tighter of its own and
+ * the one without the project (null: none, the loosest).
+ */
+export function ceilingsCappedBy(config: Config, user: Config): Config {
+	const ceiling = { ...config.budgets.ceiling };
+	for (const kind of Object.keys(ceiling) as (keyof typeof ceiling)[]) {
+		const mine = user.budgets.ceiling[kind];
+		const theirs = ceiling[kind];
+		ceiling[kind] = mine === null ? theirs : theirs === null ? mine : Math.min(mine, theirs);
+	}
+	return { ...config, budgets: { ...config.budgets, ceiling } };
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -33,6 +33,7 @@ export const EVENT_REASONS = {
 	"work-paused": { explains: true, standing: true },
 	"work-resumed": { explains: true, standing: true },
 	"work-abandoned": { explains: true, standing: true },
+	"work-trusted": { explains: true, standing: true },
 	"orchestrator-edit-warned": { explains: true, standing: false },
 	"orchestrator-edit-denied": { explains: true, standing: false },
 	"subagent-returned": { explains: true, standing: false },

@@ -4,7 +4,7 @@
  * code, the figures behind it and the next state to persist. The guards run in
  * the order of the decision table in DESIGN.md; the first that matches answers.
  */
-import { allowanceOf, type BudgetKind } from "./budget.js";
+import { allowanceOf, type BudgetKind, elapsedSince, timeLeft } from "./budget.js";
 import type { Config } from "./config.js";
 import {
 	continuationPrompt,
@@ -67,6 +67,23 @@ export interface BoundElsewhere {
 	planPath?: string;
 }
 
+/**
+ * The active work is not this user's to act on (see Trust in DESIGN.md):
+ * boulder did not record it for this user on this machine (it came with a
+ * checkout, a copy, or a boulder before trust records), or it names another
+ * folder as its worktree.
+ */
+export interface ForeignWork {
+	work: string;
+	planPath: string;
+	why: "not-recorded" | "other-worktree";
+}
+
+/** Verify commands of the bound work that the user has not approved on this machine: held back, never run. */
+export interface VerifyHeld {
+	commands: number;
+}
+
 export interface PendingInput {
 	kind: "question" | "permission" | "wait";
 	detail?: string;
@@ -80,6 +97,12 @@ export interface SessionFacts {
 	agent?: string | null;
 	/** The active work belongs to another session: never hijack it (this session may still roll a list of its own). */
 	boundElsewhere?: BoundElsewhere | null;
+	/** The active work is foreign: never nudged, verified or completed (this session may still roll a list of its own). */
+	foreign?: ForeignWork | null;
+	/** The work's verify commands are not approved here: they are held back, and the work does not complete. */
+	verifyHeld?: VerifyHeld | null;
+	/** The work's verify commands already run in another process (another Stop's): never a second run beside it. */
+	verifyRunning?: { pid: number } | null;
 	/** The bound work's plan cannot be used as it is: nothing is read as open, nothing verifies or completes. */
 	planUnusable?: PlanUnusable | null;
 	/** The adapter could not see how the last turn went (its transcript is unreadable, say): why. */
@@ -181,6 +204,7 @@ export function decide(input: IdleInput): Decision {
 		return skip("not-eligible", `the agent "${facts.agent}" is never continued`);
 	}
 	const ownList = work !== null && work.counts.total > 0;
+	if (facts.foreign && !ownList) return skip("not-eligible", foreignText(facts.foreign));
 	if (facts.boundElsewhere && !ownList) {
 		const owner = facts.boundElsewhere;
 		return skip(
@@ -204,6 +228,15 @@ export function decide(input: IdleInput): Decision {
 			state.verification && state.verification.fingerprint === work.fingerprint ? state.verification : null;
 		const fresh = verification !== null && (verification.passed || verification.turnSeq === state.turn?.seq);
 		if (work.verify.length > 0 && !fresh) {
+			if (facts.verifyHeld) return skip("no-open-work", verifyHeldText(facts.verifyHeld));
+			if (facts.verifyRunning) {
+				return skip(
+					"background-busy",
+					`every item is done; its verify commands are already running (process ${facts.verifyRunning.pid}); not starting them twice`,
+				);
+			}
+			// A verify runs commands: never on a turn that could not be seen (fail closed, as guard 6).
+			if (facts.turnUnseen) return skip("turn-unsafe", `how the last turn went cannot be seen: ${facts.turnUnseen}`);
 			return finish(input, state, {
 				kind: "verify",
 				reason: "verify",
@@ -331,11 +364,13 @@ export function decide(input: IdleInput): Decision {
 	}
 
 	// 11
-	const episode = state.episode ?? openEpisode(state, work, now);
+	const found = state.episode ?? openEpisode(state, work, now);
+	// Stamped ahead of now (the clock stepped back, or the file was forged): its time counts from here.
+	const episode = found.startedAt > now ? { ...found, startedAt: now } : found;
 	const spent: Record<BudgetKind, number> = {
 		autoTurns: episode.autoTurns,
 		tokens: episode.tokens,
-		wallClockMs: now - episode.startedAt,
+		wallClockMs: elapsedSince(episode.startedAt, now),
 	};
 	const allowance = allowanceOf(config.budgets, episode.earned);
 	for (const [kind, reason] of BUDGET_REASONS) {
@@ -461,13 +496,26 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 			total: work?.counts.total ?? 0,
 			autoTurnsLeft: Math.max(0, allowance.limit.autoTurns - (episode?.autoTurns ?? 0)),
 			tokensLeft: Math.max(0, allowance.limit.tokens - (episode?.tokens ?? 0)),
-			msLeft: Math.max(0, allowance.limit.wallClockMs - (episode ? now - episode.startedAt : 0)),
+			msLeft: episode ? timeLeft(allowance.limit.wallClockMs, episode.startedAt, now) : allowance.limit.wallClockMs,
 			stagnation: episode?.stagnation ?? 0,
 			graceLeft: Math.max(0, config.activityGrace - (episode?.graceUsed ?? 0)),
 			earned: episode?.earned ?? 0,
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
+}
+
+function foreignText(foreign: ForeignWork): string {
+	const what = `the active work "${foreign.work}" (${foreign.planPath})`;
+	const fix = `\`boulder start ${foreign.planPath}\` (or \`boulder trust\`) takes it on; \`boulder doctor\` explains`;
+	if (foreign.why === "other-worktree") {
+		return `foreign state: ${what} names another folder as its worktree, so boulder does not act on it; ${fix}`;
+	}
+	return `foreign state: ${what} was not started by you on this machine (it came with the checkout or a copy), so boulder neither nudges nor verifies it; ${fix}`;
+}
+
+function verifyHeldText(held: VerifyHeld): string {
+	return `every item is done, but its ${held.commands} verify command(s) were held back: you have not approved this command list on this machine; \`boulder trust\` shows and approves it`;
 }
 
 function planUnusableText(plan: PlanUnusable): string {

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Config, defaultConfig, mergeConfigInputs, parseConfig } from "../core/config.js";
+import { type Config, ceilingsCappedBy, defaultConfig, mergeConfigInputs, parseConfig } from "../core/config.js";
 import { BoulderError, isBoulderError } from "../core/errors.js";
 
 export const PROJECT_CONFIG_FILE = "boulder.config.json";
@@ -26,16 +26,29 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
 	return path.join(base, "boulder", "config.json");
 }
 
+/**
+ * The project's file wins over the user's, except for the hard limits
+ * (`budgets.ceiling.*`): a project may tighten them, never loosen them
+ * (`ceilingsCappedBy`), since its file may have come with a checkout.
+ */
 export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
 	const layers: ConfigLayer[] = [];
-	for (const file of [userConfigPath(env), path.join(worktree, PROJECT_CONFIG_FILE)]) {
+	const userFile = userConfigPath(env);
+	const projectFile = path.join(worktree, PROJECT_CONFIG_FILE);
+	for (const file of [userFile, projectFile]) {
 		const values = readLayer(file);
 		if (values) layers.push({ source: file, values });
 	}
 	for (const layer of layers) parseConfig(layer.values, layer.source);
-	const merged = mergeConfigInputs(...layers.map((layer) => layer.values));
+	if (layers.length === 0) return { config: defaultConfig(), layers };
+	const merged = parseConfig(
+		mergeConfigInputs(...layers.map((layer) => layer.values)),
+		layers.map((l) => l.source).join(" + "),
+	);
+	const user = layers.find((layer) => layer.source === userFile);
+	const own = user ? parseConfig(user.values, user.source) : defaultConfig();
 	return {
-		config: layers.length === 0 ? defaultConfig() : parseConfig(merged, layers.map((l) => l.source).join(" + ")),
+		config: layers.some((layer) => layer.source === projectFile) ? ceilingsCappedBy(merged, own) : merged,
 		layers,
 	};
 }
@@ -87,5 +100,21 @@ export function configSources(loaded: LoadedConfig): Record<string, string> {
 	};
 	walk(defaultConfig(), "", null);
 	for (const layer of loaded.layers) walk(layer.values, "", layer.source);
+	// A ceiling the project tried to loosen comes from where the tighter value did.
+	const ceiling = loaded.config.budgets.ceiling;
+	for (const kind of Object.keys(ceiling) as (keyof typeof ceiling)[]) {
+		const key = `budgets.ceiling.${kind}`;
+		const from = loaded.layers.find((layer) => layer.source === sources[key]);
+		const said = (from?.values.budgets as { ceiling?: Record<string, unknown> } | undefined)?.ceiling?.[kind];
+		if (from && said !== ceiling[kind]) {
+			const user = loaded.layers.find((layer) => layer !== from && sourceSets(layer, kind));
+			sources[key] = user?.source ?? "default";
+		}
+	}
 	return sources;
+}
+
+function sourceSets(layer: ConfigLayer, kind: string): boolean {
+	const ceiling = (layer.values.budgets as { ceiling?: Record<string, unknown> } | undefined)?.ceiling;
+	return ceiling !== undefined && ceiling !== null && typeof ceiling === "object" && Object.hasOwn(ceiling, kind);
 }

@@ -407,8 +407,17 @@ export class Engine {
 		if (result.kind === "verify" && context.view && context.work) {
 			await this.logged(ref, scope, context.work, result);
 			const verified = await runVerify(this.deps(), context.work, context.view);
-			const after = { ...options, prepare: undefined, only: undefined, verified };
-			result = await this.decideLocked(ref, scope, context, facts, after);
+			const again = { ...options, prepare: undefined, only: undefined };
+			result =
+				"running" in verified
+					? await this.decideLocked(
+							ref,
+							scope,
+							{ ...context, facts: { ...context.facts, verifyRunning: { pid: verified.running.pid } } },
+							facts,
+							again,
+						)
+					: await this.decideLocked(ref, scope, context, facts, { ...again, verified });
 			if (result === null) return null;
 		}
 		if (result.kind === "complete" && context.work) await completeWork(this.deps(), context.work.id);

@@ -22,7 +22,7 @@ import type { Config } from "../core/config.js";
 import type { FileStore } from "../state/file-store.js";
 import type { Clock } from "../state/store.js";
 import { systemClock } from "../state/store.js";
-import { readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
+import { boulderStateHome, readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
 import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
@@ -75,7 +75,11 @@ export async function openState(options: OpenOptions): Promise<StateHandle> {
 	const found = findProject(options.cwd);
 	// `boulder start` outside any project makes the folder one: its state goes into the folder itself.
 	const project = found.kind === "none" && options.startHere === true ? { ...found, kind: "started" as const } : found;
-	const store = projectStore(project, options.env ?? process.env, options.clock ? { clock: options.clock } : {});
+	const env = options.env ?? process.env;
+	const store = projectStore(project, env, {
+		stateHome: boulderStateHome({ env }),
+		...(options.clock ? { clock: options.clock } : {}),
+	});
 	const handle: StateHandle = { worktree: project.root, project: found.kind, store, warnings: [] };
 	if (existsSync(store.dir)) await noteWorktree(handle, options);
 	return handle;

@@ -4,9 +4,9 @@
  * FIFO, a device or a folder named as a plan, or a link to one, is refused
  * rather than read (it could block or read without end).
  */
-import { type Stats, statSync } from "node:fs";
+import { realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
-import { BoulderError } from "../core/errors.js";
+import { BoulderError, isBoulderError } from "../core/errors.js";
 import { FileProblem, readRegularFile } from "./bounded-read.js";
 import type { PlanSource } from "./engine-types.js";
 
@@ -34,8 +34,9 @@ export function planFiles(options: { settleMs?: number } = {}): PlanSource {
 	return {
 		async read(worktree, planPath) {
 			try {
-				return await readRegularFile(path.resolve(worktree, planPath), MAX_PLAN_BYTES);
+				return await readRegularFile(insideWorktree(worktree, planPath), MAX_PLAN_BYTES);
 			} catch (error) {
+				if (isBoulderError(error)) throw error;
 				if (error instanceof FileProblem && error.kind === "missing") return null;
 				const reason = error instanceof FileProblem ? error.reason : String(error);
 				throw new BoulderError("plan-invalid", `cannot use ${planPath} as a plan: ${reason}`, { cause: error });
@@ -45,7 +46,7 @@ export function planFiles(options: { settleMs?: number } = {}): PlanSource {
 		async stamp(worktree, planPath) {
 			let stats: Stats;
 			try {
-				stats = statSync(path.resolve(worktree, planPath));
+				stats = statSync(insideWorktree(worktree, planPath));
 			} catch {
 				// Unstamped, so it is read, and the read says what is wrong with it.
 				return null;
@@ -55,6 +56,40 @@ export function planFiles(options: { settleMs?: number } = {}): PlanSource {
 			return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 		},
 	};
+}
+
+/**
+ * The plan's file, when it lies inside the worktree once every link is
+ * followed; otherwise a `BoulderError`: a plan path, or a link on
+ * the way to it, that leads out of the worktree is never read.
+ */
+function insideWorktree(worktree: string, planPath: string): string {
+	const file = path.resolve(worktree, planPath);
+	if (!isWithin(path.resolve(worktree), file)) throw outside(planPath);
+	let real: string;
+	try {
+		real = realpathSync(file);
+	} catch {
+		// Missing (or a dangling link): the read says so.
+		return file;
+	}
+	let root: string;
+	try {
+		root = realpathSync(worktree);
+	} catch {
+		root = path.resolve(worktree);
+	}
+	if (!isWithin(root, real)) throw outside(planPath);
+	return real;
+}
+
+function isWithin(root: string, file: string): boolean {
+	const relative = path.relative(root, file);
+	return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+function outside(planPath: string): BoulderError {
+	return new BoulderError("plan-invalid", `cannot use ${planPath} as a plan: it leads outside the worktree`);
 }
 
 export const filePlans: PlanSource = planFiles();

@@ -2,6 +2,11 @@
  * Runs a plan's verify commands: a shell command with a timeout, its output
  * trimmed to the tail that matters. The default runs real processes; tests may
  * pass their own.
+ *
+ * A command runs in a process group of its own (so a timeout kills all it
+ * started), and that group never outlives the process that started it: when
+ * this process exits, or is told to stop (SIGTERM, SIGINT, SIGHUP: a harness
+ * killing its Stop hook), the groups still running are killed first.
  */
 import { createRequire } from "node:module";
 
@@ -12,8 +17,15 @@ export interface RunResult {
 	timedOut: boolean;
 }
 
+export interface RunOptions {
+	cwd: string;
+	timeoutMs: number;
+	/** Told the command's process group once it runs, so a claim can name it. */
+	onStart?: (group: number) => void;
+}
+
 export interface Runner {
-	run(command: string, options: { cwd: string; timeoutMs: number }): Promise<RunResult>;
+	run(command: string, options: RunOptions): Promise<RunResult>;
 }
 
 /** Keeps the last `max` characters: a failure's cause is usually at the end. */
@@ -23,11 +35,16 @@ export function trimOutput(text: string, max = 4000): string {
 }
 
 export const shellRunner: Runner = {
-	run(command, { cwd, timeoutMs }) {
+	run(command, { cwd, timeoutMs, onStart }) {
 		// Loaded on first use: most hook runs never verify, and loading it costs start-up time.
 		const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
 		return new Promise((resolve) => {
 			const child = spawn(command, { cwd, shell: true, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+			const group = child.pid;
+			if (group !== undefined) {
+				watchGroup(group);
+				onStart?.(group);
+			}
 			let output = "";
 			const collect = (chunk: Buffer) => {
 				output = trimOutput(output + chunk.toString("utf8"), 64_000);
@@ -41,15 +58,51 @@ export const shellRunner: Runner = {
 			}, timeoutMs);
 			child.on("error", (error) => {
 				clearTimeout(timer);
+				if (group !== undefined) unwatchGroup(group);
 				resolve({ exitCode: null, output: `could not start: ${error.message}`, timedOut: false });
 			});
 			child.on("close", (code) => {
 				clearTimeout(timer);
+				if (group !== undefined) unwatchGroup(group);
 				resolve({ exitCode: timedOut ? null : code, output: trimOutput(output), timedOut });
 			});
 		});
 	},
 };
+
+/** The verify groups this process started and that still run. */
+const running = new Set<number>();
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
+function killAll(): void {
+	for (const group of running) killGroup(group);
+	running.clear();
+}
+
+/** Kills the groups, then lets the signal do what it would have done (unless someone else listens for it). */
+function onStopSignal(signal: NodeJS.Signals): void {
+	killAll();
+	removeHandlers();
+	if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function removeHandlers(): void {
+	process.off("exit", killAll);
+	for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+}
+
+function watchGroup(group: number): void {
+	if (running.size === 0) {
+		process.on("exit", killAll);
+		for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
+	}
+	running.add(group);
+}
+
+function unwatchGroup(group: number): void {
+	running.delete(group);
+	if (running.size === 0) removeHandlers();
+}
 
 function killGroup(pid: number | undefined): void {
 	if (pid === undefined) return;

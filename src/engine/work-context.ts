@@ -8,12 +8,14 @@
  * Contract: reads and writes go through the `Store`; plans through `PlanSource`.
  */
 
+import path from "node:path";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import { type PlanError, type PlanItem, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
-import type { PlanUnusable, SessionFacts } from "../core/policy.js";
+import type { ForeignWork, PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
+import { isVerifyApproved, isWorkTrusted, type TrustView } from "../state/trust.js";
 import type { Work } from "../state/works.js";
 import { fileProblemOf } from "./bounded-read.js";
 import type { PlanSource, SessionRef } from "./engine-types.js";
@@ -25,7 +27,10 @@ export interface WorkContext {
 	work: Work | null;
 	/** The bound plan's items, with their acceptance criteria, when the plan was read. */
 	items?: PlanItem[];
-	facts: Pick<SessionFacts, "switchedOff" | "boundElsewhere" | "planUnusable">;
+	facts: Pick<
+		SessionFacts,
+		"switchedOff" | "boundElsewhere" | "planUnusable" | "foreign" | "verifyHeld" | "verifyRunning"
+	>;
 }
 
 export interface WorkContextDeps {
@@ -53,6 +58,9 @@ export async function readWorkContext(
 	if (!active || (active.status !== "active" && active.status !== "paused") || ref.subagent) {
 		return { ...none, facts: { switchedOff: stopped } };
 	}
+	const trust = await deps.store.readTrust();
+	const foreign = foreignOf(deps.store, trust, active);
+	if (foreign) return { ...none, facts: { switchedOff: stopped, foreign } };
 	let work = active;
 	if (!isBound(work, ref)) {
 		const open = work.sessions.length === 0 || (work.handover ?? null) !== null;
@@ -69,9 +77,17 @@ export async function readWorkContext(
 	}
 	const switchedOff =
 		stopped ?? (work.status === "paused" ? ({ kind: "work-paused", work: work.name } as const) : null);
+	const outside = planPathProblem(work.planPath);
+	if (outside) {
+		return {
+			view: null,
+			work,
+			facts: { switchedOff, planUnusable: { path: work.planPath, problem: "unreadable", detail: outside } },
+		};
+	}
 	let text: string | null;
 	try {
-		text = await deps.plans.read(work.worktree, work.planPath);
+		text = await deps.plans.read(deps.store.worktree, work.planPath);
 	} catch (error) {
 		return { view: null, work, facts: { switchedOff, planUnusable: unreadablePlan(work.planPath, error) } };
 	}
@@ -86,7 +102,38 @@ export async function readWorkContext(
 	const verify = work.verify.length > 0 ? work.verify : view.verify;
 	const orchestrating = work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate";
 	const orchestrate = orchestrating ? { orchestrate: { subagents: work.subagentSessions } } : {};
-	return { view: { ...view, verify, ...orchestrate }, work, items: plan.items, facts: { switchedOff } };
+	const verifyHeld = isVerifyApproved(trust, verify) ? null : { commands: verify.length };
+	return {
+		view: { ...view, verify, ...orchestrate },
+		work,
+		items: plan.items,
+		facts: { switchedOff, ...(verifyHeld ? { verifyHeld } : {}) },
+	};
+}
+
+/**
+ * Why the active work is not this user's to act on, or null when it is: it
+ * must name this very worktree, and the trust record (outside the worktree)
+ * must say this user started or approved it on this machine.
+ */
+function foreignOf(store: Store, trust: TrustView, work: Work): ForeignWork | null {
+	const other = !path.isAbsolute(work.worktree) || path.resolve(work.worktree) !== path.resolve(store.worktree);
+	if (other) return { work: work.name, planPath: work.planPath, why: "other-worktree" };
+	if (isWorkTrusted(trust, work)) return null;
+	return { work: work.name, planPath: work.planPath, why: "not-recorded" };
+}
+
+/**
+ * Contract: a plan path stays inside the worktree: relative, and no `..`
+ * segment (links are checked where the file is read, `plan-files.ts`).
+ * Returns what is wrong, or null.
+ */
+export function planPathProblem(planPath: string): string | null {
+	if (path.isAbsolute(planPath) || /^[a-zA-Z]:/.test(planPath) || planPath.startsWith("\\")) {
+		return "its path is absolute; a plan must lie inside the worktree";
+	}
+	if (planPath.split(/[\\/]/).includes("..")) return "its path leaves the worktree (`..`)";
+	return null;
 }
 
 /**

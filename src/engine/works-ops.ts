@@ -106,6 +106,7 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 		const handedOver = !options.session && sessions.length > 0;
 		const started: Work = {
 			...base,
+			worktree,
 			name: options.name ?? base.name,
 			status: "active",
 			sessions,
@@ -121,7 +122,54 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 			next: { ...file, activeWorkId: started.id, works },
 		};
 	});
+	// The user started it here: theirs from now on, with the verify commands `start` showed them.
+	await deps.store.grantTrust({ works: [work], verify: [work.verify] });
 	return { work, plan, outcome, paused, handedOver };
+}
+
+export interface Trusted {
+	/** The works that were foreign and are now the user's. */
+	works: Work[];
+	/** The verify command lists approved, each as the work runs it. */
+	verify: { work: Work; commands: string[] }[];
+}
+
+/**
+ * `boulder trust`: the user takes on the works of this worktree that boulder
+ * did not record for them (a checkout's, a copy's), or the one named, and
+ * approves the verify commands each would run now (its own, else its plan's
+ * front matter). A work that names another folder is moved to this one.
+ */
+export async function trustWorks(deps: WorksDeps, ref?: string): Promise<Trusted> {
+	const worktree = deps.store.worktree;
+	const works = await deps.store.updateWorks((current) => {
+		const file = worksOrThrow(current);
+		const chosen = ref
+			? [findWork(file, ref)]
+			: Object.values(file.works).filter((work) => work.status === "active" || work.status === "paused");
+		const moved = chosen.map((work) => ({ ...work, worktree }));
+		const changed = moved.some((work, index) => work.worktree !== chosen[index]?.worktree);
+		const next = { ...file, works: { ...file.works, ...Object.fromEntries(moved.map((work) => [work.id, work])) } };
+		return { result: moved, next: changed ? next : null };
+	});
+	const verify: Trusted["verify"] = [];
+	for (const work of works) {
+		const commands = work.verify.length > 0 ? work.verify : await planVerify(deps, work);
+		if (commands.length > 0) verify.push({ work, commands });
+	}
+	await deps.store.grantTrust({ works, verify: verify.map((entry) => entry.commands) });
+	return { works, verify };
+}
+
+/** The verify commands of the work's plan front matter, or none when the plan cannot be read. */
+async function planVerify(deps: WorksDeps, work: Work): Promise<string[]> {
+	try {
+		const text = await deps.plans.read(deps.store.worktree, work.planPath);
+		return text === null ? [] : parsePlan(text, work.planPath).frontMatter.verify;
+	} catch {
+		// An unreadable plan has nothing to approve; `boulder doctor` and `why` say what is wrong with it.
+		return [];
+	}
 }
 
 /** Finds a work by id or name; without one, the active work. */

@@ -34,7 +34,12 @@ const stopped = (text: string): Explanation => ({ headline: "stopped", text, ton
 
 const DECISIONS: Record<ReasonCode, Words> = {
 	disabled: ({ record }) => skip(record.detail),
-	"not-eligible": ({ record }) => skip(`this session is not the one to continue: ${record.detail}`),
+	"not-eligible": ({ record }) =>
+		skip(
+			record.detail.startsWith("foreign state")
+				? record.detail
+				: `this session is not the one to continue: ${record.detail}`,
+		),
 	"no-open-work": ({ record, figure }) => {
 		const blocked = figure("blocked") ?? 0;
 		const total = figure("total") ?? 0;
@@ -111,6 +116,7 @@ const EVENTS: Record<EventReason, Words> = {
 	"work-paused": ({ record }) => ({ headline: "paused", text: record.detail, tone: "stop" }),
 	"work-resumed": ({ record }) => ({ headline: "resumed", text: record.detail, tone: "go" }),
 	"work-abandoned": ({ record }) => ({ headline: "abandoned", text: record.detail, tone: "stop" }),
+	"work-trusted": ({ record }) => ({ headline: "trusted", text: record.detail, tone: "go" }),
 	"orchestrator-edit-warned": ({ record }) => ({
 		headline: "warned",
 		text: `${record.detail}; the model was told to delegate the item instead (\`orchestrate.edits: deny\` refuses such edits)`,

@@ -49,6 +49,8 @@ import {
 	systemClock,
 	type Update,
 } from "./store.js";
+import { emptyTrust, grantTrust, readTrust, type TrustGrant, type TrustView, trustRoot } from "./trust.js";
+import { type ClaimResult, claimVerify, noteVerifyGroup, releaseVerify, VERIFY_CLAIMS_FILE } from "./verify-claims.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -58,6 +60,7 @@ import {
 	writeVersionedFile,
 } from "./versioned-file.js";
 import { WORKS_SCHEMA_VERSION, type WorksFile, worksFileSpec } from "./works.js";
+import { boulderStateHome } from "./worktree-index.js";
 
 export const STATE_DIR_NAME = ".boulder";
 export const WORKS_FILE_NAME = "works.json";
@@ -94,6 +97,11 @@ export interface FileStoreOptions {
 	 * parents are created as needed.
 	 */
 	stateDir?: string;
+	/**
+	 * The user's state folder, where the trust record of this worktree lives
+	 * (`trust.ts`); defaults to `boulderStateHome()` of `process.env`.
+	 */
+	stateHome?: string;
 }
 
 export class FileStore implements Store {
@@ -102,13 +110,22 @@ export class FileStore implements Store {
 	readonly dir: string;
 	/** true: the state lives outside the worktree (`stateDir`), under the user's state folder. */
 	readonly external: boolean;
-	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string; planSummaries: string };
+	readonly paths: {
+		works: string;
+		scopes: string;
+		decisions: string;
+		gitignore: string;
+		planSummaries: string;
+		verifyClaims: string;
+	};
 	/** false: the folder is no project; the store reads as empty and drops writes. */
 	readonly keepsState: boolean;
 	private readonly clock: Clock;
 	private readonly lock: LockOptions;
 	private readonly decisions: DecisionLogOptions;
 	private readonly worksSpec: VersionedFileSpec<WorksFile>;
+	/** The user's state folder: the trust record is read and written there. */
+	readonly stateHome: string;
 
 	constructor(worktree: string, options: FileStoreOptions = {}) {
 		this.worktree = path.resolve(worktree);
@@ -120,12 +137,14 @@ export class FileStore implements Store {
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
 			planSummaries: path.join(this.dir, PLAN_SUMMARIES_FILE),
+			verifyClaims: path.join(this.dir, VERIFY_CLAIMS_FILE),
 		};
 		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
 		this.lock = options.lock ?? {};
 		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
 		this.worksSpec = worksFileSpec({ worktree: this.worktree, harness: options.legacyHarness ?? "unknown" });
+		this.stateHome = options.stateHome ?? boulderStateHome();
 	}
 
 	/** Contract: throws `BoulderError("usage")` for a key that is not one safe path segment. */
@@ -216,6 +235,33 @@ export class FileStore implements Store {
 			},
 			this.lock,
 		);
+	}
+
+	/** Outside any project nothing is trusted, and nothing is there to trust. */
+	async readTrust(): Promise<TrustView> {
+		if (!this.keepsState) return emptyTrust(trustRoot(this.worktree));
+		return (await readTrust(this.stateHome, this.worktree, { clock: this.clock, lock: this.lock })).trust;
+	}
+
+	async grantTrust(grant: TrustGrant): Promise<void> {
+		if (!this.keepsState) return;
+		await grantTrust(this.stateHome, this.worktree, grant, { clock: this.clock, lock: this.lock });
+	}
+
+	async claimVerify(workId: string, until: number): Promise<ClaimResult> {
+		if (!this.keepsState) return { granted: true };
+		await this.ensureLayout();
+		return claimVerify(this.paths.verifyClaims, workId, until, { clock: this.clock, lock: this.lock });
+	}
+
+	async noteVerifyGroup(workId: string, group: number | null): Promise<void> {
+		if (!this.keepsState) return;
+		await noteVerifyGroup(this.paths.verifyClaims, workId, group, { clock: this.clock, lock: this.lock });
+	}
+
+	async releaseVerify(workId: string): Promise<void> {
+		if (!this.keepsState) return;
+		await releaseVerify(this.paths.verifyClaims, workId, { clock: this.clock, lock: this.lock });
 	}
 
 	async appendDecision(record: DecisionRecord): Promise<void> {

@@ -57,6 +57,33 @@ export {
 	type Update,
 } from "./store.js";
 export {
+	ApprovedVerify,
+	emptyTrust,
+	grantTrust,
+	isVerifyApproved,
+	isWorkTrusted,
+	MAX_APPROVED_LISTS,
+	readTrust,
+	TRUST_DIR_NAME,
+	TrustedWork,
+	TrustFile,
+	type TrustGrant,
+	type TrustView,
+	trustFileOf,
+	trustFileSpec,
+	trustRoot,
+	withGrant,
+} from "./trust.js";
+export {
+	type ClaimResult,
+	isLive,
+	processAlive,
+	VERIFY_CLAIMS_FILE,
+	VerifyClaim,
+	VerifyClaimsFile,
+	verifyClaimsSpec,
+} from "./verify-claims.js";
+export {
 	type AsideFile,
 	AsideReason,
 	asideName,

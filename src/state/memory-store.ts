@@ -19,6 +19,8 @@ import {
 	systemClock,
 	type Update,
 } from "./store.js";
+import { emptyTrust, type TrustFile, type TrustGrant, type TrustView, withGrant } from "./trust.js";
+import { type ClaimResult, isLive, type VerifyClaim } from "./verify-claims.js";
 import { type AsideReason, asideName } from "./versioned-file.js";
 import { WorksFile } from "./works.js";
 
@@ -33,10 +35,40 @@ export class MemoryStore implements Store {
 	private works: Slot<WorksFile> | null = null;
 	private readonly decisions: DecisionRecord[] = [];
 	private readonly movedAside: StateProblem[] = [];
+	/** null: every work is trusted (the default); otherwise only what was granted, as in the file store. */
+	private trust: TrustFile | null;
 
-	constructor(worktree = "/memory/worktree", options: { clock?: Clock } = {}) {
+	/** `trust: "recorded"` keeps a trust record like the file store's; by default every work is trusted. */
+	constructor(worktree = "/memory/worktree", options: { clock?: Clock; trust?: "all" | "recorded" } = {}) {
 		this.worktree = worktree;
 		this.clock = options.clock ?? systemClock;
+		this.trust = options.trust === "recorded" ? emptyTrust(worktree) : null;
+	}
+
+	private readonly claims = new Map<string, VerifyClaim>();
+
+	async claimVerify(workId: string, until: number): Promise<ClaimResult> {
+		const held = this.claims.get(workId);
+		if (held && isLive(held, this.clock.now())) return { granted: false, holder: { ...held } };
+		this.claims.set(workId, { pid: process.pid, group: null, at: this.clock.now(), until });
+		return { granted: true };
+	}
+
+	async noteVerifyGroup(workId: string, group: number | null): Promise<void> {
+		const held = this.claims.get(workId);
+		if (held) this.claims.set(workId, { ...held, group });
+	}
+
+	async releaseVerify(workId: string): Promise<void> {
+		this.claims.delete(workId);
+	}
+
+	async readTrust(): Promise<TrustView> {
+		return this.trust === null ? null : structuredClone(this.trust);
+	}
+
+	async grantTrust(grant: TrustGrant): Promise<void> {
+		if (this.trust !== null) this.trust = withGrant(this.trust, grant, this.clock.now());
 	}
 
 	/** Like the file store: a plain read changes nothing; only `updateScope` moves a bad file aside. */

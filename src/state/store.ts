@@ -8,6 +8,8 @@ import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
+import type { TrustGrant, TrustView } from "./trust.js";
+import type { ClaimResult } from "./verify-claims.js";
 import type { WorksFile } from "./works.js";
 
 export type { Clock } from "../core/clock.js";
@@ -57,6 +59,24 @@ export interface Store {
 	appendDecision(record: DecisionRecord): Promise<void>;
 	/** Newest last; `limit` keeps the newest N. Unreadable lines are skipped and counted. */
 	readDecisions(options?: ReadDecisionsQuery): Promise<DecisionRecord[]>;
+	/**
+	 * This user's trust in the works here (`trust.ts`), kept outside the
+	 * worktree; null from a store that trusts everything it holds (the
+	 * memory store's default, for tests of other layers).
+	 */
+	readTrust(): Promise<TrustView>;
+	/** Records works the user started or approved and verify lists they approved (`boulder start`, `boulder trust`). */
+	grantTrust(grant: TrustGrant): Promise<void>;
+	/**
+	 * Claims the right to run the work's verify commands until `until`:
+	 * refused while another live claim holds it (`verify-claims.ts`), so two
+	 * Stops never run two verifies of one work at once.
+	 */
+	claimVerify(workId: string, until: number): Promise<ClaimResult>;
+	/** Names the process group of the verify command this process runs now (null: none). */
+	noteVerifyGroup(workId: string, group: number | null): Promise<void>;
+	/** Drops this process's claim. */
+	releaseVerify(workId: string): Promise<void>;
 	/** Files moved aside, locks left behind, and anything else `boulder doctor` must report. */
 	problems(): Promise<StateProblem[]>;
 	/**
@@ -70,4 +90,33 @@ export interface Store {
 	scopeKeys?(): Promise<Set<string>>;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/**
+ * The real time, never going back within one process: after a step back of
+ * the system clock (NTP, a VM restored) it runs on from where it was at the
+ * monotonic clock's pace until the wall clock catches up; a step forward
+ * (or a suspend, which the monotonic clock does not count) is taken as it is.
+ */
+export function steadyClock(wallClock: () => number = Date.now, monotonic: () => number = monotonicMs): Clock {
+	let wallAt = wallClock();
+	let monoAt = monotonic();
+	return {
+		now() {
+			const wall = wallClock();
+			const mono = monotonic();
+			const steady = wallAt + (mono - monoAt);
+			if (wall >= steady) {
+				wallAt = wall;
+				monoAt = mono;
+				return wall;
+			}
+			return Math.floor(steady);
+		},
+	};
+}
+
+export const systemClock: Clock = steadyClock();
+
+/** Milliseconds on a monotonic clock; `performance.now()` would load perf_hooks, a cost every hook pays at start-up. */
+function monotonicMs(): number {
+	return Number(process.hrtime.bigint()) / 1e6;
+}

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/engine/config-loader.js";
+import { configSources, loadConfig } from "../../src/engine/config-loader.js";
 import { tempWorktree } from "./helpers.js";
 
 const env = (root: string) => ({ HOME: path.join(root, "home"), XDG_CONFIG_HOME: path.join(root, "config") });
@@ -28,5 +28,63 @@ describe("reading config files", () => {
 		expect(() => loadConfig(root, env(root))).toThrow("larger than");
 		await writeFile(file, '{"nextItems": 2}');
 		expect(loadConfig(root, env(root)).config.nextItems).toBe(2);
+	});
+});
+
+describe("a project's config and the user's ceilings", () => {
+	async function layered(user: unknown, project: unknown) {
+		const root = await tempWorktree();
+		const folder = path.join(root, "config", "boulder");
+		await mkdir(folder, { recursive: true });
+		if (user !== undefined) await writeFile(path.join(folder, "config.json"), JSON.stringify(user));
+		await writeFile(path.join(root, "boulder.config.json"), JSON.stringify(project));
+		return loadConfig(root, env(root)).config.budgets.ceiling;
+	}
+
+	it("cannot lift the user's ceiling with null", async () => {
+		const ceiling = await layered(
+			{ budgets: { ceiling: { tokens: 5_000_000 } } },
+			{ budgets: { ceiling: { tokens: null } } },
+		);
+		expect(ceiling.tokens).toBe(5_000_000);
+	});
+
+	it("cannot raise the user's ceiling, nor the default one when the user set none", async () => {
+		const raised = await layered(
+			{ budgets: { ceiling: { autoTurns: 50 } } },
+			{ budgets: { ceiling: { autoTurns: 400 } } },
+		);
+		expect(raised.autoTurns).toBe(50);
+		const unset = await layered(undefined, {
+			budgets: { ceiling: { tokens: null, wallClockMs: 1_000_000_000, autoTurns: null } },
+		});
+		expect(unset).toEqual({ autoTurns: 400, tokens: 100_000_000, wallClockMs: 12 * 60 * 60 * 1000 });
+	});
+
+	it("may tighten the user's ceiling", async () => {
+		const ceiling = await layered(
+			{ budgets: { ceiling: { tokens: null } } },
+			{ budgets: { ceiling: { tokens: 1000 } } },
+		);
+		expect(ceiling.tokens).toBe(1000);
+	});
+});
+
+describe("where a capped ceiling comes from", () => {
+	it("names the user's file (or the default) when the project's looser value lost", async () => {
+		const root = await tempWorktree();
+		const folder = path.join(root, "config", "boulder");
+		await mkdir(folder, { recursive: true });
+		const userFile = path.join(folder, "config.json");
+		await writeFile(userFile, JSON.stringify({ budgets: { ceiling: { tokens: 5_000_000 } } }));
+		await writeFile(
+			path.join(root, "boulder.config.json"),
+			JSON.stringify({ budgets: { ceiling: { tokens: null, autoTurns: null } } }),
+		);
+
+		const sources = configSources(loadConfig(root, env(root)));
+
+		expect(sources["budgets.ceiling.tokens"]).toBe(userFile);
+		expect(sources["budgets.ceiling.autoTurns"]).toBe("default");
 	});
 });

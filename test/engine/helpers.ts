@@ -35,7 +35,8 @@ export function fileEngine(
 	config: ConfigInput = {},
 	runner?: Runner,
 ): { engine: Engine; store: Store } {
-	const store = new FileStore(worktree, { clock });
+	// The trust record lives beside the worktree, never in the user's real state folder.
+	const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
 	return { engine: new Engine({ store, config: Config.parse(config), clock, plans: filePlans, runner }), store };
 }
 

@@ -35,7 +35,7 @@ function countingPlans(settleMs = 0): PlanSource & { reads: number } {
 async function startedWorktree(text = PLAN) {
 	const worktree = await tempWorktree();
 	await writePlan(worktree, "plan.md", text);
-	const store = new FileStore(worktree, { clock });
+	const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
 	await startWork({ store, clock, plans: planFiles() }, { planPath: "plan.md", cwd: worktree });
 	return { worktree, store, cacheFile: path.join(worktree, ".boulder", "plan-summaries.json") };
 }

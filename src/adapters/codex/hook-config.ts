@@ -95,9 +95,13 @@ export function hookCommand(program: HookForm, event: string): string {
 /**
  * The finder, in POSIX sh, forking nothing before the hook runs (`[`,
  * `command -v` and the `${d%/*}` walk up the tree are built in): Codex names
- * no project folder, so it looks upwards from the session's. Every branch
- * ends in `exec` or an exit 0; the notice is JSON Codex shows the user
- * (`systemMessage`), never the model.
+ * no project folder, so it looks upwards from the session's, but never past
+ * the project's root (the first folder with a `.git` or a `package.json`):
+ * a `node_modules` in a shared parent such as `/tmp` is anyone's. What it
+ * finds runs only when the `node_modules` folder, the package and the hook
+ * program are all the user's own (`-O`). Every branch ends in `exec` or an
+ * exit 0; the notice is JSON Codex shows the user (`systemMessage`), never
+ * the model.
  */
 function portableCommand(args: string, event: string): string {
 	const run = `${args} ${HOOK_MARKER}=${PORTABLE_TAG}`;
@@ -106,8 +110,8 @@ function portableCommand(args: string, event: string): string {
 		event === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0";
 	return [
 		`d="$PWD"`,
-		`while [ -n "$d" ] && [ ! -f "$d/${own}" ]; do d="\${d%/*}"; done`,
-		`[ -n "$d" ] && exec node "$d/${own}" ${run}`,
+		`while [ -n "$d" ] && [ ! -f "$d/${own}" ] && [ ! -e "$d/.git" ] && [ ! -f "$d/package.json" ]; do d="\${d%/*}"; done`,
+		`[ -n "$d" ] && [ -O "$d/node_modules" ] && [ -O "$d/node_modules/${PACKAGE_NAME}" ] && [ -O "$d/${own}" ] && exec node "$d/${own}" ${run}`,
 		`command -v ${BOULDER_HOOK_BIN} >/dev/null && exec ${BOULDER_HOOK_BIN} ${run}`,
 		otherwise,
 	].join("; ");

@@ -17,7 +17,7 @@
  * Installing does not trust the hooks: that is the user's review in Codex,
  * and the install says how (`TRUST_NOTE`).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../../core/errors.js";
@@ -124,16 +124,39 @@ export async function uninstallCodex(options: InstallOptions): Promise<InstallRe
 	return { file, action: "removed", backup, entries: edit.removed };
 }
 
+/** As the shell's `-O`: each exists and belongs to this user (links followed). Where there are no users, true. */
+function ownedByUser(...files: string[]): boolean {
+	const uid = process.getuid?.();
+	if (uid === undefined) return true;
+	return files.every((file) => {
+		try {
+			return statSync(file).uid === uid;
+		} catch {
+			return false;
+		}
+	});
+}
+
 export function ourEntries(hooks: unknown): OurCommand[] {
 	return ourEntriesOf(DIALECT, hooks);
 }
 
-/** What the portable commands run here, in words, as the shell finds it; null when nothing. */
+/**
+ * What the portable commands run here, in words, as the shell finds it
+ * (`hook-config.ts`): upwards from the folder to the project's root, a copy
+ * that is the user's own; else the PATH. null when nothing.
+ */
 export function portableFinds(place: Place): string | null {
 	let dir = path.resolve(place.cwd);
 	for (;;) {
 		const own = path.join(dir, "node_modules", PACKAGE_NAME, HOOK_BUNDLE);
-		if (existsSync(own)) return `the project's devDependency, ${own}`;
+		if (existsSync(own)) {
+			if (ownedByUser(path.join(dir, "node_modules"), path.join(dir, "node_modules", PACKAGE_NAME), own)) {
+				return `the project's devDependency, ${own}`;
+			}
+			break;
+		}
+		if (existsSync(path.join(dir, ".git")) || existsSync(path.join(dir, "package.json"))) break;
 		const parent = path.dirname(dir);
 		if (parent === dir) break;
 		dir = parent;

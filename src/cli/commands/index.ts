@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 	{ name: "pause", load: async () => (await import("./work-lifecycle.js")).registerPause },
 	{ name: "resume", load: async () => (await import("./work-lifecycle.js")).registerResume },
 	{ name: "abandon", load: async () => (await import("./work-lifecycle.js")).registerAbandon },
+	{ name: "trust", load: async () => (await import("./trust.js")).registerTrust },
 	{ name: "stop", adapters: true, load: async () => (await import("./stop-go.js")).registerStop },
 	{ name: "go", adapters: true, load: async () => (await import("./stop-go.js")).registerGo },
 	{ name: "why", load: async () => (await import("./why.js")).registerWhy },

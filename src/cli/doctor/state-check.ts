@@ -8,8 +8,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import {
+	emptyTrust,
 	type FileStore,
 	inspectVersionedFile,
+	isVerifyApproved,
+	isWorkTrusted,
 	listScopeFiles,
 	parseAsideName,
 	resolveLockOptions,
@@ -18,7 +21,12 @@ import {
 	type StateProblem,
 	scanStateProblems,
 	scopeFileSpec,
+	type TrustFile,
+	trustFileOf,
+	trustFileSpec,
+	trustRoot,
 	type VersionedFileSpec,
+	type WorksFile,
 	worksFileSpec,
 	worktreeIndexFile,
 	worktreeIndexSpec,
@@ -34,6 +42,7 @@ export const stateCheck: DoctorCheck = {
 		const findings: DoctorFinding[] = store.external ? noProject(store) : [];
 		const works = await inspectFile(store.paths.works, worksFileSpec({ worktree: store.worktree, harness: "unknown" }));
 		findings.push(...works.findings);
+		findings.push(...(await trustFindings(store)));
 		const scopes = await listScopeFiles(store);
 		let scopesOk = 0;
 		for (const file of scopes) {
@@ -82,6 +91,63 @@ function noProject(store: FileStore): DoctorFinding[] {
 				]
 			: []),
 	];
+}
+
+/**
+ * Foreign state: live works boulder did not record for this user on this
+ * machine (they came with a checkout or a copy), works that name another
+ * folder, and verify commands not approved here. Read without moving
+ * anything: a bad trust record is reported, not moved aside.
+ */
+async function trustFindings(store: FileStore): Promise<DoctorFinding[]> {
+	const works = await inspectVersionedFile(
+		store.paths.works,
+		worksFileSpec({ worktree: store.worktree, harness: "unknown" }),
+	);
+	if (works.kind !== "ok") return [];
+	const file = trustFileOf(store.stateHome, store.worktree);
+	const record = await inspectVersionedFile(file, trustFileSpec);
+	const findings: DoctorFinding[] = [];
+	let trust: TrustFile = emptyTrust(trustRoot(store.worktree));
+	if (record.kind === "ok" && record.value.root === trust.root) trust = record.value;
+	else if (record.kind === "bad" || record.kind === "inaccessible") {
+		findings.push({
+			check: CHECK,
+			level: "problem",
+			message: `${file}, the record of the works you trust here, cannot be used (${record.detail}): every work here counts as foreign`,
+			fix: "run `boulder trust` to write it afresh (the bad one is moved aside on the next write)",
+			file,
+		});
+	}
+	for (const work of liveWorks(works.value)) {
+		const other = !path.isAbsolute(work.worktree) || path.resolve(work.worktree) !== store.worktree;
+		if (other || !isWorkTrusted(trust, work)) {
+			findings.push({
+				check: CHECK,
+				level: "warn",
+				message: other
+					? `foreign state: the work "${work.name}" (${work.planPath}) names ${JSON.stringify(work.worktree)} as its worktree, not ${store.worktree}; boulder neither nudges nor verifies it`
+					: `foreign state: the work "${work.name}" (${work.planPath}) in ${store.paths.works} was not started by you on this machine (it came with the checkout or a copy, or from a boulder before trust records); boulder neither nudges nor verifies it`,
+				fix: `read the plan and its verify commands; then \`boulder start ${work.planPath}\` or \`boulder trust\` takes it on. Otherwise nothing to do: it stays idle`,
+				file: store.paths.works,
+			});
+			continue;
+		}
+		if (work.verify.length > 0 && !isVerifyApproved(trust, work.verify)) {
+			findings.push({
+				check: CHECK,
+				level: "warn",
+				message: `the verify commands of "${work.name}" changed since you approved them, and are held back: ${work.verify.map((command) => JSON.stringify(command)).join(", ")}`,
+				fix: "`boulder trust` approves them, if you mean them to run",
+				file: store.paths.works,
+			});
+		}
+	}
+	return findings;
+}
+
+function liveWorks(file: WorksFile) {
+	return Object.values(file.works).filter((work) => work.status === "active" || work.status === "paused");
 }
 
 /** No project here: nothing is kept, and a state folder an older boulder left is not used. */

@@ -6,12 +6,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, symlink } from "node:fs/promises";
+import { chown, mkdir, mkdtemp, readFile, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hookCommand, PORTABLE } from "../../../src/adapters/codex/hook-config.js";
+import { portableFinds } from "../../../src/adapters/codex/install.js";
 import { NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/messages.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -29,7 +30,7 @@ async function project() {
 	await mkdir(below, { recursive: true });
 	await mkdir(home, { recursive: true });
 	const env = { HOME: home, PATH: "/usr/bin:/bin", XDG_STATE_HOME: path.join(home, "state") };
-	return { folder, below, env };
+	return { root, folder, below, env };
 }
 
 /**
@@ -71,4 +72,37 @@ describe("the portable Codex hook", () => {
 		const stop = { session_id: "s1", cwd: below, hook_event_name: "Stop", last_assistant_message: "x" };
 		expect(run(hookCommand(PORTABLE, "Stop"), below, env, stop)).toBe("");
 	});
+
+	it("never runs a boulder-agent found above the project's root", async () => {
+		const { root, below, folder, env } = await project();
+		await mkdir(path.join(root, "node_modules"), { recursive: true });
+		await symlink(REPO, path.join(root, "node_modules", "boulder-agent"));
+		const input = { session_id: "s1", turn_id: "t1", cwd: below, hook_event_name: "UserPromptSubmit", prompt: "Go." };
+
+		expect(run(hookCommand(PORTABLE, "UserPromptSubmit"), below, env, input)).toBe("");
+
+		expect(existsSync(path.join(folder, ".boulder"))).toBe(false);
+		expect(portableFinds({ cwd: below, env })).toBeNull();
+	});
+
+	it.runIf(process.getuid?.() === 0)(
+		"never runs a boulder-agent another user owns (a shared parent such as /tmp)",
+		async () => {
+			const { root, env } = await project();
+			// No .git or package.json: the walk goes up to the shared folder, where someone else planted a copy.
+			const loose = path.join(root, "shared", "proj");
+			await mkdir(loose, { recursive: true });
+			const planted = path.join(root, "shared", "node_modules");
+			await mkdir(planted, { recursive: true });
+			await symlink(REPO, path.join(planted, "boulder-agent"));
+			await chown(planted, 65534, 65534);
+			const input = { session_id: "s1", turn_id: "t1", cwd: loose, hook_event_name: "UserPromptSubmit", prompt: "Go." };
+
+			expect(run(hookCommand(PORTABLE, "UserPromptSubmit"), loose, env, input)).toBe("");
+
+			expect(existsSync(path.join(loose, ".boulder"))).toBe(false);
+			expect(existsSync(path.join(root, "shared", ".boulder"))).toBe(false);
+			expect(portableFinds({ cwd: loose, env })).toBeNull();
+		},
+	);
 });

@@ -1,0 +1,129 @@
+/**
+ * Which works have their verify commands running, and in which process:
+ * `.boulder/verify-running.json`. A Stop that finds a live claim for its work
+ * does not start a second `npm test` beside the first; a claim whose process
+ * and process group are gone, or that outlived its deadline, is stale and
+ * taken over. The claim is written before the commands start and the verify
+ * process group is added as soon as it exists, so even a hook killed with
+ * SIGKILL leaves a claim that names the group still running.
+ */
+import { z } from "../core/zod.js";
+import { type LockOptions, withLock } from "./lock.js";
+import type { Clock } from "./store.js";
+import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
+
+export const VERIFY_CLAIMS_FILE = "verify-running.json";
+
+export const VerifyClaim = z.object({
+	/** The process that runs the commands (a hook, a plugin's host). */
+	pid: z.int(),
+	/** The process group of the command running now, once started. */
+	group: z.nullable(z.int()),
+	at: z.number(),
+	/** After this the claim is stale whatever the processes do (the commands' own timeouts have passed). */
+	until: z.number(),
+});
+export type VerifyClaim = z.infer<typeof VerifyClaim>;
+
+export const VerifyClaimsFile = z.object({
+	schemaVersion: z.literal(1),
+	works: z.record(z.string(), VerifyClaim),
+});
+export type VerifyClaimsFile = z.infer<typeof VerifyClaimsFile>;
+
+export const verifyClaimsSpec: VersionedFileSpec<VerifyClaimsFile> = {
+	label: "verify claims",
+	currentVersion: 1,
+	schema: VerifyClaimsFile,
+	migrations: [],
+};
+
+/** The answer to a claim: granted, or the live claim of another process. */
+export type ClaimResult = { granted: true } | { granted: false; holder: VerifyClaim };
+
+/** Whether a process (or, negative, a process group) exists: signal 0 only asks. */
+export function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: it exists, but belongs to someone else.
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+/** Contract: pure but for asking whether processes are alive. */
+export function isLive(claim: VerifyClaim, now: number, alive: (pid: number) => boolean = processAlive): boolean {
+	if (now >= claim.until) return false;
+	if (claim.pid === process.pid || alive(claim.pid)) return true;
+	return claim.group !== null && alive(-claim.group);
+}
+
+export interface ClaimOptions {
+	clock: Clock;
+	lock?: LockOptions;
+	alive?: (pid: number) => boolean;
+}
+
+async function change<R>(
+	file: string,
+	options: ClaimOptions,
+	fn: (claims: Record<string, VerifyClaim>) => { result: R; next: Record<string, VerifyClaim> | null },
+): Promise<R> {
+	return withLock(
+		file,
+		async (lock) => {
+			const read = await readVersionedFile(file, verifyClaimsSpec, { clock: options.clock, held: lock });
+			const claims = read.kind === "ok" ? read.value.works : {};
+			const { result, next } = fn(claims);
+			if (next !== null) {
+				lock.assertHeld();
+				await writeVersionedFile(file, verifyClaimsSpec, { schemaVersion: 1, works: next });
+			}
+			return result;
+		},
+		options.lock,
+	);
+}
+
+/** Claims the work's verify for this process until `until`, unless a live claim (this process's own included) holds it. */
+export async function claimVerify(
+	file: string,
+	workId: string,
+	until: number,
+	options: ClaimOptions,
+): Promise<ClaimResult> {
+	return change<ClaimResult>(file, options, (claims) => {
+		const now = options.clock.now();
+		const held = Object.hasOwn(claims, workId) ? claims[workId] : undefined;
+		if (held && isLive(held, now, options.alive)) {
+			return { result: { granted: false, holder: held }, next: null };
+		}
+		const mine: VerifyClaim = { pid: process.pid, group: null, at: now, until };
+		return { result: { granted: true }, next: { ...claims, [workId]: mine } };
+	});
+}
+
+/** Names the process group of the command that runs now under this process's claim. */
+export async function noteVerifyGroup(
+	file: string,
+	workId: string,
+	group: number | null,
+	options: ClaimOptions,
+): Promise<void> {
+	await change(file, options, (claims) => {
+		const held = Object.hasOwn(claims, workId) ? claims[workId] : undefined;
+		if (!held || held.pid !== process.pid) return { result: undefined, next: null };
+		return { result: undefined, next: { ...claims, [workId]: { ...held, group } } };
+	});
+}
+
+/** Drops this process's claim (another's is left alone). */
+export async function releaseVerify(file: string, workId: string, options: ClaimOptions): Promise<void> {
+	await change(file, options, (claims) => {
+		const held = Object.hasOwn(claims, workId) ? claims[workId] : undefined;
+		if (!held || held.pid !== process.pid) return { result: undefined, next: null };
+		const { [workId]: _, ...rest } = claims;
+		return { result: undefined, next: rest };
+	});
+}

@@ -1,0 +1,72 @@
+/**
+ * Foreign state from the command line: `boulder doctor` explains a work that
+ * came with the checkout, `boulder why` says it was not acted on, and
+ * `boulder trust` takes it on, showing the verify commands it approves.
+ */
+import { describe, expect, it } from "vitest";
+import { sandbox } from "./helpers.js";
+
+const PLAN = `---\nverify: ["npm test"]\n---\n# Build\n\n- [x] one\n`;
+
+async function clone() {
+	const box = await sandbox();
+	await box.write("plan.md", PLAN);
+	await box.write(
+		".boulder/works.json",
+		JSON.stringify({
+			schemaVersion: 2,
+			activeWorkId: "build",
+			stopped: null,
+			works: {
+				build: {
+					id: "build",
+					planPath: "plan.md",
+					name: "Build",
+					status: "active",
+					startedAt: 1_700_000_000_000,
+					endedAt: null,
+					elapsedMs: null,
+					sessions: [],
+					agent: null,
+					worktree: ".",
+					subagentSessions: {},
+					verify: ["npm test"],
+					verifyTimeoutMs: null,
+					lastVerification: null,
+				},
+			},
+		}),
+	);
+	return box;
+}
+
+describe("foreign state", () => {
+	it("`boulder doctor` explains a work that came with the checkout and how to take it on", async () => {
+		const box = await clone();
+		const ran = await box.run(["doctor"]);
+		expect(ran.stdout).toContain('foreign state: the work "Build" (plan.md)');
+		expect(ran.stdout).toContain("`boulder start plan.md` or `boulder trust`");
+	});
+
+	it("`boulder why` says the work was not acted on, and why", async () => {
+		const box = await clone();
+		const engine = await box.engine();
+		const ref = { harness: "claude-code", sessionId: "s1" };
+		await engine.turnStarted(ref, "user");
+		await engine.turnEnded(ref, { outcome: "end" });
+		await engine.onIdle(ref);
+		const ran = await box.run(["why"]);
+		expect(ran.stdout).toContain("foreign state");
+		expect(ran.stdout).toContain("`boulder start plan.md`");
+	});
+
+	it("`boulder trust` takes the work on and shows the verify commands it approves; doctor is quiet after", async () => {
+		const box = await clone();
+		const trusted = await box.run(["trust"]);
+		expect(trusted.code).toBe(0);
+		expect(trusted.stdout).toContain("Trusted Build (plan.md).");
+		expect(trusted.stdout).toContain("    npm test");
+		const doctor = await box.run(["doctor"]);
+		expect(doctor.stdout).not.toContain("foreign state");
+	});
+});
