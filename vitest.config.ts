@@ -18,7 +18,12 @@ const UNIT_EXCLUDE = ["test/e2e/**", "**/*.process.test.ts", "**/*.browser.test.
 // BOULDER_TEST_REPORT lets CI read the runner's real pass/fail counts and times.
 const report = process.env.BOULDER_TEST_REPORT;
 
-/** `--maxWorkers` for the harness suites, measured on 2 cores (docs/architecture.md); BOULDER_E2E_WORKERS overrides it. */
+/**
+ * Harness suites side by side: each has its own HOME, model server port and temp project.
+ * Measured on 2 cores (four suites, 28 tests, load average 15 to 20): 1 worker 413 s,
+ * 2 workers 244 s, 3 workers 221 s. Two: a third gains little and puts three harnesses
+ * on two cores. Vitest's own default there is one (cores − 1). BOULDER_E2E_WORKERS overrides it.
+ */
 const E2E_WORKERS = Number(process.env.BOULDER_E2E_WORKERS) || 2;
 
 export default defineConfig({
@@ -39,6 +44,8 @@ export default defineConfig({
 					setupFiles: ["test/support/unit-guard.ts"],
 					pool: "threads",
 					isolate: false,
+					// Measured on 2 cores at a load average of 15 to 18: 1 worker 80 and 94 s, 2 workers 49 and 55 s.
+					maxWorkers: 2,
 					sequence: { groupOrder: 0 },
 				},
 			},
@@ -49,6 +56,8 @@ export default defineConfig({
 					include: ["test/**/*.process.test.ts", "bench/**/*.process.test.ts"],
 					exclude: ["test/e2e/**", "**/*.browser.test.ts"],
 					pool: "forks",
+					// Measured on 2 cores at a load average of 16 to 18: 1 worker 99 s, 2 workers 64 s.
+					maxWorkers: 2,
 					sequence: { groupOrder: 1 },
 				},
 			},
