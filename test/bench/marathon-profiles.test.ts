@@ -13,8 +13,8 @@ import { slowBurner, steady100, steadyExpensive } from "../../bench/policy/profi
 import type { RunResult } from "../../bench/policy/run-result.js";
 import { scenarioOf, simulate } from "../../bench/policy/world.js";
 import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
+import { SEEDS } from "./seeds.js";
 
-const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
 const MARATHON = [steady100, steadyExpensive, slowBurner];
 
 interface TurnSeen {

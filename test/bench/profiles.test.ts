@@ -16,8 +16,7 @@ import { type RunResult, type ViolationKind, violationTotal } from "../../bench/
 import { summarizeAll } from "../../bench/policy/summary.js";
 import { simulate } from "../../bench/policy/world.js";
 import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
-
-const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
+import { SEEDS } from "./seeds.js";
 
 function runs(profileName: string, make: Parameters<typeof simulate>[0]["makePolicy"]): RunResult[] {
 	const profile = profileByName(profileName);

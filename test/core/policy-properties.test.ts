@@ -192,10 +192,12 @@ function userTurnWorld(): World {
 
 describe("policy invariants", () => {
 	it(`(a) bounds nudges without progress by the stagnation limit plus grace (plus the cap on API-error turns), and by the turn budget (${RUNS} runs)`, () => {
+		let runs = 0;
 		let runsWithNudges = 0;
 		let runsAtTheBound = 0;
 		fc.assert(
 			fc.property(configArb, fc.array(eventArb, { maxLength: 200 }), (config, events) => {
+				runs++;
 				const { decisions, world } = play(config, events, userTurnWorld());
 				const injects = decisions.filter((decision) => decision.kind === "inject");
 				if (world.delivered > 0) runsWithNudges++;
@@ -224,8 +226,8 @@ describe("policy invariants", () => {
 			}),
 			{ numRuns: RUNS },
 		);
-		// The property is only worth something if the runs really nudged.
-		expect(runsWithNudges).toBeGreaterThan(RUNS / 2);
+		// The property is only worth something if the runs really nudged (of the runs made: a time bound may stop short of RUNS).
+		expect(runsWithNudges).toBeGreaterThan(runs / 2);
 		expect(runsAtTheBound).toBeGreaterThan(0);
 	});
 

@@ -11,7 +11,7 @@ import {
 	startModelServer,
 } from "./support/openai-server.js";
 import { type OpencodeServer, type PluginEntry, requireBuild, startOpencode } from "./support/opencode-run.js";
-import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
+import { NUDGE, REPO, readDecisionLog, waitOutSilence } from "./support/suite.js";
 import { statusesAt, opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
@@ -163,7 +163,8 @@ describe("boulder with the real OpenCode", () => {
 			const { sessionID } = await oc.startTurn("Build the store.");
 			const asked = await oc.events.waitFor((e) => e.type === "question.asked", { timeoutMs: 30_000 });
 			const requestsWhileAsking = model.mainRequests().length;
-			await new Promise((resolve) => setTimeout(resolve, 1_500));
+			// While the question waits, boulder decides nothing and logs nothing: silence is all there is to see.
+			await waitOutSilence();
 			expect(model.mainRequests()).toHaveLength(requestsWhileAsking);
 			expect(nudges(model)).toHaveLength(0);
 

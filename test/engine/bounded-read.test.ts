@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +9,7 @@ import {
 	readRegularFile,
 	sizeInWords,
 } from "../../src/engine/bounded-read.js";
+import { makeFifo } from "../support/fifo.js";
 import { tempWorktree } from "./helpers.js";
 
 const posix = process.platform !== "win32";
@@ -31,7 +31,7 @@ async function problem(promise: Promise<unknown>): Promise<FileProblem> {
 
 function fifo(name: string): string {
 	const file = path.join(dir, name);
-	execFileSync("mkfifo", [file]);
+	makeFifo(file);
 	return file;
 }
 

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { configSources, loadConfig } from "../../src/engine/config-loader.js";
+import { makeFifo } from "../support/fifo.js";
 import { tempWorktree } from "./helpers.js";
 
 const env = (root: string) => ({ HOME: path.join(root, "home"), XDG_CONFIG_HOME: path.join(root, "config") });
@@ -11,7 +11,7 @@ describe("reading config files", () => {
 	it("refuses a FIFO, a device or a folder as the config at once, naming it, instead of hanging", async () => {
 		const root = await tempWorktree();
 		const file = path.join(root, "boulder.config.json");
-		execFileSync("mkfifo", [file]);
+		makeFifo(file);
 		expect(() => loadConfig(root, env(root))).toThrow(`cannot read ${file}: it is not a regular file`);
 		const other = await tempWorktree();
 		await symlink("/dev/zero", path.join(other, "boulder.config.json"));

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -6,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { BoulderError } from "../../src/core/errors.js";
 import { filePlans, MAX_PLAN_BYTES } from "../../src/engine/plan-files.js";
 import { startWork } from "../../src/engine/works-ops.js";
+import { makeFifo } from "../support/fifo.js";
 import { clock, fileEngine, main, tempWorktree, turnThenIdle, writePlan } from "./helpers.js";
 
 const posix = process.platform !== "win32";
@@ -31,7 +31,7 @@ describe("reading plan files", () => {
 
 	it.runIf(posix)("refuses a FIFO named as a plan with an error naming it, instead of hanging", async () => {
 		const worktree = await tempWorktree();
-		execFileSync("mkfifo", [path.join(worktree, "f.md")]);
+		makeFifo(path.join(worktree, "f.md"));
 
 		const error = await rejection(filePlans.read(worktree, "f.md"));
 
@@ -69,7 +69,7 @@ describe("reading plan files", () => {
 
 	it.runIf(posix)("makes `start` fail with that error, and starts nothing", async () => {
 		const worktree = await tempWorktree();
-		execFileSync("mkfifo", [path.join(worktree, "f.md")]);
+		makeFifo(path.join(worktree, "f.md"));
 		const { store } = fileEngine(worktree);
 
 		const error = await rejection(startWork({ store, clock, plans: filePlans }, { planPath: "f.md", cwd: worktree }));
@@ -86,7 +86,7 @@ describe("a plan that became unreadable while its work is active", () => {
 		const { engine, store } = fileEngine(worktree);
 		await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree, session: main });
 		await rm(path.join(worktree, "plan.md"));
-		execFileSync("mkfifo", [path.join(worktree, "plan.md")]);
+		makeFifo(path.join(worktree, "plan.md"));
 		await engine.turnStarted(main, "user");
 
 		const result = await turnThenIdle(engine, main);

@@ -9,7 +9,6 @@
  * is a well-formed event, which transcript a path names, and which project a
  * call lands in.
  */
-import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, realpathSync } from "node:fs";
 import { mkdir, symlink, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -25,6 +24,7 @@ import {
 	toolResultLine,
 	toolUse,
 } from "../adapters/claude-code/helpers.js";
+import { makeFifo } from "../support/fifo.js";
 
 /** Sessions most inputs are about, so lists, turns and stops meet. */
 export const GOOD_IDS = [
@@ -85,7 +85,7 @@ export interface Fixtures {
 const REAL_COUNT = 24;
 const MUTATED_COUNT = 16;
 
-/** Builds the transcript folder. `mkfifo` is the one outside program it needs. */
+/** Builds the transcript folder; its FIFO comes from the pool made before the run (test/support/fifo.ts). */
 export async function makeFixtures(root: string, seed: number): Promise<Fixtures> {
 	const dir = path.join(root, "transcripts");
 	await mkdir(dir, { recursive: true });
@@ -131,7 +131,7 @@ export async function makeFixtures(root: string, seed: number): Promise<Fixtures
 	const hostile: HostilePath[] = [];
 	const add = (kind: string, file: string) => hostile.push({ kind, path: file });
 	const fifo = path.join(dir, "fifo.jsonl");
-	execFileSync("mkfifo", [fifo]);
+	makeFifo(fifo);
 	add("fifo", fifo);
 	const linkToFifo = path.join(dir, "link-to-fifo.jsonl");
 	await symlink(fifo, linkToFifo);

@@ -18,6 +18,7 @@ import { readDecisionLines } from "../../src/state/decision-log.js";
 import { FileStore } from "../../src/state/file-store.js";
 import { parseAsideName } from "../../src/state/versioned-file.js";
 import { FULL, scaled } from "../fuzz/scale.js";
+import { seeded } from "../support/seeded.js";
 import { assertBuildFresh, runChild, tempDir } from "./helpers.js";
 
 const KILLS = scaled(6, 500);
@@ -78,6 +79,7 @@ async function current(kind: Exclude<Kind, "log">, dir: string): Promise<number 
 }
 
 async function crashKind(kind: Kind): Promise<Tally> {
+	const { random } = seeded(`crash-kinds ${kind}`);
 	const dir = await tempDir(`boulder-crash-${kind}-`);
 	const tally: Tally = { kills: 0, inFlight: 0, landed: 0, tempLeft: 0, unreadable: 0, lost: 0, tornLines: 0 };
 	const acked: number[] = [];
@@ -85,9 +87,9 @@ async function crashKind(kind: Kind): Promise<Tally> {
 	let temps = 0;
 	for (let round = 0; round < KILLS; round++) {
 		// Kill inside one of the next few writes, a little after it began.
-		const target = next + Math.floor(Math.random() * 3);
+		const target = next + Math.floor(random() * 3);
 		const child = runChild("store-writer.mjs", [kind, dir, String(next), "1000", String(KEEP)], (line, self) => {
-			if (line === `w ${target}`) setTimeout(() => self.process.kill("SIGKILL"), Math.random() * 6);
+			if (line === `w ${target}`) setTimeout(() => self.process.kill("SIGKILL"), random() * 6);
 		});
 		const exit = await child.done;
 		expect(exit.signal, exit.stderr).toBe("SIGKILL");

@@ -8,6 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isTempFileName } from "../../src/state/atomic-write.js";
+import { seeded } from "../support/seeded.js";
 import { assertBuildFresh, runChild, tempDir } from "./helpers.js";
 
 const FILES = 3;
@@ -32,6 +33,7 @@ describe("crash safety of atomic writes", () => {
 	beforeAll(assertBuildFresh);
 
 	it("leaves every file whole (old or new) after SIGKILL at random moments, over several rounds", async () => {
+		const { random, replay } = seeded("crash-safety");
 		const dir = await tempDir();
 		/** Per file, the newest index the writer reported done. */
 		const acked = new Map<number, number>();
@@ -39,7 +41,7 @@ describe("crash safety of atomic writes", () => {
 		let kills = 0;
 		for (let round = 0; round < ROUNDS; round++) {
 			// The last round runs to the end, so at least one child does all its writes.
-			const killAfter = round === ROUNDS - 1 ? Number.POSITIVE_INFINITY : 20 + Math.floor(Math.random() * 560);
+			const killAfter = round === ROUNDS - 1 ? Number.POSITIVE_INFINITY : 20 + Math.floor(random() * 560);
 			let seen = 0;
 			const child = runChild(
 				"atomic-writer.mjs",
@@ -48,13 +50,13 @@ describe("crash safety of atomic writes", () => {
 					seen++;
 					if (seen === killAfter) {
 						// A little jitter so the kill lands anywhere inside the next write.
-						setTimeout(() => self.process.kill("SIGKILL"), Math.random() * 3);
+						setTimeout(() => self.process.kill("SIGKILL"), random() * 3);
 					}
 				},
 			);
 			const exit = await child.done;
 			if (Number.isFinite(killAfter)) {
-				expect(exit.signal).toBe("SIGKILL");
+				expect(exit.signal, replay).toBe("SIGKILL");
 				kills++;
 			} else {
 				expect(exit.code, exit.stderr).toBe(0);

@@ -60,9 +60,11 @@ describe("withLock in one process", () => {
 		const outcome = withLock(
 			file,
 			async (lock) => {
-				// Someone removes the lock folder under us; the next refresh notices.
+				// Someone removes the lock folder under us; the next refresh notices: wait for that report, not for a time.
 				await rm(lockFolderOf(file), { recursive: true });
-				await new Promise((resolve) => setTimeout(resolve, 1_500));
+				for (let tries = 0; reported.length === 0 && tries < 800; tries++) {
+					await new Promise((resolve) => setTimeout(resolve, 10));
+				}
 				lock.assertHeld();
 				return "committed";
 			},

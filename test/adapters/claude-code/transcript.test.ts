@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, readFile, stat, symlink, writeFile } from "node:fs/promises";
@@ -13,6 +12,7 @@ import {
 	unseenReason,
 } from "../../../src/adapters/claude-code/transcript.js";
 import { FileProblem } from "../../../src/engine/bounded-read.js";
+import { makeFifo } from "../../support/fifo.js";
 import {
 	assistantLines,
 	interruptLine,
@@ -475,7 +475,7 @@ describe("chunks that cut lines and characters", () => {
 describe("files that are not transcripts", () => {
 	it.runIf(posix)("refuses a FIFO at once instead of waiting for a writer", async () => {
 		const file = path.join(dir, "f.jsonl");
-		execFileSync("mkfifo", [file]);
+		makeFifo(file);
 
 		await expect(readTurn(file)).rejects.toMatchObject({
 			kind: "not-regular",

@@ -3,7 +3,6 @@
  * the transcript does not show lets the agent stop and says why in one
  * decision.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
@@ -13,6 +12,7 @@ import { type HookAnswer, handleHook } from "../../../src/adapters/claude-code/e
 import { readTurn } from "../../../src/adapters/claude-code/transcript.js";
 import type { Engine } from "../../../src/engine/engine.js";
 import type { MemoryStore } from "../../../src/state/memory-store.js";
+import { makeFifo } from "../../support/fifo.js";
 import {
 	assistantLines,
 	hookInput,
@@ -101,7 +101,7 @@ describe("a Stop whose turn the transcript does not show is not continued", () =
 
 	it.runIf(posix)("a FIFO, at once, instead of hanging until the hook's watchdog", async () => {
 		const fifo = path.join(dir, "f.jsonl");
-		execFileSync("mkfifo", [fifo]);
+		makeFifo(fifo);
 		await expectUnseen(fifo, `cannot read the transcript ${fifo}: it is a FIFO (named pipe), not a regular file`);
 	});
 
@@ -141,7 +141,7 @@ describe("a Stop whose turn the transcript does not show is not continued", () =
 
 	it.runIf(posix)("and a prompt whose transcript is a FIFO records the problem and goes on", async () => {
 		const fifo = path.join(dir, "f.jsonl");
-		execFileSync("mkfifo", [fifo]);
+		makeFifo(fifo);
 
 		await send("UserPromptSubmit", { prompt: "Go.", transcript_path: fifo });
 

@@ -19,7 +19,7 @@ import type { Event, Message, Part, Session, SessionStatus, Todo } from "@openco
 import type { CliPlace } from "./boulder-cli.js";
 import { harnessBin } from "./harnesses.js";
 import { homeFolders, isolatedEnv } from "./isolated-env.js";
-import { requireBuilt } from "./suite.js";
+import { requireBuilt, SILENCE_MS } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The pinned OpenCode binary. */
@@ -428,11 +428,13 @@ export class OpencodeServer {
 	}
 
 	/**
-	 * Waits until a session has been idle, with no event of its own, for `quietMs`.
-	 * For "nothing more happens" checks after a plugin had its chance to act.
+	 * Waits until a session has been idle, with no event of its own, for `quietMs`
+	 * (`SILENCE_MS` unless told). For "nothing more happens" checks after a plugin
+	 * had its chance to act: a wait on silence, where a wait on the event that
+	 * proves the outcome would be better (docs/architecture.md, "Time in tests").
 	 */
 	async waitForQuiet(sessionID: string, options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
-		const quietMs = options.quietMs ?? 1_500;
+		const quietMs = options.quietMs ?? SILENCE_MS;
 		const deadline = Date.now() + (options.timeoutMs ?? 30_000);
 		for (;;) {
 			const before = this.events.forSession(sessionID).length;

@@ -25,6 +25,19 @@ export const NUDGE = headerOf(CONTINUATION_PROMPT);
 /** The first line of the context a resumed, compacted or restarted session is given. */
 export const CONTEXT = headerOf(RESUME_CONTEXT);
 
+/**
+ * How long a suite watches for something that must not happen, where no event
+ * would show it (silence is the only observable). One constant for every such
+ * wait, so each is named and the same; a wait for an outcome waits on the
+ * event that proves it instead.
+ */
+export const SILENCE_MS = 1_500;
+
+/** Lets `SILENCE_MS` pass, for a check that something did not happen where nothing else would prove it. */
+export function waitOutSilence(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, SILENCE_MS));
+}
+
 /** One line of `.boulder/decisions.jsonl`. */
 export type DecisionRecord = Record<string, unknown>;
 

@@ -14,6 +14,9 @@
  * transcript, which must block: the fuzzer proves it reaches the nudge.
  *
  * Counts: `scale.ts` (small in `npm test`, 100,000 per event under `npm run fuzz`).
+ *
+ * In the process tier although it starts no process: it changes the working
+ * folder, which a test may do only in a process of its own.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
