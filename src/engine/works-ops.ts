@@ -62,6 +62,8 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 	const now = deps.clock.now();
 	const { work, outcome, paused } = await deps.store.updateWorks((current) => {
 		const file = worksOrThrow(current);
+		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
+		if (plan.counts.open === 0 && active && active.planPath !== relative) throw nothingOpen(relative, plan, active);
 		const existing = Object.values(file.works).find(
 			(candidate) =>
 				candidate.planPath === relative && (candidate.status === "active" || candidate.status === "paused"),
@@ -109,6 +111,20 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 		return { result: { work: started, outcome, paused }, next: { ...file, activeWorkId: started.id, works } };
 	});
 	return { work, plan, outcome, paused };
+}
+
+/**
+ * A plan with nothing open would start a work with nothing to do and pause
+ * the active work for it: refused, saying what stays as it was. (With no
+ * other work active, it starts: its verify commands, if any, run on the next idle.)
+ */
+function nothingOpen(relative: string, plan: ParsedPlan, active: Work): BoulderError {
+	const { total, completed, blocked, cancelled } = plan.counts;
+	const rest = [blocked > 0 ? `${blocked} blocked` : "", cancelled > 0 ? `${cancelled} cancelled` : ""].filter(Boolean);
+	return new BoulderError(
+		"plan-done",
+		`${relative} has nothing open: ${completed} of ${total} item${total === 1 ? "" : "s"} done${rest.length > 0 ? ` (${rest.join(", ")})` : ""}. Starting it would pause "${active.name}" for nothing, so nothing changed: "${active.name}" stays the active work. Add a \`- [ ]\` item to the plan, or \`boulder pause\` first, to start it anyway.`,
+	);
 }
 
 /** Finds a work by id or name; without one, the active work. */
