@@ -134,9 +134,28 @@ export function findWork(file: WorksFile, ref?: string): Work {
 		if (!active) throw new BoulderError("not-found", "there is no active work; `boulder start PLAN.md` starts one");
 		return active;
 	}
-	const found = file.works[ref] ?? Object.values(file.works).find((work) => work.name === ref || work.planPath === ref);
-	if (!found) throw new BoulderError("not-found", `no work named ${ref}; \`boulder status\` lists them`);
-	return found;
+	const all = Object.values(file.works);
+	const found = file.works[ref] ?? all.find((work) => work.name === ref || work.planPath === ref);
+	if (found) return found;
+	// A unique start of an id is that work; anything else is refused with the candidates, never guessed.
+	const prefixed = all.filter((work) => work.id.startsWith(ref));
+	if (prefixed.length === 1 && prefixed[0]) return prefixed[0];
+	if (prefixed.length > 1) {
+		throw new BoulderError(
+			"usage",
+			`"${ref}" names ${prefixed.length} works: ${listedWorks(prefixed)}; give more of the id`,
+		);
+	}
+	throw new BoulderError(
+		"usage",
+		all.length === 0
+			? `no work named "${ref}": this worktree has no works; \`boulder start PLAN.md\` starts one`
+			: `no work named "${ref}"; the works here: ${listedWorks(all)}`,
+	);
+}
+
+function listedWorks(works: readonly Work[]): string {
+	return works.map((work) => `${work.id} (${work.status}, ${work.planPath})`).join(", ");
 }
 
 export interface StatusChange {

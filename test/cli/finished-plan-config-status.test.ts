@@ -42,7 +42,9 @@ describe("boulder config", () => {
 		const lines = ran.stdout.split("\n");
 		const schemaLine = lines.find((line) => line.startsWith("$schema")) ?? "";
 		expect(schemaLine).toContain(`"${schema}"  ${path.join(box.worktree, "boulder.config.json")}`);
-		expect(lines.find((line) => line.startsWith("budgets.wallClockMs"))).toMatch(/^budgets\.wallClockMs +3 h +default$/);
+		expect(lines.find((line) => line.startsWith("budgets.wallClockMs"))).toMatch(
+			/^budgets\.wallClockMs +3 h +default$/,
+		);
 		expect(lines.find((line) => line.startsWith("budgets.perItem.wallClockMs"))).toMatch(/ 20 min +default$/);
 		// Machine output keeps the numbers.
 		const json = JSON.parse((await box.run(["config", "--json"])).stdout);
