@@ -13,15 +13,40 @@ export interface Output {
 	isTTY?: boolean;
 }
 
+/** Where a question to the person goes: only a terminal can answer one. */
+export interface Input {
+	isTTY?: boolean;
+	/** Shows `question` and resolves to the line typed. */
+	ask(question: string): Promise<string>;
+}
+
 export interface CliIO {
 	stdout: Output;
 	stderr: Output;
 	env: NodeJS.ProcessEnv;
 	cwd: string;
+	/** Absent: nobody can be asked (a test, a pipe). */
+	stdin?: Input;
 }
 
 export function processIO(): CliIO {
-	return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+	return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: stdinInput() };
+}
+
+/** The process's stdin; the question is written to stderr, so stdout stays what was asked for. */
+function stdinInput(): Input {
+	return {
+		isTTY: process.stdin.isTTY === true,
+		async ask(question) {
+			const { createInterface } = await import("node:readline/promises");
+			const lines = createInterface({ input: process.stdin, output: process.stderr });
+			try {
+				return await lines.question(question);
+			} finally {
+				lines.close();
+			}
+		},
+	};
 }
 
 /**

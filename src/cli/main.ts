@@ -36,6 +36,8 @@ export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 			stderr: io.stderr ?? defaults.stderr,
 			env: io.env ?? defaults.env,
 			cwd: io.cwd ?? defaults.cwd,
+			// Tests that give their own streams are not a terminal unless they say so.
+			...(io.stdin ? { stdin: io.stdin } : io.stdout === undefined && defaults.stdin ? { stdin: defaults.stdin } : {}),
 		},
 		{
 			...(io.clock ? { clock: io.clock } : {}),

@@ -167,24 +167,51 @@ export interface StatusChange {
 }
 
 /**
- * Contract: a finished (completed, abandoned) work cannot change; that is a
- * `not-found` error (no live work of that name: exit 1), not a usage error.
+ * Contract: a completed work cannot change, and an abandoned one only comes
+ * back (`active`, what `boulder resume` asks) while no other live work rolls
+ * its plan; anything else is a `not-found` error (no live work of that name:
+ * exit 1), not a usage error.
  */
 export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: string): Promise<StatusChange> {
 	return deps.store.updateWorks<StatusChange>((current) => {
 		const file = worksOrThrow(current);
 		const work = findWork(file, ref);
-		if (work.status === "completed" || work.status === "abandoned") {
+		// An abandoned work comes back with `resume` (abandoning is undoable); a completed one is over.
+		const revived = work.status === "abandoned" && status === "active";
+		if (work.status === "completed" || (work.status === "abandoned" && !revived)) {
 			throw new BoulderError(
 				"not-found",
-				`the work "${work.name}" is already ${work.status}; \`boulder start ${work.planPath}\` starts its plan afresh`,
+				`the work "${work.name}" is already ${work.status}; ${
+					work.status === "abandoned"
+						? `\`boulder resume ${work.id}\` brings it back`
+						: `\`boulder start ${work.planPath}\` starts its plan afresh`
+				}`,
 			);
+		}
+		if (revived) {
+			const rival = Object.values(file.works).find(
+				(other) =>
+					other.id !== work.id &&
+					other.planPath === work.planPath &&
+					(other.status === "active" || other.status === "paused"),
+			);
+			if (rival) {
+				throw new BoulderError(
+					"not-found",
+					`${work.planPath} is rolled by the work "${rival.name}" (${rival.id}, ${rival.status}) now; one plan has one live work, so "${work.name}" stays abandoned`,
+				);
+			}
 		}
 		if (work.status === status && (status !== "active" || file.activeWorkId === work.id)) {
 			return { result: { work, changed: false, paused: [] }, next: null };
 		}
 		const now = deps.clock.now();
-		const ended = status === "abandoned" ? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) } : {};
+		const ended =
+			status === "abandoned"
+				? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) }
+				: revived
+					? { endedAt: null, elapsedMs: null }
+					: {};
 		const updated: Work = { ...work, status, ...ended };
 		const { works, paused } =
 			status === "active" ? pauseOthers(file.works, work.id) : { works: { ...file.works }, paused: [] };

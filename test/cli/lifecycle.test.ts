@@ -133,9 +133,11 @@ describe("boulder pause | resume | abandon", () => {
 		expect(await statusOf()).toBe("abandoned");
 
 		// Not a usage error: the command line is right, the work is over.
-		const again = await box.run(["resume", "ship-the-cli"]);
+		const again = await box.run(["pause", "ship-the-cli"]);
 		expect(again.code).toBe(1);
-		expect(again.stderr).toContain('the work "Ship the CLI" is already abandoned');
+		expect(again.stderr).toContain(
+			'the work "Ship the CLI" is already abandoned; `boulder resume ship-the-cli` brings it back',
+		);
 	});
 
 	it("says there is no active work to pause", async () => {
