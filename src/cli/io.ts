@@ -50,12 +50,14 @@ function stdinInput(): Input {
 }
 
 /**
- * Colours only for a terminal, and never when NO_COLOR is set (any non-empty
- * value, as no-color.org asks); FORCE_COLOR turns them on for a pipe.
+ * Colours only for a terminal that shows them, and never when NO_COLOR is set
+ * (any non-empty value, as no-color.org asks) or the terminal is `TERM=dumb`;
+ * FORCE_COLOR turns them on for a pipe.
  */
 export function colorsFor(output: Output, env: NodeJS.ProcessEnv): Colors {
 	if (env.NO_COLOR) return pc.createColors(false);
 	if (env.FORCE_COLOR && env.FORCE_COLOR !== "0") return pc.createColors(true);
+	if (env.TERM === "dumb") return pc.createColors(false);
 	return pc.createColors(output.isTTY === true);
 }
 

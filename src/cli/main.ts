@@ -10,6 +10,7 @@ import { Command, CommanderError } from "commander";
 import type { AdapterRegistry } from "../adapters/registry.js";
 import type { Clock } from "../core/clock.js";
 import { isBoulderError } from "../core/errors.js";
+import { examplesText } from "./commands/help-text.js";
 import { type CommandEntry, commandsFor } from "./commands/index.js";
 import { type Cli, createCli, safe } from "./context.js";
 import { EXIT } from "./exit-codes.js";
@@ -71,6 +72,11 @@ export async function buildProgram(cli: Cli, commands: readonly CommandEntry[]):
 		});
 	const registers = await Promise.all(commands.map((entry) => entry.load()));
 	for (const register of registers) register(program, cli);
+	// Every command's help ends with its examples (`help-text.ts`).
+	for (const command of program.commands) {
+		const examples = examplesText(command.name());
+		if (examples) command.addHelpText("after", examples);
+	}
 	return program;
 }
 

@@ -188,8 +188,9 @@ describe("boulder plans", () => {
 		await box.write("bad.md", "---\nverify: [unclosed\n---\n- [ ] one\n");
 		const ran = await box.run(["plans", "bad.md", "missing.md"]);
 		expect(ran.code).toBe(1);
-		expect(ran.stdout).toMatch(/bad\.md:2: verify: /);
-		expect(ran.stdout).toContain("no such file or folder: missing.md");
+		expect(ran.stderr).toMatch(/bad\.md:2: verify: /);
+		expect(ran.stderr).toContain("no such file or folder: missing.md");
+		expect(ran.stdout).not.toContain("missing.md");
 	});
 
 	it("marks a plan that a work rolls", async () => {

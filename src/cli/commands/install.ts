@@ -11,6 +11,7 @@ import { whichProgram } from "../../engine/programs.js";
 import { type HarnessChoice, harnessMenuLines, installReportLines } from "../../present/render/install.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { SCOPE_WORDS } from "./help-text.js";
 
 type Action = "install" | "uninstall";
 
@@ -27,10 +28,8 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
 	if (action === "uninstall") command = command.option("--all", "every scope where boulder is installed");
 	command
-		.argument(
-			"[harness]",
-			`the harness: ${cli.adapters.names().join(", ")}; none: list them, and which this machine has`,
-		)
+		.argument("[harness]", `the harness (none: list them, and which this machine has)`)
+		.addHelpText("after", scopeTable(cli.adapters.all, action))
 		.action(async (harness: string | undefined, flags: Record<string, boolean | undefined>) => {
 			if (harness === undefined) {
 				cli.out(harnessMenuLines(action, choices(cli), cli.colors()).join("\n"));
@@ -115,18 +114,29 @@ function choices(cli: Cli): HarnessChoice[] {
 	}));
 }
 
-/** One `--scope` option per scope any harness knows, its help naming each harness's file. */
+/** One option per scope any harness knows, said once; which harness has which is `scopeTable`'s. */
 function scopeHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
-	const help = new Map<string, string[]>();
+	const help = new Map<string, string>();
 	for (const adapter of adapters) {
 		for (const scope of adapter.scopes) {
-			const lines = help.get(scope.name) ?? [];
-			const isDefault = adapter.defaultScope === scope.name ? ", its default" : "";
-			lines.push(`${adapter.title}: ${scope.help.replace(/ \(the default\)$/, "")}${isDefault}`);
-			help.set(scope.name, lines);
+			if (!help.has(scope.name)) help.set(scope.name, SCOPE_WORDS[scope.name] ?? scope.help);
 		}
 	}
-	return new Map([...help].map(([scope, lines]) => [scope, lines.join("; ")]));
+	return help;
+}
+
+/** Each harness, its scopes and its default, one line each. */
+function scopeTable(adapters: readonly HarnessAdapter[], action: Action): string {
+	const width = Math.max(...adapters.map((adapter) => adapter.name.length));
+	const lines = adapters.map((adapter) => {
+		const scopes = adapter.scopes.map((scope) => `--${scope.name}`).join(" ");
+		return `  ${adapter.name.padEnd(width)}  ${adapter.title}: ${scopes}; default --${adapter.defaultScope}`;
+	});
+	const without =
+		action === "install"
+			? "without a scope, the harness's default"
+			: "without a scope, wherever boulder is installed; several: name one, or --all";
+	return `\nHarnesses and their scopes (${without}):\n${lines.join("\n")}`;
 }
 
 export function adapterOf(cli: Cli, harness: string): HarnessAdapter {
