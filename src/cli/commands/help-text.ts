@@ -56,7 +56,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 	hook: ['echo \'{"session_id":"s1"}\' | boulder hook claude-code Stop'],
 	completion: [
 		"source <(boulder completion bash)            # in ~/.bashrc",
-		'boulder completion zsh > "${fpath[1]}/_boulder"',
+		"boulder completion zsh > ~/.zfunc/_boulder   # a folder on your $fpath",
 		"boulder completion fish > ~/.config/fish/completions/boulder.fish",
 	],
 };
