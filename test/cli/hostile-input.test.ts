@@ -120,7 +120,9 @@ describe("boulder stop --session", () => {
 		expect(ran.code).toBe(2);
 		expect(ran.stderr).toContain(`no harness named "bogus"; boulder knows: ${createRegistry().names().join(", ")}`);
 		expect(await readdir(box.worktree)).not.toContain(".boulder");
-		expect((await box.run(["stop", "--session", "X", "--harness", "claude-code"])).code).toBe(0);
+		// A known harness but a session boulder has not seen: refused too, and still no state made.
+		expect((await box.run(["stop", "--session", "X", "--harness", "claude-code"])).code).toBe(2);
+		expect(await readdir(box.worktree)).not.toContain(".boulder");
 	});
 });
 
