@@ -66,14 +66,23 @@ export function matchSession(known: readonly KnownSession[], sessionId: string, 
  * Contract: throws `BoulderError("usage")` (exit 2) naming the candidates
  * when it names none or several.
  */
-export async function resolveSession(store: Store, sessionId: string, harness?: string): Promise<KnownSession> {
+export async function resolveSession(
+	store: Store,
+	sessionId: string,
+	harness?: string,
+	options: { anyHarness?: boolean } = {},
+): Promise<KnownSession> {
 	const match = matchSession(await knownSessions(store), sessionId, harness);
 	if (match.kind === "found") return match.session;
 	const whose = harness ? `${harness} session` : "session";
 	if (match.kind === "ambiguous") {
+		const [first] = match.candidates;
+		const oneId = first !== undefined && match.candidates.every((c) => c.sessionId === first.sessionId);
+		// One id in several harnesses: a command that reads by id alone (`why`) means all of them.
+		if (oneId && options.anyHarness) return first;
 		throw new BoulderError(
 			"usage",
-			`--session ${JSON.stringify(sessionId)} names ${match.candidates.length} ${whose}s: ${listed(match.candidates)}; give more of the id${harness ? "" : " or --harness"}`,
+			`--session ${JSON.stringify(sessionId)} names ${match.candidates.length} ${whose}s: ${listed(match.candidates)}; ${oneId ? "add --harness" : "give more of the id"}`,
 		);
 	}
 	throw new BoulderError(

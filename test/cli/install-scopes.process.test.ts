@@ -9,7 +9,7 @@
  * - a second install at another scope warns at once;
  * - a project install writes no path of this machine into the project.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,4 +95,18 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))("%s",
 			}
 		},
 	);
+});
+
+describe("one file under two scopes", () => {
+	it("in the home folder, Claude Code's project and user settings are one file: said once, no warning, no ambiguity", async () => {
+		const s = await box();
+		const home = s.env.HOME as string;
+		await mkdir(home, { recursive: true });
+		expect((await s.run(["install", "claude-code", "--user"], { adapters, cwd: home })).code).toBe(0);
+		const again = await s.run(["install", "claude-code", "--project"], { adapters, cwd: home });
+		expect(again.stderr).not.toContain("also installed");
+		const removed = await s.run(["uninstall", "claude-code"], { adapters, cwd: home });
+		expect(removed.code, removed.stderr).toBe(0);
+		expect(await adapters.get("claude-code")?.installedScopes({ cwd: home, env: s.env })).toEqual([]);
+	});
 });

@@ -113,3 +113,15 @@ describe("a work by a unique prefix of its id", () => {
 		expect(paused.stdout).toContain("Paused Ship beta");
 	});
 });
+
+describe("one id in two harnesses", () => {
+	it("why takes it (it reads by id), stop asks for --harness", async () => {
+		const box = await sandbox();
+		await seen(box, { harness: "claude-code", sessionId: "same-1" }, { harness: "opencode", sessionId: "same-1" });
+		expect((await box.run(["why", "--session", "same-1"])).code).toBe(0);
+		const stop = await box.run(["stop", "--session", "same-1"]);
+		expect(stop.code).toBe(2);
+		expect(stop.stderr).toContain("add --harness");
+		expect((await box.run(["stop", "--session", "same-1", "--harness", "opencode"])).code).toBe(0);
+	});
+});

@@ -24,6 +24,8 @@ export async function scopesHolding<S extends string>(
 	for (const scope of scopes) {
 		const files = filesOf(scope);
 		for (const file of typeof files === "string" ? [files] : files) {
+			// Two scopes can name one file (the project scope run in the home folder): it is said once.
+			if (found.some((at) => at.file === file)) continue;
 			const text = await readConfigText(file);
 			if (text !== null && text.trim() !== "" && holds(text, file)) {
 				found.push({ scope, file });

@@ -53,7 +53,7 @@ async function install(cli: Cli, adapter: HarnessAdapter, scope: string): Promis
 	cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
 	// One scope is enough: a second one is said now, not left for `boulder doctor` to find.
 	for (const other of await adapter.installedScopes(place)) {
-		if (other.scope === scope) continue;
+		if (other.scope === scope || other.file === outcome.report.file) continue;
 		cli.err(
 			cli.errColors.yellow(
 				`boulder: warning: boulder is also installed for ${adapter.title} at --${other.scope} (${other.file}); one scope is enough. \`boulder uninstall ${adapter.name} --${other.scope}\` removes that one.`,

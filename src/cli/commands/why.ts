@@ -18,7 +18,9 @@ export function registerWhy(program: Command, cli: Cli): void {
 			const { store } = await cli.openState();
 			// A session named by a unique prefix is that session; one boulder has not seen is refused.
 			const session =
-				options.session !== undefined ? (await resolveSession(store, options.session)).sessionId : undefined;
+				options.session !== undefined
+					? (await resolveSession(store, options.session, undefined, { anyHarness: true })).sessionId
+					: undefined;
 			const shown = await readWhy(store, {
 				lines: options.lines,
 				...(session !== undefined ? { session } : {}),
