@@ -88,3 +88,32 @@ describe("colour", () => {
 		expect(await onTerminal({ TERM: "xterm", NO_COLOR: "1" }, ["start", "PLAN.md"])).not.toContain("\u001b[");
 	});
 });
+
+describe("errors go to stderr, never stdout", () => {
+	it.each([
+		[["start", "NOPE.md"]],
+		[["pause", "nope"]],
+		[["resume", "nope"]],
+		[["abandon", "nope"]],
+		[["abandon"]],
+		[["stop", "--session", "nope"]],
+		[["go", "--harness", "bogus"]],
+		[["why", "--session", "nope"]],
+		[["why", "-n", "0"]],
+		[["log", "-n", "zero"]],
+		[["ui", "--port", "99999"]],
+		[["install", "bogus"]],
+		[["uninstall", "claude-code", "--local", "--user"]],
+		[["hook", "opencode", "Stop"]],
+		[["completion", "tcsh"]],
+		[["frobnicate"]],
+	])("boulder %j", async (args) => {
+		const s = await sandbox();
+		await s.write("PLAN.md", "# A plan\n\n- [ ] one\n");
+		await s.run(["start", "PLAN.md"]);
+		const ran = await s.run(args);
+		expect(ran.code).toBeGreaterThan(0);
+		expect(ran.stdout).toBe("");
+		expect(ran.stderr).not.toBe("");
+	});
+});
