@@ -59,10 +59,18 @@ function word(text: string): string {
 	return text;
 }
 
-/** Descriptions lose what would need quoting: quotes, brackets, colons, backslashes, dollars, backticks. */
+/**
+ * A description safe in every script's quotes: an apostrophe becomes ’,
+ * brackets parentheses, a colon a comma (zsh reads both), and backticks,
+ * double quotes, backslashes and dollars go.
+ */
 function plain(text: string): string {
 	return text
-		.replace(/[`'"\\$[\]:]/g, "")
+		.replace(/'/g, "\u2019")
+		.replace(/\[/g, "(")
+		.replace(/\]/g, ")")
+		.replace(/:/g, ",")
+		.replace(/[`"\\$]/g, "")
 		.replace(/\s+/g, " ")
 		.trim();
 }
