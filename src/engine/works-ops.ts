@@ -127,8 +127,11 @@ function nothingOpen(relative: string, plan: ParsedPlan, active: Work): BoulderE
 	);
 }
 
-/** Finds a work by id or name; without one, the active work. */
-export function findWork(file: WorksFile, ref?: string): Work {
+/**
+ * Finds a work by id, name or plan path; without one, the active work. With
+ * `prefix` (what a person types: the CLI), a unique start of an id is that work.
+ */
+export function findWork(file: WorksFile, ref?: string, options: { prefix?: boolean } = {}): Work {
 	if (!ref) {
 		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
 		if (!active) throw new BoulderError("not-found", "there is no active work; `boulder start PLAN.md` starts one");
@@ -138,7 +141,7 @@ export function findWork(file: WorksFile, ref?: string): Work {
 	const found = file.works[ref] ?? all.find((work) => work.name === ref || work.planPath === ref);
 	if (found) return found;
 	// A unique start of an id is that work; anything else is refused with the candidates, never guessed.
-	const prefixed = all.filter((work) => work.id.startsWith(ref));
+	const prefixed = options.prefix ? all.filter((work) => work.id.startsWith(ref)) : [];
 	if (prefixed.length === 1 && prefixed[0]) return prefixed[0];
 	if (prefixed.length > 1) {
 		throw new BoulderError(

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { BoulderError } from "../../core/errors.js";
 import { filePlans } from "../../engine/plan-files.js";
-import type { Work } from "../../engine/store-types.js";
+import type { Store, Work, WorksFile } from "../../engine/store-types.js";
 import { changeWorkStatus, findWork, worksOrThrow } from "../../engine/works-ops.js";
 import { formatElapsed } from "../../present/format-time.js";
 import { pausedToMakeWay } from "../../present/render/start.js";
@@ -54,9 +54,10 @@ function register(lifecycle: Lifecycle): (program: Command, cli: Cli) => void {
 		if (lifecycle.name === "abandon") command.option("-y, --yes", "abandon the active work without asking");
 		command.action(async (ref: string | undefined, options: { yes?: boolean }) => {
 			const handle = await cli.openState();
-			let target = ref;
+			// A unique start of an id is that work; the engine is then given the whole id.
+			let target = ref === undefined ? undefined : findWork(await worksOf(handle.store), ref, { prefix: true }).id;
 			if (lifecycle.name === "abandon" && ref === undefined && !options.yes) {
-				const active = findWork(worksOrThrow(await handle.store.readWorks()));
+				const active = findWork(await worksOf(handle.store));
 				if (!(await confirmed(cli, active))) {
 					cli.out(`Nothing changed: ${active.name} stays the active work.`);
 					cli.exitCode = EXIT.ok;
@@ -82,6 +83,10 @@ function register(lifecycle: Lifecycle): (program: Command, cli: Cli) => void {
 			cli.exitCode = EXIT.ok;
 		});
 	};
+}
+
+async function worksOf(store: Store): Promise<WorksFile> {
+	return worksOrThrow(await store.readWorks());
 }
 
 /**
