@@ -20,8 +20,11 @@ const LOG_LINES_READ = 2000;
 /** How many candidates a refusal lists. */
 const LISTED = 10;
 
-/** Every session boulder has seen here, once each, in a stable order. */
-export async function knownSessions(store: Store): Promise<KnownSession[]> {
+/**
+ * Every session boulder has seen here, once each, in a stable order. Without
+ * `log`, only those with a state file or in a work's session list (no log read).
+ */
+export async function knownSessions(store: Store, options: { log?: boolean } = {}): Promise<KnownSession[]> {
 	const seen = new Map<string, KnownSession>();
 	const add = (harness: string | null | undefined, sessionId: string | null | undefined) => {
 		if (!harness || !sessionId) return;
@@ -38,7 +41,9 @@ export async function knownSessions(store: Store): Promise<KnownSession[]> {
 			for (const session of work.sessions) add(session.harness, session.sessionId);
 		}
 	}
-	for (const record of await store.readDecisions({ limit: LOG_LINES_READ })) add(record.harness, record.session);
+	if (options.log !== false) {
+		for (const record of await store.readDecisions({ limit: LOG_LINES_READ })) add(record.harness, record.session);
+	}
 	return [...seen.values()].sort(
 		(a, b) => a.harness.localeCompare(b.harness) || a.sessionId.localeCompare(b.sessionId),
 	);
@@ -72,6 +77,9 @@ export async function resolveSession(
 	harness?: string,
 	options: { anyHarness?: boolean } = {},
 ): Promise<KnownSession> {
+	// The state files and works name almost every session; the log is read only when they do not.
+	const quick = matchSession(await knownSessions(store, { log: false }), sessionId, harness);
+	if (quick.kind === "found" && quick.session.sessionId === sessionId) return quick.session;
 	const match = matchSession(await knownSessions(store), sessionId, harness);
 	if (match.kind === "found") return match.session;
 	const whose = harness ? `${harness} session` : "session";
