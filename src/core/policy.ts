@@ -63,6 +63,8 @@ export interface BoundElsewhere {
 	work: string;
 	harness: string;
 	sessionId: string;
+	/** The work's plan, relative to the worktree: `boulder start` on it hands the work over. Absent: not known. */
+	planPath?: string;
 }
 
 export interface PendingInput {
@@ -183,7 +185,7 @@ export function decide(input: IdleInput): Decision {
 		const owner = facts.boundElsewhere;
 		return skip(
 			"not-eligible",
-			`the active work "${owner.work}" belongs to ${owner.harness} session ${owner.sessionId}, and this session has no list of its own`,
+			`the active work "${owner.work}" belongs to ${owner.harness} session ${owner.sessionId}, and this session has no list of its own${handoverHint(owner)}`,
 		);
 	}
 
@@ -531,4 +533,10 @@ function formatTokens(tokens: number): string {
 
 function formatMinutes(ms: number): string {
 	return `${Math.round(ms / 60_000)} min`;
+}
+
+/** How the user hands a work bound to another session over to the next one (`docs/handover.md`). */
+export function handoverHint(owner: BoundElsewhere): string {
+	if (!owner.planPath) return "";
+	return `; \`boulder start ${owner.planPath}\` hands it to the next session that goes idle in this worktree`;
 }

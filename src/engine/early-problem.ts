@@ -2,15 +2,15 @@
  * A failure an adapter meets before the engine could open (unreadable hook
  * input, a broken config, a missing project folder): logged in the worktree's
  * decision log when boulder already keeps state there, so `boulder why` can
- * tell it; otherwise (no project, or a project without boulder's folder yet)
+ * tell it (a folder that is no project keeps its log under the user's state
+ * folder); otherwise (a state folder not made yet)
  * handed back for the adapter's stderr. Never creates boulder's folder.
  */
 import { existsSync } from "node:fs";
 import type { Clock } from "../core/clock.js";
-import { FileStore } from "../state/file-store.js";
 import { systemClock } from "../state/store.js";
 import { logEvent } from "./event-log.js";
-import { findProject } from "./worktree.js";
+import { findProject, projectStore } from "./worktree.js";
 
 export interface EarlyProblem {
 	/** The folder the harness said the session works in. */
@@ -21,6 +21,8 @@ export interface EarlyProblem {
 	message: string;
 	/** `config-invalid` for a bad config (the user must hear it where they are), else `error`. */
 	reason?: "error" | "config-invalid";
+	/** Where the user's state folder is found (a folder that is no project keeps its log there); defaults to `process.env`. */
+	env?: NodeJS.ProcessEnv;
 }
 
 export interface EarlyRecord {
@@ -40,8 +42,8 @@ export async function recordEarlyProblem(problem: EarlyProblem, clock: Clock = s
 	const reason = problem.reason ?? "error";
 	try {
 		const project = existsSync(problem.folder) ? findProject(problem.folder) : null;
-		if (project === null || project.kind === "none") return { stderr, repeated: false };
-		const store = new FileStore(project.root, { clock });
+		if (project === null) return { stderr, repeated: false };
+		const store = projectStore(project, problem.env ?? process.env, { clock });
 		if (!existsSync(store.dir)) return { stderr, repeated: false };
 		const [last] = await store.readDecisions({ limit: 1 });
 		if (reason === "config-invalid" && last?.reason === reason && last.detail === problem.message) {

@@ -19,11 +19,12 @@ import { sessionOfScopeKey } from "../core/scope-key.js";
 import type { TodoStatus } from "../core/todos.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { LogPosition } from "../state/decision-tail.js";
-import { FileStore } from "../state/file-store.js";
+import type { FileStore } from "../state/file-store.js";
 import type { Read } from "../state/store.js";
 import type { Work, WorksFile, WorkVerification } from "../state/works.js";
 import { loadConfig, PROJECT_CONFIG_FILE } from "./config-loader.js";
 import type { PlanSource } from "./engine-types.js";
+import { findProject, projectStore } from "./worktree.js";
 
 export interface FleetItem {
 	title: string;
@@ -112,7 +113,8 @@ export class FleetWorktree {
 
 	constructor(root: string, options: { env: NodeJS.ProcessEnv; plans: PlanSource; keepDecisions: number }) {
 		this.root = root;
-		this.store = new FileStore(root);
+		// A folder that is no project keeps its state under the user's state folder: read it there.
+		this.store = projectStore(findProject(root), options.env);
 		this.env = options.env;
 		this.plans = options.plans;
 		this.keepDecisions = options.keepDecisions;

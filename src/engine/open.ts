@@ -3,10 +3,12 @@
  * effective config and an engine. Adapters and the CLI both start here, so it
  * knows nothing about either: no printing, no exit codes.
  *
- * State is kept only in a project (`worktree.ts`): a git worktree, or a folder
- * where a work was started. Elsewhere the store keeps nothing and creates no
- * folder, so the engine sees no works and no list, and nudges nobody; only
- * `boulder start` (`startHere`) makes the folder it runs in a project.
+ * State is kept in the project's `.boulder/` (`worktree.ts`): a git worktree,
+ * a folder where a work was started or where boulder was installed at a
+ * project scope. A folder that is no project keeps its state under the
+ * user's state folder instead, so a session there still gets continuation
+ * for its own todo list; `boulder start` (`startHere`) makes the folder it
+ * runs in a project.
  *
  * The user-level worktree index (for `boulder status --all` and the
  * dashboard) is refreshed only for worktrees that have boulder state, so
@@ -17,7 +19,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../core/config.js";
-import { FileStore } from "../state/file-store.js";
+import type { FileStore } from "../state/file-store.js";
 import type { Clock } from "../state/store.js";
 import { systemClock } from "../state/store.js";
 import { readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
@@ -25,7 +27,7 @@ import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
 import type { Runner } from "./runner.js";
-import { findProject, type ProjectKind } from "./worktree.js";
+import { findProject, type ProjectKind, projectStore } from "./worktree.js";
 
 /** A worktree seen this recently is not written to the index again. */
 export const INDEX_REFRESH_MS = 10 * 60 * 1000;
@@ -44,9 +46,9 @@ export interface OpenOptions {
 export interface StateHandle {
 	worktree: string;
 	/**
-	 * How the folder belongs to a project; `none`: it does not, the store keeps
-	 * nothing (unless opened with `startHere`), and the caller should say so
-	 * rather than claim to have changed something.
+	 * How the folder belongs to a project; `none`: it does not, and its state
+	 * lives under the user's state folder (`store.dir`), unless opened with
+	 * `startHere`, which puts it in the folder.
 	 */
 	project: ProjectKind;
 	store: FileStore;
@@ -70,12 +72,11 @@ export interface Workspace extends StateHandle {
  * which must work even when the config is broken.
  */
 export async function openState(options: OpenOptions): Promise<StateHandle> {
-	const project = findProject(options.cwd);
-	const store = new FileStore(project.root, {
-		keepsState: project.kind !== "none" || options.startHere === true,
-		...(options.clock ? { clock: options.clock } : {}),
-	});
-	const handle: StateHandle = { worktree: project.root, project: project.kind, store, warnings: [] };
+	const found = findProject(options.cwd);
+	// `boulder start` outside any project makes the folder one: its state goes into the folder itself.
+	const project = found.kind === "none" && options.startHere === true ? { ...found, kind: "started" as const } : found;
+	const store = projectStore(project, options.env ?? process.env, options.clock ? { clock: options.clock } : {});
+	const handle: StateHandle = { worktree: project.root, project: found.kind, store, warnings: [] };
 	if (existsSync(store.dir)) await noteWorktree(handle, options);
 	return handle;
 }

@@ -17,8 +17,8 @@ import { isBoulderError } from "../core/errors.js";
 import { changesStanding } from "../core/event-reasons.js";
 import { parsePlan } from "../core/plan-parser.js";
 import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
-import { scopeKey } from "../core/scope-key.js";
-import { canonicalText } from "../core/todos.js";
+import { scopeKey, sessionOfScopeKey } from "../core/scope-key.js";
+import { canonicalText, countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
 import { FileStore } from "../state/file-store.js";
 import type { PlanSummaries } from "../state/plan-summaries.js";
 import type { StateProblem, Store } from "../state/store.js";
@@ -27,6 +27,7 @@ import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-i
 import { loadConfig } from "./config-loader.js";
 import type { PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
+import { findProject, projectStore } from "./worktree.js";
 
 /** How many of the newest log lines are searched for each work's last decision. */
 export const DECISIONS_SCANNED = 500;
@@ -65,6 +66,26 @@ export interface WorkStatusView {
 	subagents?: { item: string; session: string }[];
 }
 
+/**
+ * A session rolling its own todo list (the harness's list, no plan): the
+ * default in every harness. Shown beside the works so `status` never says
+ * "no works" while sessions are being nudged.
+ */
+export interface ListSessionStatus {
+	harness: string;
+	sessionId: string;
+	counts: { total: number; open: number; done: number; blocked: number; cancelled: number };
+	/** The first open item (in progress first), null when nothing is open. */
+	next: string | null;
+	/** The whole list as last reported, in the harness's order. */
+	items: { content: string; status: Todo["status"] }[];
+	/** Set when continuation was turned off for this session alone. */
+	stoppedBy: string | null;
+	lastDecision: DecisionRecord | null;
+	/** When boulder last saw the session do anything: the list newest first by this. */
+	lastActive: number;
+}
+
 export interface WorktreeStatusView {
 	worktree: string;
 	/** The worktree-wide switch (`boulder stop`). */
@@ -73,6 +94,13 @@ export interface WorktreeStatusView {
 	works: WorkStatusView[];
 	/** The newest decision of the worktree, whatever session made it. */
 	lastDecision: DecisionRecord | null;
+	/** Sessions that roll their own todo list (bound to no live work), most recently active first. */
+	sessions: ListSessionStatus[];
+	/**
+	 * Set when the folder is no project: where its state is kept instead (under
+	 * the user's state folder). Absent or null in a project.
+	 */
+	keptIn?: string | null;
 	/** Why the worktree's state could not be read; its works are then unknown. */
 	problem: string | null;
 	/** Why the worktree's effective config is invalid: nothing is continued there until it is fixed. */
@@ -110,26 +138,33 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		stopped: null,
 		works: [],
 		lastDecision: null,
+		sessions: [],
+		keptIn: store instanceof FileStore && store.external ? store.dir : null,
 		problem: null,
 		configProblem: options.env ? configProblemOf(store.worktree, options.env) : null,
 	};
 	// A read command never changes state: a bad works file is reported where it is, not moved aside.
 	const works = await (store.peekWorks ? store.peekWorks() : store.readWorks());
 	if (works.kind === "unreadable") return { ...view, problem: unreadableWorks(works.problem) };
-	if (works.kind === "missing") {
-		const decisions = await store.readDecisions({ limit: DECISIONS_SCANNED, enough: standing });
-		return { ...view, lastDecision: lastOf(decisions) };
-	}
-	const file = works.value;
-	// Newest first, reading stops once every work has its last decision: older lines are never parsed.
-	const unseen = new Set(Object.keys(file.works));
+	const file = works.kind === "ok" ? works.value : null;
+	const lists = await listSessions(store, file ? Object.values(file.works) : []);
+	// Newest first, reading stops once every work and list session has its last decision: older lines are never parsed.
+	const unseen = new Set(file ? Object.keys(file.works) : []);
+	const unseenSessions = new Set(lists.map((list) => sessionKey(list.harness, list.sessionId)));
+	let newest = false;
 	const decisions = await store.readDecisions({
 		limit: DECISIONS_SCANNED,
 		enough: (record) => {
+			if (standing(record)) newest = true;
 			if (record.work && standing(record)) unseen.delete(record.work);
-			return unseen.size === 0;
+			if (record.harness && record.session && standing(record)) {
+				unseenSessions.delete(sessionKey(record.harness, record.session));
+			}
+			return newest && unseen.size === 0 && unseenSessions.size === 0;
 		},
 	});
+	const sessions = withLastDecisions(lists, decisions);
+	if (!file) return { ...view, lastDecision: lastOf(decisions), sessions };
 	const lastByWork = new Map<string, DecisionRecord>();
 	for (const record of decisions) if (record.work && standing(record)) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
@@ -149,7 +184,70 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	);
 	await keepSummaries(store, summaries);
 	rows.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.startedAt - a.startedAt);
-	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions) };
+	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions), sessions };
+}
+
+function sessionKey(harness: string, sessionId: string): string {
+	return `${harness}\u0000${sessionId}`;
+}
+
+/**
+ * The sessions with a todo list of their own, read from their scope states:
+ * every session scope with a list, unless the session is bound to a live
+ * work (it rolls the plan, and shows under it).
+ */
+async function listSessions(store: Store, works: readonly Work[]): Promise<ListSessionStatus[]> {
+	if (!store.scopeKeys) return [];
+	const bound = new Set(
+		works
+			.filter((work) => work.status === "active" || work.status === "paused")
+			.flatMap((work) => work.sessions.map((session) => sessionKey(session.harness, session.sessionId))),
+	);
+	const found: ListSessionStatus[] = [];
+	for (const key of [...(await store.scopeKeys())].sort()) {
+		const decoded = sessionOfScopeKey(key);
+		if (!decoded) continue;
+		const read = await store.readScope(key);
+		if (read.kind !== "ok") continue;
+		const state = read.value;
+		const todos = state.todos ?? [];
+		const harness = state.observed.harness ?? decoded.harness;
+		const sessionId = state.observed.sessionId ?? decoded.sessionId;
+		if (todos.length === 0 || bound.has(sessionKey(harness, sessionId))) continue;
+		const counts = countTodos(todos);
+		const next = nextOpenTodos(todos, 1)[0]?.content ?? null;
+		found.push({
+			harness,
+			sessionId,
+			counts: {
+				total: counts.total,
+				open: counts.open,
+				done: counts.completed,
+				blocked: counts.blocked,
+				cancelled: counts.cancelled,
+			},
+			next,
+			items: todos.map((todo) => ({ content: todo.content, status: todo.status })),
+			stoppedBy: state.disabled?.by ?? null,
+			lastDecision: null,
+			lastActive: Math.max(state.turn?.endedAt ?? 0, state.turn?.startedAt ?? 0, state.lastDecision?.at ?? 0),
+		});
+	}
+	return found;
+}
+
+function withLastDecisions(lists: ListSessionStatus[], decisions: readonly DecisionRecord[]): ListSessionStatus[] {
+	const last = new Map<string, DecisionRecord>();
+	for (const record of decisions) {
+		if (record.harness && record.session && standing(record))
+			last.set(sessionKey(record.harness, record.session), record);
+	}
+	return lists
+		.map((list) => {
+			const record = last.get(sessionKey(list.harness, list.sessionId)) ?? null;
+			return { ...list, lastDecision: record, lastActive: Math.max(list.lastActive, record?.at ?? 0) };
+		})
+		.sort((a, b) => b.lastActive - a.lastActive || a.sessionId.localeCompare(b.sessionId));
 }
 
 /**
@@ -166,13 +264,15 @@ export async function readStatusAll(
 	for (const entry of entries) ((await folderExists(entry.root)) ? present : vanished).push(entry.root);
 	const worktrees = await mapLimited(present, options.concurrency ?? 8, async (root) => {
 		try {
-			return await readWorktreeStatus(new FileStore(root), options);
+			const env = options.index?.env ?? options.env ?? process.env;
+			return await readWorktreeStatus(projectStore(findProject(root), env as NodeJS.ProcessEnv), options);
 		} catch (error) {
 			return {
 				worktree: root,
 				stopped: null,
 				works: [],
 				lastDecision: null,
+				sessions: [],
 				problem: error instanceof Error ? error.message : String(error),
 				configProblem: null,
 			};

@@ -55,12 +55,15 @@ export async function readWorkContext(
 	}
 	let work = active;
 	if (!isBound(work, ref)) {
-		if (work.sessions.length === 0 && work.status === "active" && options.bind !== false) {
+		const open = work.sessions.length === 0 || (work.handover ?? null) !== null;
+		if (open && work.status === "active" && options.bind !== false) {
 			work = await bind(deps, work.id, ref);
 		}
 		if (!isBound(work, ref)) {
 			const owner = work.sessions[0];
-			const boundElsewhere = owner ? { work: work.name, harness: owner.harness, sessionId: owner.sessionId } : null;
+			const boundElsewhere = owner
+				? { work: work.name, harness: owner.harness, sessionId: owner.sessionId, planPath: work.planPath }
+				: null;
 			return { ...none, facts: { switchedOff: stopped, boundElsewhere } };
 		}
 	}
@@ -86,17 +89,26 @@ export async function readWorkContext(
 	return { view: { ...view, verify, ...orchestrate }, work, items: plan.items, facts: { switchedOff } };
 }
 
-/** Binds the session to the work unless another session was quicker (two sessions idle at once). */
+/**
+ * Binds the session to the work: the first session to come to a work nobody
+ * rolls yet, or the next after an explicit handover (appended to the ones
+ * bound), unless another session was quicker (two sessions idle at once).
+ */
 async function bind(deps: WorkContextDeps, workId: string, ref: SessionRef): Promise<Work> {
 	return deps.store.updateWorks((current) => {
 		const file = current.kind === "ok" ? current.value : null;
 		const work = file?.works[workId];
 		if (!file || !work) throw new Error(`work ${workId} vanished while binding`);
-		if (work.sessions.length > 0) return { result: work, next: null };
+		if (isBound(work, ref)) return { result: work, next: null };
+		if (work.sessions.length > 0 && !work.handover) return { result: work, next: null };
 		const bound: Work = {
 			...work,
-			sessions: [{ harness: ref.harness, sessionId: ref.sessionId, how: "appended", at: deps.clock.now() }],
+			sessions: [
+				...work.sessions,
+				{ harness: ref.harness, sessionId: ref.sessionId, how: "appended", at: deps.clock.now() },
+			],
 			agent: work.agent ?? ref.agent ?? null,
+			...(work.handover ? { handover: null } : {}),
 		};
 		return { result: bound, next: { ...file, works: { ...file.works, [workId]: bound } } };
 	});

@@ -27,6 +27,8 @@ export interface StartOptions {
 	session?: SessionRef;
 	/** `--orchestrate`: the bound session delegates the items to subagents, whatever the plan's front matter says. */
 	orchestrate?: boolean;
+	/** Who hands the work over when it is bound already (default "`boulder start`"). */
+	by?: string;
 }
 
 /**
@@ -41,7 +43,12 @@ export interface Started {
 	outcome: StartOutcome;
 	/** The works that were active and are paused now to make way for this one. */
 	paused: Work[];
+	/** The work had bound sessions: the next session that goes idle in the worktree joins it (`docs/handover.md`). */
+	handedOver: boolean;
 }
+
+/** Who hands a work over when `boulder start` runs on it. */
+export const START_BY = "`boulder start`";
 
 export async function startWork(deps: WorksDeps, options: StartOptions): Promise<Started> {
 	const worktree = deps.store.worktree;
@@ -60,7 +67,7 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 	const name =
 		options.name ?? plan.frontMatter.name ?? titleOf(text) ?? path.basename(relative, path.extname(relative));
 	const now = deps.clock.now();
-	const { work, outcome, paused } = await deps.store.updateWorks((current) => {
+	const { work, outcome, paused, handedOver } = await deps.store.updateWorks((current) => {
 		const file = worksOrThrow(current);
 		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
 		if (plan.counts.open === 0 && active && active.planPath !== relative) throw nothingOpen(relative, plan, active);
@@ -97,6 +104,8 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 					{ harness: options.session.harness, sessionId: options.session.sessionId, how: "direct" as const, at: now },
 				]
 			: base.sessions;
+		// Started by a session, that session rolls it; by a person, an already bound work is handed to the next.
+		const handedOver = !options.session && sessions.length > 0;
 		const started: Work = {
 			...base,
 			name: options.name ?? base.name,
@@ -105,12 +114,16 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 			verify: plan.frontMatter.verify,
 			verifyTimeoutMs: plan.frontMatter.verifyTimeoutMs,
 			...(options.orchestrate ? { mode: "orchestrate" as const } : {}),
+			...(handedOver ? { handover: { at: now, by: options.by ?? START_BY } } : base.handover ? { handover: null } : {}),
 		};
 		const { works, paused } = pauseOthers(file.works, started.id);
 		works[started.id] = started;
-		return { result: { work: started, outcome, paused }, next: { ...file, activeWorkId: started.id, works } };
+		return {
+			result: { work: started, outcome, paused, handedOver },
+			next: { ...file, activeWorkId: started.id, works },
+		};
 	});
-	return { work, plan, outcome, paused };
+	return { work, plan, outcome, paused, handedOver };
 }
 
 /**
@@ -175,7 +188,12 @@ export interface StatusChange {
  * its plan; anything else is a `not-found` error (no live work of that name:
  * exit 1), not a usage error.
  */
-export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: string): Promise<StatusChange> {
+export async function setWorkStatus(
+	deps: WorksDeps,
+	status: WorkStatus,
+	ref?: string,
+	by = "`boulder resume`",
+): Promise<StatusChange> {
 	return deps.store.updateWorks<StatusChange>((current) => {
 		const file = worksOrThrow(current);
 		const work = findWork(file, ref);
@@ -215,7 +233,9 @@ export async function setWorkStatus(deps: WorksDeps, status: WorkStatus, ref?: s
 				: revived
 					? { endedAt: null, elapsedMs: null }
 					: {};
-		const updated: Work = { ...work, status, ...ended };
+		// Resuming is an explicit act: a work bound to other sessions goes to the next one that goes idle.
+		const handover = status === "active" && work.sessions.length > 0 ? { handover: { at: now, by } } : {};
+		const updated: Work = { ...work, status, ...ended, ...handover };
 		const { works, paused } =
 			status === "active" ? pauseOthers(file.works, work.id) : { works: { ...file.works }, paused: [] };
 		works[work.id] = updated;
@@ -244,7 +264,7 @@ export async function changeWorkStatus(
 	ref: string | undefined,
 	by: string,
 ): Promise<StatusChange & { warnings: string[] }> {
-	const change = await setWorkStatus(deps, status, ref);
+	const change = await setWorkStatus(deps, status, ref, by);
 	if (!change.changed) return { ...change, warnings: [] };
 	const { work } = change;
 	const lines = [
@@ -273,21 +293,31 @@ export async function setStopped(
 	deps: WorksDeps,
 	stopped: boolean,
 	by: string,
-): Promise<{ changed: boolean; warning: string | null }> {
-	const changed = await deps.store.updateWorks((current) => {
+): Promise<{ changed: boolean; warning: string | null; handedOver: Work | null }> {
+	const { changed, handedOver } = await deps.store.updateWorks((current) => {
 		const file = current.kind === "ok" ? current.value : emptyWorksFile();
 		if (current.kind === "unreadable" && !stopped) {
 			throw new BoulderError("state-unreadable", "the works file is unreadable; run `boulder doctor` first");
 		}
 		const was = file.stopped !== null;
-		return { result: was !== stopped, next: { ...file, stopped: stopped ? { at: deps.clock.now(), by } : null } };
+		const now = deps.clock.now();
+		const next: WorksFile = { ...file, stopped: stopped ? { at: now, by } : null };
+		// Turning continuation on is an explicit act too: a work bound to other sessions goes to the next one.
+		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
+		const handedOver =
+			!stopped && active && active.status === "active" && active.sessions.length > 0
+				? { ...active, handover: { at: now, by } }
+				: null;
+		if (handedOver) next.works = { ...file.works, [handedOver.id]: handedOver };
+		const changed = was !== stopped;
+		return { result: { changed, handedOver }, next };
 	});
-	if (!changed) return { changed, warning: null };
+	if (!changed) return { changed, warning: null, handedOver };
 	const warning = await logEvent(deps.store, deps.clock, {
 		reason: stopped ? "stopped" : "resumed",
 		detail: `continuation turned ${stopped ? "off" : "on"} in this worktree by ${by}`,
 	});
-	return { changed, warning };
+	return { changed, warning, handedOver };
 }
 
 export function worksOrThrow(current: Read<WorksFile>): WorksFile {

@@ -4,11 +4,11 @@
  * file lives in the target's folder so the rename cannot cross file systems,
  * and its name can never be taken for a state file (see `isTempFileName`).
  */
-import { type FileHandle, mkdir, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, mkdir, rename, unlink } from "node:fs/promises";
 import path from "node:path";
+import { DIR_MODE, FILE_MODE, openStateFile, openStateFolder } from "./state-file.js";
 
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
+export { DIR_MODE, FILE_MODE };
 
 const TEMP_SUFFIX = ".tmp";
 
@@ -57,7 +57,7 @@ export async function writeFileAtomic(
 	const temp = path.join(dir, tempFileName(file));
 	let handle: FileHandle | null = null;
 	try {
-		handle = await open(temp, "wx", FILE_MODE);
+		handle = await openStateFile(temp, "create");
 		await handle.writeFile(data);
 		if (durable) await handle.sync();
 		await handle.close();
@@ -68,20 +68,32 @@ export async function writeFileAtomic(
 		await unlink(temp).catch((unlinkError: NodeJS.ErrnoException) => {
 			if (unlinkError.code !== "ENOENT") attachCleanupError(error, unlinkError);
 		});
-		throw error;
+		throw namingFile(error, file);
 	}
-	if (durable) await syncDir(dir);
+	if (durable) await syncDir(dir).catch((error: unknown) => Promise.reject(namingFile(error, file)));
 }
 
 /** Makes a rename or an unlink in `dir` durable. Windows cannot fsync a folder. */
 export async function syncDir(dir: string): Promise<void> {
 	if (process.platform === "win32") return;
-	const handle = await open(dir, "r");
+	const handle = await openStateFolder(dir);
 	try {
 		await handle.sync();
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * An I/O error of a write (ENOSPC, EIO, EFBIG) says "write" but not which
+ * file: its message gets the file's name in front, the error itself (its
+ * `code`) stays as it was.
+ */
+export function namingFile(error: unknown, file: string): unknown {
+	if (!(error instanceof Error) || error.message.includes(file)) return error;
+	if (typeof (error as NodeJS.ErrnoException).code !== "string") return error;
+	error.message = `cannot write ${file}: ${error.message}`;
+	return error;
 }
 
 /**

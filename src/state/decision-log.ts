@@ -11,14 +11,16 @@
  * finds the file not ending in a newline starts with one, and readers skip
  * (and count) the torn line.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
+import { readSync } from "node:fs";
+import { type FileHandle, lstat, rename, unlink } from "node:fs/promises";
 import path from "node:path";
-import { DecisionRecord } from "../core/decision-record.js";
+import { DecisionRecord, eventRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
-import { ensureDir, FILE_MODE, syncDir } from "./atomic-write.js";
+import { ensureDir, namingFile, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
+import { closeStateFile, isNotAStateFile, openStateFile, openStateFileSync } from "./state-file.js";
 import type { ReadDecisionsQuery } from "./store.js";
+import { moveAside } from "./versioned-file.js";
 
 export interface DecisionLogOptions {
 	/** Rotate before a line would take the current file past this size. */
@@ -81,20 +83,66 @@ export async function appendDecisionLine(
 			options.lock,
 		);
 	}
-	const handle = await open(file, "a+", FILE_MODE);
+	const { handle, note } = await openForAppend(file, parsed.data, options);
 	try {
-		const bytes = (await endsTorn(handle)) ? Buffer.concat([NEWLINE, line]) : line;
+		const lines = note ? Buffer.concat([note, line]) : line;
+		const bytes = (await endsTorn(handle)) ? Buffer.concat([NEWLINE, lines]) : lines;
 		let offset = 0;
 		while (offset < bytes.length) {
 			const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
 			offset += bytesWritten;
 		}
+	} catch (error) {
+		throw namingFile(error, file);
 	} finally {
 		await handle.close();
 	}
 }
 
 const NEWLINE = Buffer.from("\n", "utf8");
+
+/**
+ * Opens the log for appending. Something other than a regular file in its
+ * place (a link a checkout planted, a FIFO, a folder) is never written
+ * through: it is moved aside untouched, under the log's lock, and the fresh
+ * log starts with an event line saying so (which `boulder doctor` and `why`
+ * show).
+ */
+async function openForAppend(
+	file: string,
+	record: DecisionRecord,
+	options: DecisionLogOptions,
+): Promise<{ handle: FileHandle; note: Buffer | null }> {
+	try {
+		return { handle: await openStateFile(file, "append"), note: null };
+	} catch (error) {
+		if (!isNotAStateFile(error)) throw error;
+		const what = error.what;
+		const movedTo = await withLock(
+			file,
+			async (lock) => {
+				try {
+					await (await openStateFile(file, "read"))?.close();
+					return null;
+				} catch (again) {
+					if (!isNotAStateFile(again)) throw again;
+				}
+				lock.assertHeld();
+				return moveAside(file, "not-a-file", { now: () => record.at });
+			},
+			options.lock,
+		);
+		const handle = await openStateFile(file, "append");
+		if (movedTo === null) return { handle, note: null };
+		const event = eventRecord({
+			at: record.at,
+			worktree: record.worktree,
+			reason: "state-unreadable",
+			detail: `${file} was ${what}; moved aside untouched to ${path.basename(movedTo)} and never written through; the decision log starts afresh`,
+		});
+		return { handle, note: Buffer.from(`${JSON.stringify(event)}\n`, "utf8") };
+	}
+}
 
 /**
  * Whether the file's last byte is not a newline: a writer died mid-line. Read
@@ -164,21 +212,15 @@ const CHUNK_BYTES = 64 * 1024;
  * decoded whole. Contract: stopping the iteration closes the file.
  *
  * Synchronous: a view reads the newest lines of a hundred logs, and each
- * thread-pool trip (open, stat, read, close) costs more than the read. Opened
- * non-blocking, so a FIFO in the log's place cannot hang the process; only a
- * regular file is read.
+ * thread-pool trip (open, stat, read, close) costs more than the read. Only a
+ * regular file is read (`openStateFileSync`): a link, FIFO or folder in the
+ * log's place is refused with `NotAStateFileError`, naming it.
  */
 function* linesFromEnd(file: string): Generator<string> {
-	let fd: number;
+	const opened = openStateFileSync(file);
+	if (opened === null) return;
+	const { fd, stats } = opened;
 	try {
-		fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-		throw error;
-	}
-	try {
-		const stats = fstatSync(fd);
-		if (!stats.isFile()) throw new Error(`${file} is not a regular file`);
 		let position = stats.size;
 		// The later pieces, in file order, of a line whose start is further back.
 		let pending: Buffer[] = [];
@@ -200,7 +242,7 @@ function* linesFromEnd(file: string): Generator<string> {
 		}
 		if (pending.length > 0) yield Buffer.concat(pending).toString("utf8");
 	} finally {
-		closeSync(fd);
+		closeStateFile(fd);
 	}
 }
 
@@ -226,9 +268,10 @@ export function parseDecisionLine(line: string): DecisionRecord | null {
 	return parsed.success ? parsed.data : null;
 }
 
+/** Of the path itself: a link in the log's place is not followed (the open refuses it). */
 async function sizeOf(file: string): Promise<number> {
 	try {
-		return (await stat(file)).size;
+		return (await lstat(file)).size;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
 		throw error;

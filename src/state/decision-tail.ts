@@ -11,9 +11,10 @@
  *
  * Contract: only reads. A missing log reads as empty.
  */
-import { open, stat } from "node:fs/promises";
+import { type FileHandle, lstat } from "node:fs/promises";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { parseDecisionLine, rotatedLogFile } from "./decision-log.js";
+import { openStateFile } from "./state-file.js";
 
 /**
  * Where a reader stopped: the current file's inode, its first bytes (an inode
@@ -190,7 +191,7 @@ async function readBackwards(file: string, size: number, wanted: number): Promis
 }
 
 /** The offset of the start of the line that ends at `size` (0 when the file is one line). */
-async function findLineStart(handle: Awaited<ReturnType<typeof open>>, size: number): Promise<number> {
+async function findLineStart(handle: FileHandle, size: number): Promise<number> {
 	let at = size;
 	while (at > 0) {
 		const start = Math.max(0, at - CHUNK);
@@ -217,7 +218,8 @@ function parseLines(lines: readonly string[]): { records: DecisionRecord[]; skip
 
 async function statOrNull(file: string): Promise<{ ino: number; size: number } | null> {
 	try {
-		const found = await stat(file);
+		// Of the path itself: a link in the log's place is refused by the open, not followed here.
+		const found = await lstat(file);
 		return { ino: found.ino, size: found.size };
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
@@ -225,11 +227,7 @@ async function statOrNull(file: string): Promise<{ ino: number; size: number } |
 	}
 }
 
-async function openOrNull(file: string): Promise<Awaited<ReturnType<typeof open>> | null> {
-	try {
-		return await open(file, "r");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
+/** Null when missing; a link, FIFO or folder in the log's place is refused (`NotAStateFileError`). */
+async function openOrNull(file: string): Promise<FileHandle | null> {
+	return openStateFile(file, "read");
 }

@@ -12,9 +12,11 @@
  * commits with an atomic write. Bad files are moved aside and logged; what is
  * left lying in the folder is `inspect.ts`'s to find.
  *
- * A store opened outside any project (`keepsState: false`) keeps nothing: it
- * reads as empty, drops every write and never creates the folder, so a hook
- * that fires in a folder that is no project leaves no trace there.
+ * A folder that is no project keeps the same layout under the user's state
+ * folder instead (`stateDir`, see `folder-state.ts`), so a hook that fires
+ * there leaves no trace in the folder. A store opened with `keepsState:
+ * false` keeps nothing: it reads as empty, drops every write and never
+ * creates the folder.
  */
 import { lstatSync, type Stats, statSync } from "node:fs";
 import { lstat, mkdir } from "node:fs/promises";
@@ -23,7 +25,7 @@ import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
 import { z } from "../core/zod.js";
-import { DIR_MODE, writeFileAtomic } from "./atomic-write.js";
+import { DIR_MODE, ensureDir, writeFileAtomic } from "./atomic-write.js";
 import {
 	appendDecisionLine,
 	DEFAULT_DECISION_LOG,
@@ -37,6 +39,7 @@ import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
+import { isNotAStateFile } from "./state-file.js";
 import {
 	type Clock,
 	type Read,
@@ -85,12 +88,20 @@ export interface FileStoreOptions {
 	 * lies in the folder. Defaults to true.
 	 */
 	keepsState?: boolean;
+	/**
+	 * Where the state lives instead of `<worktree>/.boulder`: a folder that is no
+	 * project keeps it under the user's state folder (`folder-state.ts`). Its
+	 * parents are created as needed.
+	 */
+	stateDir?: string;
 }
 
 export class FileStore implements Store {
 	readonly worktree: string;
-	/** `<worktree>/.boulder` */
+	/** `<worktree>/.boulder`, or the `stateDir` it was given. */
 	readonly dir: string;
+	/** true: the state lives outside the worktree (`stateDir`), under the user's state folder. */
+	readonly external: boolean;
 	readonly paths: { works: string; scopes: string; decisions: string; gitignore: string; planSummaries: string };
 	/** false: the folder is no project; the store reads as empty and drops writes. */
 	readonly keepsState: boolean;
@@ -101,7 +112,8 @@ export class FileStore implements Store {
 
 	constructor(worktree: string, options: FileStoreOptions = {}) {
 		this.worktree = path.resolve(worktree);
-		this.dir = path.join(this.worktree, STATE_DIR_NAME);
+		this.dir = options.stateDir ? path.resolve(options.stateDir) : path.join(this.worktree, STATE_DIR_NAME);
+		this.external = options.stateDir !== undefined;
 		this.paths = {
 			works: path.join(this.dir, WORKS_FILE_NAME),
 			scopes: path.join(this.dir, "scopes"),
@@ -298,13 +310,26 @@ export class FileStore implements Store {
 	 */
 	async problems(): Promise<StateProblem[]> {
 		if (!this.keepsState || !(await this.layoutExists(false))) return [];
-		const log = await this.readDecisionLog();
-		return scanStateProblems({
+		let skippedLines = 0;
+		let notAFile: StateProblem | null = null;
+		try {
+			skippedLines = (await this.readDecisionLog()).skipped;
+		} catch (error) {
+			if (!isNotAStateFile(error)) throw error;
+			notAFile = {
+				file: error.file,
+				movedTo: null,
+				reason: `${error.what}, not a regular file: it is never read or written through; the next hook event moves it aside and starts a fresh log`,
+				at: this.clock.now(),
+			};
+		}
+		const found = await scanStateProblems({
 			folders: [this.dir, this.paths.scopes],
 			staleMs: resolveLockOptions(this.lock).staleMs,
-			decisionLog: { file: this.paths.decisions, skippedLines: log.skipped },
+			decisionLog: { file: this.paths.decisions, skippedLines },
 			now: this.clock.now(),
 		});
+		return notAFile ? [...found, notAFile] : found;
 	}
 
 	private unreadableInPlace(file: string, reason: string): Read<never> {
@@ -362,6 +387,7 @@ export class FileStore implements Store {
 	}
 
 	private async ensureLayout(): Promise<void> {
+		if (this.external) await ensureDir(path.dirname(this.dir));
 		await makeFolder(this.dir);
 		if (!(await exists(this.paths.gitignore))) {
 			await writeFileAtomic(this.paths.gitignore, "# boulder's state: never commit it.\n*\n");

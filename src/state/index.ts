@@ -20,6 +20,7 @@ export {
 	scopeFileSpec,
 	WORKS_FILE_NAME,
 } from "./file-store.js";
+export { FOLDERS_DIR_NAME, folderStateDir } from "./folder-state.js";
 export { listScopeFiles, type StateScan, scanStateProblems } from "./inspect.js";
 export {
 	DEFAULT_LOCK_OPTIONS,
@@ -38,8 +39,15 @@ export {
 	readPlanSummaries,
 	writePlanSummaries,
 } from "./plan-summaries.js";
-export { hasStartedWork } from "./project-marker.js";
+export {
+	hasStartedWork,
+	INSTALL_MARKER_NAME,
+	markInstalledProject,
+	type ProjectMarker,
+	projectMarkerOf,
+} from "./project-marker.js";
 export { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "./scope-path.js";
+export { describeFileKind, isNotAStateFile, NotAStateFileError } from "./state-file.js";
 export {
 	type Clock,
 	type Read,

@@ -12,6 +12,7 @@ import { type Dirent, readdirSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { isTempFileName } from "./atomic-write.js";
+import { FUTURE_SKEW_MS } from "./lock.js";
 import type { StateProblem } from "./store.js";
 import { parseAsideName } from "./versioned-file.js";
 
@@ -99,7 +100,8 @@ async function scanFolder(dir: string, staleMs: number): Promise<StateProblem[]>
 		if (!leftover) continue;
 		const mtime = await mtimeOf(full);
 		// Compared with the file system's clock, not the injected one: both sides are real times.
-		if (mtime !== null && Date.now() - mtime > staleMs) {
+		// A lock dated beyond the skew ahead is as dead as an old one (see `FUTURE_SKEW_MS`).
+		if (mtime !== null && (Date.now() - mtime > staleMs || mtime - Date.now() > FUTURE_SKEW_MS)) {
 			found.push({ file: full, movedTo: null, reason: leftover, at: mtime });
 		}
 	}

@@ -8,6 +8,7 @@
  * rather than poll each other. Here the wait is bounded, a dead holder's lock
  * is taken over once stale, and a lost lock is reported to the holder.
  */
+import { lstat, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { BoulderError } from "../core/errors.js";
@@ -33,6 +34,14 @@ export const DEFAULT_LOCK_OPTIONS = {
 	staleMs: 5_000,
 	updateMs: 1_000,
 } as const satisfies LockOptions;
+
+/**
+ * A lock folder stamped further ahead than this was not refreshed by a live
+ * holder on this clock: the clock stepped back (NTP, a VM restored) while its
+ * holder was gone. proper-lockfile would wait until the clock caught up (a
+ * day, a year); it is stale now.
+ */
+export const FUTURE_SKEW_MS = 2_000;
 
 /** Minimums enforced by proper-lockfile; ours are clamped the same way so the maths agree. */
 const MIN_STALE_MS = 2_000;
@@ -177,7 +186,13 @@ async function acquire(
 				onCompromised,
 			});
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "ELOCKED") {
+			const code = (error as NodeJS.ErrnoException).code;
+			// ENOTDIR: proper-lockfile found a link where its folder should be and could not remove it.
+			if (code !== "ELOCKED" && code !== "ENOTDIR") {
+				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
+			}
+			if (await clearedUnusableLock(file)) continue;
+			if (code === "ENOTDIR") {
 				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
 			}
 		}
@@ -186,6 +201,47 @@ async function acquire(
 		// Jitter keeps waiting processes from retrying in lockstep.
 		await sleep(Math.min(left, delay * (0.5 + Math.random())));
 		delay = Math.min(delay * 1.5, 50);
+	}
+}
+
+/**
+ * Takes away what proper-lockfile cannot: a lock folder dated in the future
+ * (see `FUTURE_SKEW_MS`), and a link or file in the lock folder's place (a
+ * checkout can carry one; proper-lockfile would stat through it and wait on it
+ * forever). A link is removed, never followed. True when something was
+ * removed, so the caller retries at once.
+ */
+async function clearedUnusableLock(file: string): Promise<boolean> {
+	const folder = lockFolderOf(file);
+	let found: Awaited<ReturnType<typeof lstat>>;
+	try {
+		found = await lstat(folder);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+		throw error;
+	}
+	try {
+		if (found.isSymbolicLink()) {
+			await unlink(folder);
+			return true;
+		}
+		if (!found.isDirectory()) {
+			throw new BoulderError(
+				"state-unreadable",
+				`${folder} is not a lock folder (it is a file); boulder cannot lock ${file} until it is moved away.`,
+			);
+		}
+		if (found.mtimeMs <= Date.now() + FUTURE_SKEW_MS) return false;
+		// Looked at again right before removing: a waiter that cleared it first may hold a fresh lock by now
+		// (another inode, a current time). Should that still slip through, the holder's lock reads as compromised.
+		const again = await lstat(folder);
+		if (again.ino !== found.ino || again.mtimeMs !== found.mtimeMs) return true;
+		await rmdir(folder);
+		return true;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return true;
+		throw error;
 	}
 }
 

@@ -8,13 +8,13 @@
  * Moving aside happens only under the file's lock, re-checked there: a
  * lock-free reader must never rename away a good file a writer just put in.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { lstat, rename } from "node:fs/promises";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
 import { z } from "../core/zod.js";
 import { syncDir, writeFileAtomic } from "./atomic-write.js";
 import { type LockHandle, type LockOptions, withLock } from "./lock.js";
+import { closeStateFile, isNotAStateFile, openStateFileSync, readOpenedStateFileSync } from "./state-file.js";
 import type { Clock, StateProblem } from "./store.js";
 
 /** Why a file was moved aside; part of its new name. */
@@ -271,23 +271,19 @@ function unreadable(file: string, movedTo: string | null, reason: string, clock:
  * thread-pool trip per call otherwise, four per file.
  */
 async function readRegularFile(file: string): Promise<Buffer | null | "not-a-file" | "too-large"> {
-	let fd: number;
+	let opened: ReturnType<typeof openStateFileSync>;
 	try {
-		// NOFOLLOW: never read through a link; NONBLOCK: a FIFO must not hang the harness.
-		fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+		opened = openStateFileSync(file);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return null;
-		if (code === "ELOOP" || code === "EISDIR") return "not-a-file";
+		if (isNotAStateFile(error)) return "not-a-file";
 		throw error;
 	}
+	if (opened === null) return null;
 	try {
-		const stat = fstatSync(fd);
-		if (!stat.isFile()) return "not-a-file";
-		if (stat.size > MAX_BYTES) return "too-large";
-		return readFileSync(fd);
+		if (opened.stats.size > MAX_BYTES) return "too-large";
+		return readOpenedStateFileSync(opened.fd);
 	} finally {
-		closeSync(fd);
+		closeStateFile(opened.fd);
 	}
 }
 

@@ -61,6 +61,12 @@ export const Work = z.object({
 	lastVerification: z.nullable(WorkVerification),
 	/** `boulder start --orchestrate`; a plan's own `mode:` front matter asks for the same. Absent in older files. */
 	mode: z.optional(z.enum(PLAN_MODES)),
+	/**
+	 * An explicit handover (`boulder start` on this work, `boulder go`, the
+	 * dashboard): the next session that goes idle in the worktree and is not
+	 * bound yet joins the work (`appended`), and this clears. Absent in older files.
+	 */
+	handover: z.optional(z.nullable(z.object({ at: time, by: z.string() }))),
 });
 export type Work = z.infer<typeof Work>;
 

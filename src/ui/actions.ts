@@ -46,15 +46,20 @@ export async function runAction(request: ActionRequest, context: ActionContext):
 				else await engine.goSession({ harness, sessionId }, DASHBOARD_BY);
 				return { ok: true, message: `${stop ? "Stopped" : "Turned on"} continuation for ${harness}:${sessionId}.` };
 			}
-			const { changed, warning } = await setStopped(deps, stop, DASHBOARD_BY);
+			const { changed, warning, handedOver } = await setStopped(deps, stop, DASHBOARD_BY);
 			const said = stop
 				? changed
 					? `Stopped: boulder will not nudge any session in ${known.root} until it is turned on again.`
 					: `Continuation was already stopped in ${known.root}.`
 				: changed
 					? `On again: boulder continues the active work in ${known.root}.`
-					: `Continuation was not stopped in ${known.root}; nothing changed.`;
-			return { ok: true, message: warning ? `${said} (warning: ${warning})` : said };
+					: handedOver
+						? `Continuation was not stopped in ${known.root}.`
+						: `Continuation was not stopped in ${known.root}; nothing changed.`;
+			const handed = handedOver
+				? ` "${handedOver.name}" is handed over: the next other session that goes idle in ${known.root} joins it.`
+				: "";
+			return { ok: true, message: `${said}${handed}${warning ? ` (warning: ${warning})` : ""}` };
 		}
 		const work = request.work;
 		if (!work || !known.works.some((entry) => entry.work.id === work)) {
@@ -65,9 +70,11 @@ export async function runAction(request: ActionRequest, context: ActionContext):
 		const said = change.changed
 			? `${verb} "${change.work.name}".`
 			: `"${change.work.name}" was already ${change.work.status}.`;
+		const handed =
+			change.changed && change.work.handover ? ` The next other session that goes idle in ${known.root} joins it.` : "";
 		const made = change.paused.map((other) => ` Paused "${other.name}" to make way.`).join("");
 		const warnings = change.warnings.map((warning) => ` (warning: ${warning})`).join("");
-		return { ok: true, message: `${said}${made}${warnings}` };
+		return { ok: true, message: `${said}${handed}${made}${warnings}` };
 	} catch (error) {
 		if (isBoulderError(error)) return { ok: false, message: error.message };
 		throw error;

@@ -8,6 +8,7 @@
 import { allowanceOf } from "../core/budget.js";
 import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
+import { countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
 import type { FleetSession, FleetSnapshot, FleetWork, FleetWorktreeData } from "../engine/fleet.js";
 import { lastActive } from "../engine/fleet-worktree.js";
 import { formatElapsed } from "../present/format-time.js";
@@ -126,6 +127,19 @@ function sessionView(
 		waiting,
 		last,
 		lastActive: lastActive(session),
+		list: session.work ? null : ownList(state?.todos ?? null),
+	};
+}
+
+/** A session's own todo list as a card shows it: the same rows as a plan's items, without criteria. */
+function ownList(todos: readonly Todo[] | null): SessionView["list"] {
+	if (!todos || todos.length === 0) return null;
+	const counts = countTodos(todos);
+	return {
+		progressText: `${counts.open} open, ${progressText({ ...counts, done: counts.completed })}`,
+		open: counts.open,
+		next: nextOpenTodos(todos, 1)[0]?.content ?? null,
+		items: todos.map((todo) => ({ title: todo.content, status: todo.status, section: null, criteria: [] })),
 	};
 }
 

@@ -96,6 +96,8 @@ export interface SessionView {
 	waiting: string | null;
 	last: TimelineEntry | null;
 	lastActive: number;
+	/** The session's own todo list when it rolls no work: its progress, next item and items. */
+	list: { progressText: string; open: number; next: string | null; items: ItemView[] } | null;
 }
 
 export interface TimelineEntry {

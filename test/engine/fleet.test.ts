@@ -3,10 +3,11 @@
  * changed and nothing else, follows the decision log, and only looks (a bad
  * works file is reported and left where it is).
  */
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Fleet } from "../../src/engine/fleet.js";
+import { openWorkspace } from "../../src/engine/open.js";
 import { PLAN, sandbox } from "../cli/helpers.js";
 
 async function started() {
@@ -49,6 +50,25 @@ describe("the fleet read model", () => {
 		expect(session).toMatchObject({ harness: "claude-code", sessionId: "s1", work: "ship-the-cli" });
 		expect(session?.state?.episode?.autoTurns).toBe(1);
 		expect(session?.lastRecord?.reason).toBe("continue");
+	});
+
+	it("reads a folder that is no project from its state under the user's state folder, with the session's own list", async () => {
+		const box = await sandbox();
+		const anywhere = path.join(box.root, "downloads");
+		await mkdir(anywhere);
+		const { engine } = await openWorkspace({ cwd: anywhere, env: box.env, clock: box.clock });
+		const ref = { harness: "claude-code", sessionId: "s1" };
+		await engine.turnStarted(ref, "user");
+		await engine.todosChanged(ref, [{ content: "tidy the docs", status: "pending" }]);
+		await engine.turnEnded(ref, { outcome: "end" });
+		expect((await engine.onIdle(ref)).kind).toBe("inject");
+		// The next hook process to open the folder finds its state and lists it in the index.
+		await openWorkspace({ cwd: anywhere, env: box.env, clock: box.clock });
+		const fleet = new Fleet({ env: box.env });
+		await fleet.look();
+		const folder = fleet.snapshot().worktrees.find((worktree) => worktree.root === anywhere);
+		expect(folder?.sessions[0]?.state?.todos).toEqual([{ content: "tidy the docs", status: "pending" }]);
+		expect(await readdir(anywhere)).toEqual([]);
 	});
 
 	it("reports a corrupt works file and leaves it in place", async () => {

@@ -1,7 +1,9 @@
 /**
- * boulder keeps state only in a project: a git worktree, or a folder where
- * the user started a work. A harness session opened anywhere else (`/`, the
- * home folder) gets no `.boulder/`, no nudges and no entry in the index.
+ * boulder keeps state in a project: a git worktree, a folder where the user
+ * started a work, or one where boulder is installed at a project scope. A
+ * harness session opened anywhere else (`/`, the home folder) still gets
+ * continuation for its own list, with the folder's state under the user's
+ * state folder: never a `.boulder/` in the folder, never off without a word.
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
@@ -14,7 +16,7 @@ import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { Engine } from "../../src/engine/engine.js";
 import { openState, openWorkspace } from "../../src/engine/open.js";
 import { filePlans } from "../../src/engine/plan-files.js";
-import { findProject } from "../../src/engine/worktree.js";
+import { findProject, markInstalledHere } from "../../src/engine/worktree.js";
 import { FileStore } from "../../src/state/file-store.js";
 import { asideName } from "../../src/state/versioned-file.js";
 
@@ -70,6 +72,7 @@ async function cli(args: string[], cwd: string) {
 /** A Claude Code session in `cwd`: a prompt, a todo list with an open item, then Stop. Returns what Stop printed. */
 async function claudeSession(cwd: string): Promise<string> {
 	let stdout = "";
+	const transcript = path.join(root, "transcript.jsonl");
 	const hook = async (event: string, fields: Record<string, unknown>) => {
 		stdout = "";
 		await runClaudeCodeHook([event], {
@@ -77,7 +80,7 @@ async function claudeSession(cwd: string): Promise<string> {
 				Buffer.from(
 					JSON.stringify({
 						session_id: "s-1",
-						transcript_path: path.join(root, "none.jsonl"),
+						transcript_path: transcript,
 						cwd,
 						hook_event_name: event,
 						...fields,
@@ -91,6 +94,25 @@ async function claudeSession(cwd: string): Promise<string> {
 		});
 	};
 	await hook("UserPromptSubmit", { prompt: "Go." });
+	// The transcript says how the turn ended: a plain answer, after the prompt.
+	const at = new Date(Date.now() + 1000).toISOString();
+	const lines = [
+		{ type: "user", uuid: "u-1", timestamp: at, message: { role: "user", content: "Go." } },
+		{
+			type: "assistant",
+			uuid: "a-1",
+			timestamp: at,
+			message: {
+				id: "msg-1",
+				type: "message",
+				role: "assistant",
+				content: [{ type: "text", text: "Did one." }],
+				stop_reason: "end_turn",
+				usage: { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+			},
+		},
+	];
+	await writeFile(transcript, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
 	const todos = [
 		{ content: "one", status: "completed", activeForm: "x" },
 		{ content: "two", status: "pending", activeForm: "x" },
@@ -138,11 +160,14 @@ describe("findProject", () => {
 });
 
 describe("outside any project", () => {
-	it("a Claude Code session gets no nudge and no .boulder/ folder; in a git worktree the same session is kept", async () => {
+	it("a Claude Code session is nudged on its own list, its state kept under the user's state folder, never in the folder", async () => {
 		const anywhere = await folder("downloads");
-		expect(await claudeSession(anywhere)).toBe("");
+		expect(await claudeSession(anywhere)).toContain('"decision":"block"');
 		expect(await readdir(anywhere)).toEqual([]);
-		expect(existsSync(path.join(root, "state"))).toBe(false);
+		const kept = path.join(root, "state", "folders");
+		const [key] = await readdir(kept);
+		expect(key).toMatch(/^downloads-[0-9a-f]{16}$/);
+		expect(await readdir(path.join(kept, key as string, "scopes"))).toHaveLength(1);
 
 		const repo = await folder("repo");
 		await mkdir(path.join(repo, ".git"));
@@ -151,7 +176,7 @@ describe("outside any project", () => {
 		expect(existsSync(path.join(repo, ".boulder", "decisions.jsonl"))).toBe(true);
 	});
 
-	it("the engine sees no works and keeps nothing, even where an older boulder left state", async () => {
+	it("the engine continues the session's own list, and leaves the state an older boulder left in the folder alone", async () => {
 		const stray = await folder("stray");
 		const ref = { harness: "claude-code", sessionId: "s-1" };
 		const roll = async (engine: Engine) => {
@@ -160,40 +185,56 @@ describe("outside any project", () => {
 			await engine.turnEnded(ref, { outcome: "end" });
 			return engine.onIdle(ref);
 		};
-		// What an older boulder did here: kept the session's list and nudged it.
+		// What an older boulder did here: kept the session's list in the folder itself.
 		const old = new Engine({ store: new FileStore(stray), config: DEFAULT_CONFIG, plans: filePlans });
 		expect((await roll(old)).kind).toBe("inject");
 		const before = await snapshot(path.join(stray, ".boulder"));
 
 		const workspace = await openWorkspace({ cwd: stray, env });
 		expect(workspace.project).toBe("none");
-		expect(workspace.store.keepsState).toBe(false);
+		expect(workspace.store.keepsState).toBe(true);
+		expect(workspace.store.dir.startsWith(path.join(root, "state", "folders"))).toBe(true);
 		const idle = await roll(workspace.engine);
-		expect(idle.kind).toBe("skip");
-		expect(idle.reason).toBe("no-open-work");
-		expect(await workspace.engine.worktreeStatus()).toMatchObject({ works: [], lastDecision: null });
+		expect(idle.kind).toBe("inject");
+		expect(await workspace.engine.worktreeStatus()).toMatchObject({
+			works: [],
+			lastDecision: expect.objectContaining({ reason: "continue" }),
+		});
 		expect(await snapshot(path.join(stray, ".boulder"))).toEqual(before);
 	});
 
-	it("`boulder stop` and `boulder go` change nothing and say why", async () => {
+	it("`boulder stop` holds there, and `boulder why` tells the decisions", async () => {
 		const anywhere = await folder("downloads");
+		expect(await claudeSession(anywhere)).toContain('"decision":"block"');
+		const why = await cli(["why"], anywhere);
+		expect(why.stdout).toContain("continued");
+		expect(why.stdout).not.toContain("No decisions yet");
+		const status = await cli(["status"], anywhere);
+		expect(status.stdout).toContain("no project here");
+		expect(status.stdout).toContain(`its state kept in ${path.join(root, "state", "folders")}`);
+		expect(status.stdout).toContain("claude-code:s-1  its own list  1 open, 1/2 done");
 		const stop = await cli(["stop"], anywhere);
 		expect(stop.code).toBe(0);
-		expect(stop.stdout).toContain(`${anywhere} is in no project`);
-		expect(stop.stdout).toContain("nothing to turn off");
-		const go = await cli(["go", "--session", "s-1", "--harness", "claude-code"], anywhere);
-		expect(go.code).toBe(0);
-		expect(go.stdout).toContain("nothing to turn on");
+		expect(stop.stdout).toContain("Stopped");
+		expect(await claudeSession(anywhere)).toBe("");
+		expect((await cli(["go"], anywhere)).stdout).toContain("On");
 		expect(await readdir(anywhere)).toEqual([]);
 	});
 
-	it("`boulder doctor` says no state is kept here, and names a state folder an older boulder left", async () => {
+	it("`boulder doctor` warns that the folder is no project, says where its state is and names the fix", async () => {
 		const stray = await folder("stray");
 		const clean = await cli(["doctor", "--json"], stray);
-		const findings = (JSON.parse(clean.stdout) as { findings: { check: string; message: string }[] }).findings;
-		expect(findings.filter((finding) => finding.check === "state").map((finding) => finding.message)).toEqual([
-			`${stray} is in no project (no git worktree up the tree, no work started here): boulder keeps no state here and nudges nobody`,
-		]);
+		const findings = (
+			JSON.parse(clean.stdout) as { findings: { check: string; level: string; message: string; fix: string | null }[] }
+		).findings;
+		const state = findings.filter((finding) => finding.check === "state");
+		expect(state[0]).toMatchObject({
+			level: "warn",
+			message: expect.stringContaining(`${stray} is in no project`),
+			fix: expect.stringContaining("boulder install <harness> --project"),
+		});
+		expect(state[0]?.message).toContain(path.join(root, "state", "folders"));
+		expect(state.map((finding) => finding.message).join("\n")).not.toContain("keeps no state");
 
 		await mkdir(path.join(stray, ".boulder", "scopes"), { recursive: true });
 		const left = await cli(["doctor", "--json"], stray);
@@ -204,6 +245,23 @@ describe("outside any project", () => {
 				message: expect.stringContaining(`${path.join(stray, ".boulder")} holds state an older boulder left`),
 			}),
 		);
+	});
+
+	it("`boulder install <harness> --project` makes the folder a project that keeps its state in itself", async () => {
+		const notes = await folder("notes");
+		// What `boulder install <harness> --project` does after writing the harness's settings (the journey e2e runs it).
+		expect(await markInstalledHere(notes, "claude-code")).toBe(notes);
+		expect(await markInstalledHere(notes, "opencode")).toBe(null);
+		expect(findProject(await folder("notes", "drafts"))).toEqual({ root: notes, kind: "installed" });
+		expect(await claudeSession(notes)).toContain('"decision":"block"');
+		expect(await readdir(path.join(notes, ".boulder", "scopes"))).toHaveLength(1);
+		expect(await readFile(path.join(notes, ".boulder", ".gitignore"), "utf8")).toContain("*");
+		expect(existsSync(path.join(root, "state", "folders"))).toBe(false);
+		// Inside a git worktree an install marks nothing: the worktree is the project.
+		const repo = await folder("repo");
+		await mkdir(path.join(repo, ".git"));
+		expect(await markInstalledHere(await folder("repo", "sub"), "claude-code")).toBe(null);
+		expect(existsSync(path.join(repo, "sub", ".boulder"))).toBe(false);
 	});
 
 	it("`boulder start` makes the folder a project: state is kept there and found from below", async () => {

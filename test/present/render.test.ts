@@ -49,7 +49,9 @@ function report(works: WorkStatusView[], extra: Partial<StatusReport> = {}): Sta
 	return {
 		now: NOW,
 		all: false,
-		worktrees: [{ worktree: "/w", stopped: null, works, lastDecision: null, problem: null, configProblem: null }],
+		worktrees: [
+			{ worktree: "/w", stopped: null, works, lastDecision: null, sessions: [], problem: null, configProblem: null },
+		],
 		vanished: [],
 		...extra,
 	};

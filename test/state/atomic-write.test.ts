@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isTempFileName, tempFileName, writeFileAtomic } from "../../src/state/atomic-write.js";
+import { isTempFileName, namingFile, tempFileName, writeFileAtomic } from "../../src/state/atomic-write.js";
 import { modeOf, tempDir } from "./helpers.js";
 
 describe("writeFileAtomic", () => {
@@ -38,5 +38,25 @@ describe("writeFileAtomic", () => {
 		expect(isTempFileName("works.json")).toBe(false);
 		expect(isTempFileName("scope.tmp.json")).toBe(false);
 		expect(tempFileName("/w/x.json")).not.toBe(tempFileName("/w/x.json"));
+	});
+});
+
+describe("a write that fails in the file system", () => {
+	it("names the file it was writing (ENOSPC, EIO and the like say only 'write')", async () => {
+		const dir = await tempDir();
+		// A name the target can have but its temp file cannot (over 255 bytes with the temp suffix).
+		const file = path.join(dir, `${"w".repeat(240)}.json`);
+		await expect(writeFileAtomic(file, "{}")).rejects.toThrow(`cannot write ${file}: `);
+		await expect(writeFileAtomic(file, "{}")).rejects.toMatchObject({ code: "ENAMETOOLONG" });
+	});
+
+	it("leaves a message that already names the file as it is, and keeps the errno code", () => {
+		const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+		expect(namingFile(enospc, "/w/.boulder/works.json")).toMatchObject({
+			code: "ENOSPC",
+			message: "cannot write /w/.boulder/works.json: ENOSPC: no space left on device, write",
+		});
+		const named = Object.assign(new Error("EACCES: permission denied, open '/w/x'"), { code: "EACCES" });
+		expect((namingFile(named, "/w/x") as Error).message).toBe("EACCES: permission denied, open '/w/x'");
 	});
 });

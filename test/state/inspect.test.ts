@@ -94,4 +94,19 @@ describe("scanStateProblems", () => {
 		expect(Math.abs((problems[0]?.at ?? 0) - longAgo.getTime())).toBeLessThan(1_000);
 		expect(problems[0]?.reason).toMatch(/^lock left behind/);
 	});
+
+	it("names a lock dated a day ahead (left before the clock stepped back) as left behind", async () => {
+		const dir = await tempDir();
+		const lock = lockFolderOf(path.join(dir, "works.json"));
+		await mkdir(lock);
+		const dayAhead = new Date(Date.now() + 24 * 3600_000);
+		await utimes(lock, dayAhead, dayAhead);
+		const problems = await scanStateProblems({
+			folders: [dir],
+			staleMs: 5_000,
+			decisionLog: { file: path.join(dir, "decisions.jsonl"), skippedLines: 0 },
+			now: FIXED_NOW,
+		});
+		expect(problems.map((problem) => problem.file)).toEqual([lock]);
+	});
 });

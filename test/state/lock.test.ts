@@ -5,10 +5,10 @@
  * into a timer.
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm, symlink, utimes } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { lockFolderOf, withLock } from "../../src/state/lock.js";
+import { FUTURE_SKEW_MS, lockFolderOf, withLock } from "../../src/state/lock.js";
 import { tempDir } from "./helpers.js";
 
 const STALE_MS = 2_000;
@@ -92,5 +92,39 @@ describe("withLock in one process", () => {
 		} finally {
 			process.hrtime.bigint = realNow;
 		}
+	});
+});
+
+describe("a lock folder no live holder could have left", () => {
+	it("takes over a dead lock dated a day ahead (the clock stepped back) at once, not when the clock catches up", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		await mkdir(lockFolderOf(file));
+		const dayAhead = new Date(Date.now() + 24 * 3600_000);
+		await utimes(lockFolderOf(file), dayAhead, dayAhead);
+		// waitMs below the stale time: only the future-date rule can let it through.
+		await expect(withLock(file, () => "got it", { waitMs: 1_000, staleMs: STALE_MS })).resolves.toBe("got it");
+		expect(existsSync(lockFolderOf(file))).toBe(false);
+	});
+
+	it("still waits on a lock dated within the skew (a live holder's fresh stamp)", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		await mkdir(lockFolderOf(file));
+		const justAhead = new Date(Date.now() + FUTURE_SKEW_MS / 2);
+		await utimes(lockFolderOf(file), justAhead, justAhead);
+		await expect(withLock(file, () => "never", { waitMs: 200, staleMs: STALE_MS })).rejects.toMatchObject({
+			code: "lock-timeout",
+		});
+	});
+
+	it("removes a link planted in the lock folder's place without following it", async () => {
+		const root = await tempDir();
+		const file = path.join(root, "works.json");
+		const target = path.join(root, "elsewhere");
+		await mkdir(target);
+		await symlink(target, lockFolderOf(file));
+		await expect(withLock(file, () => "got it", { waitMs: 1_000 })).resolves.toBe("got it");
+		expect(existsSync(target)).toBe(true);
+		await symlink(path.join(root, "nowhere"), lockFolderOf(file));
+		await expect(withLock(file, () => "again", { waitMs: 1_000 })).resolves.toBe("again");
 	});
 });

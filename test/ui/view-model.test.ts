@@ -59,6 +59,23 @@ describe("the dashboard's view of a worktree", () => {
 		expect(s?.stagnation).toEqual({ count: 2, limit: 3 });
 	});
 
+	it("shows a session's own todo list on its card: progress, next item and the items", () => {
+		const todos = [
+			{ content: "read the code", status: "completed" as const },
+			{ content: "fix the bug", status: "in_progress" as const },
+			{ content: "write the test", status: "pending" as const },
+		];
+		const [own] = worktreeView(worktree({ sessions: [session({ todos })] }), NOW).sessions;
+		expect(own?.list).toEqual({
+			progressText: "2 open, 1/3 done",
+			open: 2,
+			next: "fix the bug",
+			items: todos.map((todo) => ({ title: todo.content, status: todo.status, section: null, criteria: [] })),
+		});
+		const bound = worktreeView(worktree({ sessions: [{ ...session({ todos }), work: "w1" }] }), NOW).sessions[0];
+		expect(bound?.list).toBeNull();
+	});
+
 	it("says when and why a session waits for its user, and the worktree reads so at a glance", () => {
 		const asking = session({ observed: { ...emptyContinuationState().observed, pendingInput: { kind: "question" } } });
 		const view = worktreeView(worktree({ sessions: [asking] }), NOW);

@@ -95,9 +95,10 @@ function readCache(file: string): Buffer | undefined {
 
 function writeCache(file: string, key: string, data: Buffer): void {
 	try {
-		mkdirSync(path.dirname(file), { recursive: true });
+		// Owner-only whatever the umask: every hook run loads this bytecode.
+		mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
 		const temp = `${file}.${process.pid}.tmp`;
-		writeFileSync(temp, data);
+		writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
 		renameSync(temp, file);
 		pruneCaches(path.dirname(file), key);
 	} catch (error) {

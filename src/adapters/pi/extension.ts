@@ -11,20 +11,21 @@
  * Contract: never throws into pi; a handler that fails records why and lets
  * the agent stop.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+
 import type { ResumeHow } from "../../engine/engine.js";
 import { fileWorkspace } from "../shared/workspace.js";
 import { cameBackHow, PiBridge, type PiView } from "./bridge.js";
 import { readAssistant } from "./event-read.js";
 import { COMMAND_DESCRIPTION, COMMAND_NAME, NUDGE_TYPE, SUBCOMMANDS } from "./messages.js";
+import type { PiApi, PiContext } from "./pi-api.js";
 import { registerTodoTools } from "./todo-tools.js";
 
 /** The `customType` of the resume context in pi's session. */
 const RESUME_TYPE = "boulder-resume-context";
 
-export default function boulderExtension(pi: ExtensionAPI): void {
+export default function boulderExtension(pi: PiApi): void {
 	const bridges = new Map<string, PiBridge>();
-	const bridgeOf = (ctx: ExtensionContext): PiBridge => {
+	const bridgeOf = (ctx: PiContext): PiBridge => {
 		let bridge = bridges.get(ctx.cwd);
 		if (!bridge) {
 			const created = new PiBridge({
@@ -37,7 +38,7 @@ export default function boulderExtension(pi: ExtensionAPI): void {
 		}
 		return bridge;
 	};
-	const viewOf = (ctx: ExtensionContext): PiView => ({
+	const viewOf = (ctx: PiContext): PiView => ({
 		sessionId: ctx.sessionManager.getSessionId(),
 		notify: (text, level) => {
 			if (ctx.hasUI) ctx.ui.notify(text, level);
@@ -46,9 +47,9 @@ export default function boulderExtension(pi: ExtensionAPI): void {
 		idle: () => ctx.isIdle(),
 		startRun: (text) => pi.sendMessage({ customType: NUDGE_TYPE, content: text, display: true }, { triggerTurn: true }),
 	});
-	const on = (ctx: ExtensionContext) => ({ bridge: bridgeOf(ctx), view: viewOf(ctx) });
+	const on = (ctx: PiContext) => ({ bridge: bridgeOf(ctx), view: viewOf(ctx) });
 	// Queued for the next run, beside its prompt: context the model reads, never a run of its own.
-	const giveResumeContext = async (ctx: ExtensionContext, how: ResumeHow) => {
+	const giveResumeContext = async (ctx: PiContext, how: ResumeHow) => {
 		const { bridge, view } = on(ctx);
 		const text = await bridge.cameBack(view, how);
 		if (text !== null)

@@ -7,9 +7,10 @@
  * Parameters are plain JSON Schema: pi validates tool arguments as JSON
  * Schema whatever built it, so boulder needs no schema library of pi's.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+
 import type { PiBridge, PiView } from "./bridge.js";
 import { TOOL_TEXT } from "./messages.js";
+import type { PiApi, PiContext } from "./pi-api.js";
 
 export const TODO_TOOLS = ["todo_write", "todo_read", "todo_clear"] as const;
 
@@ -37,13 +38,13 @@ const WRITE_PARAMETERS = {
 
 const NO_PARAMETERS = { type: "object", properties: {} };
 
-type Reach = (ctx: ExtensionContext) => { bridge: PiBridge; view: PiView };
+type Reach = (ctx: PiContext) => { bridge: PiBridge; view: PiView };
 
 function answer(text: string) {
 	return { content: [{ type: "text" as const, text }], details: undefined };
 }
 
-export function registerTodoTools(pi: ExtensionAPI, reach: Reach): void {
+export function registerTodoTools(pi: PiApi, reach: Reach): void {
 	pi.registerTool({
 		name: "todo_write",
 		label: TOOL_TEXT.writeLabel,

@@ -11,8 +11,21 @@
  * that were made for it; uninstall reads it to remove a file that would
  * otherwise be left holding `{}`.
  */
-import { constants, existsSync, readFileSync, realpathSync } from "node:fs";
-import { copyFile, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { constants, existsSync, readFileSync, realpathSync, type Stats } from "node:fs";
+import {
+	chmod,
+	copyFile,
+	type FileHandle,
+	lstat,
+	mkdir,
+	open,
+	rename,
+	rm,
+	rmdir,
+	stat,
+	unlink,
+	writeFile,
+} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,14 +40,65 @@ export interface ConfigPlace {
 	now?: () => Date;
 }
 
-/** The file's text, or null when there is none. */
+/** Larger than any harness's settings by far; anything bigger is not a settings file (docs/bad-input.md). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The file's text, or null when there is none. A link is followed (a settings
+ * file kept in a dotfiles folder is the user's choice), but only a regular
+ * file is read: a FIFO would block forever and a device never end. Opened
+ * non-blocking, checked, and read up to `MAX_CONFIG_BYTES`.
+ *
+ * Contract: throws `BoulderError("settings-invalid")`, naming the file, for
+ * anything else.
+ */
 export async function readConfigText(file: string): Promise<string | null> {
+	let handle: FileHandle;
 	try {
-		return await readFile(file, "utf8");
+		handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw new BoulderError("settings-invalid", `cannot read ${file}: ${(error as Error).message}`, { cause: error });
 	}
+	try {
+		const stats = await handle.stat();
+		if (!stats.isFile()) {
+			throw new BoulderError(
+				"settings-invalid",
+				`${file} is ${kindOf(stats)}, not a regular file; boulder reads and edits only a regular settings file and did not touch it.`,
+			);
+		}
+		if (stats.size > MAX_CONFIG_BYTES) throw tooLarge(file, stats.size);
+		const bytes = Buffer.alloc(Math.min(stats.size, MAX_CONFIG_BYTES) + 1);
+		let length = 0;
+		for (;;) {
+			const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+			if (bytesRead === 0) break;
+			length += bytesRead;
+			if (length === bytes.length) throw tooLarge(file, length);
+		}
+		return bytes.subarray(0, length).toString("utf8");
+	} catch (error) {
+		if (error instanceof BoulderError) throw error;
+		throw new BoulderError("settings-invalid", `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+	} finally {
+		await handle.close();
+	}
+}
+
+function tooLarge(file: string, size: number): BoulderError {
+	return new BoulderError(
+		"settings-invalid",
+		`${file} is ${size} bytes or more, larger than the ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB boulder reads of a settings file; boulder did not touch it.`,
+	);
+}
+
+function kindOf(stats: Stats): string {
+	if (stats.isDirectory()) return "a folder";
+	if (stats.isFIFO()) return "a FIFO (named pipe)";
+	if (stats.isSocket()) return "a socket";
+	if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+	return "not a regular file";
 }
 
 /**
@@ -50,10 +114,37 @@ export function userStateFolder(env: NodeJS.ProcessEnv): string {
 	return path.join(env.HOME || os.homedir(), ".local", "state", "boulder");
 }
 
-/** The one backup slot of a config file: `<state>/install-backups/<name>-<hash of its path>`. */
+/**
+ * Where install backups go: boulder's per-user state folder, unless that lies
+ * inside a git worktree (`XDG_STATE_HOME` pointed into a project): a copy of a
+ * settings file, which may hold keys, must not sit there untracked but
+ * committable. Then `~/.local/state/boulder`, and when that too is inside a
+ * worktree (a home folder kept in git), the system's temp folder, in a folder
+ * of the user's own.
+ */
+export function backupFolder(env: NodeJS.ProcessEnv): string {
+	const home = env.HOME || os.homedir();
+	const candidates = [userStateFolder(env), path.join(home, ".local", "state", "boulder")];
+	for (const folder of candidates) if (worktreeHolding(folder) === null) return path.join(folder, "install-backups");
+	const uid = typeof process.getuid === "function" ? process.getuid() : "user";
+	return path.join(os.tmpdir(), `boulder-${uid}`, "install-backups");
+}
+
+/** The git worktree (a folder with `.git`) that holds `folder`, or null. */
+export function worktreeHolding(folder: string): string | null {
+	let dir = path.resolve(folder);
+	for (;;) {
+		if (existsSync(path.join(dir, ".git"))) return dir;
+		const parent = path.dirname(dir);
+		if (parent === dir) return null;
+		dir = parent;
+	}
+}
+
+/** The one backup slot of a config file: `<backups>/<name>-<hash of its path>` (see `backupFolder`). */
 export function backupFile(file: string, env: NodeJS.ProcessEnv): string {
 	const absolute = path.resolve(file);
-	return path.join(userStateFolder(env), "install-backups", `${path.basename(absolute)}-${hash64(absolute)}`);
+	return path.join(backupFolder(env), `${path.basename(absolute)}-${hash64(absolute)}`);
 }
 
 /** The note that boulder created `file` (and which folders it made for it). */
@@ -79,16 +170,49 @@ export async function writeConfigText(
 ): Promise<string | null> {
 	let backup: string | null = null;
 	let mode = 0o644;
+	// A link is written through: the user's dotfile gets the change, and the link stays a link.
+	const target = original !== null ? writeTarget(file) : file;
 	if (original !== null) {
-		mode = (await stat(file)).mode & 0o777;
-		backup = await backUp(file, place.env);
+		mode = (await stat(target)).mode & 0o777;
+		if ((mode & 0o222) === 0) {
+			throw new BoulderError(
+				"settings-invalid",
+				`${file} is read-only (mode ${mode.toString(8).padStart(4, "0")}); boulder did not change it. Make it writable (chmod u+w) and run the command again, or leave it as it is.`,
+			);
+		}
+		backup = await backUp(target, file, place.env);
 	} else {
 		const folders = await makeFolders(path.dirname(file));
 		const note: CreatedNote = { file: path.resolve(file), folders };
 		await writePrivate(createdNote(file, place.env), `${JSON.stringify(note, null, 2)}\n`);
 	}
-	await replaceAtomically(file, text, mode);
+	await replaceAtomically(target, text, mode, original === null ? null : () => unchangedSince(file, original));
 	return backup;
+}
+
+/** Where a write to `file` lands: the file a link (or a chain of them) leads to, or `file` itself. */
+function writeTarget(file: string): string {
+	try {
+		return realpathSync(file);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return file;
+		throw error;
+	}
+}
+
+/**
+ * Refuses to write over a change made since the installer read the file (the
+ * user's editor, the harness itself): the file is read again right before the
+ * rename and must still hold what the edit was made from.
+ */
+async function unchangedSince(file: string, original: string): Promise<void> {
+	const now = await readConfigText(file);
+	if (now !== original) {
+		throw new BoulderError(
+			"settings-invalid",
+			`${file} changed while boulder was editing it (another program wrote to it); boulder wrote nothing. Run the command again.`,
+		);
+	}
 }
 
 /**
@@ -154,24 +278,55 @@ async function makeFolders(dir: string): Promise<string[]> {
 	return made;
 }
 
-async function backUp(file: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** Copies `source` (what `file` holds) to `file`'s backup slot, owner-only whatever the umask. */
+async function backUp(source: string, file: string, env: NodeJS.ProcessEnv): Promise<string> {
 	const backup = backupFile(file, env);
-	await mkdir(path.dirname(backup), { recursive: true, mode: 0o700 });
+	await privateFolder(path.dirname(backup));
 	const temp = `${backup}.${process.pid}.tmp`;
-	await copyFile(file, temp, constants.COPYFILE_EXCL);
+	await copyFile(source, temp, constants.COPYFILE_EXCL);
+	await chmod(temp, 0o600);
 	await rename(temp, backup);
 	return backup;
 }
 
+/**
+ * Makes the backup folder owner-only; refuses one that someone else owns or
+ * can write to (the temp-folder fallback is shared with every local user).
+ */
+async function privateFolder(dir: string): Promise<void> {
+	await mkdir(dir, { recursive: true, mode: 0o700 });
+	const uid = typeof process.getuid === "function" ? process.getuid() : null;
+	// The parent is checked only in the shared temp folder: elsewhere it is the user's own state folder, whatever its mode.
+	const shared = path.resolve(dir).startsWith(path.resolve(os.tmpdir()) + path.sep);
+	for (const folder of shared ? [dir, path.dirname(dir)] : [dir]) {
+		const found = await lstat(folder);
+		const theirs = uid !== null && found.uid !== uid;
+		if (!found.isDirectory() || theirs || (found.mode & 0o022) !== 0) {
+			throw new BoulderError(
+				"settings-invalid",
+				`${folder} is not a private folder of yours (a link, someone else's, or writable by others); boulder keeps no backup of a settings file there and did not touch the file.`,
+			);
+		}
+	}
+}
+
 async function writePrivate(file: string, text: string): Promise<void> {
-	await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+	await privateFolder(path.dirname(file));
 	await replaceAtomically(file, text, 0o600);
 }
 
-async function replaceAtomically(file: string, text: string, mode: number): Promise<void> {
+async function replaceAtomically(
+	file: string,
+	text: string,
+	mode: number,
+	check: (() => Promise<void>) | null = null,
+): Promise<void> {
 	const temp = `${file}.boulder-${process.pid}.tmp`;
 	try {
 		await writeFile(temp, text, { mode, flag: "wx" });
+		// The umask may have narrowed `mode`; the file keeps exactly the permissions it had.
+		await chmod(temp, mode);
+		await check?.();
 		await rename(temp, file);
 	} catch (error) {
 		await unlink(temp).catch((cleanup: NodeJS.ErrnoException) => {

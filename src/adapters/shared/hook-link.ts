@@ -8,7 +8,7 @@
  * which the commands run first.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_NAME, samePath } from "./config-file.js";
@@ -76,12 +76,26 @@ export async function linkForUser(
 	if (existsSync(own) && samePath(own, bundle)) return null;
 	const link = hookLinkFile(place.env, spec.link);
 	const text = hookLinkText(bundle, spec);
-	if ((await readFile(link, "utf8").catch(() => null)) === text) return link;
-	await mkdir(path.dirname(link), { recursive: true });
+	// Owner-only whatever the umask: every portable hook runs this file.
+	await mkdir(path.dirname(link), { recursive: true, mode: 0o700 });
+	await narrowToOwner(path.dirname(link), 0o700);
+	if ((await readFile(link, "utf8").catch(() => null)) === text) {
+		await narrowToOwner(link, 0o600);
+		return link;
+	}
 	const temp = `${link}.${process.pid}.tmp`;
-	await writeFile(temp, text);
+	// Left by a killed install that had this pid; "wx" below must not trip on it.
+	await rm(temp, { force: true });
+	await writeFile(temp, text, { mode: 0o600, flag: "wx" });
+	await chmod(temp, 0o600);
 	await rename(temp, link);
 	return link;
+}
+
+/** Takes away group and others' write (an earlier install under `umask 000` left it open). */
+async function narrowToOwner(file: string, mode: number): Promise<void> {
+	const found = await stat(file);
+	if ((found.mode & 0o022) !== 0) await chmod(file, mode);
 }
 
 /**

@@ -14,6 +14,7 @@ import { applyEdits, type Edit, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import { sameJson } from "./config-file.js";
 import { isRecord } from "./hook-input.js";
+import { duplicateKeyText } from "./install-messages.js";
 import {
 	addMemberEdit,
 	appendItemEdit,
@@ -87,6 +88,7 @@ export function withOurHooks<F, R extends { event: string }>(
 		return { text: fresh, changed: true, added: registrations.length, removed: 0 };
 	}
 	const root = parseSettings(dialect, text, file);
+	refuseDuplicateKeys(root, text, file);
 	checkShape(dialect, root, file);
 	if (alreadyInstalled(dialect, plainValue(root), program)) return { text, changed: false, added: 0, removed: 0 };
 	const cleared = withoutOurHooks(dialect, text, file);
@@ -115,6 +117,7 @@ export function withoutOurHooks(
 	text: string,
 	file: string,
 ): SettingsEditResult {
+	refuseDuplicateKeys(parseSettings(dialect, text, file), text, file);
 	let next = text;
 	let removed = 0;
 	for (;;) {
@@ -159,7 +162,8 @@ export function ourEntries<C extends { event: string }>(
 
 /** The removal of the next of our hook entries (with its group, event and `hooks` when they empty), or null. */
 function nextRemoval(dialect: Pick<HooksDialect<unknown>, "parseOurs">, root: Node): Edit | null {
-	const hooksIndex = elementsOf(root).findIndex((member) => keyOf(member) === "hooks");
+	// The last, as `memberOf` and `JSON.parse` take it (duplicates are refused before this runs).
+	const hooksIndex = elementsOf(root).findLastIndex((member) => keyOf(member) === "hooks");
 	const hooks = memberValue(elementsOf(root)[hooksIndex]);
 	if (hooks?.type !== "object") return null;
 	for (const [eventIndex, event] of elementsOf(hooks).entries()) {
@@ -275,6 +279,50 @@ export function parseSettings(
 		throw new BoulderError("settings-invalid", dialect.text.notObject(file, what));
 	}
 	return root;
+}
+
+/**
+ * Refuses a file where `hooks`, or a key anywhere inside it, appears twice:
+ * an editor that takes the first and a harness that reads the last (as
+ * `JSON.parse` does) would disagree on what is installed.
+ */
+function refuseDuplicateKeys(root: Node, text: string, file: string): void {
+	const found = duplicateIn(root, "", (key) => key === "hooks") ?? duplicateUnder(memberOf(root, "hooks"), "hooks");
+	if (!found) return;
+	const lines = found.offsets.map((offset) => text.slice(0, offset).split("\n").length);
+	throw new BoulderError("settings-invalid", duplicateKeyText(file, found.key, lines));
+}
+
+function duplicateUnder(node: Node | undefined, at: string): { key: string; offsets: number[] } | undefined {
+	if (!node || (node.type !== "object" && node.type !== "array")) return undefined;
+	if (node.type === "object") {
+		const here = duplicateIn(node, at, () => true);
+		if (here) return here;
+	}
+	for (const [index, element] of elementsOf(node).entries()) {
+		const child = node.type === "object" ? memberValue(element) : element;
+		const name = node.type === "object" ? String(keyOf(element)) : String(index);
+		const found = duplicateUnder(child, `${at}.${name}`);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+function duplicateIn(
+	object: Node,
+	at: string,
+	counts: (key: string) => boolean,
+): { key: string; offsets: number[] } | undefined {
+	const seen = new Map<string, number[]>();
+	for (const member of elementsOf(object)) {
+		const key = keyOf(member);
+		if (typeof key !== "string" || !counts(key)) continue;
+		seen.set(key, [...(seen.get(key) ?? []), member.offset]);
+	}
+	for (const [key, offsets] of seen) {
+		if (offsets.length > 1) return { key: at ? `${at}.${key}` : key, offsets };
+	}
+	return undefined;
 }
 
 function checkShape<F, R extends { event: string }>(

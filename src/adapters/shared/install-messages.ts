@@ -25,6 +25,15 @@ function notAList(file: string, key: string): string {
 	return `"${key}" in ${file} is not a list; boulder did not touch the file. Fix it by hand and run the command again.`;
 }
 
+/**
+ * A key the installer reads appears twice (`key`: its path, "hooks" or
+ * "hooks.Stop"): JSON readers disagree on which one counts, so boulder edits
+ * neither.
+ */
+export function duplicateKeyText(file: string, key: string, lines: readonly number[]): string {
+	return `"${key}" appears ${lines.length} times in ${file} (lines ${lines.join(", ")}); the harness reads only the last, so boulder did not touch the file. Merge them into one and run the command again.`;
+}
+
 /** The built file an install points its harness at is absent (`what`: "hook program", "extension"). */
 function missingBuild(what: string, file: string): string {
 	return `the ${what} ${file} is missing: this copy of boulder was not built (\`npm run build\`) or is damaged. Reinstall boulder-agent.`;

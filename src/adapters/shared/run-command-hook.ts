@@ -144,7 +144,7 @@ async function recordProblem(
 	// A bad config is the same problem whichever event meets it: logged (and told) once.
 	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
 	const reason = badConfig ? "config-invalid" : "error";
-	const record = await recordEarlyProblem({ folder, harness, session: sessionId, message, reason });
+	const record = await recordEarlyProblem({ folder, harness, session: sessionId, message, reason, env: streams.env });
 	for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
 	return record;
 }

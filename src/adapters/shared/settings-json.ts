@@ -35,8 +35,16 @@ export class JsonSyntaxError extends Error {
 
 const BOM = "\uFEFF";
 
+/**
+ * Deeper than any settings file: jsonc-parser recurses per level, and a
+ * 200,000-deep file would end in "Maximum call stack size exceeded".
+ */
+export const MAX_JSON_DEPTH = 256;
+
 /** Contract: throws `JsonSyntaxError` (with line and column) for anything that is not one JSON value of the dialect. */
 export function parseJsonTree(text: string, dialect: JsonDialect): Node {
+	const tooDeep = depthBeyond(text, MAX_JSON_DEPTH);
+	if (tooDeep !== -1) throw new JsonSyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels`, text, tooDeep);
 	const errors: ParseError[] = [];
 	// jsonc-parser reads a byte order mark as a stray symbol; a space in its place keeps every offset.
 	const body = text.startsWith(BOM) ? ` ${text.slice(1)}` : text;
@@ -48,6 +56,32 @@ export function parseJsonTree(text: string, dialect: JsonDialect): Node {
 	if (error) throw new JsonSyntaxError(inWords(printParseErrorCode(error.error)), text, error.offset);
 	if (!root) throw new JsonSyntaxError("value expected", text, text.length);
 	return root;
+}
+
+/**
+ * The offset of the first bracket that opens level `limit + 1`, or -1. Skips
+ * strings and comments, so a bracket inside them does not count; linear, no
+ * recursion.
+ */
+function depthBeyond(text: string, limit: number): number {
+	let depth = 0;
+	for (let at = 0; at < text.length; at++) {
+		const char = text.charCodeAt(at);
+		if (char === 0x22) {
+			for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+		} else if (char === 0x2f && text.charCodeAt(at + 1) === 0x2f) {
+			const end = text.indexOf("\n", at);
+			at = end === -1 ? text.length : end;
+		} else if (char === 0x2f && text.charCodeAt(at + 1) === 0x2a) {
+			const end = text.indexOf("*/", at + 2);
+			at = end === -1 ? text.length : end + 1;
+		} else if (char === 0x7b || char === 0x5b) {
+			if (++depth > limit) return at;
+		} else if (char === 0x7d || char === 0x5d) {
+			depth--;
+		}
+	}
+	return -1;
 }
 
 /** `PropertyNameExpected` → `property name expected`. */

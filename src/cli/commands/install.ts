@@ -8,12 +8,21 @@ import type { Command } from "commander";
 import type { HarnessAdapter, InstalledScope } from "../../adapters/registry.js";
 import { BoulderError } from "../../core/errors.js";
 import { whichProgram } from "../../engine/programs.js";
-import { type HarnessChoice, harnessMenuLines, installReportLines } from "../../present/render/install.js";
+import { markInstalledHere } from "../../engine/worktree.js";
+import {
+	type HarnessChoice,
+	harnessMenuLines,
+	installReportLines,
+	projectMadeLine,
+} from "../../present/render/install.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { SCOPE_WORDS } from "./help-text.js";
 
 type Action = "install" | "uninstall";
+
+/** Every harness calls its every-project scope `user`; any other scope installs into this folder. */
+const USER_SCOPE = "user";
 
 export function registerInstall(program: Command, cli: Cli): void {
 	register(program, cli, "install", "add boulder to a harness: its hooks or its plugin, in the harness's settings");
@@ -51,6 +60,10 @@ async function install(cli: Cli, adapter: HarnessAdapter, scope: string): Promis
 	const place = { cwd: cli.io.cwd, env: cli.io.env, scope };
 	const outcome = await adapter.install(place);
 	cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+	if (scope !== USER_SCOPE) {
+		const project = await markInstalledHere(cli.io.cwd, adapter.name);
+		if (project) cli.out(projectMadeLine(project, cli.colors()));
+	}
 	// One scope is enough: a second one is said now, not left for `boulder doctor` to find.
 	for (const other of await adapter.installedScopes(place)) {
 		if (other.scope === scope || other.file === outcome.report.file) continue;

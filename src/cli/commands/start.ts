@@ -29,7 +29,7 @@ async function start(cli: Cli, planPath: string, options: { name?: string; orche
 	// Outside any project, starting a work here is what makes this folder one.
 	const handle = warned(cli, await openState({ ...cli.openOptions(), startHere: true }));
 	const { store } = handle;
-	const { work, plan, outcome, paused } = await startWork(
+	const { work, plan, outcome, paused, handedOver } = await startWork(
 		{ store, clock: cli.clock, plans: filePlans },
 		{
 			planPath,
@@ -70,6 +70,7 @@ async function start(cli: Cli, planPath: string, options: { name?: string; orche
 				orchestrate: work.mode === "orchestrate" || plan.frontMatter.mode === "orchestrate",
 				stoppedBy: after.kind === "ok" ? (after.value.stopped?.by ?? null) : null,
 				configProblem: configProblem(cli, handle.worktree),
+				handedOverFrom: handedOver ? work.sessions : [],
 			},
 			cli.colors(),
 		),

@@ -4,8 +4,8 @@
  * back on; with `--session ID --harness H`, that one session only.
  *
  * Neither reads the config: a broken config must never keep the user from
- * stopping the agent. Outside any project they change nothing and say so:
- * boulder keeps no state and nudges nobody there.
+ * stopping the agent. Outside any project they hold too: that folder's state
+ * lives under the user's state folder.
  */
 import type { Command } from "commander";
 import { defaultConfig } from "../../core/config.js";
@@ -14,6 +14,7 @@ import { Engine, type SessionRef } from "../../engine/engine.js";
 import { filePlans } from "../../engine/plan-files.js";
 import { resolveSession } from "../../engine/session-lookup.js";
 import { setStopped } from "../../engine/works-ops.js";
+import { handoverLines } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 
@@ -53,12 +54,6 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	const handle = await cli.openState();
 	const { store } = handle;
 	const c = cli.colors();
-	if (handle.project === "none") {
-		cli.out(
-			`${handle.worktree} is in no project (no git worktree up the tree, no work started here): boulder keeps no state and nudges nobody here, so there is nothing to turn ${stop ? "off" : "on"}. \`boulder start PLAN.md\` starts a work here.`,
-		);
-		return EXIT.ok;
-	}
 	if (asked) {
 		// Only a session boulder has seen, named whole or by a unique prefix: a typo must not create one.
 		const ref: SessionRef = await resolveSession(store, asked.sessionId, asked.harness);
@@ -75,7 +70,7 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		);
 		return EXIT.ok;
 	}
-	const { changed, warning } = await setStopped(
+	const { changed, warning, handedOver } = await setStopped(
 		{ store, clock: cli.clock, plans: filePlans },
 		stop,
 		stop ? STOP_BY : GO_BY,
@@ -91,8 +86,10 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 		cli.out(
 			wasStopped
 				? `${c.green("On")} again: boulder continues the active work in ${handle.worktree}.`
-				: `Continuation was not stopped in ${handle.worktree}; nothing changed.`,
+				: `Continuation was not stopped in ${handle.worktree}.`,
 		);
+		if (handedOver) cli.out(handoverLines(handedOver.sessions, c).join("\n"));
+		else if (!wasStopped) cli.out("Nothing changed.");
 	}
 	return EXIT.ok;
 }

@@ -5,7 +5,7 @@ import { filePlans } from "../../engine/plan-files.js";
 import type { Store, Work, WorksFile } from "../../engine/store-types.js";
 import { changeWorkStatus, findWork, worksOrThrow } from "../../engine/works-ops.js";
 import { formatElapsed } from "../../present/format-time.js";
-import { pausedToMakeWay } from "../../present/render/start.js";
+import { handoverLines, pausedToMakeWay } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import type { Colors } from "../io.js";
@@ -79,7 +79,8 @@ function register(lifecycle: Lifecycle): (program: Command, cli: Cli) => void {
 				return;
 			}
 			for (const warning of warnings) cli.err(cli.errColors.yellow(`boulder: warning: ${warning}`));
-			cli.out([lifecycle.said(work, c), ...pausedToMakeWay(paused, c)].join("\n"));
+			const handed = work.status === "active" && work.handover ? handoverLines(work.sessions, c) : [];
+			cli.out([lifecycle.said(work, c), ...handed, ...pausedToMakeWay(paused, c)].join("\n"));
 			cli.exitCode = EXIT.ok;
 		});
 	};

@@ -14,6 +14,7 @@ import {
 	parseAsideName,
 	resolveLockOptions,
 	SCOPE_SCHEMA_VERSION,
+	STATE_DIR_NAME,
 	type StateProblem,
 	scanStateProblems,
 	scopeFileSpec,
@@ -30,7 +31,7 @@ export const stateCheck: DoctorCheck = {
 	async run(context) {
 		const { store } = context;
 		if (!store.keepsState) return [...outsideProject(store), ...(await indexFindings(context))];
-		const findings: DoctorFinding[] = [];
+		const findings: DoctorFinding[] = store.external ? noProject(store) : [];
 		const works = await inspectFile(store.paths.works, worksFileSpec({ worktree: store.worktree, harness: "unknown" }));
 		findings.push(...works.findings);
 		const scopes = await listScopeFiles(store);
@@ -44,14 +45,44 @@ export const stateCheck: DoctorCheck = {
 		const told = problems.some((problem) => problem.movedTo) ? await asideReasons(store) : new Map<string, string>();
 		for (const problem of problems) findings.push(problemFinding(problem, told));
 		findings.push(...(await indexFindings(context)));
-		if (findings.length > 0) return findings;
+		if (findings.some((finding) => finding.level !== "ok")) return findings;
 		const parts = [
 			works.version === null ? "no works file yet" : `works file v${works.version}`,
 			`${scopesOk} scope file(s) v${SCOPE_SCHEMA_VERSION}`,
 		];
-		return [{ check: CHECK, level: "ok", message: `${parts.join(", ")}; all readable`, fix: null }];
+		return [...findings, { check: CHECK, level: "ok", message: `${parts.join(", ")}; all readable`, fix: null }];
 	},
 };
+
+/**
+ * A folder that is no project: boulder is on there for a session's own todo
+ * list, with the folder's state under the user's state folder. Said as a
+ * warning, with the fix, since a plan (`boulder start`) or a project install
+ * is what most people mean to have.
+ */
+function noProject(store: FileStore): DoctorFinding[] {
+	const here = store.worktree;
+	const leftHere = existsSync(path.join(here, STATE_DIR_NAME));
+	return [
+		{
+			check: CHECK,
+			level: "warn",
+			message: `${here} is in no project (no git worktree up the tree, no work started here, boulder not installed here at a project scope): boulder continues a session's own todo list here and keeps this folder's state in ${store.dir}`,
+			fix: "`boulder install <harness> --project` here keeps the state in this folder; `boulder start PLAN.md` rolls a plan here",
+		},
+		...(leftHere
+			? [
+					{
+						check: CHECK,
+						level: "warn" as const,
+						message: `${path.join(here, STATE_DIR_NAME)} holds state an older boulder left outside any project; boulder does not use it here`,
+						fix: "delete it, unless you mean to start a work here (`boulder start PLAN.md` picks it up)",
+						file: path.join(here, STATE_DIR_NAME),
+					},
+				]
+			: []),
+	];
+}
 
 /** No project here: nothing is kept, and a state folder an older boulder left is not used. */
 function outsideProject(store: FileStore): DoctorFinding[] {

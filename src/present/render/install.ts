@@ -82,3 +82,10 @@ export function harnessMenuLines(
 	}
 	return lines;
 }
+
+/** A project install in a folder that was no project: it is one now, and keeps boulder's state in itself. */
+export function projectMadeLine(folder: string, c: Style): string {
+	return c.dim(
+		`${folder} is no git worktree: with boulder installed here it is a project now, and keeps boulder's state in its own .boulder/ (git-ignored).`,
+	);
+}

@@ -21,6 +21,8 @@ export interface StartedView {
 	stoppedBy: string | null;
 	/** The config is invalid: adapters let the agent stop until it is fixed. */
 	configProblem: string | null;
+	/** The sessions bound to the work when it was handed over to the next one; empty: none was bound. */
+	handedOverFrom?: ReadonlyArray<{ harness: string; sessionId: string }>;
 }
 
 export function renderStarted(view: StartedView, c: Style): string {
@@ -37,7 +39,7 @@ export function renderStarted(view: StartedView, c: Style): string {
 	if (view.verify.length > 0) lines.push(`  verify    ${view.verify.join(c.dim(" && "))}`);
 	if (view.orchestrate)
 		lines.push(`  mode      orchestrate ${c.dim("(the session delegates the items to subagents)")}`);
-	lines.push(c.dim("The next session that goes idle in this worktree rolls it; `boulder status` shows how it goes."));
+	lines.push(...handoverLines(view.handedOverFrom ?? [], c));
 	if (view.stoppedBy) {
 		lines.push(
 			c.yellow(`Continuation is stopped in this worktree (by ${view.stoppedBy}); \`boulder go\` turns it on.`),
@@ -55,4 +57,19 @@ export function pausedToMakeWay(paused: ReadonlyArray<{ name: string; id: string
 		(work) =>
 			`${c.yellow("Paused")} ${c.bold(work.name)} ${c.dim(`(${work.id})`)}, which was the active work; \`boulder resume ${work.id}\` makes it active again.`,
 	);
+}
+
+/**
+ * Who rolls the work next, as the engine will do it (`docs/handover.md`): a
+ * work nobody rolls goes to the next session that goes idle; one handed over
+ * keeps its sessions, and the next other session to go idle joins them.
+ */
+export function handoverLines(from: ReadonlyArray<{ harness: string; sessionId: string }>, c: Style): string[] {
+	if (from.length === 0) {
+		return [c.dim("The next session that goes idle in this worktree rolls it; `boulder status` shows how it goes.")];
+	}
+	const who = from.map((session) => `${session.harness} session ${session.sessionId}`).join(", ");
+	return [
+		`${c.green("Handed over")}: the next other session that goes idle in this worktree joins it (bound so far: ${who}).`,
+	];
 }

@@ -2,8 +2,9 @@
  * What `boulder status` prints: per worktree, whether continuation is on,
  * then its works. Live works (active, paused) get a block with their plan,
  * sessions, next item and last decision; finished works get one line.
+ * Sessions that roll their own todo list get a block of their own.
  */
-import type { WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
+import type { ListSessionStatus, WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
 import { formatElapsed, formatWhen } from "../format-time.js";
 import type { Style } from "../style.js";
 import { explain } from "../why-text.js";
@@ -43,6 +44,13 @@ function renderWorktree(view: WorktreeStatusView, now: number, c: Style): string
 		lines.push(c.red(`  ${view.problem}; \`boulder doctor\` says what to do`));
 		return lines.join("\n");
 	}
+	if (view.keptIn) {
+		lines.push(
+			c.dim(
+				`  no project here (no git worktree, no work started, boulder not installed here at a project scope): a session's own todo list is continued, its state kept in ${view.keptIn}; \`boulder install <harness> --project\` here keeps it in this folder`,
+			),
+		);
+	}
 	if (view.configProblem) {
 		lines.push(
 			c.red(
@@ -57,13 +65,29 @@ function renderWorktree(view: WorktreeStatusView, now: number, c: Style): string
 			),
 		);
 	}
-	if (view.works.length === 0) {
+	const lists = view.sessions ?? [];
+	if (view.works.length === 0 && lists.length === 0) {
 		lines.push(c.dim("  no works; `boulder start PLAN.md` starts one"));
 		if (view.lastDecision) lines.push(`  ${lastLine(view.lastDecision, now, c)}`);
 		return lines.join("\n");
 	}
 	for (const work of view.works) lines.push(...renderWork(work, now, c));
+	for (const session of lists) lines.push(...renderListSession(session, now, c));
+	if (view.works.length === 0) lines.push(c.dim("  no plan; `boulder start PLAN.md` rolls one"));
 	return lines.join("\n");
+}
+
+/** A session rolling its own todo list: a block like a work's, its list standing in for the plan. */
+function renderListSession(session: ListSessionStatus, now: number, c: Style): string[] {
+	const { counts } = session;
+	const progress = progressText({ ...counts, done: counts.done });
+	const mark = counts.open > 0 ? c.green("●") : "○";
+	const open = counts.open > 0 ? `${counts.open} open` : c.dim("nothing open");
+	const lines = [`  ${mark} ${c.bold(sessionLabel(session))}  ${c.dim("its own list")}  ${open}, ${progress}`];
+	if (session.stoppedBy) lines.push(c.yellow(`      stopped   by ${session.stoppedBy}`));
+	if (session.next) lines.push(`      next      ${session.next}`);
+	if (session.lastDecision) lines.push(`      ${lastLine(session.lastDecision, now, c)}`);
+	return lines;
 }
 
 const STATUS_COLOR = { active: "green", paused: "yellow", completed: "cyan", abandoned: "dim" } as const;

@@ -354,6 +354,16 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 		),
 	);
 	if (session.problem) box.append(h("p", { class: "problem", role: "note" }, session.problem));
+	if (session.list) {
+		const { list } = session;
+		box.append(h("p", { class: "row" }, h("span", {}, list.progressText)));
+		if (list.next) box.append(h("p", { class: "row" }, h("span", { class: "dim" }, "next "), list.next));
+		box.append(
+			lazyDetails(`list\u0000${worktree.root}\u0000${session.scope}`, `Items (${list.items.length})`, context, () => [
+				renderItems(list.items, list.next),
+			]),
+		);
+	}
 	if (session.stoppedBy) box.append(h("p", { class: "stopped-line" }, `Stopped by ${session.stoppedBy}.`));
 	if (session.waiting)
 		box.append(h("p", { class: "row" }, badge({ text: "waits for you", tone: "skip" }), session.waiting));

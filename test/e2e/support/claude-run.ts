@@ -12,15 +12,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
 import { collectOutput, signalGroup } from "./child-output.js";
+import { harnessBin } from "./harnesses.js";
 import { isolatedEnv } from "./isolated-env.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-
 /** The pinned devDependency's binary, found from this file rather than from PATH. */
-export const CLAUDE_BIN = join(REPO_ROOT, "node_modules", ".bin", "claude");
+export const CLAUDE_BIN = harnessBin("claude");
 
 export interface ClaudeSandbox {
 	/** Parent of `home` and `project`; removed by `dispose()`. */

@@ -16,15 +16,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { trustRecords } from "../../../src/adapters/codex/trust.js";
 import { collectOutput } from "./child-output.js";
+import { harnessBin } from "./harnesses.js";
 import { isolatedEnv } from "./isolated-env.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-
 /** The pinned devDependency's binary. */
-export const CODEX_BIN = join(REPO_ROOT, "node_modules", ".bin", "codex");
+export const CODEX_BIN = harnessBin("codex");
 
 /** The model whose tools are ordinary functions (newer catalog models run in code mode). */
 const MODEL = "gpt-5.5";

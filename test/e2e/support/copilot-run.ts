@@ -17,15 +17,13 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
 import { type ChildOutput, collectOutput } from "./child-output.js";
+import { harnessBin } from "./harnesses.js";
 import { isolatedEnv } from "./isolated-env.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-
 /** The pinned devDependency's binary, found from this file rather than from PATH. */
-export const COPILOT_BIN = join(REPO_ROOT, "node_modules", ".bin", "copilot");
+export const COPILOT_BIN = harnessBin("copilot");
 
 /** Copilot's unpacked package, kept between sandboxes (and runs) of this machine's user. */
 const PACKAGE_CACHE = join(tmpdir(), "boulder-e2e-copilot-package-cache");

