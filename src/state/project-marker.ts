@@ -9,10 +9,11 @@
  * Synchronous: it is asked once per folder up the tree, on every hook event.
  */
 import { lstatSync, readdirSync } from "node:fs";
-import { lstat, mkdir, readFile } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { DIR_MODE, writeFileAtomic } from "./atomic-write.js";
 import { STATE_DIR_NAME, WORKS_FILE_NAME } from "./file-store.js";
+import { openStateFile } from "./state-file.js";
 import { parseAsideName } from "./versioned-file.js";
 
 /**
@@ -60,12 +61,14 @@ export async function markInstalledProject(folder: string, harness: string): Pro
 	return true;
 }
 
+/** A small text file of boulder's own, read through the one door (never through a link); null when absent. */
 async function readText(file: string): Promise<string | null> {
+	const handle = await openStateFile(file, "read");
+	if (handle === null) return null;
 	try {
-		return await readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
+		return await handle.readFile("utf8");
+	} finally {
+		await handle.close();
 	}
 }
 
