@@ -38,4 +38,4 @@ export function createRegistry(adapters: readonly HarnessAdapter[] = ADAPTERS): 
 	};
 }
 
-export type { HarnessAdapter } from "./types.js";
+export type { HarnessAdapter, InstalledScope } from "./types.js";

@@ -14,6 +14,12 @@ import type { InstallReport, InstallText } from "../present/render/install.js";
 export type { DoctorCheck, DoctorContext, DoctorFinding } from "../engine/doctor-types.js";
 export type { InstallReport, InstallText } from "../present/render/install.js";
 
+/** A scope where boulder is installed, and the file that says so. */
+export interface InstalledScope {
+	scope: string;
+	file: string;
+}
+
 /** Where an install writes: one of the harness's own settings scopes. */
 export interface InstallScopeInfo {
 	name: string;
@@ -65,6 +71,8 @@ export interface HarnessAdapter {
 	/** Contract: throws `BoulderError` when a settings file cannot be changed safely (it is then left untouched). */
 	install(place: InstallPlace): Promise<InstallOutcome>;
 	uninstall(place: InstallPlace): Promise<InstallOutcome>;
+	/** The scopes whose settings hold boulder now (only reads): where `uninstall` without a scope looks. */
+	installedScopes(place: { cwd: string; env: NodeJS.ProcessEnv }): Promise<InstalledScope[]>;
 	doctor: DoctorCheck;
 	/** Present for command-hook harnesses; in-process plugins have none. */
 	hook?: HookEntry;

@@ -10,6 +10,7 @@ import { Command, CommanderError } from "commander";
 import type { AdapterRegistry } from "../adapters/registry.js";
 import type { Clock } from "../core/clock.js";
 import { isBoulderError } from "../core/errors.js";
+import { examplesText } from "./commands/help-text.js";
 import { type CommandEntry, commandsFor } from "./commands/index.js";
 import { type Cli, createCli, safe } from "./context.js";
 import { EXIT } from "./exit-codes.js";
@@ -36,6 +37,8 @@ export async function main(argv: string[], io: MainIO = {}): Promise<number> {
 			stderr: io.stderr ?? defaults.stderr,
 			env: io.env ?? defaults.env,
 			cwd: io.cwd ?? defaults.cwd,
+			// Tests that give their own streams are not a terminal unless they say so.
+			...(io.stdin ? { stdin: io.stdin } : io.stdout === undefined && defaults.stdin ? { stdin: defaults.stdin } : {}),
 		},
 		{
 			...(io.clock ? { clock: io.clock } : {}),
@@ -69,6 +72,11 @@ export async function buildProgram(cli: Cli, commands: readonly CommandEntry[]):
 		});
 	const registers = await Promise.all(commands.map((entry) => entry.load()));
 	for (const register of registers) register(program, cli);
+	// Every command's help ends with its examples (`help-text.ts`).
+	for (const command of program.commands) {
+		const examples = examplesText(command.name());
+		if (examples) command.addHelpText("after", examples);
+	}
 	return program;
 }
 

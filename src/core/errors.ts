@@ -7,6 +7,8 @@ export type BoulderErrorCode =
 	| "config-unreadable"
 	| "plan-missing"
 	| "plan-invalid"
+	/** A plan with no open item: there is nothing to start. */
+	| "plan-done"
 	| "state-unreadable"
 	| "state-future-version"
 	| "lock-timeout"

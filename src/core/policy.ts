@@ -2,7 +2,7 @@
  * The decision on idle: one pure function from the continuation state, the
  * work, the session's facts, the config and `now` to a decision with a reason
  * code, the figures behind it and the next state to persist. The guards run in
- * the order of the decision table in DESIGN.md; the first that matches answers.
+ * the order of the decision table (README, "How it decides"); the first that matches answers.
  */
 import { allowanceOf, type BudgetKind, elapsedSince, timeLeft } from "./budget.js";
 import type { Config } from "./config.js";

@@ -42,7 +42,7 @@ export async function collectPlans(
 		if (!files.includes(file)) files.push(file);
 	};
 	// Only reads: no worktree index entry, no `.boulder/` folder.
-	const works = await new FileStore(worktree, { clock }).readWorks();
+	const works = await new FileStore(worktree, { clock }).peekWorks();
 	const workByPlan = new Map<string, { id: string; status: WorkStatus }>();
 	if (works.kind === "ok") {
 		for (const work of Object.values(works.value.works)) {

@@ -122,6 +122,14 @@ export interface StatusOptions {
 	env?: NodeJS.ProcessEnv;
 }
 
+/** What a status says of a bad works file: where it is, and how it comes back. */
+function unreadableWorks(problem: StateProblem): string {
+	if (problem.movedTo) {
+		return `the works file was unreadable (${problem.reason}) and was moved aside to ${problem.movedTo}; rename it back once fixed`;
+	}
+	return `the works file ${problem.file} is unreadable (${problem.reason}); it is left untouched: fix it by hand, or the next change to the works (\`boulder start\`, \`pause\`, \`resume\`) moves it aside, where it can be fixed and renamed back`;
+}
+
 const STATUS_ORDER: Record<WorkStatus, number> = { active: 0, paused: 1, completed: 2, abandoned: 3 };
 
 export async function readWorktreeStatus(store: Store, options: StatusOptions): Promise<WorktreeStatusView> {
@@ -135,11 +143,9 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		problem: null,
 		configProblem: options.env ? configProblemOf(store.worktree, options.env) : null,
 	};
-	const works = await store.readWorks();
-	if (works.kind === "unreadable") {
-		const where = works.problem.movedTo ? `moved aside to ${works.problem.movedTo}` : "left in place";
-		return { ...view, problem: `the works file was unreadable (${works.problem.reason}; ${where})` };
-	}
+	// A read command never changes state: a bad works file is reported where it is, not moved aside.
+	const works = await (store.peekWorks ? store.peekWorks() : store.readWorks());
+	if (works.kind === "unreadable") return { ...view, problem: unreadableWorks(works.problem) };
 	const file = works.kind === "ok" ? works.value : null;
 	const lists = await listSessions(store, file ? Object.values(file.works) : []);
 	// Newest first, reading stops once every work and list session has its last decision: older lines are never parsed.

@@ -69,6 +69,8 @@ export async function startWork(deps: WorksDeps, options: StartOptions): Promise
 	const now = deps.clock.now();
 	const { work, outcome, paused, handedOver } = await deps.store.updateWorks((current) => {
 		const file = worksOrThrow(current);
+		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
+		if (plan.counts.open === 0 && active && active.planPath !== relative) throw nothingOpen(relative, plan, active);
 		const existing = Object.values(file.works).find(
 			(candidate) =>
 				candidate.planPath === relative && (candidate.status === "active" || candidate.status === "paused"),
@@ -172,16 +174,52 @@ async function planVerify(deps: WorksDeps, work: Work): Promise<string[]> {
 	}
 }
 
-/** Finds a work by id or name; without one, the active work. */
-export function findWork(file: WorksFile, ref?: string): Work {
+/**
+ * A plan with nothing open would start a work with nothing to do and pause
+ * the active work for it: refused, saying what stays as it was. (With no
+ * other work active, it starts: its verify commands, if any, run on the next idle.)
+ */
+function nothingOpen(relative: string, plan: ParsedPlan, active: Work): BoulderError {
+	const { total, completed, blocked, cancelled } = plan.counts;
+	const rest = [blocked > 0 ? `${blocked} blocked` : "", cancelled > 0 ? `${cancelled} cancelled` : ""].filter(Boolean);
+	return new BoulderError(
+		"plan-done",
+		`${relative} has nothing open: ${completed} of ${total} item${total === 1 ? "" : "s"} done${rest.length > 0 ? ` (${rest.join(", ")})` : ""}. Starting it would pause "${active.name}" for nothing, so nothing changed: "${active.name}" stays the active work. Add a \`- [ ]\` item to the plan, or \`boulder pause\` first, to start it anyway.`,
+	);
+}
+
+/**
+ * Finds a work by id, name or plan path; without one, the active work. With
+ * `prefix` (what a person types: the CLI), a unique start of an id is that work.
+ */
+export function findWork(file: WorksFile, ref?: string, options: { prefix?: boolean } = {}): Work {
 	if (!ref) {
 		const active = file.activeWorkId ? file.works[file.activeWorkId] : undefined;
 		if (!active) throw new BoulderError("not-found", "there is no active work; `boulder start PLAN.md` starts one");
 		return active;
 	}
-	const found = file.works[ref] ?? Object.values(file.works).find((work) => work.name === ref || work.planPath === ref);
-	if (!found) throw new BoulderError("not-found", `no work named ${ref}; \`boulder status\` lists them`);
-	return found;
+	const all = Object.values(file.works);
+	const found = file.works[ref] ?? all.find((work) => work.name === ref || work.planPath === ref);
+	if (found) return found;
+	// A unique start of an id is that work; anything else is refused with the candidates, never guessed.
+	const prefixed = options.prefix ? all.filter((work) => work.id.startsWith(ref)) : [];
+	if (prefixed.length === 1 && prefixed[0]) return prefixed[0];
+	if (prefixed.length > 1) {
+		throw new BoulderError(
+			"usage",
+			`"${ref}" names ${prefixed.length} works: ${listedWorks(prefixed)}; give more of the id`,
+		);
+	}
+	throw new BoulderError(
+		"usage",
+		all.length === 0
+			? `no work named "${ref}": this worktree has no works; \`boulder start PLAN.md\` starts one`
+			: `no work named "${ref}"; the works here: ${listedWorks(all)}`,
+	);
+}
+
+function listedWorks(works: readonly Work[]): string {
+	return works.map((work) => `${work.id} (${work.status}, ${work.planPath})`).join(", ");
 }
 
 export interface StatusChange {
@@ -193,8 +231,10 @@ export interface StatusChange {
 }
 
 /**
- * Contract: a finished (completed, abandoned) work cannot change; that is a
- * `not-found` error (no live work of that name: exit 1), not a usage error.
+ * Contract: a completed work cannot change, and an abandoned one only comes
+ * back (`active`, what `boulder resume` asks) while no other live work rolls
+ * its plan; anything else is a `not-found` error (no live work of that name:
+ * exit 1), not a usage error.
  */
 export async function setWorkStatus(
 	deps: WorksDeps,
@@ -205,17 +245,42 @@ export async function setWorkStatus(
 	return deps.store.updateWorks<StatusChange>((current) => {
 		const file = worksOrThrow(current);
 		const work = findWork(file, ref);
-		if (work.status === "completed" || work.status === "abandoned") {
+		// An abandoned work comes back with `resume` (abandoning is undoable); a completed one is over.
+		const revived = work.status === "abandoned" && status === "active";
+		if (work.status === "completed" || (work.status === "abandoned" && !revived)) {
 			throw new BoulderError(
 				"not-found",
-				`the work "${work.name}" is already ${work.status}; \`boulder start ${work.planPath}\` starts its plan afresh`,
+				`the work "${work.name}" is already ${work.status}; ${
+					work.status === "abandoned"
+						? `\`boulder resume ${work.id}\` brings it back`
+						: `\`boulder start ${work.planPath}\` starts its plan afresh`
+				}`,
 			);
+		}
+		if (revived) {
+			const rival = Object.values(file.works).find(
+				(other) =>
+					other.id !== work.id &&
+					other.planPath === work.planPath &&
+					(other.status === "active" || other.status === "paused"),
+			);
+			if (rival) {
+				throw new BoulderError(
+					"not-found",
+					`${work.planPath} is rolled by the work "${rival.name}" (${rival.id}, ${rival.status}) now; one plan has one live work, so "${work.name}" stays abandoned`,
+				);
+			}
 		}
 		if (work.status === status && (status !== "active" || file.activeWorkId === work.id)) {
 			return { result: { work, changed: false, paused: [] }, next: null };
 		}
 		const now = deps.clock.now();
-		const ended = status === "abandoned" ? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) } : {};
+		const ended =
+			status === "abandoned"
+				? { endedAt: now, elapsedMs: Math.max(0, now - work.startedAt) }
+				: revived
+					? { endedAt: null, elapsedMs: null }
+					: {};
 		// Resuming is an explicit act: a work bound to other sessions goes to the next one that goes idle.
 		const handover = status === "active" && work.sessions.length > 0 ? { handover: { at: now, by } } : {};
 		const updated: Work = { ...work, status, ...ended, ...handover };

@@ -16,6 +16,30 @@ export function formatElapsed(ms: number): string {
 	return `${seconds}s`;
 }
 
+/**
+ * A setting's duration as people say it: `3 h`, `1 h 30 min`, `20 min`,
+ * `5 s`, `300 ms`; each unit that is not zero, largest first.
+ */
+export function formatDuration(ms: number): string {
+	if (!Number.isFinite(ms) || ms < 0) return String(ms);
+	if (ms === 0) return "0 s";
+	const units: Array<[string, number]> = [
+		["d", 86_400_000],
+		["h", 3_600_000],
+		["min", 60_000],
+		["s", 1000],
+		["ms", 1],
+	];
+	const parts: string[] = [];
+	let left = Math.round(ms);
+	for (const [unit, size] of units) {
+		const amount = Math.floor(left / size);
+		if (amount > 0) parts.push(`${amount} ${unit}`);
+		left -= amount * size;
+	}
+	return parts.join(" ");
+}
+
 /** `14:02` today (local time); `2026-11-29 14:02` on any other day. */
 export function formatWhen(at: number, now: number): string {
 	const when = new Date(at);

@@ -104,6 +104,14 @@ export class MemoryStore implements Store {
 		});
 	}
 
+	async peekWorks(): Promise<Read<WorksFile>> {
+		const slot = this.works;
+		if (slot === null) return { kind: "missing" };
+		if (slot.kind === "ok") return { kind: "ok", value: structuredClone(slot.value) };
+		const file = `${this.worktree}/.boulder/works.json`;
+		return { kind: "unreadable", problem: { file, movedTo: null, reason: slot.reason, at: this.clock.now() } };
+	}
+
 	async updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R> {
 		const current = this.take(this.works, "works.json", () => {
 			this.works = null;

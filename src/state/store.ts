@@ -56,6 +56,12 @@ export interface Store {
 	updateScope<R>(scopeKey: string, fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>): Promise<R>;
 	readWorks(): Promise<Read<WorksFile>>;
 	updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R>;
+	/**
+	 * The works file as it is, for a command that only looks (`status`, `plans`,
+	 * the dashboard): unlike `readWorks`, a bad file is reported and left where
+	 * it is, and nothing is logged. The next update moves it aside.
+	 */
+	peekWorks?(): Promise<Read<WorksFile>>;
 	appendDecision(record: DecisionRecord): Promise<void>;
 	/** Newest last; `limit` keeps the newest N. Unreadable lines are skipped and counted. */
 	readDecisions(options?: ReadDecisionsQuery): Promise<DecisionRecord[]>;

@@ -1,7 +1,7 @@
 /**
  * Reads every import of `src/` from the source text (static imports,
  * re-exports and dynamic `import()`), with TypeScript's own pre-processor, and
- * checks them against the layer rules of DESIGN.md. Pure over its input, so a
+ * checks them against the layer rules of docs/architecture.md. Pure over its input, so a
  * test can hand it a made-up violation and see it caught.
  */
 import { readdirSync, readFileSync } from "node:fs";

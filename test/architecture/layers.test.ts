@@ -6,7 +6,7 @@ const SRC = path.resolve(import.meta.dirname, "../../src");
 const sources = readSources(SRC);
 const edges = sources.flatMap(importsOf);
 
-describe("the layers of DESIGN.md, read from the source", () => {
+describe("the layers of docs/architecture.md, read from the source", () => {
 	it("sees the whole source tree, so the checks below cannot pass on nothing", () => {
 		expect(sources.length).toBeGreaterThan(100);
 		expect(edges.filter((edge) => !edge.external).length).toBeGreaterThan(300);

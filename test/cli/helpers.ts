@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import type { AdapterRegistry } from "../../src/adapters/registry.js";
+import type { Input } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { openWorkspace } from "../../src/engine/open.js";
 import type { Clock } from "../../src/state/store.js";
@@ -30,7 +31,10 @@ export interface Sandbox {
 	env: NodeJS.ProcessEnv;
 	clock: Clock & { set(at: number): void; advance(ms: number): void };
 	/** Runs `boulder …` in the worktree (or `cwd`). */
-	run(args: string[], options?: { cwd?: string; signal?: AbortSignal; adapters?: AdapterRegistry }): Promise<Ran>;
+	run(
+		args: string[],
+		options?: { cwd?: string; signal?: AbortSignal; adapters?: AdapterRegistry; stdin?: Input },
+	): Promise<Ran>;
 	/** Writes a file relative to the worktree. */
 	write(relative: string, text: string): Promise<string>;
 	/** An engine on the worktree, as an adapter would open it: a fresh instance each call. */
@@ -83,6 +87,7 @@ export async function sandbox(): Promise<Sandbox> {
 				clock,
 				...(options.signal ? { signal: options.signal } : {}),
 				...(options.adapters ? { adapters: options.adapters } : {}),
+				...(options.stdin ? { stdin: options.stdin } : {}),
 			});
 			return { code, stdout, stderr };
 		},

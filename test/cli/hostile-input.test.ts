@@ -120,7 +120,9 @@ describe("boulder stop --session", () => {
 		expect(ran.code).toBe(2);
 		expect(ran.stderr).toContain(`no harness named "bogus"; boulder knows: ${createRegistry().names().join(", ")}`);
 		expect(await readdir(box.worktree)).not.toContain(".boulder");
-		expect((await box.run(["stop", "--session", "X", "--harness", "claude-code"])).code).toBe(0);
+		// A known harness but a session boulder has not seen: refused too, and still no state made.
+		expect((await box.run(["stop", "--session", "X", "--harness", "claude-code"])).code).toBe(2);
+		expect(await readdir(box.worktree)).not.toContain(".boulder");
 	});
 });
 
@@ -154,8 +156,11 @@ describe("boulder doctor", () => {
 			}),
 		);
 
-		// A command that reads it moves it aside; the doctor still says upgrade, and to keep the copy.
+		// A command that only reads leaves it in place; one that writes moves it aside, and the doctor
+		// still says upgrade, and to keep the copy.
 		await box.run(["status"]);
+		expect((await readdir(path.dirname(works))).filter((name) => name.startsWith("works.json."))).toEqual([]);
+		await box.run(["pause"]);
 		const aside = (await readdir(path.dirname(works))).find((name) => name.startsWith("works.json.future-"));
 		expect(aside).toBeDefined();
 		const after = await box.run(["doctor"]);

@@ -133,9 +133,11 @@ describe("boulder pause | resume | abandon", () => {
 		expect(await statusOf()).toBe("abandoned");
 
 		// Not a usage error: the command line is right, the work is over.
-		const again = await box.run(["resume", "ship-the-cli"]);
+		const again = await box.run(["pause", "ship-the-cli"]);
 		expect(again.code).toBe(1);
-		expect(again.stderr).toContain('the work "Ship the CLI" is already abandoned');
+		expect(again.stderr).toContain(
+			'the work "Ship the CLI" is already abandoned; `boulder resume ship-the-cli` brings it back',
+		);
 	});
 
 	it("says there is no active work to pause", async () => {
@@ -186,8 +188,9 @@ describe("boulder plans", () => {
 		await box.write("bad.md", "---\nverify: [unclosed\n---\n- [ ] one\n");
 		const ran = await box.run(["plans", "bad.md", "missing.md"]);
 		expect(ran.code).toBe(1);
-		expect(ran.stdout).toMatch(/bad\.md:2: verify: /);
-		expect(ran.stdout).toContain("no such file or folder: missing.md");
+		expect(ran.stderr).toMatch(/bad\.md:2: verify: /);
+		expect(ran.stderr).toContain("no such file or folder: missing.md");
+		expect(ran.stdout).not.toContain("missing.md");
 	});
 
 	it("marks a plan that a work rolls", async () => {

@@ -41,7 +41,7 @@ describe("boulder status --all", () => {
 		await box.write(path.relative(box.worktree, path.join(other, ".boulder", "works.json")), "{");
 		const report = JSON.parse((await box.run(["status", "--all", "--json"])).stdout) as StatusReport;
 		const broken = report.worktrees.find((worktree) => worktree.worktree === other);
-		expect(broken?.problem).toContain("the works file was unreadable");
+		expect(broken?.problem).toContain("is unreadable");
 		const fine = report.worktrees.find((worktree) => worktree.worktree === box.worktree);
 		expect(fine?.works).toHaveLength(1);
 	});

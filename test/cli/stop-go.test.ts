@@ -84,15 +84,18 @@ describe("boulder stop / go", () => {
 
 	it("keeps working when the config is broken", async () => {
 		const box = await sandbox();
+		await (await box.engine()).todosChanged({ harness: "claude-code", sessionId: "x" }, [
+			{ content: "a thing", status: "pending" },
+		]);
 		await box.write("boulder.config.json", '{ "stagnationLimit": "lots" }');
 		expect((await box.run(["stop"])).code).toBe(0);
 		expect((await box.run(["stop", "--session", "x", "--harness", "claude-code"])).code).toBe(0);
 	});
 
-	it("refuses --session without --harness (exit 2)", async () => {
+	it("refuses --harness without --session (exit 2)", async () => {
 		const box = await sandbox();
-		const ran = await box.run(["stop", "--session", "s-1"]);
+		const ran = await box.run(["stop", "--harness", "claude-code"]);
 		expect(ran.code).toBe(2);
-		expect(ran.stderr).toContain("--session and --harness go together");
+		expect(ran.stderr).toContain("--harness goes with --session");
 	});
 });

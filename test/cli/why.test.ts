@@ -255,7 +255,9 @@ describe("boulder why on a real worktree", () => {
 
 		const all = (await box.run(["why", "--session", "s-1", "-n", "50"])).stdout;
 		expect(all).toContain("14:02  did not continue: the user interrupted the agent; waiting for your next message");
-		expect((await box.run(["why", "--session", "someone-else"])).stdout).toContain("No decisions yet");
+		const unknown = await box.run(["why", "--session", "someone-else"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toContain("Known: s-1 (claude-code)");
 
 		const json = JSON.parse((await box.run(["why", "-n", "1", "--json"])).stdout);
 		expect(json).toEqual([

@@ -38,6 +38,16 @@ export const codexAdapter: HarnessAdapter = {
 		const { uninstallCodex } = await import("./install.js");
 		return { report: await uninstallCodex(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { DIALECT, INSTALL_SCOPES, hooksFile } = await import("./install.js");
+		const { withoutOurHooks } = await import("../shared/hooks-file.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => hooksFile(scope, place),
+			(text, file) => withoutOurHooks(DIALECT, text, file).removed > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).codexDoctorCheck.run(context),

@@ -38,6 +38,15 @@ export const copilotAdapter: HarnessAdapter = {
 		const { uninstallCopilot } = await import("./install.js");
 		return { report: await uninstallCopilot(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { INSTALL_SCOPES, hooksFile, ourEntries } = await import("./install.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => hooksFile(scope, place),
+			(text, file) => ourEntries(text, file).length > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).copilotDoctorCheck.run(context),

@@ -37,6 +37,15 @@ export const geminiAdapter: HarnessAdapter = {
 		const { uninstallGemini } = await import("./install.js");
 		return { report: await uninstallGemini(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { INSTALL_SCOPES, settingsFile, withoutOurHooks } = await import("./install.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => settingsFile(scope, place),
+			(text, file) => withoutOurHooks(text, file).removed > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).geminiDoctorCheck.run(context),

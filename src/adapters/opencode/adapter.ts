@@ -32,6 +32,15 @@ export const openCodeAdapter: HarnessAdapter = {
 		const { uninstallOpenCode } = await import("./install.js");
 		return { report: await uninstallOpenCode(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { INSTALL_SCOPES, existingConfigFiles, withoutOurPlugin } = await import("./install.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => existingConfigFiles(scope, place),
+			(text, file) => withoutOurPlugin(text, file).removed > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).openCodeDoctorCheck.run(context),

@@ -36,6 +36,15 @@ export const piAdapter: HarnessAdapter = {
 		const { uninstallPi } = await import("./install.js");
 		return { report: await uninstallPi(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { INSTALL_SCOPES, settingsFile, withoutOurExtension } = await import("./install.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => settingsFile(scope, place),
+			(text, file) => withoutOurExtension(text, file).removed > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).piDoctorCheck.run(context),

@@ -11,7 +11,15 @@ import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/loose.js";
-import { entryPath, INSTALL_SCOPES, ourEntries, readSettings, settingsFile } from "./install.js";
+import {
+	entryPath,
+	INSTALL_SCOPES,
+	LINK_ENTRY,
+	linkTarget,
+	ourEntries,
+	readSettings,
+	settingsFile,
+} from "./install.js";
 
 const CHECK = "pi";
 
@@ -49,12 +57,36 @@ export async function checkPiExtension(
 		if (entries.length === 0) continue;
 		listedIn.push(file);
 		for (const entry of entries) {
-			const extension = entryPath(entry, file);
-			if (!existsSync(extension)) {
+			const listed = entryPath(entry, file, context.env);
+			if (!existsSync(listed)) {
 				findings.push({
 					check: CHECK,
 					level: "problem",
-					message: `${file} lists ${entry}, which does not exist (moved or removed): pi cannot load boulder`,
+					message:
+						entry === LINK_ENTRY
+							? `${file} lists ${entry}, the per-user link to boulder, which is not there for you: pi cannot load boulder`
+							: `${file} lists ${entry}, which does not exist (moved or removed): pi cannot load boulder`,
+					fix: reinstall,
+					file,
+				});
+				continue;
+			}
+			const extension = entry === LINK_ENTRY ? linkTarget(await readFile(listed, "utf8")) : listed;
+			if (extension === null || !existsSync(extension)) {
+				findings.push({
+					check: CHECK,
+					level: "problem",
+					message: `${listed} (the link ${file} lists) loads ${extension ?? "nothing boulder wrote"}, which does not exist: pi cannot load boulder`,
+					fix: reinstall,
+					file,
+				});
+				continue;
+			}
+			if (scope === "project" && path.isAbsolute(entry)) {
+				findings.push({
+					check: CHECK,
+					level: "warn",
+					message: `${file} is committed with the project but names a path of this machine (${entry}): a teammate's pi cannot load it`,
 					fix: reinstall,
 					file,
 				});

@@ -22,6 +22,7 @@
  * refused, never rewritten.
  */
 import { existsSync, realpathSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Node } from "jsonc-parser";
@@ -82,8 +83,42 @@ function baseOf(file: string): string {
 }
 
 /**
- * The entry a scope gets: relative to `.pi/` when the project holds this copy
- * of boulder, otherwise the absolute path of its extension.
+ * The entry a committed project file gets when the project does not hold
+ * boulder: the same words on every machine, since pi reads `~` as the home
+ * folder. It names a small per-user link (`linkText`) that each person's
+ * `boulder install pi` points at their own copy of boulder.
+ */
+export const LINK_ENTRY = "~/.local/share/boulder/pi-extension.js";
+
+/** Where `LINK_ENTRY` is on this machine. */
+export function linkFile(env: NodeJS.ProcessEnv): string {
+	return path.join(env.HOME || os.homedir(), ".local", "share", "boulder", "pi-extension.js");
+}
+
+const LINK_HEADER =
+	"// Written by `boulder install pi`: pi projects that list ~/.local/share/boulder/pi-extension.js load this boulder.";
+
+/** The link's text: it loads one copy of boulder's extension. */
+export function linkText(extension: string): string {
+	return `${LINK_HEADER}\nexport { default } from ${JSON.stringify(extension)};\n`;
+}
+
+/** The extension a link's text loads; null for text `linkText` did not write. */
+export function linkTarget(text: string): string | null {
+	const match = /^export \{ default \} from (".*");$/m.exec(text);
+	if (!match?.[1]) return null;
+	try {
+		const target = JSON.parse(match[1]) as unknown;
+		return typeof target === "string" ? target : null;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * The entry a scope gets: for a project, relative to `.pi/` when the project
+ * holds this copy of boulder, otherwise `LINK_ENTRY` (never a path of this
+ * machine in a committed file); for the user, the absolute path of the extension.
  */
 export function entryFor(scope: InstallScope, place: Place, root: string = packageRoot()): string {
 	const extension = path.join(root, EXTENSION_FILE);
@@ -94,17 +129,21 @@ export function entryFor(scope: InstallScope, place: Place, root: string = packa
 			const relative = path.relative(path.join(project, ".pi"), path.join(project, inside, EXTENSION_FILE));
 			return relative.split(path.sep).join("/");
 		}
+		return LINK_ENTRY;
 	}
 	return extension;
 }
 
-/** Whether an `extensions` entry loads boulder's extension (by any path to it). */
+/** Whether an `extensions` entry loads boulder's extension (by any path to it, or through the user's link). */
 export function isOurs(entry: unknown): boolean {
-	return typeof entry === "string" && entry.split(path.sep).join("/").endsWith(EXTENSION_SUFFIX);
+	return (
+		typeof entry === "string" && (entry === LINK_ENTRY || entry.split(path.sep).join("/").endsWith(EXTENSION_SUFFIX))
+	);
 }
 
-/** The file an entry names, resolved as pi resolves it from the settings file's folder. */
-export function entryPath(entry: string, file: string): string {
+/** The file an entry names, resolved as pi resolves it from the settings file's folder (`~` is the home folder). */
+export function entryPath(entry: string, file: string, env: NodeJS.ProcessEnv = process.env): string {
+	if (entry === "~" || entry.startsWith("~/")) return path.join(env.HOME || os.homedir(), entry.slice(2));
 	return path.isAbsolute(entry) ? entry : path.resolve(baseOf(file), entry);
 }
 
@@ -120,6 +159,15 @@ export async function installPi(options: InstallOptions): Promise<PiInstallResul
 	const file = settingsFile(options.scope, options);
 	const entry = entryFor(options.scope, options, root);
 	const notes = path.isAbsolute(entry) ? [INSTALL_TEXT.machineLocal] : [INSTALL_TEXT.portable(entry)];
+	if (entry === LINK_ENTRY) {
+		const link = linkFile(options.env);
+		const text = linkText(built);
+		if ((await readConfigText(link)) !== text) {
+			await mkdir(path.dirname(link), { recursive: true, mode: 0o700 });
+			await writeFile(link, text, { mode: 0o644 });
+		}
+		notes[0] = INSTALL_TEXT.linked(link, built);
+	}
 	if (options.scope === "project") notes.push(INSTALL_TEXT.trust);
 	const original = await readConfigText(file);
 	const edit = withOurExtension(original ?? "", file, entry);

@@ -64,6 +64,8 @@ export const INSTALL_TEXT = {
 	restart: "pi loads extensions when it starts: restart it (or run /reload) to pick the change up.",
 	portable: (entry: string) =>
 		`The entry is a path inside the project (${entry}), resolved from .pi/: teammates who install boulder-agent as a devDependency load the same extension.`,
+	linked: (link: string, extension: string) =>
+		`The entry names no path of this machine: ~/.local/share/boulder/pi-extension.js, a link that loads your boulder (${link} → ${extension}). Each teammate's \`boulder install pi\` writes their own; add boulder-agent as a devDependency to pin one copy for everyone.`,
 	trust:
 		"pi loads a project's .pi/settings.json only in a trusted project: accept pi's question or run /trust once; headless runs (-p, --mode rpc) need --approve.",
 };

@@ -34,6 +34,15 @@ export const qwenAdapter: HarnessAdapter = {
 		const { uninstallQwen } = await import("./install.js");
 		return { report: await uninstallQwen(placeOf(place)), text: INSTALL_TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const { INSTALL_SCOPES, settingsFile, withoutOurQwenHooks } = await import("./install.js");
+		const { scopesHolding } = await import("../shared/installed-scopes.js");
+		return scopesHolding(
+			INSTALL_SCOPES,
+			(scope) => settingsFile(scope, place),
+			(text, file) => withoutOurQwenHooks(text, file).removed > 0,
+		);
+	},
 	doctor: {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).qwenDoctorCheck.run(context),

@@ -15,6 +15,8 @@ export interface CommandEntry {
 	name: string;
 	/** Reads `cli.adapters` (loaded only for the commands that do). */
 	adapters?: true;
+	/** Reads the whole program (shell completion): every command is registered with it. */
+	everyCommand?: true;
 	load(): Promise<RegisterCommand>;
 }
 
@@ -36,6 +38,12 @@ export const COMMANDS: readonly CommandEntry[] = [
 	{ name: "install", adapters: true, load: async () => (await import("./install.js")).registerInstall },
 	{ name: "uninstall", adapters: true, load: async () => (await import("./install.js")).registerUninstall },
 	{ name: "hook", adapters: true, load: async () => (await import("./hook.js")).registerHook },
+	{
+		name: "completion",
+		adapters: true,
+		everyCommand: true,
+		load: async () => (await import("./completion.js")).registerCompletion,
+	},
 ];
 
 /**
@@ -46,7 +54,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
 	const word = argv.find((arg) => !arg.startsWith("-"));
 	const named = COMMANDS.find((entry) => entry.name === word);
-	if (named) return [named];
+	if (named) return named.everyCommand ? COMMANDS : [named];
 	const asksHelp = argv.includes("-h") || argv.includes("--help");
 	if (word === undefined && !asksHelp && (argv.includes("-v") || argv.includes("--version"))) return [];
 	return COMMANDS;

@@ -5,7 +5,7 @@
  * exit code.
  */
 import type { Command } from "commander";
-import type { HarnessAdapter } from "../../adapters/registry.js";
+import type { HarnessAdapter, InstalledScope } from "../../adapters/registry.js";
 import { BoulderError } from "../../core/errors.js";
 import { whichProgram } from "../../engine/programs.js";
 import { markInstalledHere } from "../../engine/worktree.js";
@@ -16,7 +16,8 @@ import {
 	projectMadeLine,
 } from "../../present/render/install.js";
 import type { Cli } from "../context.js";
-import { EXIT } from "../exit-codes.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { SCOPE_WORDS } from "./help-text.js";
 
 type Action = "install" | "uninstall";
 
@@ -34,11 +35,10 @@ export function registerUninstall(program: Command, cli: Cli): void {
 function register(program: Command, cli: Cli, action: Action, description: string): void {
 	let command = program.command(action).description(description);
 	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
+	if (action === "uninstall") command = command.option("--all", "every scope where boulder is installed");
 	command
-		.argument(
-			"[harness]",
-			`the harness: ${cli.adapters.names().join(", ")}; none: list them, and which this machine has`,
-		)
+		.argument("[harness]", `the harness (none: list them, and which this machine has)`)
+		.addHelpText("after", scopeTable(cli.adapters.all, action))
 		.action(async (harness: string | undefined, flags: Record<string, boolean | undefined>) => {
 			if (harness === undefined) {
 				cli.out(harnessMenuLines(action, choices(cli), cli.colors()).join("\n"));
@@ -46,15 +46,75 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 				return;
 			}
 			const adapter = adapterOf(cli, harness);
-			const place = { cwd: cli.io.cwd, env: cli.io.env, scope: scopeOf(adapter, flags) };
-			const outcome = action === "install" ? await adapter.install(place) : await adapter.uninstall(place);
-			cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
-			if (action === "install" && place.scope !== USER_SCOPE) {
-				const project = await markInstalledHere(cli.io.cwd, adapter.name);
-				if (project) cli.out(projectMadeLine(project, cli.colors()));
-			}
-			cli.exitCode = EXIT.ok;
+			const { all, ...scopes } = flags;
+			const chosen = chosenScope(adapter, action === "uninstall" ? scopes : flags);
+			if (all && chosen) throw new BoulderError("usage", `--all and --${chosen} do not go together: choose one`);
+			cli.exitCode =
+				action === "install"
+					? await install(cli, adapter, chosen ?? adapter.defaultScope)
+					: await uninstall(cli, adapter, chosen, all === true);
 		});
+}
+
+async function install(cli: Cli, adapter: HarnessAdapter, scope: string): Promise<ExitCode> {
+	const place = { cwd: cli.io.cwd, env: cli.io.env, scope };
+	const outcome = await adapter.install(place);
+	cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+	if (scope !== USER_SCOPE) {
+		const project = await markInstalledHere(cli.io.cwd, adapter.name);
+		if (project) cli.out(projectMadeLine(project, cli.colors()));
+	}
+	// One scope is enough: a second one is said now, not left for `boulder doctor` to find.
+	for (const other of await adapter.installedScopes(place)) {
+		if (other.scope === scope || other.file === outcome.report.file) continue;
+		cli.err(
+			cli.errColors.yellow(
+				`boulder: warning: boulder is also installed for ${adapter.title} at --${other.scope} (${other.file}); one scope is enough. \`boulder uninstall ${adapter.name} --${other.scope}\` removes that one.`,
+			),
+		);
+	}
+	return EXIT.ok;
+}
+
+/**
+ * Without a scope, uninstall goes where boulder is: the one scope that holds
+ * it, or every one with `--all`; several without `--all` are listed (exit 2).
+ * With a scope that does not hold it, it says where it is instead (exit 1).
+ */
+async function uninstall(cli: Cli, adapter: HarnessAdapter, chosen: string | null, all: boolean): Promise<ExitCode> {
+	const base = { cwd: cli.io.cwd, env: cli.io.env };
+	const installed = await adapter.installedScopes(base);
+	const flags = (list: readonly InstalledScope[]) => list.map((at) => `--${at.scope} (${at.file})`).join(", ");
+	const c = cli.colors();
+	if (chosen !== null) {
+		const outcome = await adapter.uninstall({ ...base, scope: chosen });
+		cli.out(installReportLines(outcome.report, outcome.text, c, outcome.notes).join("\n"));
+		const elsewhere = installed.filter((at) => at.scope !== chosen);
+		if (outcome.report.action !== "absent" || elsewhere.length === 0) return EXIT.ok;
+		cli.err(
+			cli.errColors.red(
+				`boulder: boulder is still installed for ${adapter.title} at ${flags(elsewhere)}: ${elsewhere.map((at) => `\`boulder uninstall ${adapter.name} --${at.scope}\``).join(" or ")} removes it`,
+			),
+		);
+		return EXIT.failure;
+	}
+	if (installed.length === 0) {
+		cli.out(
+			`boulder is not installed for ${adapter.title} at any scope (${adapter.scopes.map((scope) => `--${scope.name}`).join(", ")} looked at); nothing changed.`,
+		);
+		return EXIT.ok;
+	}
+	if (installed.length > 1 && !all) {
+		throw new BoulderError(
+			"usage",
+			`boulder is installed for ${adapter.title} at ${installed.length} scopes: ${flags(installed)}. Say which: ${installed.map((at) => `\`boulder uninstall ${adapter.name} --${at.scope}\``).join(", ")}, or \`--all\` for every one`,
+		);
+	}
+	for (const at of installed) {
+		const outcome = await adapter.uninstall({ ...base, scope: at.scope });
+		cli.out([`From --${at.scope}:`, ...installReportLines(outcome.report, outcome.text, c, outcome.notes)].join("\n"));
+	}
+	return EXIT.ok;
 }
 
 function choices(cli: Cli): HarnessChoice[] {
@@ -67,18 +127,29 @@ function choices(cli: Cli): HarnessChoice[] {
 	}));
 }
 
-/** One `--scope` option per scope any harness knows, its help naming each harness's file. */
+/** One option per scope any harness knows, said once; which harness has which is `scopeTable`'s. */
 function scopeHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
-	const help = new Map<string, string[]>();
+	const help = new Map<string, string>();
 	for (const adapter of adapters) {
 		for (const scope of adapter.scopes) {
-			const lines = help.get(scope.name) ?? [];
-			const isDefault = adapter.defaultScope === scope.name ? ", its default" : "";
-			lines.push(`${adapter.title}: ${scope.help.replace(/ \(the default\)$/, "")}${isDefault}`);
-			help.set(scope.name, lines);
+			if (!help.has(scope.name)) help.set(scope.name, SCOPE_WORDS[scope.name] ?? scope.help);
 		}
 	}
-	return new Map([...help].map(([scope, lines]) => [scope, lines.join("; ")]));
+	return help;
+}
+
+/** Each harness, its scopes and its default, one line each. */
+function scopeTable(adapters: readonly HarnessAdapter[], action: Action): string {
+	const width = Math.max(...adapters.map((adapter) => adapter.name.length));
+	const lines = adapters.map((adapter) => {
+		const scopes = adapter.scopes.map((scope) => `--${scope.name}`).join(" ");
+		return `  ${adapter.name.padEnd(width)}  ${adapter.title}: ${scopes}; default --${adapter.defaultScope}`;
+	});
+	const without =
+		action === "install"
+			? "without a scope, the harness's default"
+			: "without a scope, wherever boulder is installed; several: name one, or --all";
+	return `\nHarnesses and their scopes (${without}):\n${lines.join("\n")}`;
 }
 
 export function adapterOf(cli: Cli, harness: string): HarnessAdapter {
@@ -89,11 +160,13 @@ export function adapterOf(cli: Cli, harness: string): HarnessAdapter {
 	return adapter;
 }
 
-function scopeOf(adapter: HarnessAdapter, flags: Record<string, boolean | undefined>): string {
+/** The scope flag given, checked against the harness's scopes; null when none was. */
+function chosenScope(adapter: HarnessAdapter, flags: Record<string, boolean | undefined>): string | null {
 	const known = new Set(adapter.scopes.map((scope) => scope.name));
 	const chosen = Object.keys(flags).filter((flag) => flags[flag] === true);
 	if (chosen.length > 1) throw new BoulderError("usage", `choose one of ${chosen.map((s) => `--${s}`).join(", ")}`);
-	const scope = chosen[0] ?? adapter.defaultScope;
+	const scope = chosen[0];
+	if (scope === undefined) return null;
 	if (!known.has(scope)) {
 		throw new BoulderError(
 			"usage",

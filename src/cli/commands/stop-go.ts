@@ -12,6 +12,7 @@ import { defaultConfig } from "../../core/config.js";
 import { BoulderError } from "../../core/errors.js";
 import { Engine, type SessionRef } from "../../engine/engine.js";
 import { filePlans } from "../../engine/plan-files.js";
+import { resolveSession } from "../../engine/session-lookup.js";
 import { setStopped } from "../../engine/works-ops.js";
 import { handoverLines } from "../../present/render/start.js";
 import type { Cli } from "../context.js";
@@ -44,16 +45,18 @@ export function registerGo(program: Command, cli: Cli): void {
 
 function withSessionOptions(command: Command): Command {
 	return command
-		.option("--session <id>", "only this harness session (needs --harness)")
-		.option("--harness <name>", "the harness of --session: claude-code, opencode, …");
+		.option("--session <id>", "only this session: its id, or the start of it that no other session shares")
+		.option("--harness <name>", "the harness of --session, when two harnesses share the id: claude-code, opencode, …");
 }
 
 async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise<ExitCode> {
-	const ref = sessionRef(cli, options);
+	const asked = sessionRef(cli, options);
 	const handle = await cli.openState();
 	const { store } = handle;
 	const c = cli.colors();
-	if (ref) {
+	if (asked) {
+		// Only a session boulder has seen, named whole or by a unique prefix: a typo must not create one.
+		const ref: SessionRef = await resolveSession(store, asked.sessionId, asked.harness);
 		// The engine's stop/go touch only the session's state, never the config.
 		const engine = new Engine({ store, config: defaultConfig(), clock: cli.clock, plans: filePlans });
 		if (stop) await engine.stopSession(ref, STOP_BY);
@@ -91,11 +94,13 @@ async function toggle(cli: Cli, stop: boolean, options: SessionOptions): Promise
 	return EXIT.ok;
 }
 
-function sessionRef(cli: Cli, options: SessionOptions): SessionRef | null {
+/** The session asked for, as typed: `--harness` may be left out when the id alone names one. */
+function sessionRef(cli: Cli, options: SessionOptions): { harness?: string; sessionId: string } | null {
 	if (options.session === undefined && options.harness === undefined) return null;
-	if (!options.session || !options.harness) {
-		throw new BoulderError("usage", "--session and --harness go together: `--session ID --harness claude-code`");
+	if (!options.session) {
+		throw new BoulderError("usage", "--harness goes with --session: `--session ID --harness claude-code`");
 	}
+	if (options.harness === undefined) return { sessionId: options.session };
 	const known = cli.adapters.names();
 	if (!known.includes(options.harness)) {
 		throw new BoulderError(

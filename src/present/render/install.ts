@@ -71,7 +71,7 @@ export function harnessMenuLines(
 ): string[] {
 	const width = Math.max(...choices.map((choice) => choice.name.length));
 	const found = choices.filter((choice) => choice.foundAt !== null);
-	const lines = [`Name the harness: boulder ${action} <harness> [--scope]`, ""];
+	const lines = [`Name the harness: boulder ${action} <harness>, with a scope (--project, --user, …) or without`, ""];
 	for (const choice of choices) {
 		const where =
 			choice.foundAt === null ? c.dim(`\`${choice.program}\` not on the PATH`) : `found at ${choice.foundAt}`;

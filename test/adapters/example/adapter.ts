@@ -54,6 +54,10 @@ export const exampleAdapter: HarnessAdapter = {
 		await rm(file);
 		return { report: { file, action: "removed", backup: null, entries: 1 }, text: TEXT, notes: [] };
 	},
+	async installedScopes(place) {
+		const file = hooksFile(place);
+		return existsSync(file) ? [{ scope: "project", file }] : [];
+	},
 	doctor: {
 		name: EXAMPLE,
 		async run(context) {

@@ -8,6 +8,8 @@ import {
 	EXTENSION_FILE,
 	entryFor,
 	installPi,
+	LINK_ENTRY,
+	linkFile,
 	settingsFile,
 	uninstallPi,
 	withOurExtension,
@@ -74,11 +76,43 @@ describe("boulder install pi", () => {
 		expect(report.action).toBe("installed");
 		expect(await readFile(report.backup as string, "utf8")).toBe(original);
 		const installed = await readFile(file, "utf8");
-		expect(installed).toContain(`"./mine.ts",\n        ${JSON.stringify(path.join(root, EXTENSION_FILE))}\n`);
+		expect(installed).toContain(`"./mine.ts",\n        ${JSON.stringify(LINK_ENTRY)}\n`);
 		expect(installed).toContain('"n": 1.50');
 
 		await uninstallPi(place);
 		expect(await readFile(file, "utf8")).toBe(original);
+	});
+
+	it("writes no path of this machine in the project file when boulder is installed elsewhere: a per-user link", async () => {
+		const root = await fakeBoulder(path.join(dir, "global", "boulder-agent"));
+		const { report, notes } = await installPi({ cwd: project, env, scope: "project", root });
+		const text = await readFile(report.file, "utf8");
+		for (const machinePath of [dir, home, root, path.dirname(process.execPath)])
+			expect(text).not.toContain(machinePath);
+		expect(JSON.parse(text).extensions).toEqual([LINK_ENTRY]);
+		expect(notes[0]).toMatch(/no path of this machine/);
+		// The link loads this copy's extension, and the doctor follows it.
+		const link = await readFile(linkFile(env), "utf8");
+		expect(link).toContain(JSON.stringify(path.join(root, EXTENSION_FILE)));
+		const findings = await checkPiExtension({ cwd: project, env }, "0.1.0");
+		expect(findings).toEqual([
+			expect.objectContaining({ level: "ok", message: expect.stringMatching(/project, boulder 0\.1\.0/) }),
+		]);
+		// A teammate without the link is told, not marked ✓.
+		const teammate = { ...env, HOME: path.join(dir, "teammate") };
+		const theirs = await checkPiExtension({ cwd: project, env: teammate }, "0.1.0");
+		expect(theirs).toContainEqual(expect.objectContaining({ level: "problem", fix: "`boulder install pi --project`" }));
+	});
+
+	it("warns about a project file that names a path of this machine (an older install)", async () => {
+		const root = await fakeBoulder(path.join(dir, "global", "boulder-agent"));
+		const file = settingsFile("project", { cwd: project, env });
+		await mkdir(path.dirname(file), { recursive: true });
+		await writeFile(file, JSON.stringify({ extensions: [path.join(root, EXTENSION_FILE)] }));
+		const findings = await checkPiExtension({ cwd: project, env }, "0.1.0");
+		expect(findings).toContainEqual(
+			expect.objectContaining({ level: "warn", message: expect.stringMatching(/names a path of this machine/) }),
+		);
 	});
 
 	it("writes a project entry relative to .pi/ when the project holds boulder, so the file is portable", async () => {
