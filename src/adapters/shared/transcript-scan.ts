@@ -164,11 +164,17 @@ export interface SettleOptions {
 	 * lagging and is read again.
 	 */
 	expectLastText?: string | null;
-	/** Re-reads while lagging (default 4), `retryDelayMs` apart (default 25). */
+	/**
+	 * Re-reads while lagging (default 12), the first `retryDelayMs` after the
+	 * reading (default 25), each pause twice the last, at most 250 ms: about
+	 * 2.4 s in all, for a harness that writes its file after it ran the hook.
+	 */
 	retries?: number;
 	retryDelayMs?: number;
 	sleep?: (ms: number) => Promise<void>;
 }
+
+export const SETTLE_DEFAULTS = { retries: 12, retryDelayMs: 25, maxDelayMs: 250 };
 
 /** A reading of the current turn, as far as `readSettled` needs to know it. */
 interface Settling {
@@ -180,24 +186,39 @@ interface Settling {
 
 /**
  * Reads the turn until the file has caught up with what the harness says
- * (the file is written by another process while we read): a last line cut
- * short, or a last reply other than the harness's, is read again briefly;
- * after the retries the reading says it is `lagging`.
+ * (the file is written by another process while we read, and some
+ * harnesses write it after they start the hook): a last line cut short, a
+ * last reply other than the harness's, a file that does not exist yet (when
+ * the harness reported a reply) is read again, further
+ * and further apart; after the retries the reading says it is `lagging`, or
+ * the last error is thrown.
  */
 export async function readSettled<R extends Settling>(read: () => Promise<R>, options: SettleOptions): Promise<R> {
-	const retries = options.retries ?? 4;
+	const retries = options.retries ?? SETTLE_DEFAULTS.retries;
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
+	let delay = options.retryDelayMs ?? SETTLE_DEFAULTS.retryDelayMs;
 	for (let attempt = 0; ; attempt++) {
-		const reading = await read();
-		// Without the turn's start nothing is seen; reading again cannot change that.
+		let reading: R;
+		try {
+			reading = await read();
+		} catch (error) {
+			// A harness that reported a reply has a file: one that is not there yet is late, not gone.
+			const late = expected !== null && error instanceof FileProblem && error.kind === "missing";
+			if (!late || attempt >= retries) throw error;
+			await sleep(delay);
+			delay = Math.min(delay * 2, SETTLE_DEFAULTS.maxDelayMs);
+			continue;
+		}
+		// Without the turn's start nothing is seen (garbage, a limit reached): reading again cannot change that.
 		if (!reading.foundStart) return reading;
 		const behind =
 			reading.partialLastLine ||
 			(expected !== null && (reading.lastAssistantText === null || canonical(reading.lastAssistantText) !== expected));
 		if (!behind) return reading;
 		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
-		await sleep(options.retryDelayMs ?? 25);
+		await sleep(delay);
+		delay = Math.min(delay * 2, SETTLE_DEFAULTS.maxDelayMs);
 	}
 }
 
