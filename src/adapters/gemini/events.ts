@@ -21,6 +21,11 @@
  * - Printing `{"decision":"deny"}` is the delivery: recorded as delivered in
  *   the same write as the decision.
  * - AfterTool is installed for `write_todos` only: its input is the whole list.
+ *   Gemini CLI runs a subagent's tool hooks with the parent's `session_id`
+ *   and `transcript_path`, so a subagent's `write_todos` arrives as if it
+ *   were the parent's. The transcript holds only the parent's own calls
+ *   (a subagent's are in a file of its own): at AfterAgent the list is the
+ *   parent's last `write_todos` there, whatever AfterTool heard in between.
  * - PreCompress is a compaction, not a turn. Its output is not read, so a
  *   compacted session hears nothing more.
  * - SessionStart with `source: "resume"` (`--resume`) tells the session where
@@ -30,8 +35,8 @@
  *   `<hook_context>`. Context, never a turn: the turn is the user's prompt.
  * - Plan mode (the agent called `enter_plan_mode` and has not left it) waits
  *   for the user, who approves the plan.
- * - Gemini CLI has no subagent-stop event and runs its subagents outside the
- *   main agent loop, so every event here is the main session's.
+ * - Gemini CLI has no subagent-stop event and fires no AfterAgent inside a
+ *   subagent: every AfterAgent is the main session's.
  */
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
@@ -85,6 +90,8 @@ export function provenanceOf(prompt: string) {
 
 async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const { turn, unseen } = await seeTurn(input, deps);
+	// Its warnings were recorded when AfterTool heard the same call.
+	if (turn && turn.todoInput !== null) await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
 	const facts: IdleFacts & { interruptAt?: number | null } = {
 		lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response"),
 	};
@@ -125,7 +132,11 @@ async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Pr
 		await engine.recordError(ref, `${TODO_TOOL} failed; the list is as it was`, new Error(String(response.error)));
 		return;
 	}
-	const { todos, warnings } = normalizeGeminiTodos(input.fields.tool_input);
+	await noteTodos(input.fields.tool_input, ref, engine);
+}
+
+async function noteTodos(toolInput: unknown, ref: SessionRef, engine: Engine): Promise<void> {
+	const { todos, warnings } = normalizeGeminiTodos(toolInput);
 	await engine.todosChanged(ref, todos);
 	if (warnings.length > 0) {
 		await engine.recordError(ref, `reading the agent's list from ${TODO_TOOL}`, new Error(warnings.join("; ")));
