@@ -26,8 +26,10 @@
  *   were the parent's. The transcript holds only the parent's own calls
  *   (a subagent's are in a file of its own): at AfterAgent the list is the
  *   parent's last `write_todos` there, whatever AfterTool heard in between.
- * - PreCompress is a compaction, not a turn. Its output is not read, so a
- *   compacted session hears nothing more.
+ * - PreCompress is no longer installed: Gemini CLI fires it (`trigger:
+ *   "auto"`) before every model request, before it decides whether to
+ *   compress, so it says nothing about a compaction. An older install's
+ *   registration is answered with nothing and logs nothing.
  * - SessionStart with `source: "resume"` (`--resume`) tells the session where
  *   its unfinished work stands: the engine's resume context as
  *   `hookSpecificOutput.additionalContext`, which Gemini CLI puts before the
@@ -72,7 +74,6 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await onToolUsed(input, ref, deps.engine);
 			return NOTHING;
 		case "PreCompress":
-			await deps.engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
 }

@@ -154,16 +154,17 @@ describe("Gemini CLI's events", () => {
 		expect(await lastDecision(s.engine)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
 	});
 
-	it("does not take a compaction for a user turn", async () => {
+	it("records nothing for PreCompress, which Gemini CLI fires before every model request", async () => {
 		const s = session();
 		await s.promptIn("Work.");
 		await s.todos(["in_progress", "pending"]);
 		const nudge = await s.turnEnds("Started.");
 		await s.promptIn(String(nudge?.reason));
 		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
-		await handleHook(hookInput("PreCompress", { trigger: "auto" }), deps);
-		const state = await s.engine.explain({ lines: 100 });
-		expect(state.some((line) => line.reason === "user-turn" && line.at > clock.t - 1)).toBe(false);
+		const before = await s.engine.explain({ lines: 100 });
+		const answer = await handleHook(hookInput("PreCompress", { trigger: "auto" }), deps);
+		expect(answer.output).toBeNull();
+		expect(await s.engine.explain({ lines: 100 })).toEqual(before);
 	});
 
 	it("tells a resumed session where its list stands, as SessionStart context, and nothing on startup or clear", async () => {
