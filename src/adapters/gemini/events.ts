@@ -19,7 +19,12 @@
  *   does not show finished, or a transcript that cannot be read, is never
  *   continued.
  * - Printing `{"decision":"deny"}` is the delivery: recorded as delivered in
- *   the same write as the decision.
+ *   the same write as the decision. Gemini CLI may end the turn a deny began
+ *   without any model request (after "Potential loop detected" its loop
+ *   detector stops every later turn of the prompt, and AfterAgent still
+ *   fires): the transcript, written before AfterAgent, then shows no new
+ *   turn. That nudge is not counted as delivered and boulder stops denying,
+ *   or the two would spin.
  * - AfterTool is installed for `write_todos` only: its input is the whole list.
  *   Gemini CLI runs a subagent's tool hooks with the parent's `session_id`
  *   and `transcript_path`, so a subagent's `write_todos` arrives as if it
@@ -99,9 +104,10 @@ async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): 
 	if (unseen !== null) facts.turnUnseen = unseen;
 	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	if (turn?.planMode) facts.pendingInput = { kind: "wait", detail: PLAN_MODE_WAIT };
+	// The transcript is written before AfterAgent runs: a turn it does not show made no model request.
 	const end = {
 		outcome: "end" as const,
-		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
+		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker, recordedBeforeHook: true } : {}),
 	};
 	const result = await deps.engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
 	return answerFor(result);

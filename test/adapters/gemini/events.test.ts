@@ -154,6 +154,27 @@ describe("Gemini CLI's events", () => {
 		expect(await lastDecision(s.engine)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
 	});
 
+	it("stops denying, and counts the nudge undelivered, when Gemini CLI ends the turn without a model request", async () => {
+		const s = session();
+		await s.promptIn("Fix both items.");
+		await s.todos(["in_progress", "pending"]);
+		const nudge = await s.turnEnds("I will look into it.");
+		expect(nudge?.decision).toBe("deny");
+		// "Potential loop detected": BeforeAgent fires for the deny's text, then the turn stops before any
+		// model request, so nothing reaches the transcript, and AfterAgent fires all the same.
+		clock.t += 1000;
+		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
+		await handleHook(hookInput("BeforeAgent", { prompt: String(nudge?.reason) }), deps);
+		for (let again = 0; again < 3; again++) expect(await s.turnEnds(null, true)).toBeNull();
+
+		const log = await s.engine.explain({ lines: 100 });
+		const failed = log.filter((line) => line.reason === "delivery-failed");
+		expect(failed).toHaveLength(1);
+		expect(failed[0]?.detail).toContain("without a model request");
+		const skips = log.filter((line) => line.reason === "turn-unsafe");
+		expect(skips[0]?.detail).toContain("the nudge never reached the model");
+	});
+
 	it("records nothing for PreCompress, which Gemini CLI fires before every model request", async () => {
 		const s = session();
 		await s.promptIn("Work.");
