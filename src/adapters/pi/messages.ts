@@ -10,6 +10,9 @@ import { entryInstallText } from "../shared/install-messages.js";
 /** The `customType` of boulder's continuation message in pi's session. */
 export const NUDGE_TYPE = "boulder-continuation";
 
+/** The `customType` of the entry a notice is in `pi --mode json` (`{text, level}`). */
+export const NOTICE_TYPE = "boulder-notice";
+
 export const COMMAND_NAME = "boulder";
 
 export const COMMAND_DESCRIPTION = "boulder: status, stop, go or why (answered without a model turn)";
