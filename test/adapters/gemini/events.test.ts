@@ -175,6 +175,21 @@ describe("Gemini CLI's events", () => {
 		expect(skips[0]?.detail).toContain("the nudge never reached the model");
 	});
 
+	it("takes a continuation the user cancelled (Gemini CLI rewrites its prompt away) for an interrupt, not a lost nudge", async () => {
+		const s = session();
+		await s.promptIn("Fix both items.");
+		await s.todos(["in_progress", "pending"]);
+		const nudge = await s.turnEnds("I will look into it.");
+		await s.promptIn(String(nudge?.reason));
+		s.lines.pop();
+		s.lines.push(cancelledNote());
+		expect(await s.turnEnds(null, true)).toBeNull();
+
+		const log = await s.engine.explain({ lines: 100 });
+		expect(log.filter((line) => line.reason === "delivery-failed")).toEqual([]);
+		expect((await lastDecision(s.engine))?.reason).toBe("user-aborted");
+	});
+
 	it("records nothing for PreCompress, which Gemini CLI fires before every model request", async () => {
 		const s = session();
 		await s.promptIn("Work.");
