@@ -155,19 +155,32 @@ export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
 	const prompt = stringField(input, "prompt") ?? "";
 	if (isBoulderPrompt(prompt)) return;
-	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input.transcriptPath, prompt, deps));
+	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input, input.transcriptPath, prompt, deps));
 	await deps.engine.turnStarted(ref, fromStopHook ? "system" : "user");
 }
+
+/** How long a prompt that is not boulder's waits for its own line in the log: a prompt does not wait for verify commands. */
+const PROMPT_WAIT_MS = 3_000;
 
 /**
  * Whether the event log's current turn ends in an agentStop that was blocked
  * with `prompt` as its reason: Copilot is echoing a stop hook's continuation.
  * An unreadable log is a user's prompt, as it would be without the check.
  */
-async function blockedWith(file: string, prompt: string, deps: HookDeps): Promise<boolean> {
+async function blockedWith(input: HookInput, file: string, prompt: string, deps: HookDeps): Promise<boolean> {
 	let reading: TurnReading;
+	const own = ownRecordOf(input);
 	try {
-		reading = await deps.readTurn(file);
+		// The log is written late here too: the block's hook.end comes before this prompt's own hook.start.
+		reading =
+			own === null
+				? await deps.readTurn(file)
+				: await readOwnTurn(file, own, {
+						read: deps.readTurn,
+						wait: { timeoutMs: PROMPT_WAIT_MS, ...deps.wait },
+						// A session's first prompt may come before its log exists: nothing to wait for.
+						waitForFile: false,
+					});
 	} catch {
 		// A session's first prompt comes before its event log has a turn: nothing to find, nothing wrong.
 		return false;

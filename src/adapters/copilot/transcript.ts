@@ -106,10 +106,11 @@ export function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): bool
 export async function readOwnTurn(
 	file: string,
 	own: OwnRecord,
-	options: ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn } = {},
+	options: ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
 ): Promise<TurnReading> {
 	const read = options.read ?? readTurn;
-	const missing = (error: unknown) => error instanceof FileProblem && error.kind === "missing";
+	const waitForFile = options.waitForFile ?? true;
+	const missing = (error: unknown) => waitForFile && error instanceof FileProblem && error.kind === "missing";
 	const { reading } = await awaitRecord(
 		() => read(file, { ...options, own }),
 		(turn) => turn.ownRecordSeen && !turn.partialLastLine,

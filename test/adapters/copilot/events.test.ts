@@ -142,6 +142,34 @@ describe("Copilot CLI's events", () => {
 		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
 	});
 
+	it("waits for the log to show the block another hook echoed, rather than take it for the user's prompt", async () => {
+		await send("userPromptSubmitted", { prompt: "Fix both items." });
+		todos = items(["pending", "pending"]);
+		await stop();
+		let readings = 0;
+		const late: HookDeps = {
+			...deps(),
+			// Copilot has not yet written the block's hook.end, nor this prompt's own hook.start.
+			readTurn: async () =>
+				++readings === 1
+					? { ...reading(), ownRecordSeen: false }
+					: { ...reading(), stopBlocks: ["Run the linter before you stop."] },
+			wait: {
+				now: () => clock.t,
+				sleep: async (ms) => {
+					clock.t += ms;
+				},
+			},
+		};
+		clock.t += 1000;
+		const echoed = input("userPromptSubmitted", { prompt: "Run the linter before you stop.", transcriptPath: LOG });
+		await handleHook(echoed, late);
+
+		expect(readings).toBe(2);
+		const log = await store.readDecisions();
+		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
+	});
+
 	it("carries the agent on while its list makes progress, reading the database beside the event log", async () => {
 		await send("userPromptSubmitted", { prompt: "Work the list." });
 		todos = items(["pending", "pending", "pending"]);
