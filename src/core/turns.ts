@@ -225,6 +225,51 @@ export interface TurnEnd {
 	activity?: number;
 	/** The harness's identity of the turn (e.g. the transcript line that began it), when it has one. */
 	marker?: string | null;
+	/**
+	 * The harness records a turn before it runs the hook (Gemini CLI writes
+	 * its transcript synchronously): a turn end that repeats the last ended
+	 * marker then means the running turn was never recorded, i.e. it made
+	 * no model request.
+	 */
+	recordedBeforeHook?: boolean;
+}
+
+/** Why a continuation that never reached the model is not continued again, as `boulder why` says it. */
+export const CONTINUATION_UNREACHED =
+	"the harness ended the turn boulder's nudge began without a model request (Gemini CLI's loop detector stops every later turn of a prompt that way), so the nudge never reached the model; boulder stops nudging until the next prompt";
+
+/**
+ * Whether this turn end says the running continuation of ours never reached
+ * the model: the harness ended it without a model request (Gemini CLI's loop
+ * detector stops every later turn of the prompt before its request), so its
+ * transcript shows the turn that was already ended.
+ */
+export function isUnreachedContinuation(state: ContinuationState, end: TurnEnd): boolean {
+	return (
+		end.recordedBeforeHook === true &&
+		!!end.marker &&
+		state.endedMarker === end.marker &&
+		state.turn !== null &&
+		state.turn.outcome === null &&
+		state.turn.provenance === "continuation"
+	);
+}
+
+/**
+ * The running continuation ended without a model request: the turn's outcome
+ * is unknown (nothing continues it), and the nudge that began it counts as
+ * not delivered.
+ */
+export function onContinuationUnreached(state: ContinuationState, now: number): ContinuationState {
+	const turn = state.turn;
+	if (turn === null) return state;
+	const last = state.lastDecision;
+	const undelivered = last !== null && last.delivery === "delivered";
+	return {
+		...state,
+		turn: { ...turn, outcome: "unknown", endedAt: now },
+		lastDecision: undelivered ? { ...last, delivery: "failed" } : last,
+	};
 }
 
 /**

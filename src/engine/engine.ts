@@ -20,9 +20,12 @@ import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
 	type BackgroundTask,
+	CONTINUATION_UNREACHED,
 	type ContinuationState,
 	emptyContinuationState,
+	isUnreachedContinuation,
 	onActivity,
+	onContinuationUnreached,
 	onDelivered,
 	onDeliveryFailed,
 	onRestart,
@@ -353,17 +356,32 @@ export class Engine {
 		options: { deliverNow?: boolean } = {},
 	): Promise<IdleResult> {
 		let interrupted = false;
+		let unreached: string | null = null;
+		const seen: IdleFacts = { ...facts };
 		const prepare = (state: ContinuationState, now: number): ContinuationState => {
 			let next = state;
 			if (facts.interruptAt !== undefined && isNewInterrupt(state, facts.interruptAt)) {
 				interrupted = true;
 				next = onUserAbort(next, "interrupt", now);
 			}
+			if (isUnreachedContinuation(next, end)) {
+				unreached = next.lastDecision?.delivery === "delivered" ? (next.lastDecision.key ?? null) : null;
+				seen.turnUnseen = CONTINUATION_UNREACHED;
+				return onContinuationUnreached(next, now);
+			}
 			const running = next.turn === null || next.turn.outcome === null;
 			return running ? onTurnEnd(next, end, now) : next;
 		};
-		const result = await this.idle(ref, facts, { prepare, deliverNow: options.deliverNow ?? false });
+		const result = await this.idle(ref, seen, { prepare, deliverNow: options.deliverNow ?? false });
 		if (interrupted) await this.event(ref, "user-aborted", "the user interrupted the agent");
+		if (unreached !== null) {
+			await this.event(
+				ref,
+				"delivery-failed",
+				`the nudge did not reach the model: ${CONTINUATION_UNREACHED}`,
+				unreached,
+			);
+		}
 		return result;
 	}
 

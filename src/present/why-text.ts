@@ -51,7 +51,7 @@ const DECISIONS: Record<ReasonCode, Words> = {
 		skip(
 			record.detail.includes("interrupted")
 				? "the user interrupted the agent; waiting for your next message"
-				: "the user pressed Esc; waiting for your next message",
+				: "the run was interrupted; waiting for your next message",
 		),
 	"awaiting-user": ({ record }) => skip(`the agent is waiting for you: ${record.detail}`),
 	"turn-unsafe": ({ record }) => skip(`not sure the last turn finished (${record.detail}); not continuing blind`),
@@ -88,7 +88,7 @@ const event = (text: string): Explanation => ({ headline: "noted", text, tone: "
 const EVENTS: Record<EventReason, Words> = {
 	"user-turn": () => event("you wrote; a new episode begins"),
 	"user-aborted": ({ record }) =>
-		event(record.detail.includes("interrupted") ? "you interrupted the agent" : "you pressed Esc"),
+		event(record.detail.includes("interrupted") ? "you interrupted the agent" : "the run was interrupted"),
 	"api-error": ({ record }) => ({ headline: "noted", text: record.detail, tone: "problem" }),
 	"context-overflow": () => ({ headline: "noted", text: "the turn ran out of context", tone: "problem" }),
 	compaction: () => event("the harness compacted the conversation"),

@@ -189,7 +189,7 @@ function waitingOf(session: FleetSession): string | null {
 	if (state.abortBlock) {
 		return state.abortBlock.how === "interrupt"
 			? "you interrupted the agent; waiting for your next message"
-			: "you pressed Esc; waiting for your next message";
+			: "the run was interrupted; waiting for your next message";
 	}
 	if (state.lastDecision?.reason === "awaiting-user") return "the agent asked you something and waits";
 	return null;

@@ -82,7 +82,7 @@ describe("why wording", () => {
 		[
 			"user-aborted (Esc)",
 			{ kind: "skip", reason: "user-aborted", detail: "the user aborted the turn; waiting for their next message" },
-			"14:02  did not continue: the user pressed Esc; waiting for your next message",
+			"14:02  did not continue: the run was interrupted; waiting for your next message",
 		],
 		[
 			"user-aborted (interrupt)",

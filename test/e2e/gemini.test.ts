@@ -21,7 +21,7 @@ import {
 	type RecordedRequest,
 	type Scenario,
 } from "./support/gemini-server.js";
-import { COMMAND_HOOK, NUDGE, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import { COMMAND_HOOK, NUDGE, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 import { statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
@@ -245,6 +245,31 @@ describe("boulder with the real Gemini CLI", () => {
 			const third = await serve([say("Going on.")], { whenExhausted: say("Still here.") });
 			await gemini(third, "Go on.", session);
 			expect(nudges(third)).toBeGreaterThan(0);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"keeps a subagent's todo list apart from the parent's: the parent's open items are still nudged",
+		async () => {
+			const item = (description: string, status: string) => ({ description, status });
+			const server = await serve([
+				writeTodos([item("Parent 1", "pending"), item("Parent 2", "pending"), item("Parent 3", "pending")]),
+				{ calls: [{ name: "invoke_agent", args: { agent_name: "generalist", prompt: "Check the logs." } }] },
+				// The subagent (its tool hooks carry the parent's session_id) keeps a list of its own, all done.
+				writeTodos([item("Sub 1", "completed"), item("Sub 2", "completed")]),
+				{ calls: [{ name: "complete_task", args: { result: { response: "Checked the logs." } } }] },
+				say("The subagent checked the logs."),
+				writeTodos([item("Parent 1", "completed"), item("Parent 2", "completed"), item("Parent 3", "completed")]),
+				say("All three parent items are done."),
+			]);
+
+			await gemini(server, "Work through the list; have a subagent check the logs.");
+
+			const log = await readDecisionLog(sandbox.project);
+			expect(log.find((line) => line.kind === "complete")?.figures).toMatchObject({ open: 0, total: 3 });
+			expect(nudges(server)).toBe(1);
+			expect(server.exhausted).toBe(0);
 		},
 		TEST_TIMEOUT_MS,
 	);

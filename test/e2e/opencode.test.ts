@@ -193,7 +193,7 @@ describe("boulder with the real OpenCode", () => {
 			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
 
 			expect(nudges(model)).toHaveLength(0);
-			expect(await boulderOk("why")).toMatch(/pressed Esc/);
+			expect(await boulderOk("why")).toMatch(/the run was interrupted/);
 
 			model.setScenario([say("Carrying on with item A."), progress(2, 2), say("Both done.")]);
 			const next = await oc.startTurn("Carry on, please.", { sessionID });

@@ -36,4 +36,6 @@ api.registerCommand("boulder", command);
 api.sendMessage(message, { triggerTurn: true });
 api.sendMessage(message, { deliverAs: "nextTurn" });
 
-export const methods: Pick<PiApi, "registerTool" | "registerCommand"> = api;
+api.appendEntry("boulder-notice", { text: "", level: "info" });
+
+export const methods: Pick<PiApi, "registerTool" | "registerCommand" | "appendEntry"> = api;

@@ -82,7 +82,7 @@ describe("the dashboard's view of a worktree", () => {
 		expect(view.sessions[0]?.waiting).toBe("waits for you: a question");
 		expect(view.badge).toEqual({ text: "waits for you", tone: "skip" });
 		const aborted = worktreeView(worktree({ sessions: [session({ abortBlock: { at: NOW, how: "abort" } })] }), NOW);
-		expect(aborted.sessions[0]?.waiting).toBe("you pressed Esc; waiting for your next message");
+		expect(aborted.sessions[0]?.waiting).toBe("the run was interrupted; waiting for your next message");
 	});
 
 	it("reads a stopped worktree, a stopped session, a problem and a vanished worktree in words", () => {

@@ -21,7 +21,10 @@
  *   not from each `sql` call: one process fewer per tool call, and the
  *   database, not the SQL text, is what the list is.
  * - A stop whose turn the event log does not show fails closed, as in Claude
- *   Code: an abort or a pending question would show only there.
+ *   Code: an abort or a pending question would show only there. Copilot runs
+ *   agentStop before it has written the turn to the log, so the stop waits
+ *   (bounded) for its own `hook.start` line there and reads the turn that
+ *   ends at it; a log that never gets it is an unseen turn.
  * - Copilot delivers at most 8 blocks in a row (its own cap, which nothing
  *   lifts): a nudge that would be the ninth is not printed but reported as
  *   undelivered, so `boulder why` says Copilot stopped the agent, not boulder.
@@ -33,6 +36,7 @@
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
@@ -41,7 +45,10 @@ import { capReached } from "./messages.js";
 import { type readTodos, sessionDbOf } from "./todos.js";
 import {
 	COPILOT_BLOCK_CAP,
+	type OwnRecord,
+	ownRecordMissingReason,
 	type readBlockChain,
+	readOwnTurn,
 	type readTurn,
 	type TurnReading,
 	unreadableReason,
@@ -53,6 +60,8 @@ export interface HookDeps {
 	readTurn: typeof readTurn;
 	readTodos: typeof readTodos;
 	readBlockChain: typeof readBlockChain;
+	/** How long agentStop waits for Copilot to write its turn (tests shorten it). */
+	wait?: AwaitOptions;
 }
 
 export function sessionRefOf(input: HookInput): SessionRef {
@@ -146,19 +155,32 @@ export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
 	const prompt = stringField(input, "prompt") ?? "";
 	if (isBoulderPrompt(prompt)) return;
-	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input.transcriptPath, prompt, deps));
+	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input, input.transcriptPath, prompt, deps));
 	await deps.engine.turnStarted(ref, fromStopHook ? "system" : "user");
 }
+
+/** How long a prompt that is not boulder's waits for its own line in the log: a prompt does not wait for verify commands. */
+const PROMPT_WAIT_MS = 3_000;
 
 /**
  * Whether the event log's current turn ends in an agentStop that was blocked
  * with `prompt` as its reason: Copilot is echoing a stop hook's continuation.
  * An unreadable log is a user's prompt, as it would be without the check.
  */
-async function blockedWith(file: string, prompt: string, deps: HookDeps): Promise<boolean> {
+async function blockedWith(input: HookInput, file: string, prompt: string, deps: HookDeps): Promise<boolean> {
 	let reading: TurnReading;
+	const own = ownRecordOf(input);
 	try {
-		reading = await deps.readTurn(file);
+		// The log is written late here too: the block's hook.end comes before this prompt's own hook.start.
+		reading =
+			own === null
+				? await deps.readTurn(file)
+				: await readOwnTurn(file, own, {
+						read: deps.readTurn,
+						wait: { timeoutMs: PROMPT_WAIT_MS, ...deps.wait },
+						// A session's first prompt may come before its log exists: nothing to wait for.
+						waitForFile: false,
+					});
 	} catch {
 		// A session's first prompt comes before its event log has a turn: nothing to find, nothing wrong.
 		return false;
@@ -198,11 +220,31 @@ async function noteTodos(transcriptPath: string, ref: SessionRef, deps: HookDeps
  * question, so the engine hears it and does not nudge.
  */
 async function seeTurn(input: HookInput, deps: HookDeps): Promise<{ turn: TurnReading | null; unseen: string | null }> {
-	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
+	const file = input.transcriptPath;
+	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
+	const own = ownRecordOf(input);
 	try {
-		const turn = await deps.readTurn(input.transcriptPath);
-		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
+		if (own === null) {
+			const turn = await deps.readTurn(file);
+			return { turn, unseen: unseenReason(file, turn) };
+		}
+		const turn = await readOwnTurn(file, own, { read: deps.readTurn, ...(deps.wait ? { wait: deps.wait } : {}) });
+		if (!turn.ownRecordSeen) {
+			const waited = deps.wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs;
+			return { turn: null, unseen: ownRecordMissingReason(file, own, waited) };
+		}
+		return { turn, unseen: unseenReason(file, turn) };
 	} catch (error) {
-		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+		return { turn: null, unseen: unreadableReason(file, error) };
 	}
+}
+
+/**
+ * The line Copilot writes for this invocation: a `hook.start` of the event
+ * whose input has this `timestamp`. An input without one (an older Copilot)
+ * cannot be matched: its log is read as it is.
+ */
+function ownRecordOf(input: HookInput): OwnRecord | null {
+	const timestamp = input.fields.timestamp;
+	return typeof timestamp === "number" && Number.isFinite(timestamp) ? { hookType: input.event, timestamp } : null;
 }

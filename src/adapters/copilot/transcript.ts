@@ -12,10 +12,16 @@
  * session's spend all the same. The scan is the shared backwards one
  * (`shared/transcript-scan.ts`), bounded the same way.
  *
- * Copilot writes the turn's last message and the agentStop `hook.start` line
- * before it runs the hook, so at agentStop the file is not behind.
+ * Copilot writes the log lazily and does not wait for it before it runs a
+ * hook (1.0.102): at agentStop the file may still lack the whole turn, even
+ * be missing. What it always writes, in order after the turn's lines, is the
+ * invocation's own `hook.start` line, whose `input` is the hook's input
+ * (the same `timestamp`). `readOwnTurn` waits for that line (bounded) and
+ * reads the turn that ends there; without it the turn is unseen.
  */
 import type { TokenSpend } from "../../core/turns.js";
+import { FileProblem } from "../../engine/bounded-read.js";
+import { type AwaitOptions, awaitRecord } from "../shared/await-record.js";
 import { isRecord } from "../shared/hook-input.js";
 import {
 	type ReadLimit,
@@ -47,6 +53,8 @@ export interface TurnReading {
 	/** The main agent's last non-empty message in the turn. */
 	lastAssistantText: string | null;
 	foundStart: boolean;
+	/** The hook invocation's own `hook.start` line was found (always false when none was asked for). */
+	ownRecordSeen: boolean;
 	/** The `id` of the `user.message` line that began the turn. */
 	startMarker: string | null;
 	partialLastLine: boolean;
@@ -54,11 +62,62 @@ export interface TurnReading {
 	limit: ReadLimit | null;
 }
 
+/** A hook invocation's own line in the log: its `hook.start`, whose `input` carries the hook input's `timestamp`. */
+export interface OwnRecord {
+	hookType: string;
+	timestamp: number;
+}
+
+export interface TurnOptions extends ScanOptions {
+	/** Read the turn that ends at this invocation's own line; lines after it are not the turn's. */
+	own?: OwnRecord;
+}
+
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
-export async function readTurn(file: string, options: ScanOptions = {}): Promise<TurnReading> {
-	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, isTurnStart, (line) => newestFirst.push(line));
-	return { ...analyseTurn(newestFirst.reverse()), ...scan };
+export async function readTurn(file: string, options: TurnOptions = {}): Promise<TurnReading> {
+	let newestFirst: Record<string, unknown>[] = [];
+	const own = options.own;
+	let ownRecordSeen = false;
+	const scan = await scanTurn(file, options, isTurnStart, (line) => {
+		if (own && !ownRecordSeen && isOwnRecord(line, own)) {
+			ownRecordSeen = true;
+			newestFirst = [];
+		}
+		newestFirst.push(line);
+	});
+	return { ...analyseTurn(newestFirst.reverse()), ...scan, ownRecordSeen };
+}
+
+export function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
+	if (line.type !== "hook.start" || line.agentId !== undefined) return false;
+	const data = isRecord(line.data) ? line.data : {};
+	const input = isRecord(data.input) ? data.input : {};
+	return data.hookType === own.hookType && input.timestamp === own.timestamp;
+}
+
+/**
+ * The turn that ends at this invocation's own line, once Copilot has written
+ * it: the log is read again (bounded by `wait`) while it does not hold the
+ * line, or does not exist yet. The last reading is returned either way;
+ * `ownRecordSeen` says whether it is this invocation's turn.
+ *
+ * Contract: rejects only as `readTurn` does, when no reading succeeded.
+ */
+export async function readOwnTurn(
+	file: string,
+	own: OwnRecord,
+	options: ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
+): Promise<TurnReading> {
+	const read = options.read ?? readTurn;
+	const waitForFile = options.waitForFile ?? true;
+	const missing = (error: unknown) => waitForFile && error instanceof FileProblem && error.kind === "missing";
+	const { reading } = await awaitRecord(
+		() => read(file, { ...options, own }),
+		(turn) => turn.ownRecordSeen && !turn.partialLastLine,
+		missing,
+		options.wait,
+	);
+	return reading;
 }
 
 /** A line that begins a turn: a user message of the main agent. */
@@ -69,7 +128,7 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
-): Omit<TurnReading, "foundStart" | "partialLastLine" | "skippedLines" | "limit"> {
+): Omit<TurnReading, "foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"> {
 	let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
 	let calls = 0;
 	let activity = 0;
@@ -182,6 +241,12 @@ export function unseenReason(
 	reading: Pick<TurnReading, "foundStart" | "limit" | "skippedLines">,
 ): string | null {
 	return unseenTurnReason(file, reading, EVENT_LOG);
+}
+
+/** Why the turn cannot be seen when the log never held this invocation's own line, naming the file. */
+export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: number): string {
+	const seconds = Math.round(waitedMs / 100) / 10;
+	return `Copilot CLI had not written this ${own.hookType} to the event log ${file} after ${seconds} s of waiting (no hook.start line with its timestamp ${own.timestamp}), so the turn it ends cannot be read`;
 }
 
 /** Why the event log could not be read at all, naming the file. */

@@ -19,10 +19,22 @@
  *   does not show finished, or a transcript that cannot be read, is never
  *   continued.
  * - Printing `{"decision":"deny"}` is the delivery: recorded as delivered in
- *   the same write as the decision.
+ *   the same write as the decision. Gemini CLI may end the turn a deny began
+ *   without any model request (after "Potential loop detected" its loop
+ *   detector stops every later turn of the prompt, and AfterAgent still
+ *   fires): the transcript, written before AfterAgent, then shows no new
+ *   turn. That nudge is not counted as delivered and boulder stops denying,
+ *   or the two would spin.
  * - AfterTool is installed for `write_todos` only: its input is the whole list.
- * - PreCompress is a compaction, not a turn. Its output is not read, so a
- *   compacted session hears nothing more.
+ *   Gemini CLI runs a subagent's tool hooks with the parent's `session_id`
+ *   and `transcript_path`, so a subagent's `write_todos` arrives as if it
+ *   were the parent's. The transcript holds only the parent's own calls
+ *   (a subagent's are in a file of its own): at AfterAgent the list is the
+ *   parent's last `write_todos` there, whatever AfterTool heard in between.
+ * - PreCompress is no longer installed: Gemini CLI fires it (`trigger:
+ *   "auto"`) before every model request, before it decides whether to
+ *   compress, so it says nothing about a compaction. An older install's
+ *   registration is answered with nothing and logs nothing.
  * - SessionStart with `source: "resume"` (`--resume`) tells the session where
  *   its unfinished work stands: the engine's resume context as
  *   `hookSpecificOutput.additionalContext`, which Gemini CLI puts before the
@@ -30,8 +42,8 @@
  *   `<hook_context>`. Context, never a turn: the turn is the user's prompt.
  * - Plan mode (the agent called `enter_plan_mode` and has not left it) waits
  *   for the user, who approves the plan.
- * - Gemini CLI has no subagent-stop event and runs its subagents outside the
- *   main agent loop, so every event here is the main session's.
+ * - Gemini CLI has no subagent-stop event and fires no AfterAgent inside a
+ *   subagent: every AfterAgent is the main session's.
  */
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
@@ -67,7 +79,6 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await onToolUsed(input, ref, deps.engine);
 			return NOTHING;
 		case "PreCompress":
-			await deps.engine.sessionEvent(ref, { type: "compaction" });
 			return NOTHING;
 	}
 }
@@ -85,15 +96,18 @@ export function provenanceOf(prompt: string) {
 
 async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	const { turn, unseen } = await seeTurn(input, deps);
+	// Its warnings were recorded when AfterTool heard the same call.
+	if (turn && turn.todoInput !== null) await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
 	const facts: IdleFacts & { interruptAt?: number | null } = {
 		lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response"),
 	};
 	if (unseen !== null) facts.turnUnseen = unseen;
 	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	if (turn?.planMode) facts.pendingInput = { kind: "wait", detail: PLAN_MODE_WAIT };
+	// The transcript is written before AfterAgent runs: a turn it does not show made no model request.
 	const end = {
 		outcome: "end" as const,
-		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
+		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker, recordedBeforeHook: true } : {}),
 	};
 	const result = await deps.engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
 	return answerFor(result);
@@ -125,7 +139,11 @@ async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Pr
 		await engine.recordError(ref, `${TODO_TOOL} failed; the list is as it was`, new Error(String(response.error)));
 		return;
 	}
-	const { todos, warnings } = normalizeGeminiTodos(input.fields.tool_input);
+	await noteTodos(input.fields.tool_input, ref, engine);
+}
+
+async function noteTodos(toolInput: unknown, ref: SessionRef, engine: Engine): Promise<void> {
+	const { todos, warnings } = normalizeGeminiTodos(toolInput);
 	await engine.todosChanged(ref, todos);
 	if (warnings.length > 0) {
 		await engine.recordError(ref, `reading the agent's list from ${TODO_TOOL}`, new Error(warnings.join("; ")));

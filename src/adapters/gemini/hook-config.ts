@@ -20,7 +20,10 @@
  *
  * Timeouts are in milliseconds (Gemini CLI's unit). AfterAgent may run a
  * plan's verify commands (5 minutes each by default), so it gets 15 minutes;
- * every other hook does a few locked file updates and gets a minute. Our own
+ * every other hook does a few locked file updates and gets a minute.
+ *
+ * Not PreCompress: Gemini CLI fires it before every model request, before it
+ * decides whether to compress at all, and nothing of boulder needs it. Our own
  * watchdog ends the hook ten seconds earlier, cleanly, printing nothing, so
  * the agent simply stops.
  */
@@ -58,7 +61,6 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_MS },
 	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_MS },
 	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_MS },
-	{ event: "PreCompress", timeout: HOOK_TIMEOUT_MS },
 ];
 
 /** How long the hook process may run before it gives up and lets the agent stop. */

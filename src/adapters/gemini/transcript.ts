@@ -42,6 +42,8 @@ export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["write_file", "repla
 const CANCELLED = "Request cancelled";
 
 const ENTER_PLAN_MODE = "enter_plan_mode";
+/** Gemini CLI's todo tool (`todos.ts`'s `TODO_TOOL`, named here so the reader stays free of the normaliser). */
+const TODO_TOOL_NAME = "write_todos";
 const EXIT_PLAN_MODE = "exit_plan_mode";
 
 export interface TurnReading {
@@ -63,6 +65,13 @@ export interface TurnReading {
 	interrupt: { at: number | null } | null;
 	/** The agent entered plan mode (`enter_plan_mode`) and has not left it. */
 	planMode: boolean;
+	/**
+	 * The input of the session's last `write_todos` call that succeeded, as
+	 * this transcript holds it (null: none). Only the agent's own calls are
+	 * here: a subagent's are in a file of its own, though its tool hooks carry
+	 * this session's id.
+	 */
+	todoInput: unknown;
 	skippedLines: number;
 }
 
@@ -98,6 +107,7 @@ export function turnOf(text: string): TurnReading {
 		if (message.type === "user" && promptText(message.content) !== null) start = index;
 	}
 	const planMode = planModeOf(lines);
+	const todoInput = lastTodoInput(lines);
 	const turn = messages.slice(start + 1);
 	const spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
 	let calls = 0;
@@ -126,6 +136,7 @@ export function turnOf(text: string): TurnReading {
 		prompt: begun ? promptText(begun.content) : null,
 		interrupt: cancelled ? { at: timeOf(cancelled.timestamp) } : null,
 		planMode,
+		todoInput,
 		skippedLines,
 	};
 }
@@ -181,6 +192,29 @@ function planModeOf(lines: readonly string[]): boolean {
 		}
 	}
 	return planMode;
+}
+
+/**
+ * The input of the last successful `write_todos` call anywhere in the
+ * session. Only lines that name the tool are parsed; a call written twice
+ * (bare, then with its result) counts once, at its latest version.
+ */
+function lastTodoInput(lines: readonly string[]): unknown {
+	let input: unknown = null;
+	for (const line of lines) {
+		if (!line.includes(TODO_TOOL_NAME)) continue;
+		const value = parseLine(line);
+		if (value === null) continue;
+		for (const message of setMessages(value) ?? [value]) {
+			if (!isRecord(message) || !Array.isArray(message.toolCalls)) continue;
+			for (const call of message.toolCalls) {
+				if (!isRecord(call) || call.name !== TODO_TOOL_NAME) continue;
+				if (call.status !== undefined && call.status !== "success") continue;
+				if (call.args !== undefined) input = call.args;
+			}
+		}
+	}
+	return input;
 }
 
 function parseLine(line: string): Record<string, unknown> | null {

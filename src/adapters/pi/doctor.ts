@@ -20,6 +20,8 @@ import {
 	readSettings,
 	settingsFile,
 } from "./install.js";
+import { TRUST_TEXT } from "./messages.js";
+import { projectTrust } from "./trust.js";
 
 const CHECK = "pi";
 
@@ -56,6 +58,7 @@ export async function checkPiExtension(
 		const entries = ourEntries(settings);
 		if (entries.length === 0) continue;
 		listedIn.push(file);
+		if (scope === "project") findings.push(await trustFinding(context));
 		for (const entry of entries) {
 			const listed = entryPath(entry, file, context.env);
 			if (!existsSync(listed)) {
@@ -129,4 +132,19 @@ export async function checkPiExtension(
 		});
 	}
 	return findings;
+}
+
+/** Whether pi will load the project's settings at all: headless, an untrusted project's are skipped silently. */
+async function trustFinding(context: PiCheckContext): Promise<DoctorFinding> {
+	const trust = await projectTrust(context.cwd, context.env);
+	if (trust.kind === "trusted") return { check: CHECK, level: "ok", message: TRUST_TEXT.trusted(trust.how), fix: null };
+	if (trust.kind === "distrusted") {
+		return {
+			check: CHECK,
+			level: "problem",
+			message: TRUST_TEXT.distrusted(trust.how),
+			fix: TRUST_TEXT.distrustedFix,
+		};
+	}
+	return { check: CHECK, level: "warn", message: TRUST_TEXT.unsaved(trust.problem), fix: TRUST_TEXT.unsavedFix };
 }

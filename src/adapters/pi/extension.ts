@@ -8,6 +8,11 @@
  * only registers: the state folder is opened at the first event, in the
  * session's own folder (`ctx.cwd`).
  *
+ * Notices go where the mode shows them: pi's UI (interactive, and RPC, where
+ * they are `extension_ui_request` notify lines), stderr in `-p` text mode,
+ * and an appended `boulder-notice` entry in `--mode json`, which pi writes
+ * into its JSON stream (`entry_appended`) and keeps out of the model's context.
+ *
  * Contract: never throws into pi; a handler that fails records why and lets
  * the agent stop. Every text handed to pi (notices, nudges, resume context,
  * `/boulder`'s answers) goes out here, with its control characters escaped
@@ -18,7 +23,7 @@ import type { ResumeHow } from "../../engine/engine.js";
 import { fileWorkspace } from "../shared/workspace.js";
 import { cameBackHow, PiBridge, type PiView } from "./bridge.js";
 import { readAssistant } from "./event-read.js";
-import { COMMAND_DESCRIPTION, COMMAND_NAME, NUDGE_TYPE, SUBCOMMANDS } from "./messages.js";
+import { COMMAND_DESCRIPTION, COMMAND_NAME, NOTICE_TYPE, NUDGE_TYPE, SUBCOMMANDS } from "./messages.js";
 import type { PiApi, PiContext } from "./pi-api.js";
 import { registerTodoTools } from "./todo-tools.js";
 
@@ -46,6 +51,8 @@ export default function boulderExtension(pi: PiApi): void {
 			const text = harnessSafe(raw);
 			if (ctx.hasUI) ctx.ui.notify(text, level);
 			else if (ctx.mode === "print") process.stderr.write(`${text}\n`);
+			// `--mode json`: an appended entry is an `entry_appended` line of the JSON stream, never sent to the model.
+			else if (ctx.mode === "json") pi.appendEntry(NOTICE_TYPE, { text, level });
 		},
 		idle: () => ctx.isIdle(),
 		startRun: (text) =>

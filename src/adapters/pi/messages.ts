@@ -10,6 +10,9 @@ import { entryInstallText } from "../shared/install-messages.js";
 /** The `customType` of boulder's continuation message in pi's session. */
 export const NUDGE_TYPE = "boulder-continuation";
 
+/** The `customType` of the entry a notice is in `pi --mode json` (`{text, level}`). */
+export const NOTICE_TYPE = "boulder-notice";
+
 export const COMMAND_NAME = "boulder";
 
 export const COMMAND_DESCRIPTION = "boulder: status, stop, go or why (answered without a model turn)";
@@ -67,5 +70,16 @@ export const INSTALL_TEXT = {
 	linked: (link: string, extension: string) =>
 		`The entry names no path of this machine: ~/.local/share/boulder/pi-extension.js, a link that loads your boulder (${link} → ${extension}). Each teammate's \`boulder install pi\` writes their own; add boulder-agent as a devDependency to pin one copy for everyone.`,
 	trust:
-		"pi loads a project's .pi/settings.json only in a trusted project: accept pi's question or run /trust once; headless runs (-p, --mode rpc) need --approve.",
+		"pi loads a project's .pi/settings.json, and so boulder, only in a project it trusts. Interactive pi asks once (choose Trust to save it); `pi -p`, `--mode json` and `--mode rpc` never ask: they skip the project's settings without a word, and boulder is not loaded, unless the run has --approve or the project's trust is saved. `boulder doctor` says which holds here.",
 };
+
+/** What `boulder doctor` says of pi's trust in a project that lists boulder. */
+export const TRUST_TEXT = {
+	trusted: (how: string) => `pi trusts this project (${how}): it loads boulder from .pi/settings.json`,
+	distrusted: (how: string) =>
+		`pi does not trust this project (${how}): it skips .pi/settings.json, and boulder is not loaded`,
+	distrustedFix: "trust the project in pi (/trust), or run `boulder install pi --user` instead",
+	unsaved: (problem: string | null) =>
+		`pi has no saved trust for this project${problem ? ` (${problem})` : ""}: interactive pi asks; \`pi -p\`, \`--mode json\` and \`--mode rpc\` skip .pi/settings.json without a word, and boulder is not loaded`,
+	unsavedFix: "run pi here once and choose Trust, or pass --approve to headless runs",
+} as const;

@@ -74,6 +74,8 @@ export interface PiApi {
 	on<K extends keyof PiEvents>(event: K, handler: PiHandler<PiEvents[K]>): unknown;
 	registerTool(tool: PiTool): void;
 	registerCommand(name: string, command: PiCommand): void;
+	/** An entry of the session that the model never sees; in `--mode json` it is an `entry_appended` line. */
+	appendEntry(customType: string, data?: unknown): void;
 	sendMessage(
 		message: PiMessage,
 		options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" },

@@ -168,11 +168,17 @@ export interface SettleOptions {
 	 * lagging and is read again.
 	 */
 	expectLastText?: string | null;
-	/** Re-reads while lagging (default 4), `retryDelayMs` apart (default 25). */
+	/**
+	 * Re-reads while lagging (default 12), the first `retryDelayMs` after the
+	 * reading (default 25), each pause twice the last, at most 250 ms: about
+	 * 2.4 s in all, for a harness that writes its file after it ran the hook.
+	 */
 	retries?: number;
 	retryDelayMs?: number;
 	sleep?: (ms: number) => Promise<void>;
 }
+
+export const SETTLE_DEFAULTS = { retries: 12, retryDelayMs: 25, maxDelayMs: 250 };
 
 /** A reading of the current turn, as far as `readSettled` needs to know it. */
 interface Settling {
@@ -186,9 +192,12 @@ interface Settling {
 
 /**
  * Reads the turn until the file has caught up with what the harness says
- * (the file is written by another process while we read): a last line cut
- * short, or a last reply other than the harness's, is read again briefly;
- * after the retries the reading says it is `lagging`.
+ * (the file is written by another process while we read, and some
+ * harnesses write it after they start the hook): a last line cut short, a
+ * last reply other than the harness's, a file that does not exist yet (when
+ * the harness reported a reply) is read again, further and further apart;
+ * after the retries the reading says it is `lagging`, or the last error is
+ * thrown.
  *
  * Given the `file`, a retry reads it again only when it changed (its inode,
  * size or modification time) since the last reading began: a file that
@@ -200,21 +209,35 @@ export async function readSettled<R extends Settling>(
 	options: SettleOptions,
 	file: string | null = null,
 ): Promise<R> {
-	const retries = options.retries ?? 4;
+	const retries = options.retries ?? SETTLE_DEFAULTS.retries;
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const expected = options.expectLastText ? canonical(options.expectLastText) : null;
+	let delay = options.retryDelayMs ?? SETTLE_DEFAULTS.retryDelayMs;
 	let reading: R | null = null;
 	let version: string | null = null;
 	for (let attempt = 0; ; attempt++) {
 		const now = file === null ? null : await versionOf(file);
-		if (reading === null || now === null || now !== version) reading = await read();
+		if (reading === null || now === null || now !== version) {
+			try {
+				reading = await read();
+			} catch (error) {
+				// A harness that reported a reply has a file: one that is not there yet is late, not gone.
+				const late = expected !== null && error instanceof FileProblem && error.kind === "missing";
+				if (!late || attempt >= retries) throw error;
+				reading = null;
+				await sleep(delay);
+				delay = Math.min(delay * 2, SETTLE_DEFAULTS.maxDelayMs);
+				continue;
+			}
+		}
 		version = now;
-		// Without the turn's start nothing is seen; reading again cannot change that.
+		// Without the turn's start nothing is seen (garbage, a limit reached): reading again cannot change that.
 		if (!reading.foundStart) return reading;
 		const behind = reading.partialLastLine || (expected !== null && !endsWithReply(reading, expected));
 		if (!behind) return reading;
 		if (attempt >= retries) return { ...reading, lagging: expected !== null && behind };
-		await sleep(options.retryDelayMs ?? 25);
+		await sleep(delay);
+		delay = Math.min(delay * 2, SETTLE_DEFAULTS.maxDelayMs);
 	}
 }
 

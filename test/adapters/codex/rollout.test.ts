@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -94,6 +94,46 @@ describe("the current turn of a Codex rollout", () => {
 		const turn = await readRolloutTurn(file, { expectLastText: "Second." });
 		expect(turn.startMarker).toBe("h1");
 		expect(turn.spend).toEqual({ input: 300, output: 30, cacheWrite: 0 });
+		expect(turn.lagging).toBe(false);
+	});
+
+	it("waits for a rollout Codex writes after it started the Stop hook, past the first tenth of a second", async () => {
+		const dir = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-"));
+		const file = path.join(dir, "rollout.jsonl");
+		const jsonl = (lines: unknown[]) => `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+		await writeFile(file, jsonl([started, userMessage("u1", "Do it."), usage("r1", 100, 0, 10), assistant("First.")]));
+		let waited = 0;
+		let waits = 0;
+		const turn = await readRolloutTurn(file, {
+			expectLastText: "Second.",
+			sleep: async (ms) => {
+				waited += ms;
+				// The continuation reaches the file only after 200 ms.
+				if (++waits === 5)
+					await appendFile(file, jsonl([hookPrompt("h1"), usage("r2", 300, 0, 30), assistant("Second.")]));
+			},
+		});
+		expect(waited).toBeGreaterThanOrEqual(200);
+		expect(turn.lagging).toBe(false);
+		expect(turn.startMarker).toBe("h1");
+		expect(turn.lastAssistantText).toBe("Second.");
+	});
+
+	it("waits for a rollout that does not exist yet when Codex reported a reply", async () => {
+		const dir = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-"));
+		const file = path.join(dir, "rollout.jsonl");
+		let waits = 0;
+		const turn = await readRolloutTurn(file, {
+			expectLastText: "First.",
+			sleep: async () => {
+				if (++waits === 2)
+					await writeFile(
+						file,
+						`${[started, userMessage("u1", "Do it."), assistant("First.")].map((line) => JSON.stringify(line)).join("\n")}\n`,
+					);
+			},
+		});
+		expect(turn.startMarker).toBe("u1");
 		expect(turn.lagging).toBe(false);
 	});
 

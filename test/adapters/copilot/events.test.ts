@@ -53,6 +53,7 @@ function reading(): TurnReading {
 		stopBlocks: [],
 		lastAssistantText: "Done for now.",
 		foundStart: true,
+		ownRecordSeen: true,
 		startMarker: `turn-${clock.t}`,
 		partialLastLine: false,
 		skippedLines: 0,
@@ -141,6 +142,34 @@ describe("Copilot CLI's events", () => {
 		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
 	});
 
+	it("waits for the log to show the block another hook echoed, rather than take it for the user's prompt", async () => {
+		await send("userPromptSubmitted", { prompt: "Fix both items." });
+		todos = items(["pending", "pending"]);
+		await stop();
+		let readings = 0;
+		const late: HookDeps = {
+			...deps(),
+			// Copilot has not yet written the block's hook.end, nor this prompt's own hook.start.
+			readTurn: async () =>
+				++readings === 1
+					? { ...reading(), ownRecordSeen: false }
+					: { ...reading(), stopBlocks: ["Run the linter before you stop."] },
+			wait: {
+				now: () => clock.t,
+				sleep: async (ms) => {
+					clock.t += ms;
+				},
+			},
+		};
+		clock.t += 1000;
+		const echoed = input("userPromptSubmitted", { prompt: "Run the linter before you stop.", transcriptPath: LOG });
+		await handleHook(echoed, late);
+
+		expect(readings).toBe(2);
+		const log = await store.readDecisions();
+		expect(log.filter((line) => line.reason === "user-turn")).toHaveLength(1);
+	});
+
 	it("carries the agent on while its list makes progress, reading the database beside the event log", async () => {
 		await send("userPromptSubmitted", { prompt: "Work the list." });
 		todos = items(["pending", "pending", "pending"]);
@@ -209,6 +238,64 @@ describe("Copilot CLI's events", () => {
 		turn = { foundStart: false };
 		expect((await stop()).output).toBeNull();
 		expect((await send("agentStop", { stopReason: "end_turn" })).output).toBeNull();
+	});
+
+	it("waits for Copilot to write this stop to the event log, then fails closed saying so", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		todos = items(["pending"]);
+		turn = { ownRecordSeen: false };
+		let readings = 0;
+		const stamp = clock.t + 1000;
+		const asked: unknown[] = [];
+		const waiting: HookDeps = {
+			...deps(),
+			readTurn: async (_file, options) => {
+				readings++;
+				asked.push(options?.own);
+				return reading();
+			},
+			wait: {
+				timeoutMs: 5000,
+				now: () => clock.t,
+				sleep: async (ms) => {
+					clock.t += ms;
+				},
+			},
+		};
+		clock.t += 1000;
+		const stopInput = input("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });
+		const answer = await handleHook(stopInput, waiting);
+
+		expect(answer.output).toBeNull();
+		expect(readings).toBeGreaterThan(2);
+		expect(asked[0]).toEqual({ hookType: "agentStop", timestamp: stamp });
+		const last = (await store.readDecisions()).at(-1);
+		expect(last?.reason).toBe("turn-unsafe");
+		expect(last?.detail).toContain(`Copilot CLI had not written this agentStop to the event log ${LOG} after 5 s`);
+	});
+
+	it("decides on the turn the event log shows once this stop's own line is there", async () => {
+		await send("userPromptSubmitted", { prompt: "Do it." });
+		todos = items(["pending"]);
+		let readings = 0;
+		const late: HookDeps = {
+			...deps(),
+			// The first two readings come before Copilot wrote the turn: the last turn's reading, not ours.
+			readTurn: async () => (++readings <= 2 ? { ...reading(), ownRecordSeen: false, startMarker: "old" } : reading()),
+			wait: {
+				timeoutMs: 5000,
+				now: () => clock.t,
+				sleep: async (ms) => {
+					clock.t += ms;
+				},
+			},
+		};
+		clock.t += 1000;
+		const stopInput = input("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });
+		const answer = await handleHook(stopInput, late);
+
+		expect(readings).toBe(3);
+		expect(answer.output).toMatchObject({ decision: "block" });
 	});
 
 	it("reads a failed model call as an API error and a full context as an overflow; tool errors are the agent's own", async () => {

@@ -6,6 +6,7 @@ import {
 	analyseTurn,
 	isTurnStart,
 	readBlockChain,
+	readOwnTurn,
 	readTurn,
 	unseenReason,
 } from "../../../src/adapters/copilot/transcript.js";
@@ -107,5 +108,54 @@ describe("reading the current turn from Copilot's event log", () => {
 		expect(await readBlockChain(file)).toBe(2);
 		await writeFile(file, `${lines.map((one) => JSON.stringify(one)).join("\n")}\n`);
 		expect(await readBlockChain(file)).toBe(0);
+	});
+});
+
+describe("waiting for Copilot to write the stop's own line", () => {
+	const own = { hookType: "agentStop", timestamp: Date.UTC(2026, 11, 1, 12, 30) };
+	const ownLine = () => line("hook.start", { hookType: "agentStop", input: { timestamp: own.timestamp } });
+	const jsonl = (lines: unknown[]) => `${lines.map((entry) => JSON.stringify(entry)).join("\n")}\n`;
+
+	it("reads the turn that ends at the stop's own line, once the late log has it", async () => {
+		const file = path.join(os.tmpdir(), `boulder-copilot-late-${process.pid}.jsonl`);
+		const previous = prompt("First");
+		await writeFile(file, jsonl([previous, say("First done.")]));
+		const current = prompt("Second");
+		let sleeps = 0;
+		const reading = await readOwnTurn(file, own, {
+			wait: {
+				sleep: async () => {
+					// Copilot writes the turn while the hook waits, then another hook's line after ours.
+					if (++sleeps === 2) {
+						await writeFile(
+							file,
+							jsonl([previous, say("First done."), current, say("Second done."), ownLine(), say("not the turn")]),
+						);
+					}
+				},
+			},
+		});
+		expect(sleeps).toBe(2);
+		expect(reading.ownRecordSeen).toBe(true);
+		expect(reading.startMarker).toBe(current.id);
+		expect(reading.lastAssistantText).toBe("Second done.");
+	});
+
+	it("waits for a log that does not exist yet, and gives up at the deadline with the last reading", async () => {
+		const file = path.join(os.tmpdir(), `boulder-copilot-missing-${process.pid}.jsonl`);
+		let t = 0;
+		let sleeps = 0;
+		const wait = {
+			timeoutMs: 1000,
+			now: () => t,
+			sleep: async (ms: number) => {
+				t += ms;
+				if (++sleeps === 1) await writeFile(file, jsonl([prompt("First"), say("First done.")]));
+			},
+		};
+		const reading = await readOwnTurn(file, own, { wait });
+		expect(reading.ownRecordSeen).toBe(false);
+		expect(reading.lastAssistantText).toBe("First done.");
+		expect(t).toBe(1000);
 	});
 });

@@ -154,16 +154,53 @@ describe("Gemini CLI's events", () => {
 		expect(await lastDecision(s.engine)).toMatchObject({ kind: "skip", reason: "awaiting-user" });
 	});
 
-	it("does not take a compaction for a user turn", async () => {
+	it("stops denying, and counts the nudge undelivered, when Gemini CLI ends the turn without a model request", async () => {
+		const s = session();
+		await s.promptIn("Fix both items.");
+		await s.todos(["in_progress", "pending"]);
+		const nudge = await s.turnEnds("I will look into it.");
+		expect(nudge?.decision).toBe("deny");
+		// "Potential loop detected": BeforeAgent fires for the deny's text, then the turn stops before any
+		// model request, so nothing reaches the transcript, and AfterAgent fires all the same.
+		clock.t += 1000;
+		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
+		await handleHook(hookInput("BeforeAgent", { prompt: String(nudge?.reason) }), deps);
+		for (let again = 0; again < 3; again++) expect(await s.turnEnds(null, true)).toBeNull();
+
+		const log = await s.engine.explain({ lines: 100 });
+		const failed = log.filter((line) => line.reason === "delivery-failed");
+		expect(failed).toHaveLength(1);
+		expect(failed[0]?.detail).toContain("without a model request");
+		const skips = log.filter((line) => line.reason === "turn-unsafe");
+		expect(skips[0]?.detail).toContain("the nudge never reached the model");
+	});
+
+	it("takes a continuation the user cancelled (Gemini CLI rewrites its prompt away) for an interrupt, not a lost nudge", async () => {
+		const s = session();
+		await s.promptIn("Fix both items.");
+		await s.todos(["in_progress", "pending"]);
+		const nudge = await s.turnEnds("I will look into it.");
+		await s.promptIn(String(nudge?.reason));
+		s.lines.pop();
+		s.lines.push(cancelledNote());
+		expect(await s.turnEnds(null, true)).toBeNull();
+
+		const log = await s.engine.explain({ lines: 100 });
+		expect(log.filter((line) => line.reason === "delivery-failed")).toEqual([]);
+		expect((await lastDecision(s.engine))?.reason).toBe("user-aborted");
+	});
+
+	it("records nothing for PreCompress, which Gemini CLI fires before every model request", async () => {
 		const s = session();
 		await s.promptIn("Work.");
 		await s.todos(["in_progress", "pending"]);
 		const nudge = await s.turnEnds("Started.");
 		await s.promptIn(String(nudge?.reason));
 		const deps = { engine: s.engine, readTurn: async () => turnOf(jsonl(s.lines)) };
-		await handleHook(hookInput("PreCompress", { trigger: "auto" }), deps);
-		const state = await s.engine.explain({ lines: 100 });
-		expect(state.some((line) => line.reason === "user-turn" && line.at > clock.t - 1)).toBe(false);
+		const before = await s.engine.explain({ lines: 100 });
+		const answer = await handleHook(hookInput("PreCompress", { trigger: "auto" }), deps);
+		expect(answer.output).toBeNull();
+		expect(await s.engine.explain({ lines: 100 })).toEqual(before);
 	});
 
 	it("tells a resumed session where its list stands, as SessionStart context, and nothing on startup or clear", async () => {

@@ -7,6 +7,7 @@ import { checkGeminiHooks } from "../../../src/adapters/gemini/doctor.js";
 import {
 	type HookProgram,
 	hookCommand,
+	hookGroup,
 	PORTABLE,
 	parseOurCommand,
 	REGISTRATIONS,
@@ -71,6 +72,16 @@ describe("boulder's hooks in Gemini CLI's settings text", () => {
 		const newer = withOurHooks(installed, FILE, { ...program, version: "2.0.0" });
 		expect(newer).toMatchObject({ changed: true, removed: REGISTRATIONS.length });
 		expect(ourEntries(parseJsonc(newer.text))).toHaveLength(REGISTRATIONS.length);
+	});
+
+	it("installs no PreCompress (Gemini CLI fires it before every model request), and drops an older install's", () => {
+		const installed = withOurHooks("", FILE, program).text;
+		expect(ourEntries(parseJsonc(installed)).map((entry) => entry.event)).not.toContain("PreCompress");
+		const older = JSON.parse(installed) as { hooks: Record<string, unknown[]> };
+		older.hooks.PreCompress = [hookGroup(program, { event: "PreCompress", timeout: 60_000 })];
+		const upgraded = withOurHooks(JSON.stringify(older, null, 2), FILE, program);
+		expect(upgraded).toMatchObject({ changed: true, removed: REGISTRATIONS.length + 1 });
+		expect(ourEntries(parseJsonc(upgraded.text)).map((entry) => entry.event)).not.toContain("PreCompress");
 	});
 
 	it("round-trips any settings object it is given (property)", () => {

@@ -13,6 +13,28 @@ import {
 } from "./helpers.js";
 
 describe("reading Gemini CLI's transcript", () => {
+	it("finds the agent's own last list anywhere in the session, not only in the turn, and skips a failed call", () => {
+		const reading = turnOf(
+			jsonl([
+				header(),
+				prompt("Work through the list."),
+				...writeTodos(["completed", "pending", "pending"]),
+				reply("First done."),
+				prompt("Carry on."),
+				...toolCall([{ name: "write_todos", args: { todos: [] }, status: "error" }]),
+				reply("Still going."),
+			]),
+		);
+		expect(reading.todoInput).toEqual({
+			todos: [
+				{ description: "Item A", status: "completed" },
+				{ description: "Item B", status: "pending" },
+				{ description: "Item C", status: "pending" },
+			],
+		});
+		expect(turnOf(jsonl([header(), prompt("Hi."), reply("Hello.")])).todoInput).toBeNull();
+	});
+
 	it("sees a turn that ended with a finished reply, and sums its spend without cache reads", () => {
 		const reading = turnOf(
 			jsonl([

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -95,7 +95,8 @@ describe("boulder install pi", () => {
 		const link = await readFile(linkFile(env), "utf8");
 		expect(link).toContain(JSON.stringify(path.join(root, EXTENSION_FILE)));
 		const findings = await checkPiExtension({ cwd: project, env }, "0.1.0");
-		expect(findings).toEqual([
+		// Beside the warning about pi's project trust, which a fresh HOME has not saved.
+		expect(findings.filter((finding) => !/saved trust/.test(finding.message))).toEqual([
 			expect.objectContaining({ level: "ok", message: expect.stringMatching(/project, boulder 0\.1\.0/) }),
 		]);
 		// A teammate without the link is told, not marked ✓.
@@ -124,8 +125,18 @@ describe("boulder install pi", () => {
 		expect(notes.join("\n")).toMatch(/teammates/);
 		const findings = await checkPiExtension({ cwd: project, env }, "0.1.0");
 		expect(findings).toEqual([
+			expect.objectContaining({ level: "warn", message: expect.stringMatching(/no saved trust/) }),
 			expect.objectContaining({ level: "ok", message: expect.stringMatching(/project, boulder 0\.1\.0/) }),
 		]);
+	});
+
+	it("says a project install needs pi's trust: headless runs skip an untrusted project's settings", async () => {
+		const root = await fakeBoulder(path.join(project, "node_modules", "boulder-agent"));
+		const { notes } = await installPi({ cwd: project, env, scope: "project", root });
+		const said = notes.join("\n");
+		expect(said).toMatch(/`pi -p`, `--mode json` and `--mode rpc` never ask/);
+		expect(said).toMatch(/--approve/);
+		expect(said).toMatch(/boulder doctor/);
 	});
 
 	it("replaces an older entry (a moved copy) rather than adding a second", () => {
@@ -173,9 +184,29 @@ describe("boulder doctor's pi check", () => {
 		const older = await fakeBoulder(path.join(dir, "older"), "0.0.9");
 		await installPi({ cwd: project, env, scope: "project", root: older });
 		const findings = await checkPiExtension({ cwd: project, env }, "0.1.0");
-		expect(findings.map((f) => f.level)).toEqual(["warn", "problem", "warn"]);
-		expect(findings[0]?.message).toMatch(/loads boulder 0\.0\.9/);
-		expect(findings[1]?.message).toMatch(/does not exist/);
-		expect(findings[2]?.message).toMatch(/listed more than once/);
+		expect(findings.map((f) => f.level)).toEqual(["warn", "warn", "problem", "warn"]);
+		expect(findings[0]?.message).toMatch(/no saved trust/);
+		expect(findings[1]?.message).toMatch(/loads boulder 0\.0\.9/);
+		expect(findings[2]?.message).toMatch(/does not exist/);
+		expect(findings[3]?.message).toMatch(/listed more than once/);
+	});
+
+	it("checks pi's trust in a project that lists boulder: saved for it or a parent, refused, or pi's default", async () => {
+		const root = await fakeBoulder(path.join(project, "node_modules", "boulder-agent"));
+		await installPi({ cwd: project, env, scope: "project", root });
+		const agent = path.join(home, ".pi", "agent");
+		const trustOf = async () => (await checkPiExtension({ cwd: project, env }, "0.1.0"))[0];
+		await mkdir(agent, { recursive: true });
+		const real = await realpath(project);
+		await writeFile(path.join(agent, "trust.json"), JSON.stringify({ [path.dirname(real)]: true }));
+		expect(await trustOf()).toMatchObject({ level: "ok", message: expect.stringMatching(/pi trusts this project/) });
+		await writeFile(path.join(agent, "trust.json"), JSON.stringify({ [real]: false, [path.dirname(real)]: true }));
+		expect(await trustOf()).toMatchObject({ level: "problem", message: expect.stringMatching(/does not trust/) });
+		await writeFile(path.join(agent, "trust.json"), "{}");
+		await writeFile(path.join(agent, "settings.json"), JSON.stringify({ defaultProjectTrust: "always" }));
+		expect(await trustOf()).toMatchObject({ level: "ok", message: expect.stringMatching(/"always"/) });
+		await writeFile(path.join(agent, "trust.json"), "not json");
+		await writeFile(path.join(agent, "settings.json"), "{}");
+		expect(await trustOf()).toMatchObject({ level: "warn", message: expect.stringMatching(/trust\.json is not JSON/) });
 	});
 });

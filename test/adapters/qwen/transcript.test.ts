@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -120,5 +120,25 @@ describe("readQwenTurn", () => {
 		const file = join(dir, "chat.jsonl");
 		await writeFile(file, `${JSON.stringify(reply("r1", "One."))}\n`);
 		expect((await readQwenTurn(file, { retries: 0 })).foundStart).toBe(false);
+	});
+
+	it("waits for a transcript Qwen Code writes after it started the Stop hook, past the first tenth of a second", async () => {
+		dir = await mkdtemp(join(tmpdir(), "qwen-transcript-"));
+		const file = join(dir, "chat.jsonl");
+		const jsonl = (lines: unknown[]) => `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+		await writeFile(file, jsonl([user("go"), reply("r1", "One.")]));
+		let waited = 0;
+		let waits = 0;
+		const turn = await readQwenTurn(file, {
+			expectLastText: "Two.",
+			sleep: async (ms) => {
+				waited += ms;
+				if (++waits === 5) await appendFile(file, jsonl([user("next"), reply("r2", "Two.")]));
+			},
+		});
+		expect(waited).toBeGreaterThanOrEqual(200);
+		expect(turn.lagging).toBe(false);
+		expect(turn.endMarker).toBe("r2");
+		expect(turn.lastAssistantText).toBe("Two.");
 	});
 });
