@@ -424,13 +424,60 @@ describe("UserPromptSubmit", () => {
 		expect(lookCommandOf("/boulder:whyever")).toBeNull();
 	});
 
-	it("takes a future `source` saying the harness woke the agent as a system turn", () => {
+	it("takes a `source` saying the harness woke the agent as a system turn", () => {
 		expect(provenanceOf(null)).toBe("user");
 		expect(provenanceOf("user")).toBe("user");
 		expect(provenanceOf("sdk")).toBe("user");
-		expect(provenanceOf("system")).toBe("system");
-		expect(provenanceOf("loop_wakeup")).toBe("system");
+		for (const source of ["system", "loop_wakeup", "schedule_wakeup", "poll_event"]) {
+			expect(provenanceOf(source)).toBe("system");
+		}
 	});
+
+	it("takes a background task's <task-notification> turn (no `source`, 2.1.332) as a system turn", () => {
+		expect(provenanceOf(null, "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>")).toBe(
+			"system",
+		);
+		expect(provenanceOf(null, "What is a <task-notification>?")).toBe("user");
+	});
+
+	const wakeups: [string, Record<string, unknown>][] = [
+		["a <task-notification>", { prompt: "<task-notification>\n<task-id>a1</task-id>\n</task-notification>" }],
+		["a /loop wakeup", { prompt: "Check the build again.", source: "loop_wakeup" }],
+		["a scheduled wakeup", { prompt: "Nightly check.", source: "schedule_wakeup" }],
+		["a poll event", { prompt: "New event.", source: "poll_event" }],
+		["a system message", { prompt: "From a peer.", source: "system" }],
+	];
+
+	for (const [name, fields] of wakeups) {
+		it(`keeps an Esc through ${name}: not the user's turn`, async () => {
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			transcript = reading({ interrupt: { at: clock.now() + 500 } });
+			expect((await stop()).output).toBeNull();
+			transcript = reading();
+
+			await send("UserPromptSubmit", fields);
+			const answer = await stop();
+
+			expect(answer.output).toBeNull();
+			expect((await state()).abortBlock).not.toBeNull();
+			expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "user-aborted" });
+		});
+
+		it(`does not open a fresh episode for ${name}`, async () => {
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			for (let index = 0; index < 4; index++) await stop();
+			expect((await log()).at(-1)).toMatchObject({ reason: "stagnation" });
+
+			await send("UserPromptSubmit", fields);
+			const answer = await stop();
+
+			expect(answer.output).not.toMatchObject({ decision: "block" });
+			expect((await state()).turn?.provenance).toBe("system");
+			expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "stagnation" });
+		});
+	}
 
 	it("does not record a missing transcript before the session's first prompt as an error", async () => {
 		transcript = new FileProblem("/transcripts/session.jsonl", "missing", "it does not exist");
