@@ -25,6 +25,8 @@ export function registerUninstall(program: Command, cli: Cli): void {
 function register(program: Command, cli: Cli, action: Action, description: string): void {
 	let command = program.command(action).description(description);
 	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
+	const own = action === "install" ? flagHelp(cli.adapters.all) : new Map<string, string>();
+	for (const [flag, help] of own) command = command.option(`--${flag}`, help);
 	command
 		.argument(
 			"[harness]",
@@ -37,9 +39,19 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 				return;
 			}
 			const adapter = adapterOf(cli, harness);
-			const place = { cwd: cli.io.cwd, env: cli.io.env, scope: scopeOf(adapter, flags) };
+			const given = [...own.keys()].filter((flag) => flags[camelCase(flag)] === true);
+			const scopeFlags = Object.fromEntries(
+				Object.entries(flags).filter(([flag]) => !given.some((name) => camelCase(name) === flag)),
+			);
+			const place = {
+				cwd: cli.io.cwd,
+				env: cli.io.env,
+				scope: scopeOf(adapter, scopeFlags),
+				flags: ownFlags(adapter, given),
+			};
 			const outcome = action === "install" ? await adapter.install(place) : await adapter.uninstall(place);
-			cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+			const lines = installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes, outcome.remarks);
+			cli.out(lines.join("\n"));
 			cli.exitCode = EXIT.ok;
 		});
 }
@@ -66,6 +78,33 @@ function scopeHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
 		}
 	}
 	return new Map([...help].map(([scope, lines]) => [scope, lines.join("; ")]));
+}
+
+/** Every harness's own install flags, the help naming the harness. */
+function flagHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
+	const help = new Map<string, string>();
+	for (const adapter of adapters) {
+		for (const flag of adapter.installFlags ?? []) {
+			const before = help.get(flag.name);
+			help.set(flag.name, `${before ? `${before}; ` : ""}${adapter.title}: ${flag.help}`);
+		}
+	}
+	return help;
+}
+
+/** The flags given, refused when this harness does not know one. */
+function ownFlags(adapter: HarnessAdapter, given: readonly string[]): string[] {
+	const known = new Set((adapter.installFlags ?? []).map((flag) => flag.name));
+	const unknown = given.filter((flag) => !known.has(flag));
+	if (unknown.length > 0) {
+		throw new BoulderError("usage", `${adapter.name} has no --${unknown[0]} option`);
+	}
+	return [...given];
+}
+
+/** How commander names an option's value: `todo-tools` → `todoTools`. */
+function camelCase(flag: string): string {
+	return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 export function adapterOf(cli: Cli, harness: string): HarnessAdapter {
