@@ -434,9 +434,7 @@ describe("UserPromptSubmit", () => {
 	});
 
 	it("takes a background task's <task-notification> turn (no `source`, 2.1.332) as a system turn", () => {
-		expect(provenanceOf(null, "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>")).toBe(
-			"system",
-		);
+		expect(provenanceOf(null, "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>")).toBe("system");
 		expect(provenanceOf(null, "What is a <task-notification>?")).toBe("user");
 	});
 
