@@ -74,6 +74,15 @@ for (const name of names) {
 writeFileSync(testedFile, `${JSON.stringify(tested, null, "\t")}\n`);
 writeCompatibility();
 writeReadme();
+// Laid out as `npm run check` wants them (tables padded).
+spawnSync(
+	"npx",
+	["biome", "format", "--write", testedFile, path.join(root, "docs", "compatibility.md"), path.join(root, "README.md")],
+	{
+		cwd: root,
+		stdio: "ignore",
+	},
+);
 const failed = names.filter((name) => !results[name].every((suite) => suite.passed));
 process.exit(failed.length === 0 ? 0 : 1);
 
@@ -137,7 +146,8 @@ function writeCompatibility() {
 	for (const name of Object.keys(tested)) {
 		const harness = tested[name];
 		if (!results[name]) {
-			const kept = previous.split("\n").find((line) => line.startsWith(`| ${harness.title} |`));
+			const row = new RegExp(`^\\|\\s*${harness.title}\\s*\\|`);
+			const kept = previous.split("\n").find((line) => row.test(line));
 			lines.push(kept ?? `| ${harness.title} | ${harness.pinned} | not run yet | | | |`);
 			continue;
 		}
