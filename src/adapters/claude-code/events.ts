@@ -55,6 +55,8 @@ export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
 export interface HookDeps {
 	engine: Engine;
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
+	/** The condition of the `/goal` active in the transcript, or null (`goal.ts`); absent: none is looked for. */
+	readGoal?(file: string): Promise<string | null>;
 }
 
 /** boulder's own slash commands that only look: they are not a new instruction to the agent. */
@@ -120,6 +122,8 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	const named = namedBackgroundTasks(input.fields.background_tasks);
 	if (named !== null) facts.named = named;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	const goal = await goalOf(input, ref, deps);
+	if (goal !== null) facts.otherDriver = `Claude Code's /goal "${goal}"`;
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
@@ -283,6 +287,17 @@ async function seeTurn(
 		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+/** Claude Code's own `/goal`, active in this session: its condition; null when none is, or it cannot be read (recorded). */
+async function goalOf(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<string | null> {
+	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return null;
+	try {
+		return await deps.readGoal(input.transcriptPath);
+	} catch (error) {
+		await deps.engine.recordError(ref, "reading Claude Code's /goal from the transcript", error);
+		return null;
 	}
 }
 

@@ -370,6 +370,53 @@ describe("Stop", () => {
 	});
 });
 
+describe("Stop beside Claude Code's own /goal", () => {
+	const goalDeps = (goal: string | null | Error) => ({
+		...deps(),
+		readGoal: async () => {
+			if (goal instanceof Error) throw goal;
+			return goal;
+		},
+	});
+	const stopWith = async (goal: string | null | Error) => {
+		tick(1000);
+		const input = hookInput("Stop", { stop_hook_active: false, last_assistant_message: "Done for now." });
+		const answer = await handleHook(input, goalDeps(goal));
+		if (answer.output) await answer.written?.();
+		return answer;
+	};
+
+	it("stands down while a /goal is active: no nudge, and `why` names the goal", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		const answer = await stopWith("Finish items A to D");
+
+		expect(answer.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({
+			kind: "skip",
+			reason: "not-eligible",
+			detail: expect.stringContaining(`Claude Code's /goal "Finish items A to D" drives this session`),
+		});
+	});
+
+	it("drives again once no goal is active, and when the goal cannot be read (the error recorded)", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		expect((await stopWith(null)).output).toMatchObject({ decision: "block" });
+		expect((await stopWith(new Error("EACCES"))).output).toMatchObject({ decision: "block" });
+		expect((await log()).some((record) => record.reason === "error")).toBe(true);
+	});
+
+	it("takes over when configured so (builtInGoals: take-over)", async () => {
+		setUp({ builtInGoals: "take-over" });
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		expect((await stopWith("Finish items A to D")).output).toMatchObject({ decision: "block" });
+	});
+});
+
 describe("UserPromptSubmit", () => {
 	it("is a real user turn: it lifts the abort block and opens a fresh episode", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
