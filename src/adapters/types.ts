@@ -31,6 +31,14 @@ export interface InstallPlace {
 	cwd: string;
 	env: NodeJS.ProcessEnv;
 	scope: string;
+	/** The adapter's own install flags the user gave (`installFlags`), by name. */
+	flags?: readonly string[];
+}
+
+/** An install option of one harness's own, `--NAME` on `boulder install`. */
+export interface InstallFlagInfo {
+	name: string;
+	help: string;
 }
 
 /** What an install or uninstall did, and the adapter's own words for saying it. */
@@ -39,6 +47,8 @@ export interface InstallOutcome {
 	text: InstallText;
 	/** Lines that follow a fresh install (a warning about the scope chosen, say). */
 	notes: string[];
+	/** Lines that follow every install, changed or not (what else it set, what is still off). */
+	remarks?: string[];
 }
 
 export interface HookStreams {
@@ -68,6 +78,8 @@ export interface HarnessAdapter {
 	program: string;
 	scopes: readonly InstallScopeInfo[];
 	defaultScope: string;
+	/** Install options of this harness's own (none: only the scope). */
+	installFlags?: readonly InstallFlagInfo[];
 	/** Contract: throws `BoulderError` when a settings file cannot be changed safely (it is then left untouched). */
 	install(place: InstallPlace): Promise<InstallOutcome>;
 	uninstall(place: InstallPlace): Promise<InstallOutcome>;

@@ -107,6 +107,8 @@ export interface SessionFacts {
 	planUnusable?: PlanUnusable | null;
 	/** The adapter could not see how the last turn went (its transcript is unreadable, say): why. */
 	turnUnseen?: string | null;
+	/** The harness's own goal mode drives this session: its name and what it pursues (`Claude Code's /goal "…"`). */
+	otherDriver?: string | null;
 	pendingInput?: PendingInput | null;
 	lastAssistantText?: string | null;
 	backgroundTasks?: number;
@@ -202,6 +204,12 @@ export function decide(input: IdleInput): Decision {
 	const agent = facts.agent?.trim().toLowerCase();
 	if (agent && config.skipAgents.some((name) => name.toLowerCase() === agent)) {
 		return skip("not-eligible", `the agent "${facts.agent}" is never continued`);
+	}
+	if (facts.otherDriver && config.builtInGoals === "stand-down") {
+		return skip(
+			"not-eligible",
+			`${facts.otherDriver} drives this session and continues the agent itself; boulder stands down while it is active (builtInGoals: "take-over" lets boulder drive too)`,
+		);
 	}
 	const ownList = work !== null && work.counts.total > 0;
 	if (facts.foreign && !ownList) return skip("not-eligible", foreignText(facts.foreign));

@@ -33,6 +33,8 @@ export interface IdleFacts {
 	pendingInput?: PendingInput | null;
 	/** The adapter could not see how the turn went (an unreadable transcript, say): why. No nudge follows. */
 	turnUnseen?: string | null;
+	/** The harness's own goal mode is active in this session (its name, for `why`): one driver at a time. */
+	otherDriver?: string | null;
 }
 
 export type SessionEvent =

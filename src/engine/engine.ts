@@ -483,6 +483,7 @@ export class Engine {
 					background: facts.background ?? state.observed.background ?? [],
 					canAbortChildren: facts.canAbortChildren ?? false,
 					turnUnseen: facts.turnUnseen ?? null,
+					otherDriver: facts.otherDriver ?? null,
 				},
 				config: this.config,
 				now,

@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ADAPTERS } from "../../src/adapters/registry.js";
@@ -42,5 +42,21 @@ describe("boulder install with no harness named", () => {
 		expect(ran.stdout).not.toContain("On this machine");
 		const doctor = await s.run(["doctor"]);
 		expect(doctor.stdout).not.toMatch(/hooks are in|plugin is in/);
+	});
+});
+
+describe("boulder install's own flags of a harness", () => {
+	it("passes --todo-tools to Claude Code, and refuses it for a harness that has no such option", async () => {
+		const s = await sandbox();
+		const ran = await s.run(["install", "claude-code", "--local", "--todo-tools"]);
+		expect(ran.stderr).toBe("");
+		expect(ran.code).toBe(0);
+		expect(ran.stdout).toMatch(/Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of .*settings\.local\.json/);
+		const settings = JSON.parse(await readFile(path.join(s.worktree, ".claude", "settings.local.json"), "utf8"));
+		expect(settings.env).toEqual({ CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" });
+
+		const other = await s.run(["install", "codex", "--todo-tools"]);
+		expect(other.code).toBe(2);
+		expect(other.stderr).toContain("codex has no --todo-tools option");
 	});
 });

@@ -53,8 +53,18 @@ afterEach(async () => {
 
 const bash = (command: string): ReplyStep => ({ toolUses: [{ name: "Bash", input: { command, description: "run" } }] });
 const say = (text: string): ReplyStep => ({ text });
+/**
+ * In the foreground: since 2.1.332 a subagent runs in the background unless the
+ * model says otherwise, and this orchestrator's very next step (ticking the
+ * plan) depends on the result, which is when the tool asks for `false`.
+ */
 const delegate = (description: string): ReplyStep => ({
-	toolUses: [{ name: "Agent", input: { description, prompt: `${description}.`, subagent_type: "general-purpose" } }],
+	toolUses: [
+		{
+			name: "Agent",
+			input: { description, prompt: `${description}.`, subagent_type: "general-purpose", run_in_background: false },
+		},
+	],
 });
 const tick = (item: string) => bash(`sed -i 's/- \\[ \\] Item ${item}/- [x] Item ${item}/' PLAN.md`);
 

@@ -393,7 +393,8 @@ describe("boulder with the real Claude Code", () => {
 		async () => {
 			const first = await serve([
 				progress(0, 2),
-				{ toolUses: [{ name: "Bash", input: { command: "sleep 30", description: "wait" } }] },
+				// Not a standalone `sleep`: 2.1.332's Bash tool refuses one (and one followed by other commands).
+				{ toolUses: [{ name: "Bash", input: { command: "echo working && sleep 30", description: "wait" } }] },
 			]);
 			const running = spawnClaude(sandbox, {
 				prompt: "Do both items.",

@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
+	deferredToolNames,
 	lastUserText,
+	type MessagesBody,
+	type RecordedRequest,
 	type Scenario,
 	startAnthropicServer,
 	toolNames,
@@ -130,8 +133,12 @@ describe("Claude Code headless against the scripted server", () => {
 			expect(run.exitCode).toBe(0);
 			const main = model.mainRequests();
 			expect(main).toHaveLength(2);
-			expect(toolNames(itemAt(main, 0))).toContain("TodoWrite");
-			expect(toolResults(itemAt(main, 1)).map((result) => result.is_error)).toEqual([false]);
+			// 2.1.332: deferred, named in a system message; the scripted model loads it with ToolSearch first.
+			expect(toolNames(itemAt(main, 0))).not.toContain("TodoWrite");
+			expect([...deferredToolNames(itemAt(main, 0).body as MessagesBody)]).toContain("TodoWrite");
+			const [loaded] = model.loadRequests();
+			expect(toolNames(loaded as RecordedRequest)).toContain("TodoWrite");
+			expect(toolResults(itemAt(main, 1)).map((result) => result.is_error)).toEqual([false, false]);
 			const inputs = await readJsonLines(log, { missingIsEmpty: true });
 			expect(inputs).toHaveLength(1);
 			expect(inputs[0]).toMatchObject({
@@ -141,6 +148,29 @@ describe("Claude Code headless against the scripted server", () => {
 				tool_input: { todos },
 				tool_response: { oldTodos: [], newTodos: todos },
 			});
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"offers no todo tool at all, not even deferred, unless CLAUDE_CODE_ENABLE_TODO_TOOLS is set (2.1.233 and later)",
+		async () => {
+			const model = await start([{ text: "Done." }]);
+
+			const run = await runClaude(sandbox, {
+				prompt: "Plan the parser work.",
+				baseUrl: model.url,
+				env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "" },
+				timeoutMs: RUN_TIMEOUT_MS,
+			});
+
+			expect(run.exitCode).toBe(0);
+			const first = itemAt(model.mainRequests(), 0);
+			const offered = [...toolNames(first), ...deferredToolNames(first.body as MessagesBody)];
+			for (const tool of ["TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"]) {
+				expect(offered).not.toContain(tool);
+			}
+			expect(offered).toContain("ToolSearch");
 		},
 		TEST_TIMEOUT_MS,
 	);

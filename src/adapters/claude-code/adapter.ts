@@ -7,13 +7,20 @@
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { INSTALL_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
 import { normalizeClaudeTodoWrite } from "./todos.js";
 
 type Scope = "local" | "project" | "user";
 
+const TODO_TOOLS_FLAG = "todo-tools";
+
 function placeOf(place: InstallPlace) {
-	return { cwd: place.cwd, env: place.env, scope: place.scope as Scope };
+	return {
+		cwd: place.cwd,
+		env: place.env,
+		scope: place.scope as Scope,
+		todoTools: place.flags?.includes(TODO_TOOLS_FLAG) ?? false,
+	};
 }
 
 export const claudeCodeAdapter: HarnessAdapter = {
@@ -29,10 +36,11 @@ export const claudeCodeAdapter: HarnessAdapter = {
 		{ name: "user", help: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project" },
 	],
 	defaultScope: "local",
+	installFlags: [{ name: TODO_TOOLS_FLAG, help: TODO_TOOLS_TEXT.flagHelp }],
 	async install(place) {
 		const { installClaudeCodeWithNotes } = await import("./install.js");
-		const { report, notes } = await installClaudeCodeWithNotes(placeOf(place));
-		return { report, text: INSTALL_TEXT, notes };
+		const { report, notes, remarks } = await installClaudeCodeWithNotes(placeOf(place));
+		return { report, text: INSTALL_TEXT, notes, remarks };
 	},
 	async uninstall(place) {
 		const { uninstallClaudeCode } = await import("./install.js");

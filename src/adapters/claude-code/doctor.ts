@@ -19,6 +19,13 @@ import { packageAt, packageVersion } from "../shared/config-file.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
+import {
+	compareVersions,
+	harnessVersionFindings,
+	installedVersion,
+	TESTED,
+	type TestedHarness,
+} from "../shared/tested-versions.js";
 import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS, wordOf } from "./hook-config.js";
 import { isRecord, messageOf } from "./hook-input.js";
 import {
@@ -29,7 +36,8 @@ import {
 	parseSettings,
 	settingsFile,
 } from "./install.js";
-import { DOCTOR_TEXT } from "./messages.js";
+import { DOCTOR_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
+import { settingsTurnOn, TODO_TOOLS_OFF_SINCE, TODO_TOOLS_VARIABLE, turnsOn } from "./todo-tools.js";
 
 export type ClaudeCodeFinding = DoctorFinding;
 
@@ -39,7 +47,10 @@ const CHECK = "claude-code";
 
 export const claudeCodeDoctorCheck = {
 	name: CHECK,
-	run: (context: ClaudeCodeCheckContext) => checkClaudeCodeHooks(context),
+	run: async (context: ClaudeCodeCheckContext) => [
+		...(await checkClaudeCodeHooks(context)),
+		...harnessVersionFindings(CHECK, context.env),
+	],
 };
 
 export async function checkClaudeCodeHooks(
@@ -72,6 +83,7 @@ export async function checkClaudeCodeHooks(
 	if (places.length === 0) {
 		findings.push({ check: CHECK, level: "ok", message: DOCTOR_TEXT.notInstalled, fix: DOCTOR_TEXT.installFix });
 	}
+	if (places.length > 0) findings.push(...judgeTodoTools(settings, context));
 	if (places.length > 1) {
 		const last = places[places.length - 1] ?? "";
 		const fix = last.startsWith("plugin ")
@@ -80,6 +92,19 @@ export async function checkClaudeCodeHooks(
 		findings.push({ check: CHECK, level: "warn", message: DOCTOR_TEXT.twice(places), fix });
 	}
 	return findings;
+}
+
+/**
+ * Whether the agent is offered a todo list boulder can follow: on Claude Code
+ * 2.1.233 and later only with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (a settings
+ * file's `env`, or the environment). Not said for an older Claude Code.
+ */
+function judgeTodoTools(settings: Map<InstallScope, unknown>, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
+	if (turnsOn(context.env[TODO_TOOLS_VARIABLE]) || [...settings.values()].some(settingsTurnOn)) return [];
+	const installed = installedVersion(TESTED[CHECK] as TestedHarness, context.env);
+	if (installed !== null && compareVersions(installed, TODO_TOOLS_OFF_SINCE) < 0) return [];
+	const scope = INSTALL_SCOPES.find((each) => settings.has(each)) ?? "local";
+	return [warn(TODO_TOOLS_TEXT.doctorOff(installed), TODO_TOOLS_TEXT.doctorFix(scope))];
 }
 
 function judgeHooks(

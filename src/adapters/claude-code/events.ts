@@ -10,8 +10,12 @@
  *   the user's too): a Stop continuation fires none. The exceptions are
  *   boulder's own read-only commands (`/boulder:why`, `/boulder:status`):
  *   asking boulder why it stopped must not restart the episode it stopped,
- *   so those are `system` turns that wait for the user. A future `source`
- *   field saying the harness itself woke the agent also makes a `system` turn.
+ *   so those are `system` turns that wait for the user. A `source` saying the
+ *   harness itself woke the agent (`system`, `loop_wakeup`, `schedule_wakeup`,
+ *   `poll_event`: peers, task notifications, `/loop` and scheduled wakeups)
+ *   makes a `system` turn too: it neither opens a fresh episode nor lifts an
+ *   Esc. So does a `<task-notification>` prompt, which is how 2.1.332 wakes
+ *   the parent when a background subagent or shell ends, with no `source`.
  * - SessionStart never starts a turn. `resume` is not a `restart`: Claude Code
  *   reloads the conversation and waits for a prompt, so there is no turn of
  *   the restart to end, and suppressing the first idle would only swallow the
@@ -51,6 +55,8 @@ export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
 export interface HookDeps {
 	engine: Engine;
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
+	/** The condition of the `/goal` active in the transcript, or null (`goal.ts`); absent: none is looked for. */
+	readGoal?(file: string): Promise<string | null>;
 }
 
 /** boulder's own slash commands that only look: they are not a new instruction to the agent. */
@@ -116,6 +122,8 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	const named = namedBackgroundTasks(input.fields.background_tasks);
 	if (named !== null) facts.named = named;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	const goal = await goalOf(input, ref, deps);
+	if (goal !== null) facts.otherDriver = `Claude Code's /goal "${goal}"`;
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
@@ -134,7 +142,7 @@ async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): 
 		await engine.pendingInputChanged(ref, { kind: "wait", detail: lookingAtBoulder(look) });
 		return;
 	}
-	await engine.turnStarted(ref, provenanceOf(stringField(input, "source")));
+	await engine.turnStarted(ref, provenanceOf(stringField(input, "source"), stringField(input, "prompt")));
 }
 
 /** `why` or `status` when the prompt is one of boulder's read-only slash commands. */
@@ -142,8 +150,12 @@ export function lookCommandOf(prompt: string): string | null {
 	return (LOOK_COMMAND.exec(prompt) ?? LOOK_COMMAND_EXPANDED.exec(prompt))?.[1] ?? null;
 }
 
-export function provenanceOf(source: string | null): Provenance {
-	return source !== null && SYSTEM_SOURCES.has(source) ? "system" : "user";
+/** The message Claude Code submits as a turn of its own when a background task ends. */
+const TASK_NOTIFICATION = /^\s*<task-notification>/;
+
+export function provenanceOf(source: string | null, prompt: string | null = null): Provenance {
+	if (source !== null && SYSTEM_SOURCES.has(source)) return "system";
+	return prompt !== null && TASK_NOTIFICATION.test(prompt) ? "system" : "user";
 }
 
 /**
@@ -275,6 +287,17 @@ async function seeTurn(
 		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+/** Claude Code's own `/goal`, active in this session: its condition; null when none is, or it cannot be read (recorded). */
+async function goalOf(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<string | null> {
+	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return null;
+	try {
+		return await deps.readGoal(input.transcriptPath);
+	} catch (error) {
+		await deps.engine.recordError(ref, "reading Claude Code's /goal from the transcript", error);
+		return null;
 	}
 }
 

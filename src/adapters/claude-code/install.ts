@@ -67,7 +67,8 @@ import {
 	parseOurCommand,
 	REGISTRATIONS,
 } from "./hook-config.js";
-import { INSTALL_TEXT, LINK_GONE_NOTICE } from "./messages.js";
+import { INSTALL_TEXT, LINK_GONE_NOTICE, TODO_TOOLS_TEXT } from "./messages.js";
+import { settingsTurnOn, TODO_TOOLS_VARIABLE, turnsOn, withTodoTools } from "./todo-tools.js";
 
 export const INSTALL_SCOPES = ["project", "local", "user"] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -121,6 +122,8 @@ export interface InstallOptions extends Place {
 	program?: HookForm;
 	/** The copy of boulder the user link points at; defaults to this one. */
 	root?: string;
+	/** Also set `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` in the settings' `env` (`--todo-tools`). */
+	todoTools?: boolean;
 	now?: () => Date;
 }
 
@@ -128,6 +131,8 @@ export interface ClaudeInstallResult {
 	report: InstallReport;
 	/** What the user should know about the form written (printed after a fresh install). */
 	notes: string[];
+	/** Printed after every install: the todo tools, set or still off. */
+	remarks: string[];
 }
 
 export type { InstallReport } from "../shared/install-report.js";
@@ -143,16 +148,29 @@ export async function installClaudeCodeWithNotes(options: InstallOptions): Promi
 	if (!existsSync(bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(bundle));
 	const file = settingsFile(options.scope, options);
 	const original = await readConfigText(file);
-	const edit = withOurHooks(original ?? "", file, program);
+	const hooks = withOurHooks(original ?? "", file, program);
+	const todo = options.todoTools ? withTodoTools(hooks.text, file) : { text: hooks.text, changed: false };
 	let link: string | null = null;
 	if (isPortable(program)) link = await linkForUser(options, LINK, bundle);
 	const notes = isPortable(program)
 		? [INSTALL_TEXT.portable(link, root)]
 		: [INSTALL_TEXT.pinned(program.node, program.bundle, options.scope)];
-	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
-	const backup = await writeConfigText(file, original, edit.text, options);
-	const action = edit.removed > 0 ? "updated" : "installed";
-	return { report: { file, action, backup, entries: edit.added }, notes };
+	const remarks = [todoToolsNote(options, file, todo.text, todo.changed)];
+	if (!hooks.changed && !todo.changed) {
+		return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes, remarks };
+	}
+	const backup = await writeConfigText(file, original, todo.text, options);
+	const action = !hooks.changed || hooks.removed > 0 ? "updated" : "installed";
+	return { report: { file, action, backup, entries: hooks.added }, notes, remarks };
+}
+
+/** What the install says about the todo tools: what it set, or that they are off and how to turn them on. Never silent. */
+function todoToolsNote(options: InstallOptions, file: string, text: string, changed: boolean): string {
+	if (options.todoTools) return changed ? TODO_TOOLS_TEXT.set(file) : TODO_TOOLS_TEXT.alreadySet(file);
+	if (turnsOn(options.env[TODO_TOOLS_VARIABLE]) || settingsTurnOn(plainValue(parseSettings(text, file)))) {
+		return TODO_TOOLS_TEXT.alreadySet(turnsOn(options.env[TODO_TOOLS_VARIABLE]) ? "this shell" : file);
+	}
+	return TODO_TOOLS_TEXT.offer(options.scope);
 }
 
 export async function uninstallClaudeCode(options: InstallOptions): Promise<InstallReport> {

@@ -56,3 +56,17 @@ export const DOCTOR_TEXT = {
 		`Claude Code's plugin ${id} is version ${installed}; this boulder is ${version}`,
 	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
 };
+
+/** What the installer and `boulder doctor` say about Claude Code's todo tools (`todo-tools.ts`). */
+export const TODO_TOOLS_TEXT = {
+	flagHelp:
+		"also set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the settings' env: Claude Code 2.1.233 and later offer their newest models no todo list without it, and boulder follows the agent's list",
+	set: (file: string) =>
+		`Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of ${file}: Claude Code offers the agent its todo tools (TaskCreate, TaskUpdate, ...), which boulder follows. \`boulder uninstall\` leaves it; remove it from "env" by hand to undo.`,
+	alreadySet: (file: string) => `CLAUDE_CODE_ENABLE_TODO_TOOLS=1 is already set in the env of ${file}.`,
+	offer: (scope: string) =>
+		`Claude Code 2.1.233 and later offer their newest models no todo tools, so the agent keeps no list boulder can follow. To turn them on, run \`boulder install claude-code --${scope} --todo-tools\` (it sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the settings' env), or give boulder a plan: \`boulder start PLAN.md\`.`,
+	doctorOff: (version: string | null) =>
+		`no settings file and no environment sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1${version ? ` (Claude Code ${version} is installed)` : ""}: Claude Code 2.1.233 and later offer their newest models no todo tools, so boulder can follow only a plan (\`boulder start PLAN.md\`)`,
+	doctorFix: (scope: string) => `\`boulder install claude-code --${scope} --todo-tools\``,
+};

@@ -20,6 +20,7 @@ import { NOTHING } from "../shared/hook-answer.js";
 import { type OpenEngine, readInput, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
 import { handleHook, sessionRefOf } from "./events.js";
+import { activeGoal } from "./goal.js";
 import { WATCHDOG_HOOK, watchdogMs } from "./hook-config.js";
 import { HARNESS, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
@@ -51,7 +52,7 @@ export async function runClaudeCodeHook(
 			harness: HARNESS,
 			parse: parseHookInput,
 			projectFolder,
-			handle: (input, engine) => handleHook(input, { engine, readTurn: read }),
+			handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
 			stopEvent: "Stop",
 		},
 		options.open,

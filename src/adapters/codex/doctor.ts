@@ -15,6 +15,7 @@ import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
 import { plainValue } from "../shared/settings-json.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { type OurCommand, parseOurCommand, REGISTRATIONS } from "./hook-config.js";
 import { codexHome, DIALECT, hooksFile, INSTALL_SCOPES, ourEntries, portableFinds } from "./install.js";
 import { DOCTOR_TEXT } from "./messages.js";
@@ -26,7 +27,10 @@ export type CodexCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const codexDoctorCheck = {
 	name: CHECK,
-	run: (context: CodexCheckContext) => checkCodexHooks(context),
+	run: async (context: CodexCheckContext) => [
+		...(await checkCodexHooks(context)),
+		...harnessVersionFindings("codex", context.env),
+	],
 };
 
 export async function checkCodexHooks(

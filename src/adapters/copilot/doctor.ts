@@ -13,6 +13,7 @@ import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/hook-input.js";
 import { findInstalledBoulder } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { hooksFile, INSTALL_SCOPES, type InstallScope, ourEntries } from "./install.js";
@@ -20,7 +21,13 @@ import { DOCTOR_TEXT } from "./messages.js";
 
 type Context = Pick<DoctorContext, "cwd" | "env">;
 
-export const copilotDoctorCheck = { name: HARNESS, run: (context: Context) => checkCopilotHooks(context) };
+export const copilotDoctorCheck = {
+	name: HARNESS,
+	run: async (context: Context) => [
+		...(await checkCopilotHooks(context)),
+		...harnessVersionFindings("copilot", context.env),
+	],
+};
 
 export async function checkCopilotHooks(
 	context: Context,

@@ -14,6 +14,7 @@ import { isRecord, messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
 import { findInstalledBoulder } from "../shared/installed-boulder.js";
 import { plainValue } from "../shared/settings-json.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { DIALECT, INSTALL_SCOPES, ourEntries, settingsFile } from "./install.js";
@@ -23,7 +24,10 @@ export type GeminiCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const geminiDoctorCheck = {
 	name: HARNESS,
-	run: (context: GeminiCheckContext) => checkGeminiHooks(context),
+	run: async (context: GeminiCheckContext) => [
+		...(await checkGeminiHooks(context)),
+		...harnessVersionFindings("gemini", context.env),
+	],
 };
 
 export async function checkGeminiHooks(

@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { messageOf } from "./event-read.js";
 import {
 	cachedPackageFolder,
@@ -34,7 +35,10 @@ const CHECK = "opencode";
 
 export const openCodeDoctorCheck = {
 	name: CHECK,
-	run: (context: OpenCodeCheckContext) => checkOpenCodePlugin(context),
+	run: async (context: OpenCodeCheckContext) => [
+		...(await checkOpenCodePlugin(context)),
+		...harnessVersionFindings("opencode", context.env),
+	],
 };
 
 export async function checkOpenCodePlugin(

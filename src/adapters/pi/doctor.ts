@@ -11,6 +11,7 @@ import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/loose.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import {
 	entryPath,
 	INSTALL_SCOPES,
@@ -29,7 +30,10 @@ export type PiCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const piDoctorCheck = {
 	name: CHECK,
-	run: (context: PiCheckContext) => checkPiExtension(context),
+	run: async (context: PiCheckContext) => [
+		...(await checkPiExtension(context)),
+		...harnessVersionFindings("pi", context.env),
+	],
 };
 
 export async function checkPiExtension(

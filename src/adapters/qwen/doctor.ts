@@ -14,6 +14,7 @@ import { messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { plainValue } from "../shared/settings-json.js";
+import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { effectiveCap, MAX_CAP } from "./cap.js";
 import { HOOK_BIN, HOOK_BUNDLE, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
@@ -24,7 +25,7 @@ type Context = Pick<DoctorContext, "cwd" | "env">;
 
 export const qwenDoctorCheck = {
 	name: HARNESS,
-	run: (context: Context) => checkQwenHooks(context),
+	run: async (context: Context) => [...(await checkQwenHooks(context)), ...harnessVersionFindings("qwen", context.env)],
 };
 
 export async function checkQwenHooks(context: Context, version: string = packageVersion()): Promise<DoctorFinding[]> {

@@ -36,6 +36,8 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 	let command = program.command(action).description(description);
 	for (const [scope, help] of scopeHelp(cli.adapters.all)) command = command.option(`--${scope}`, help);
 	if (action === "uninstall") command = command.option("--all", "every scope where boulder is installed");
+	const own = action === "install" ? flagHelp(cli.adapters.all) : new Map<string, string>();
+	for (const [flag, help] of own) command = command.option(`--${flag}`, help);
 	command
 		.argument("[harness]", `the harness (none: list them, and which this machine has)`)
 		.addHelpText("after", scopeTable(cli.adapters.all, action))
@@ -46,20 +48,24 @@ function register(program: Command, cli: Cli, action: Action, description: strin
 				return;
 			}
 			const adapter = adapterOf(cli, harness);
-			const { all, ...scopes } = flags;
-			const chosen = chosenScope(adapter, action === "uninstall" ? scopes : flags);
+			const given = [...own.keys()].filter((flag) => flags[camelCase(flag)] === true);
+			const { all, ...rest } = flags;
+			const scopes = Object.fromEntries(
+				Object.entries(rest).filter(([flag]) => !given.some((name) => camelCase(name) === flag)),
+			);
+			const chosen = chosenScope(adapter, scopes);
 			if (all && chosen) throw new BoulderError("usage", `--all and --${chosen} do not go together: choose one`);
 			cli.exitCode =
 				action === "install"
-					? await install(cli, adapter, chosen ?? adapter.defaultScope)
+					? await install(cli, adapter, chosen ?? adapter.defaultScope, ownFlags(adapter, given))
 					: await uninstall(cli, adapter, chosen, all === true);
 		});
 }
 
-async function install(cli: Cli, adapter: HarnessAdapter, scope: string): Promise<ExitCode> {
-	const place = { cwd: cli.io.cwd, env: cli.io.env, scope };
+async function install(cli: Cli, adapter: HarnessAdapter, scope: string, flags: string[]): Promise<ExitCode> {
+	const place = { cwd: cli.io.cwd, env: cli.io.env, scope, flags };
 	const outcome = await adapter.install(place);
-	cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes).join("\n"));
+	cli.out(installReportLines(outcome.report, outcome.text, cli.colors(), outcome.notes, outcome.remarks).join("\n"));
 	if (scope !== USER_SCOPE) {
 		const project = await markInstalledHere(cli.io.cwd, adapter.name);
 		if (project) cli.out(projectMadeLine(project, cli.colors()));
@@ -150,6 +156,33 @@ function scopeTable(adapters: readonly HarnessAdapter[], action: Action): string
 			? "without a scope, the harness's default"
 			: "without a scope, wherever boulder is installed; several: name one, or --all";
 	return `\nHarnesses and their scopes (${without}):\n${lines.join("\n")}`;
+}
+
+/** Every harness's own install flags, the help naming the harness. */
+function flagHelp(adapters: readonly HarnessAdapter[]): Map<string, string> {
+	const help = new Map<string, string>();
+	for (const adapter of adapters) {
+		for (const flag of adapter.installFlags ?? []) {
+			const before = help.get(flag.name);
+			help.set(flag.name, `${before ? `${before}; ` : ""}${flag.help} (${adapter.name})`);
+		}
+	}
+	return help;
+}
+
+/** The flags given, refused when this harness does not know one. */
+function ownFlags(adapter: HarnessAdapter, given: readonly string[]): string[] {
+	const known = new Set((adapter.installFlags ?? []).map((flag) => flag.name));
+	const unknown = given.filter((flag) => !known.has(flag));
+	if (unknown.length > 0) {
+		throw new BoulderError("usage", `${adapter.name} has no --${unknown[0]} option`);
+	}
+	return [...given];
+}
+
+/** How commander names an option's value: `todo-tools` → `todoTools`. */
+function camelCase(flag: string): string {
+	return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 export function adapterOf(cli: Cli, harness: string): HarnessAdapter {

@@ -25,8 +25,18 @@ export interface InstallText {
 	restart: string;
 }
 
-/** The lines to print for a report; `extra` follows a fresh install (e.g. a warning about its scope). */
-export function installReportLines(report: InstallReport, text: InstallText, c: Style, extra: string[] = []): string[] {
+/**
+ * The lines to print for a report; `extra` follows a fresh install (e.g. a
+ * warning about its scope), `always` follows every install, changed or not
+ * (what else it set, or what the user still has to turn on).
+ */
+export function installReportLines(
+	report: InstallReport,
+	text: InstallText,
+	c: Style,
+	extra: string[] = [],
+	always: string[] = [],
+): string[] {
 	const lines: string[] = [];
 	switch (report.action) {
 		case "installed":
@@ -49,6 +59,7 @@ export function installReportLines(report: InstallReport, text: InstallText, c: 
 			lines.push(text.notInstalled(report.file));
 			break;
 	}
+	lines.push(...always);
 	if (report.backup) lines.push(c.dim(text.backup(report.backup)));
 	return lines;
 }

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { checkClaudeCodeHooks } from "../../../src/adapters/claude-code/doctor.js";
+import { checkClaudeCodeHooks, claudeCodeDoctorCheck } from "../../../src/adapters/claude-code/doctor.js";
 import { HOOK_BIN, type HookProgram, PORTABLE } from "../../../src/adapters/claude-code/hook-config.js";
 import { hookLinkFile, installClaudeCode, settingsFile } from "../../../src/adapters/claude-code/install.js";
 import { tempDir } from "./helpers.js";
@@ -22,13 +22,84 @@ async function boulderCopy(root: string, version: string): Promise<string> {
 
 beforeEach(async () => {
 	dir = await tempDir("boulder-doctor-");
-	place = { cwd: path.join(dir, "proj"), env: { HOME: path.join(dir, "home"), PATH: "" } };
+	// The todo tools on, as `--todo-tools` leaves them: the tests of that finding turn them off.
+	place = {
+		cwd: path.join(dir, "proj"),
+		env: { HOME: path.join(dir, "home"), PATH: "", CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" },
+	};
 	await mkdir(place.cwd);
 	pkg = path.join(dir, "pkg");
 	program = { node: process.execPath, bundle: await boulderCopy(pkg, "1.2.3"), version: "1.2.3" };
 });
 
 const check = () => checkClaudeCodeHooks(place, "1.2.3");
+
+/** A `claude` on the PATH inside an npm package of `version`, as `npm install -g` lays it out. */
+async function claudeOnPath(version: string): Promise<string> {
+	const pkgDir = path.join(dir, "global", "node_modules", "@anthropic-ai", "claude-code");
+	await mkdir(path.join(pkgDir, "bin"), { recursive: true });
+	await writeFile(path.join(pkgDir, "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version }));
+	await writeFile(path.join(pkgDir, "bin", "claude.exe"), "#!/bin/sh\n");
+	await chmod(path.join(pkgDir, "bin", "claude.exe"), 0o755);
+	const bin = path.join(dir, "global", "bin");
+	await mkdir(bin, { recursive: true });
+	await symlink(path.join(pkgDir, "bin", "claude.exe"), path.join(bin, "claude"));
+	return bin;
+}
+
+describe("boulder doctor and Claude Code's todo tools", () => {
+	it("warns, with the command, when hooks are installed but nothing turns the todo tools on", async () => {
+		await installClaudeCode({ scope: "local", ...place, program });
+		delete place.env.CLAUDE_CODE_ENABLE_TODO_TOOLS;
+
+		const findings = await check();
+
+		expect(findings).toContainEqual(
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringMatching(/CLAUDE_CODE_ENABLE_TODO_TOOLS=1/),
+				fix: "`boulder install claude-code --local --todo-tools`",
+			}),
+		);
+	});
+
+	it("says nothing of them once a settings file turns them on, or for a Claude Code older than 2.1.233", async () => {
+		await installClaudeCode({ scope: "local", ...place, program, todoTools: true });
+		delete place.env.CLAUDE_CODE_ENABLE_TODO_TOOLS;
+		expect((await check()).filter((finding) => finding.level !== "ok")).toEqual([]);
+
+		await installClaudeCode({ scope: "user", ...place, program });
+		await writeFile(settingsFile("local", place), "{}\n");
+		place.env.PATH = await claudeOnPath("2.1.197");
+		expect((await check()).some((finding) => finding.message.includes("TODO_TOOLS"))).toBe(false);
+	});
+});
+
+describe("boulder doctor and the Claude Code version boulder was tested with", () => {
+	it("warns, naming both versions, when the installed Claude Code is newer than the newest tested", async () => {
+		place.env.PATH = await claudeOnPath("2.1.999");
+
+		const findings = await claudeCodeDoctorCheck.run(place);
+
+		expect(findings).toContainEqual(
+			expect.objectContaining({
+				check: "claude-code",
+				level: "warn",
+				message: expect.stringMatching(/Claude Code 2\.1\.999 is installed.*tested with \(2\.1\.332\)/),
+			}),
+		);
+	});
+
+	it("says nothing for the tested version or an older one, nor when no claude is on the PATH", async () => {
+		expect((await claudeCodeDoctorCheck.run(place)).some((finding) => finding.message.includes("tested with"))).toBe(
+			false,
+		);
+		place.env.PATH = await claudeOnPath("2.1.332");
+		expect((await claudeCodeDoctorCheck.run(place)).some((finding) => finding.message.includes("tested with"))).toBe(
+			false,
+		);
+	});
+});
 
 describe("boulder doctor's Claude Code check", () => {
 	it("says, without alarm, when the hooks are not installed", async () => {

@@ -370,6 +370,53 @@ describe("Stop", () => {
 	});
 });
 
+describe("Stop beside Claude Code's own /goal", () => {
+	const goalDeps = (goal: string | null | Error) => ({
+		...deps(),
+		readGoal: async () => {
+			if (goal instanceof Error) throw goal;
+			return goal;
+		},
+	});
+	const stopWith = async (goal: string | null | Error) => {
+		tick(1000);
+		const input = hookInput("Stop", { stop_hook_active: false, last_assistant_message: "Done for now." });
+		const answer = await handleHook(input, goalDeps(goal));
+		if (answer.output) await answer.written?.();
+		return answer;
+	};
+
+	it("stands down while a /goal is active: no nudge, and `why` names the goal", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		const answer = await stopWith("Finish items A to D");
+
+		expect(answer.output).toBeNull();
+		expect((await log()).at(-1)).toMatchObject({
+			kind: "skip",
+			reason: "not-eligible",
+			detail: expect.stringContaining(`Claude Code's /goal "Finish items A to D" drives this session`),
+		});
+	});
+
+	it("drives again once no goal is active, and when the goal cannot be read (the error recorded)", async () => {
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+		expect((await stopWith(null)).output).toMatchObject({ decision: "block" });
+		expect((await stopWith(new Error("EACCES"))).output).toMatchObject({ decision: "block" });
+		expect((await log()).some((record) => record.reason === "error")).toBe(true);
+	});
+
+	it("takes over when configured so (builtInGoals: take-over)", async () => {
+		setUp({ builtInGoals: "take-over" });
+		await send("UserPromptSubmit", { prompt: "Go." });
+		await todoWrite(1, 4);
+
+		expect((await stopWith("Finish items A to D")).output).toMatchObject({ decision: "block" });
+	});
+});
+
 describe("UserPromptSubmit", () => {
 	it("is a real user turn: it lifts the abort block and opens a fresh episode", async () => {
 		await send("UserPromptSubmit", { prompt: "Go." });
@@ -424,13 +471,58 @@ describe("UserPromptSubmit", () => {
 		expect(lookCommandOf("/boulder:whyever")).toBeNull();
 	});
 
-	it("takes a future `source` saying the harness woke the agent as a system turn", () => {
+	it("takes a `source` saying the harness woke the agent as a system turn", () => {
 		expect(provenanceOf(null)).toBe("user");
 		expect(provenanceOf("user")).toBe("user");
 		expect(provenanceOf("sdk")).toBe("user");
-		expect(provenanceOf("system")).toBe("system");
-		expect(provenanceOf("loop_wakeup")).toBe("system");
+		for (const source of ["system", "loop_wakeup", "schedule_wakeup", "poll_event"]) {
+			expect(provenanceOf(source)).toBe("system");
+		}
 	});
+
+	it("takes a background task's <task-notification> turn (no `source`, 2.1.332) as a system turn", () => {
+		expect(provenanceOf(null, "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>")).toBe("system");
+		expect(provenanceOf(null, "What is a <task-notification>?")).toBe("user");
+	});
+
+	const wakeups: [string, Record<string, unknown>][] = [
+		["a <task-notification>", { prompt: "<task-notification>\n<task-id>a1</task-id>\n</task-notification>" }],
+		["a /loop wakeup", { prompt: "Check the build again.", source: "loop_wakeup" }],
+		["a scheduled wakeup", { prompt: "Nightly check.", source: "schedule_wakeup" }],
+		["a poll event", { prompt: "New event.", source: "poll_event" }],
+		["a system message", { prompt: "From a peer.", source: "system" }],
+	];
+
+	for (const [name, fields] of wakeups) {
+		it(`keeps an Esc through ${name}: not the user's turn`, async () => {
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			transcript = reading({ interrupt: { at: clock.now() + 500 } });
+			expect((await stop()).output).toBeNull();
+			transcript = reading();
+
+			await send("UserPromptSubmit", fields);
+			const answer = await stop();
+
+			expect(answer.output).toBeNull();
+			expect((await state()).abortBlock).not.toBeNull();
+			expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "user-aborted" });
+		});
+
+		it(`does not open a fresh episode for ${name}`, async () => {
+			await send("UserPromptSubmit", { prompt: "Go." });
+			await todoWrite(1, 4);
+			for (let index = 0; index < 4; index++) await stop();
+			expect((await log()).at(-1)).toMatchObject({ reason: "stagnation" });
+
+			await send("UserPromptSubmit", fields);
+			const answer = await stop();
+
+			expect(answer.output).not.toMatchObject({ decision: "block" });
+			expect((await state()).turn?.provenance).toBe("system");
+			expect((await log()).at(-1)).toMatchObject({ kind: "skip", reason: "stagnation" });
+		});
+	}
 
 	it("does not record a missing transcript before the session's first prompt as an error", async () => {
 		transcript = new FileProblem("/transcripts/session.jsonl", "missing", "it does not exist");

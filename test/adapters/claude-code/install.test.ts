@@ -444,6 +444,30 @@ describe("installing into the settings files", () => {
 		expect(await readFile(project.report.file, "utf8")).not.toContain(dir);
 	});
 
+	it("turns the todo tools on only when asked (--todo-tools), and says either way what it did or what to run", async () => {
+		const cwd = path.join(dir, "proj");
+		const root = path.join(dir, "pkg");
+
+		const plain = await installClaudeCodeWithNotes({ scope: "local", cwd, env: env(), root });
+		expect(JSON.parse(await readFile(plain.report.file, "utf8")).env).toBeUndefined();
+		expect(plain.remarks.join("\n")).toContain("boulder install claude-code --local --todo-tools");
+
+		const asked = await installClaudeCodeWithNotes({ scope: "local", cwd, env: env(), root, todoTools: true });
+		expect(asked.report.action).toBe("updated");
+		expect(JSON.parse(await readFile(asked.report.file, "utf8")).env).toEqual({ CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" });
+		expect(asked.remarks.join("\n")).toMatch(
+			/Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of .*settings\.local\.json/,
+		);
+
+		const again = await installClaudeCodeWithNotes({ scope: "local", cwd, env: env(), root });
+		expect(again.report.action).toBe("unchanged");
+		expect(again.remarks.join("\n")).toMatch(/already set/);
+		await uninstallClaudeCode({ scope: "local", cwd, env: env() });
+		expect(JSON.parse(await readFile(asked.report.file, "utf8"))).toEqual({
+			env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" },
+		});
+	});
+
 	it("refuses a file that is not JSON and leaves it untouched, with no backup", async () => {
 		const cwd = path.join(dir, "proj");
 		const file = path.join(cwd, ".claude", "settings.json");

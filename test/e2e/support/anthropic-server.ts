@@ -10,6 +10,17 @@
  * reads like the turns of the conversation and does not break when the
  * harness adds a side call.
  *
+ * Deferred tools: newer Claude Code (2.1.332) offers some tools (the todo
+ * tools among them) by name only, in a system message, and loads a tool's
+ * schema when the model calls `ToolSearch` with `select:<name>,…`; calling a
+ * tool before that fails. The server plays a real model here: a scripted
+ * step that calls a tool the request does not carry, while `ToolSearch` is
+ * offered, is answered first with that `ToolSearch` call, and the step itself
+ * answers the next main request. `mainRequests()` holds the request the
+ * scenario saw (the one answered with `ToolSearch`); the request that then
+ * gets the held step is kept apart (`loadRequests()`), so counts of requests
+ * and nudges read as they would with the tool loaded already.
+ *
  * Contract: Node built-ins only; `close()` must be awaited in `afterEach`.
  */
 import { randomBytes } from "node:crypto";
@@ -80,6 +91,8 @@ export interface ServerOptions {
 	classify?: (body: MessagesBody) => "main" | "side";
 	/** Answers side calls. Default: `defaultSideReply`. */
 	sideReply?: (request: RecordedRequest) => Step;
+	/** Load a step's deferred tools with `ToolSearch` before calling them. Default true. */
+	loadDeferredTools?: boolean;
 }
 
 export interface AnthropicServer {
@@ -92,6 +105,8 @@ export interface AnthropicServer {
 	mainRequests(): RecordedRequest[];
 	/** How many main requests found the scenario list already used up. */
 	exhaustedCount(): number;
+	/** Main requests that came after a `ToolSearch` load and got the step held for them (not in `mainRequests()`). */
+	loadRequests(): RecordedRequest[];
 	close(): Promise<void>;
 }
 
@@ -127,14 +142,29 @@ export async function startAnthropicServer(scenario: Scenario, options: ServerOp
 	const classify = options.classify ?? classifyMessages;
 	const sideReply = options.sideReply ?? defaultSideReply;
 
-	const nextStep = (request: RecordedRequest): Step => {
-		const index = main.length;
-		main.push(request);
+	const loads: RecordedRequest[] = [];
+	let held: Step | null = null;
+	const scripted = (request: RecordedRequest): Step => {
+		const index = main.length - 1;
 		if (typeof scenario === "function") return scenario({ index, request });
 		const step = scenario[index];
 		if (step) return step;
 		exhausted++;
 		return options.whenExhausted ?? EXHAUSTED_REPLY;
+	};
+	const nextStep = (request: RecordedRequest): Step => {
+		if (held !== null) {
+			const step = held;
+			held = null;
+			loads.push(request);
+			return step;
+		}
+		main.push(request);
+		const step = scripted(request);
+		const unloaded = options.loadDeferredTools === false ? [] : unloadedTools(step, request.body as MessagesBody);
+		if (unloaded.length === 0) return step;
+		held = step;
+		return { toolUses: [{ name: TOOL_SEARCH, input: { query: `select:${unloaded.join(",")}` } }] };
 	};
 
 	const server = createServer((req, res) => {
@@ -163,8 +193,44 @@ export async function startAnthropicServer(scenario: Scenario, options: ServerOp
 		requests,
 		mainRequests: () => [...main],
 		exhaustedCount: () => exhausted,
+		loadRequests: () => [...loads],
 		close: () => closeServer(server),
 	};
+}
+
+const TOOL_SEARCH = "ToolSearch";
+
+/**
+ * The tools a step calls that the request does not carry, when the harness
+ * offers `ToolSearch` to load them (a deferred tool is named in a system
+ * message, not in `tools`, until it is loaded). A step meant to call an
+ * unknown tool on purpose still gets through when no `ToolSearch` is offered.
+ */
+export function unloadedTools(step: Step, body: MessagesBody): string[] {
+	if ("error" in step || !step.toolUses?.length) return [];
+	const offered = new Set((body.tools ?? []).map((tool) => tool.name));
+	if (!offered.has(TOOL_SEARCH)) return [];
+	const deferred = deferredToolNames(body);
+	return [...new Set(step.toolUses.map((use) => use.name))].filter((name) => !offered.has(name) && deferred.has(name));
+}
+
+/** The tool names a request lists as deferred (one per line after "deferred tools … ToolSearch"). */
+export function deferredToolNames(body: MessagesBody): Set<string> {
+	const names = new Set<string>();
+	for (const text of [...stringsIn(body.system), ...stringsIn(body.messages)]) {
+		const at = text.search(/deferred tools[^\n]*ToolSearch/);
+		if (at < 0) continue;
+		const lines = text.slice(at).split("\n").slice(1);
+		for (const line of lines) {
+			const name = line.trim();
+			if (!/^[A-Za-z_][\w-]*$/.test(name)) {
+				if (name === "" && names.size === 0) continue;
+				break;
+			}
+			names.add(name);
+		}
+	}
+	return names;
 }
 
 /**

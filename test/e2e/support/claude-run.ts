@@ -130,7 +130,13 @@ async function collect(child: ChildProcess, timeoutMs: number): Promise<ClaudeRu
 	return { ...output, json, sessionId: json?.session_id };
 }
 
-/** The machine's env minus its Claude/Anthropic settings, plus the sandbox's. */
+/**
+ * The machine's env minus its Claude/Anthropic settings, plus the sandbox's.
+ * The suites run as a user who turned the todo tools on
+ * (`boulder install claude-code --todo-tools` writes the same variable into
+ * the settings' `env`): since 2.1.233 the newest models are offered none
+ * without it. A test of the default sets it to "" in `env`.
+ */
 export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Record<string, string> {
 	return {
 		...isolatedEnv(sandbox.home, /^(ANTHROPIC_|CLAUDE)/),
@@ -139,6 +145,7 @@ export function childEnv(sandbox: ClaudeSandbox, options: ClaudeRunOptions): Rec
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
 		DISABLE_AUTOUPDATER: "1",
 		IS_SANDBOX: "1",
+		CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
 		...options.env,
 	};
 }

@@ -1,0 +1,193 @@
+/**
+ * The compatibility lane: `npm run test:latest [-- --only claude-code,codex]`.
+ *
+ * Installs each harness's newest release (`npm view <package> version`) into
+ * a cache folder of its own, never the lockfile (`$BOULDER_LATEST_DIR`, else
+ * `$XDG_CACHE_HOME/boulder/latest`, else `~/.cache/boulder/latest`), runs
+ * that harness's end-to-end suites against it (`BOULDER_HARNESSES`), one
+ * file at a time, a failing file once more before it counts as failed, and
+ * writes what it found:
+ *
+ * - `docs/compatibility.md`: harness × version × pass/fail, per suite;
+ * - `src/adapters/shared/tested-versions.json`: `lanePassed` for each harness
+ *   whose suites all passed, which `boulder doctor` reads;
+ * - the README's "Tested with" table (between its markers).
+ *
+ * Build first (`npm run build`): the suites run `dist/`.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const testedFile = path.join(root, "src", "adapters", "shared", "tested-versions.json");
+const pinnedManifest = JSON.parse(readFileSync(path.join(root, "test", "harnesses", "package.json"), "utf8"));
+const tested = JSON.parse(readFileSync(testedFile, "utf8"));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** Which suites drive which harness: the e2e files named for it. */
+const SUITES = {
+	"claude-code": /^claude-/,
+	codex: /^codex/,
+	copilot: /^copilot/,
+	gemini: /^gemini/,
+	opencode: /^opencode/,
+	pi: /^pi[-.]/,
+	qwen: /^qwen/,
+};
+
+const onlyArg =
+	process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length) ??
+	(process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
+const only = onlyArg ? new Set(onlyArg.split(",")) : null;
+for (const name of only ?? []) {
+	if (!tested[name])
+		fail(`--only names ${name}, which boulder has no adapter for (it knows ${Object.keys(tested).join(", ")})`);
+}
+const names = Object.keys(tested).filter((name) => only === null || only.has(name));
+
+if (!existsSync(path.join(root, "dist", "hook", "claude-code.cjs")))
+	fail("dist/ is missing: run `npm run build` first");
+
+const cacheDir = process.env.BOULDER_LATEST_DIR
+	? path.resolve(process.env.BOULDER_LATEST_DIR)
+	: path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "boulder", "latest");
+mkdirSync(cacheDir, { recursive: true });
+
+const newest = {};
+for (const name of names) newest[name] = npmView(tested[name].package);
+install(newest);
+
+const today = new Date().toISOString().slice(0, 10);
+const files = readdirSync(path.join(root, "test", "e2e")).filter((file) => file.endsWith(".test.ts"));
+const results = {};
+for (const name of names) {
+	const suites = files.filter((file) => SUITES[name].test(file)).sort();
+	results[name] = suites.map((file) => ({ file, passed: runSuite(file) }));
+	const passed = results[name].every((suite) => suite.passed);
+	console.error(`${name} ${newest[name]}: ${passed ? "passed" : "FAILED"}`);
+	if (passed && suites.length > 0) tested[name].lanePassed = { version: newest[name], date: today };
+}
+
+writeFileSync(testedFile, `${JSON.stringify(tested, null, "\t")}\n`);
+writeCompatibility();
+writeReadme();
+// Laid out as `npm run check` wants them (tables padded).
+spawnSync(
+	"npx",
+	["biome", "format", "--write", testedFile, path.join(root, "docs", "compatibility.md"), path.join(root, "README.md")],
+	{
+		cwd: root,
+		stdio: "ignore",
+	},
+);
+const failed = names.filter((name) => !results[name].every((suite) => suite.passed));
+process.exit(failed.length === 0 ? 0 : 1);
+
+function npmView(pkg) {
+	const result = spawnSync(npm, ["view", pkg, "version"], { encoding: "utf8" });
+	const version = result.stdout.trim();
+	if (result.status !== 0 || version === "") fail(`\`npm view ${pkg} version\` failed: ${result.stderr.trim()}`);
+	return version;
+}
+
+/** The cache folder's package: the newest of each harness asked for, the pins for the rest (and the suites' Node 22). */
+function install(versions) {
+	const dependencies = { ...pinnedManifest.dependencies };
+	for (const [name, version] of Object.entries(versions)) dependencies[tested[name].package] = version;
+	const manifest = {
+		name: "boulder-latest-harnesses",
+		private: true,
+		description:
+			"The newest harness releases, for boulder's compatibility lane (scripts/test-latest.mjs). Not a lockfile of the project.",
+		dependencies,
+		allowScripts: pinnedManifest.allowScripts,
+	};
+	const file = path.join(cacheDir, "package.json");
+	const text = `${JSON.stringify(manifest, null, 2)}\n`;
+	const current = existsSync(file) ? readFileSync(file, "utf8") : null;
+	if (current === text && existsSync(path.join(cacheDir, "node_modules"))) return;
+	writeFileSync(file, text);
+	console.error(`Installing the newest harness releases into ${cacheDir} ...`);
+	const result = spawnSync(npm, ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+		cwd: cacheDir,
+		stdio: "inherit",
+	});
+	if (result.status !== 0) fail(`npm install in ${cacheDir} exited ${result.status ?? result.signal}`);
+}
+
+/** One e2e file against the cache's harnesses; a failure is run once more (a loaded machine is slow). */
+function runSuite(file) {
+	for (let attempt = 1; attempt <= 2; attempt++) {
+		console.error(`  ${file} (attempt ${attempt})`);
+		const result = spawnSync("npx", ["vitest", "run", path.join("test", "e2e", file)], {
+			cwd: root,
+			stdio: "inherit",
+			env: { ...process.env, BOULDER_HARNESSES: cacheDir },
+		});
+		if (result.status === 0) return true;
+	}
+	return false;
+}
+
+function writeCompatibility() {
+	const file = path.join(root, "docs", "compatibility.md");
+	const lines = [
+		"# Compatibility with each harness's newest release",
+		"",
+		"Written by `npm run test:latest` (scripts/test-latest.mjs): it installs each harness's newest release into a cache folder (not the lockfile), runs that harness's end-to-end suites against it (`BOULDER_HARNESSES`), and records here what passed. The pinned versions are the ones `npm test` runs (`test/harnesses/package.json`). `boulder doctor` warns when an installed harness is newer than the newest version in this table that passed.",
+		"",
+		"| harness | pinned | newest tried | date | suites | result |",
+		"|---|---|---|---|---|---|",
+	];
+	const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+	for (const name of Object.keys(tested)) {
+		const harness = tested[name];
+		if (!results[name]) {
+			const row = new RegExp(`^\\|\\s*${harness.title}\\s*\\|`);
+			const kept = previous.split("\n").find((line) => row.test(line));
+			lines.push(kept ?? `| ${harness.title} | ${harness.pinned} | not run yet | | | |`);
+			continue;
+		}
+		const suites = results[name];
+		const passed = suites.filter((suite) => suite.passed).length;
+		const failedNames = suites.filter((suite) => !suite.passed).map((suite) => suite.file);
+		const result = failedNames.length === 0 ? "pass" : `FAIL: ${failedNames.join(", ")}`;
+		lines.push(
+			`| ${harness.title} | ${harness.pinned} | ${newest[name]} | ${today} | ${passed}/${suites.length} | ${result} |`,
+		);
+	}
+	lines.push("", "## Suites of the last run", "");
+	for (const name of names) {
+		lines.push(
+			`- ${tested[name].title} ${newest[name]}: ${results[name].map((suite) => `\`${suite.file}\` ${suite.passed ? "pass" : "FAIL"}`).join(", ")}`,
+		);
+	}
+	writeFileSync(file, `${lines.join("\n")}\n`);
+}
+
+function writeReadme() {
+	const file = path.join(root, "README.md");
+	const text = readFileSync(file, "utf8");
+	const start = "<!-- tested-with:start -->";
+	const end = "<!-- tested-with:end -->";
+	const from = text.indexOf(start);
+	const to = text.indexOf(end);
+	if (from < 0 || to < from) {
+		console.error(`README.md has no ${start} … ${end} block: its "Tested with" table was not updated`);
+		return;
+	}
+	const rows = ["| harness | pinned (`npm test`) | newest the lane passed |", "|---|---|---|"];
+	for (const harness of Object.values(tested)) {
+		const lane = harness.lanePassed ? `${harness.lanePassed.version} (${harness.lanePassed.date})` : "not run yet";
+		rows.push(`| ${harness.title} | ${harness.pinned} | ${lane} |`);
+	}
+	writeFileSync(file, `${text.slice(0, from + start.length)}\n${rows.join("\n")}\n${text.slice(to)}`);
+}
+
+function fail(message) {
+	console.error(`test:latest: ${message}`);
+	process.exit(2);
+}

@@ -1,0 +1,80 @@
+/**
+ * Claude Code's own goal mode (`/goal CONDITION`, 2.1.139 and later): a
+ * session-scoped prompt-type Stop hook whose judge continues the agent until
+ * the condition is met. boulder and the goal must not both push the agent,
+ * so the Stop hook asks here whether a goal is active, and the engine stands
+ * down (`builtInGoals`).
+ *
+ * What the transcript shows (seen, 2.1.332): setting a goal writes an
+ * `attachment` line `{type: "goal_status", met: false, sentinel: true,
+ * condition}`, and every check of the judge another `{type: "goal_status",
+ * met, condition, reason}`. The goal is active when the last such line says
+ * `met: false`; a `/goal clear` (or `off`, `stop`, `cancel`) after it ends it
+ * (read from the command's record; the wording of a cleared goal's own line
+ * is unverified). Only the tail of the file is read: a goal that is active
+ * has been checked at the last Stop, near its end.
+ *
+ * Contract: never throws for what the file holds; an unreadable file is
+ * reported as an error to the caller, which treats it as no goal.
+ */
+import { open } from "node:fs/promises";
+
+/** How much of the transcript's end is read. */
+export const GOAL_TAIL_BYTES = 256 * 1024;
+
+const CLEAR = /^\s*(clear|off|stop|cancel)\b/i;
+
+/** The condition of the goal active in this transcript, or null. */
+export async function activeGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
+	const handle = await open(file, "r");
+	try {
+		const { size } = await handle.stat();
+		const start = Math.max(0, size - tailBytes);
+		const buffer = Buffer.alloc(size - start);
+		await handle.read(buffer, 0, buffer.length, start);
+		const lines = buffer.toString("utf8").split("\n");
+		if (start > 0) lines.shift();
+		return goalOfLines(lines);
+	} finally {
+		await handle.close();
+	}
+}
+
+/** Pure: the active goal's condition from transcript lines, oldest first; null when none is active. */
+export function goalOfLines(lines: readonly string[]): string | null {
+	for (let index = lines.length - 1; index >= 0; index--) {
+		const line = lines[index] ?? "";
+		if (!line.includes('"goal_status"') && !line.includes('"goal"')) continue;
+		const record = parse(line);
+		if (record === null) continue;
+		const attachment = record.attachment;
+		if (isObject(attachment) && attachment.type === "goal_status") {
+			if (attachment.met !== false) return null;
+			return typeof attachment.condition === "string" && attachment.condition !== "" ? attachment.condition : "a goal";
+		}
+		const command = record.commandRun;
+		if (
+			isObject(command) &&
+			command.command === "goal" &&
+			typeof command.args === "string" &&
+			CLEAR.test(command.args)
+		) {
+			return null;
+		}
+	}
+	return null;
+}
+
+function parse(line: string): Record<string, unknown> | null {
+	try {
+		const value: unknown = JSON.parse(line);
+		return isObject(value) ? value : null;
+	} catch {
+		// A partial last line (the harness is still writing it) is no goal line.
+		return null;
+	}
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
