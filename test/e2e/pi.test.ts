@@ -237,7 +237,7 @@ describe.skipIf(unavailable !== null)(
 				expect(installed).toContain(
 					`Installed boulder's pi extension in ${join(pi.projectDir, ".pi", "settings.json")}`,
 				);
-				expect(installed).toMatch(/trusted project/);
+				expect(installed).toMatch(/only in a project it trusts/);
 				await pi.restart();
 				await pi.promptAndSettle("Do the three items.");
 				expect(nudges(model)).toHaveLength(0);
