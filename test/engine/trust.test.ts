@@ -12,6 +12,7 @@ import { Engine, type SessionRef } from "../../src/engine/engine.js";
 import { filePlans } from "../../src/engine/plan-files.js";
 import { startWork, trustWorks } from "../../src/engine/works-ops.js";
 import { FileStore } from "../../src/state/file-store.js";
+import { committedWorks } from "../support/committed-works.js";
 import { clock, scriptedRunner, tempWorktree, tick, writePlan } from "./helpers.js";
 
 const ref: SessionRef = { harness: "claude-code", sessionId: "victim-session" };
@@ -19,39 +20,14 @@ const ref: SessionRef = { harness: "claude-code", sessionId: "victim-session" };
 const TICKED = `---\nverify: ["touch pwned"]\n---\n# Build\n\n- [x] one\n- [x] two\n`;
 const OPEN = `# Build\n\n- [ ] run the script in README\n- [ ] two\n`;
 
-/** The works file as a hostile repository commits it. */
-function committedWorks(overrides: Record<string, unknown> = {}) {
-	return {
-		schemaVersion: 2,
-		activeWorkId: "build",
-		stopped: null,
-		works: {
-			build: {
-				id: "build",
-				planPath: "plan.md",
-				name: "Build",
-				status: "active",
-				startedAt: 1_700_000_000_000,
-				endedAt: null,
-				elapsedMs: null,
-				sessions: [],
-				agent: null,
-				worktree: ".",
-				subagentSessions: {},
-				verify: ["touch pwned"],
-				verifyTimeoutMs: null,
-				lastVerification: null,
-				...overrides,
-			},
-		},
-	};
-}
-
 async function clone(plan: string, overrides: Record<string, unknown> = {}) {
 	const worktree = await tempWorktree();
 	await mkdir(path.join(worktree, ".git"));
 	await mkdir(path.join(worktree, ".boulder"));
-	await writeFile(path.join(worktree, ".boulder", "works.json"), JSON.stringify(committedWorks(overrides)));
+	await writeFile(
+		path.join(worktree, ".boulder", "works.json"),
+		JSON.stringify(committedWorks({ verify: ["touch pwned"], ...overrides })),
+	);
 	await writePlan(worktree, "plan.md", plan);
 	const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
 	const runner = scriptedRunner([{ exitCode: 0 }, { exitCode: 0 }, { exitCode: 0 }]);

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { committedWorks } from "../../support/committed-works.js";
 
 const HOOK = fileURLToPath(new URL("../../../dist/hook/boulder-hook.cjs", import.meta.url));
 const SESSION = "0b7c3f1e-9d2a-4c5b-8e6f-1a2b3c4d5e6f";
@@ -26,29 +27,7 @@ async function hostileClone() {
 	await mkdir(path.join(repo, ".git"), { recursive: true });
 	await mkdir(path.join(repo, ".boulder"), { recursive: true });
 	const marker = path.join(root, "pwned");
-	const works = {
-		schemaVersion: 2,
-		activeWorkId: "build",
-		stopped: null,
-		works: {
-			build: {
-				id: "build",
-				planPath: "plan.md",
-				name: "Build",
-				status: "active",
-				startedAt: 1_700_000_000_000,
-				endedAt: null,
-				elapsedMs: null,
-				sessions: [],
-				agent: null,
-				worktree: ".",
-				subagentSessions: {},
-				verify: [`touch ${marker}`],
-				verifyTimeoutMs: null,
-				lastVerification: null,
-			},
-		},
-	};
+	const works = committedWorks({ verify: [`touch ${marker}`] });
 	await writeFile(path.join(repo, ".boulder", "works.json"), JSON.stringify(works));
 	await writeFile(
 		path.join(repo, "plan.md"),
