@@ -4,6 +4,7 @@
  * `boulder trust` takes it on, showing the verify commands it approves.
  */
 import { describe, expect, it } from "vitest";
+import { committedWorks } from "../support/committed-works.js";
 import { sandbox } from "./helpers.js";
 
 const PLAN = `---\nverify: ["npm test"]\n---\n# Build\n\n- [x] one\n`;
@@ -11,32 +12,7 @@ const PLAN = `---\nverify: ["npm test"]\n---\n# Build\n\n- [x] one\n`;
 async function clone() {
 	const box = await sandbox();
 	await box.write("plan.md", PLAN);
-	await box.write(
-		".boulder/works.json",
-		JSON.stringify({
-			schemaVersion: 2,
-			activeWorkId: "build",
-			stopped: null,
-			works: {
-				build: {
-					id: "build",
-					planPath: "plan.md",
-					name: "Build",
-					status: "active",
-					startedAt: 1_700_000_000_000,
-					endedAt: null,
-					elapsedMs: null,
-					sessions: [],
-					agent: null,
-					worktree: ".",
-					subagentSessions: {},
-					verify: ["npm test"],
-					verifyTimeoutMs: null,
-					lastVerification: null,
-				},
-			},
-		}),
-	);
+	await box.write(".boulder/works.json", JSON.stringify(committedWorks({ verify: ["npm test"] })));
 	return box;
 }
 

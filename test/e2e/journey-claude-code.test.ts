@@ -74,6 +74,15 @@ function nudges(server: AnthropicServer): number {
 		.length;
 }
 
+/** boulder installed in the project and started on the resume plan; a first session ticks item A and pauses. */
+async function firstSessionOnPlan() {
+	await boulderOk("install", "claude-code", "--project");
+	await writeProjectFiles(sandbox.project, RESUME_FILES);
+	await boulderOk("start", "PLAN.md");
+	const first = await serve([tick("A"), say("Item A is done."), say("Pausing here.")]);
+	return { first, a: await claude(first, "Work through the plan.") };
+}
+
 const progress = (done: number, total: number): ReplyStep => claudeTodoWrite(statusesAt(done, total));
 const LAZY: Scenario = [
 	progress(0, 3),
@@ -154,12 +163,7 @@ describe("a first day with Claude Code", () => {
 	it(
 		"hands a plan from a session that ended to a fresh one with `boulder start`, and never to one that did not ask",
 		async () => {
-			await boulderOk("install", "claude-code", "--project");
-			await writeProjectFiles(sandbox.project, RESUME_FILES);
-			await boulderOk("start", "PLAN.md");
-
-			const first = await serve([tick("A"), say("Item A is done."), say("Pausing here.")]);
-			const a = await claude(first, "Work through the plan.");
+			const { first, a } = await firstSessionOnPlan();
 			expect(nudges(first)).toBe(1);
 
 			const unrelated = await serve([say("It holds a plan and a config.")]);
@@ -200,11 +204,7 @@ describe("a first day with Claude Code", () => {
 	it(
 		"keeps a plan with the session that `claude --continue` picks up, and not with a fork (`--fork-session`, a new session id)",
 		async () => {
-			await boulderOk("install", "claude-code", "--project");
-			await writeProjectFiles(sandbox.project, RESUME_FILES);
-			await boulderOk("start", "PLAN.md");
-			const first = await serve([tick("A"), say("Item A is done."), say("Pausing here.")]);
-			const a = await claude(first, "Work through the plan.");
+			const { a } = await firstSessionOnPlan();
 
 			const continued = await serve([tick("B"), say("Item B is done."), say("Resting.")]);
 			const again = await claude(continued, "Go on.", ["--continue"]);

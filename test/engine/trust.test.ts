@@ -12,6 +12,8 @@ import { Engine, type SessionRef } from "../../src/engine/engine.js";
 import { filePlans } from "../../src/engine/plan-files.js";
 import { startWork, trustWorks } from "../../src/engine/works-ops.js";
 import { FileStore } from "../../src/state/file-store.js";
+import type { Work } from "../../src/state/works.js";
+import { committedWorks } from "../support/committed-works.js";
 import { clock, scriptedRunner, tempWorktree, tick, writePlan } from "./helpers.js";
 
 const ref: SessionRef = { harness: "claude-code", sessionId: "victim-session" };
@@ -19,39 +21,14 @@ const ref: SessionRef = { harness: "claude-code", sessionId: "victim-session" };
 const TICKED = `---\nverify: ["touch pwned"]\n---\n# Build\n\n- [x] one\n- [x] two\n`;
 const OPEN = `# Build\n\n- [ ] run the script in README\n- [ ] two\n`;
 
-/** The works file as a hostile repository commits it. */
-function committedWorks(overrides: Record<string, unknown> = {}) {
-	return {
-		schemaVersion: 2,
-		activeWorkId: "build",
-		stopped: null,
-		works: {
-			build: {
-				id: "build",
-				planPath: "plan.md",
-				name: "Build",
-				status: "active",
-				startedAt: 1_700_000_000_000,
-				endedAt: null,
-				elapsedMs: null,
-				sessions: [],
-				agent: null,
-				worktree: ".",
-				subagentSessions: {},
-				verify: ["touch pwned"],
-				verifyTimeoutMs: null,
-				lastVerification: null,
-				...overrides,
-			},
-		},
-	};
-}
-
 async function clone(plan: string, overrides: Record<string, unknown> = {}) {
 	const worktree = await tempWorktree();
 	await mkdir(path.join(worktree, ".git"));
 	await mkdir(path.join(worktree, ".boulder"));
-	await writeFile(path.join(worktree, ".boulder", "works.json"), JSON.stringify(committedWorks(overrides)));
+	await writeFile(
+		path.join(worktree, ".boulder", "works.json"),
+		JSON.stringify(committedWorks({ verify: ["touch pwned"], ...overrides })),
+	);
 	await writePlan(worktree, "plan.md", plan);
 	const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
 	const runner = scriptedRunner([{ exitCode: 0 }, { exitCode: 0 }, { exitCode: 0 }]);
@@ -63,6 +40,29 @@ async function stopOnce(engine: Engine, facts: { turnUnseen?: string } = {}) {
 	await engine.turnStarted(ref, "user");
 	tick();
 	return engine.turnEndedAndIdle(ref, { outcome: "end" }, facts, { deliverNow: true });
+}
+
+/** A worktree (not a clone) whose user ran `boulder start plan.md` on `plan`. */
+async function started(plan: string) {
+	const worktree = await tempWorktree();
+	await mkdir(path.join(worktree, ".git"));
+	await writePlan(worktree, "plan.md", plan);
+	const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
+	const runner = scriptedRunner([{ exitCode: 0 }]);
+	const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
+	await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
+	return { worktree, store, runner, engine };
+}
+
+/** Rewrites the active work in works.json behind boulder's back, as a hand or a checkout would. */
+async function editActiveWork(store: FileStore, change: (work: Work) => Work) {
+	await store.updateWorks((current) => {
+		if (current.kind !== "ok") throw new Error("no works");
+		const file = current.value;
+		const work = file.works[file.activeWorkId as string];
+		if (!work) throw new Error("no active work");
+		return { result: undefined, next: { ...file, works: { [work.id]: change(work) } } };
+	});
 }
 
 describe("state that came with a checkout", () => {
@@ -155,13 +155,7 @@ describe("state that came with a checkout", () => {
 
 describe("verify commands the user did not approve", () => {
 	it("holds back a verify list added after `boulder start`, and says how to approve it", async () => {
-		const worktree = await tempWorktree();
-		await mkdir(path.join(worktree, ".git"));
-		await writePlan(worktree, "plan.md", "# P\n\n- [x] one\n");
-		const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
-		const runner = scriptedRunner([{ exitCode: 0 }]);
-		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
-		await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
+		const { worktree, store, runner, engine } = await started("# P\n\n- [x] one\n");
 		await writePlan(worktree, "plan.md", `---\nverify: ["touch pwned"]\n---\n# P\n\n- [x] one\n`);
 
 		const held = await stopOnce(engine);
@@ -178,23 +172,8 @@ describe("verify commands the user did not approve", () => {
 	});
 
 	it("holds back a verify list changed in works.json after it was approved", async () => {
-		const worktree = await tempWorktree();
-		await mkdir(path.join(worktree, ".git"));
-		await writePlan(worktree, "plan.md", `---\nverify: ["npm test"]\n---\n# P\n\n- [x] one\n`);
-		const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
-		const runner = scriptedRunner([{ exitCode: 0 }]);
-		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
-		await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
-		await store.updateWorks((current) => {
-			if (current.kind !== "ok") throw new Error("no works");
-			const file = current.value;
-			const work = file.works[file.activeWorkId as string];
-			if (!work) throw new Error("no active work");
-			return {
-				result: undefined,
-				next: { ...file, works: { [work.id]: { ...work, verify: ["npm test; touch pwned"] } } },
-			};
-		});
+		const { store, runner, engine } = await started(`---\nverify: ["npm test"]\n---\n# P\n\n- [x] one\n`);
+		await editActiveWork(store, (work) => ({ ...work, verify: ["npm test; touch pwned"] }));
 
 		const held = await stopOnce(engine);
 
@@ -203,13 +182,7 @@ describe("verify commands the user did not approve", () => {
 	});
 
 	it("never runs verify when the turn could not be seen (unreadable transcript)", async () => {
-		const worktree = await tempWorktree();
-		await mkdir(path.join(worktree, ".git"));
-		await writePlan(worktree, "plan.md", `---\nverify: ["npm test"]\n---\n# P\n\n- [x] one\n`);
-		const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
-		const runner = scriptedRunner([{ exitCode: 0 }]);
-		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
-		await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
+		const { runner, engine } = await started(`---\nverify: ["npm test"]\n---\n# P\n\n- [x] one\n`);
 
 		const result = await stopOnce(engine, { turnUnseen: "the transcript /dev/null holds no turn" });
 
@@ -226,12 +199,7 @@ describe("plan paths of a work", () => {
 		it(`never reads a plan whose path is ${label}`, async () => {
 			const { worktree, store, engine, runner } = await clone(TICKED);
 			await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
-			await store.updateWorks((current) => {
-				if (current.kind !== "ok") throw new Error("no works");
-				const work = current.value.works.build;
-				if (!work) throw new Error("no work");
-				return { result: undefined, next: { ...current.value, works: { build: { ...work, planPath } } } };
-			});
+			await editActiveWork(store, (work) => ({ ...work, planPath }));
 
 			const result = await stopOnce(engine);
 
@@ -244,24 +212,10 @@ describe("plan paths of a work", () => {
 	it("never reads a plan through a link that leads out of the worktree", async () => {
 		const outside = await tempWorktree();
 		await writePlan(outside, "plan.md", TICKED);
-		const worktree = await tempWorktree();
-		await mkdir(path.join(worktree, ".git"));
-		await writePlan(worktree, "plan.md", TICKED);
-		const store = new FileStore(worktree, { clock, stateHome: `${worktree}.state` });
-		const runner = scriptedRunner([{ exitCode: 0 }]);
-		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
-		await startWork({ store, clock, plans: filePlans }, { planPath: "plan.md", cwd: worktree });
+		const { worktree, store, runner, engine } = await started(TICKED);
 		await mkdir(path.join(worktree, "docs"));
 		await symlink(outside, path.join(worktree, "docs", "linked"));
-		await store.updateWorks((current) => {
-			if (current.kind !== "ok") throw new Error("no works");
-			const work = current.value.works.build;
-			if (!work) throw new Error("no work");
-			return {
-				result: undefined,
-				next: { ...current.value, works: { build: { ...work, planPath: "docs/linked/plan.md" } } },
-			};
-		});
+		await editActiveWork(store, (work) => ({ ...work, planPath: "docs/linked/plan.md" }));
 
 		const result = await stopOnce(engine);
 

@@ -13,7 +13,7 @@ import { filePlans } from "../../src/engine/plan-files.js";
 import type { Runner } from "../../src/engine/runner.js";
 import { startWork } from "../../src/engine/works-ops.js";
 import { FileStore } from "../../src/state/file-store.js";
-import { clock, tempWorktree, tick, writePlan } from "./helpers.js";
+import { clock, scriptedRunner, tempWorktree, tick, writePlan } from "./helpers.js";
 
 const PLAN = `---\nverify: ["npm test"]\n---\n# P\n\n- [x] one\n`;
 
@@ -82,18 +82,12 @@ describe("one verify per work at a time", () => {
 				works: { p: { pid: 2 ** 22 + 12345, group: null, at: clock.now(), until: clock.now() + 3_600_000 } },
 			}),
 		);
-		const runs: string[] = [];
-		const runner: Runner = {
-			async run(command) {
-				runs.push(command);
-				return { exitCode: 0, output: "", timedOut: false };
-			},
-		};
+		const runner = scriptedRunner([]);
 		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
 
 		const result = await stop(engine, { harness: "claude-code", sessionId: "s1" });
 
-		expect(runs).toEqual(["npm test"]);
+		expect(runner.commands).toEqual(["npm test"]);
 		expect(result.kind).toBe("complete");
 	});
 
@@ -104,23 +98,17 @@ describe("one verify per work at a time", () => {
 			path.join(worktree, ".boulder", "verify-running.json"),
 			JSON.stringify({ schemaVersion: 1, works: { p: claim } }),
 		);
-		const runs: string[] = [];
-		const runner: Runner = {
-			async run(command) {
-				runs.push(command);
-				return { exitCode: 0, output: "", timedOut: false };
-			},
-		};
+		const runner = scriptedRunner([]);
 		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
 		const ref: SessionRef = { harness: "claude-code", sessionId: "s1" };
 
 		const busy = await stop(engine, ref);
 		expect(busy.reason).toBe("background-busy");
-		expect(runs).toEqual([]);
+		expect(runner.commands).toEqual([]);
 
 		tick(61_000);
 		const after = await stop(engine, ref);
-		expect(runs).toEqual(["npm test"]);
+		expect(runner.commands).toEqual(["npm test"]);
 		expect(after.kind).toBe("complete");
 	});
 });

@@ -84,6 +84,32 @@ export function decision(overrides: Partial<DecisionRecord> = {}): DecisionRecor
 	};
 }
 
+/** Record `n` of a test's decision log: `at` is 1000 + n, the detail `line n` unless given. */
+export function logRecord(n: number, detail = `line ${n}`): DecisionRecord {
+	return decision({ at: 1_000 + n, scope: null, session: "s", reason: "disabled", detail });
+}
+
+/** The details of `records`, in their order: what the decision-log readers' tests compare. */
+export const detailsOf = (records: readonly DecisionRecord[]) => records.map((r) => r.detail);
+
+/**
+ * Decision log paths, each in a fresh folder removed after its test (the file is not made).
+ * Call it at a test file's top level: it hooks that file's `afterEach` (the module-level
+ * one of `tempDir` is hooked once per worker, which with the unit tier's shared modules
+ * is the first file's alone).
+ */
+export function tempLogFiles(prefix: string): () => Promise<string> {
+	const dirs: string[] = [];
+	afterEach(async () => {
+		for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+	});
+	return async () => {
+		const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+		dirs.push(dir);
+		return path.join(dir, "decisions.jsonl");
+	};
+}
+
 const childrenDir = path.join(here, "children");
 const distState = path.join(repoRoot, "dist/state");
 

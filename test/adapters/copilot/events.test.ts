@@ -72,6 +72,14 @@ const deps = (): HookDeps => ({
 	}) as typeof readTodos,
 });
 
+/** The agentStop wait on the test's clock: each pause moves the clock on, no time passes. */
+const onTestClock: NonNullable<HookDeps["wait"]> = {
+	now: () => clock.t,
+	sleep: async (ms) => {
+		clock.t += ms;
+	},
+};
+
 function input(event: string, fields: Record<string, unknown> = {}): HookInput {
 	const parsed = parseHookInput(
 		JSON.stringify({ sessionId: SESSION, timestamp: clock.t, cwd: "/w", ...fields }),
@@ -154,12 +162,7 @@ describe("Copilot CLI's events", () => {
 				++readings === 1
 					? { ...reading(), ownRecordSeen: false }
 					: { ...reading(), stopBlocks: ["Run the linter before you stop."] },
-			wait: {
-				now: () => clock.t,
-				sleep: async (ms) => {
-					clock.t += ms;
-				},
-			},
+			wait: onTestClock,
 		};
 		clock.t += 1000;
 		const echoed = input("userPromptSubmitted", { prompt: "Run the linter before you stop.", transcriptPath: LOG });
@@ -254,13 +257,7 @@ describe("Copilot CLI's events", () => {
 				asked.push(options?.own);
 				return reading();
 			},
-			wait: {
-				timeoutMs: 5000,
-				now: () => clock.t,
-				sleep: async (ms) => {
-					clock.t += ms;
-				},
-			},
+			wait: { ...onTestClock, timeoutMs: 5000 },
 		};
 		clock.t += 1000;
 		const stopInput = input("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });
@@ -282,13 +279,7 @@ describe("Copilot CLI's events", () => {
 			...deps(),
 			// The first two readings come before Copilot wrote the turn: the last turn's reading, not ours.
 			readTurn: async () => (++readings <= 2 ? { ...reading(), ownRecordSeen: false, startMarker: "old" } : reading()),
-			wait: {
-				timeoutMs: 5000,
-				now: () => clock.t,
-				sleep: async (ms) => {
-					clock.t += ms;
-				},
-			},
+			wait: { ...onTestClock, timeoutMs: 5000 },
 		};
 		clock.t += 1000;
 		const stopInput = input("agentStop", { transcriptPath: LOG, stopReason: "end_turn", stop_hook_active: false });

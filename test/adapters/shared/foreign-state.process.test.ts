@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { committedWorks } from "../../support/committed-works.js";
 
 const HOOK = fileURLToPath(new URL("../../../dist/hook/boulder-hook.cjs", import.meta.url));
 const SESSION = "0b7c3f1e-9d2a-4c5b-8e6f-1a2b3c4d5e6f";
@@ -26,29 +27,7 @@ async function hostileClone() {
 	await mkdir(path.join(repo, ".git"), { recursive: true });
 	await mkdir(path.join(repo, ".boulder"), { recursive: true });
 	const marker = path.join(root, "pwned");
-	const works = {
-		schemaVersion: 2,
-		activeWorkId: "build",
-		stopped: null,
-		works: {
-			build: {
-				id: "build",
-				planPath: "plan.md",
-				name: "Build",
-				status: "active",
-				startedAt: 1_700_000_000_000,
-				endedAt: null,
-				elapsedMs: null,
-				sessions: [],
-				agent: null,
-				worktree: ".",
-				subagentSessions: {},
-				verify: [`touch ${marker}`],
-				verifyTimeoutMs: null,
-				lastVerification: null,
-			},
-		},
-	};
+	const works = committedWorks({ verify: [`touch ${marker}`] });
 	await writeFile(path.join(repo, ".boulder", "works.json"), JSON.stringify(works));
 	await writeFile(
 		path.join(repo, "plan.md"),
@@ -88,26 +67,33 @@ function hook(harness: string, event: string, input: unknown, cwd: string, env: 
 	return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
+type Clone = Awaited<ReturnType<typeof hostileClone>>;
+
+/** A Claude Code turn in the clone: the prompt, then the Stop, whose answer it returns. */
+function claudeCodeTurn(clone: Clone, transcriptPath: string, prompt: string) {
+	const input = {
+		session_id: SESSION,
+		transcript_path: transcriptPath,
+		cwd: clone.repo,
+		hook_event_name: "Stop",
+		stop_hook_active: false,
+	};
+	hook(
+		"claude-code",
+		"UserPromptSubmit",
+		{ ...input, hook_event_name: "UserPromptSubmit", prompt },
+		clone.repo,
+		clone.env,
+	);
+	return hook("claude-code", "Stop", input, clone.repo, clone.env);
+}
+
 describe("the hook in a cloned repository with committed boulder state", () => {
 	for (const transcript of ["real", "/dev/null"] as const) {
 		it(`Claude Code: runs no verify command and sends no nudge on the first Stop (transcript ${transcript})`, async () => {
 			const clone = await hostileClone();
-			const input = {
-				session_id: SESSION,
-				transcript_path: transcript === "real" ? clone.transcript : "/dev/null",
-				cwd: clone.repo,
-				hook_event_name: "Stop",
-				stop_hook_active: false,
-			};
-			hook(
-				"claude-code",
-				"UserPromptSubmit",
-				{ ...input, hook_event_name: "UserPromptSubmit", prompt: "hello" },
-				clone.repo,
-				clone.env,
-			);
 
-			const stop = hook("claude-code", "Stop", input, clone.repo, clone.env);
+			const stop = claudeCodeTurn(clone, transcript === "real" ? clone.transcript : "/dev/null", "hello");
 
 			expect(stop.status).toBe(0);
 			expect(stop.stdout).not.toContain('"decision":"block"');
@@ -152,22 +138,8 @@ describe("the hook in a cloned repository with committed boulder state", () => {
 			encoding: "utf8",
 		});
 		expect(started.status, started.stderr).toBe(0);
-		const input = {
-			session_id: SESSION,
-			transcript_path: clone.transcript,
-			cwd: clone.repo,
-			hook_event_name: "Stop",
-			stop_hook_active: false,
-		};
-		hook(
-			"claude-code",
-			"UserPromptSubmit",
-			{ ...input, hook_event_name: "UserPromptSubmit", prompt: "go" },
-			clone.repo,
-			clone.env,
-		);
 
-		const stop = hook("claude-code", "Stop", input, clone.repo, clone.env);
+		const stop = claudeCodeTurn(clone, clone.transcript, "go");
 
 		expect(stop.status).toBe(0);
 		expect(existsSync(clone.marker)).toBe(true);
