@@ -32,7 +32,7 @@ export default defineConfig({
 		environment: "node",
 		testTimeout: 30_000,
 		hookTimeout: 60_000,
-		setupFiles: ["test/support/property-bounds.ts"],
+		setupFiles: ["test/support/property-bounds.ts", "test/support/temp-dirs.ts"],
 		globalSetup: ["test/support/fifo-pool.ts"],
 		reporters: report ? ["default", ["json", { outputFile: report }]] : ["default"],
 		projects: [

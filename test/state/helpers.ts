@@ -39,9 +39,15 @@ export async function tempDir(prefix = "boulder-state-"): Promise<string> {
 	return dir;
 }
 
-afterEach(async () => {
+/**
+ * Removes the folders `tempDir` made. Run after every test of every file by
+ * `test/support/temp-dirs.ts` (a setup file): an `afterEach` at this module's
+ * top level would hook only the first file that loads it, since the unit tier
+ * shares modules between the files of a worker.
+ */
+export async function removeTempDirs(): Promise<void> {
 	for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+}
 
 /** Every path under `root` with its kind and, for files, its bytes, for before/after comparisons. */
 export async function snapshotTree(root: string): Promise<Record<string, string>> {
@@ -94,7 +100,7 @@ export const detailsOf = (records: readonly DecisionRecord[]) => records.map((r)
 
 /**
  * Decision log paths, each in a fresh folder removed after its test (the file is not made).
- * Call it at a test file's top level: it hooks that file's `afterEach` (the module-level
+ * Call it at a test file's top level: it hooks that file's `afterEach` (a module-level
  * one of `tempDir` is hooked once per worker, which with the unit tier's shared modules
  * is the first file's alone).
  */
