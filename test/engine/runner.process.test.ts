@@ -5,7 +5,7 @@
  * `npm run build` (the child loads `dist/`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,25 @@ import { describe, expect, it } from "vitest";
 
 const child = new URL("./children/verify-holder.mjs", import.meta.url).pathname;
 
+/**
+ * Whether any process of the group still runs. On Linux a zombie (killed,
+ * not yet reaped by whoever inherited it) does not count: `kill(-group, 0)`
+ * would still find it.
+ */
 function alive(group: number): boolean {
+	if (process.platform === "linux") {
+		return readdirSync("/proc")
+			.filter((name) => /^\d+$/.test(name))
+			.some((pid) => {
+				try {
+					const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+					const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+					return Number(pgrp) === group && state !== "Z";
+				} catch {
+					return false;
+				}
+			});
+	}
 	try {
 		process.kill(-group, 0);
 		return true;
