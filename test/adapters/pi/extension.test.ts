@@ -5,10 +5,10 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import boulderExtension from "../../../src/adapters/pi/extension.js";
 import { NOTICE_TYPE } from "../../../src/adapters/pi/messages.js";
+import type { PiApi as ExtensionAPI, PiContext as ExtensionContext } from "../../../src/adapters/pi/pi-api.js";
 
 let dir: string;
 const previousState = process.env.BOULDER_STATE_HOME;
