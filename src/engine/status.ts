@@ -17,6 +17,7 @@ import { isBoulderError } from "../core/errors.js";
 import { changesStanding } from "../core/event-reasons.js";
 import { parsePlan } from "../core/plan-parser.js";
 import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
+import type { ForeignWork } from "../core/policy.js";
 import { scopeKey, sessionOfScopeKey } from "../core/scope-key.js";
 import { canonicalText, countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
 import { FileStore } from "../state/file-store.js";
@@ -27,6 +28,7 @@ import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-i
 import { loadConfig } from "./config-loader.js";
 import type { PlanSource } from "./engine.js";
 import { filePlans } from "./plan-files.js";
+import { foreignOf } from "./work-context.js";
 import { findProject, projectStore } from "./worktree.js";
 
 /** How many of the newest log lines are searched for each work's last decision. */
@@ -64,6 +66,12 @@ export interface WorkStatusView {
 	orchestrate?: boolean;
 	/** Per plan item (by its title), the subagent session that worked on it, in plan order. */
 	subagents?: { item: string; session: string }[];
+	/**
+	 * A live work boulder does not act on here (docs/trust.md): it came with
+	 * the checkout or a copy, or from a boulder before trust records
+	 * (`not-recorded`), or it names another folder (`other-worktree`).
+	 */
+	foreign?: ForeignWork["why"] | null;
 }
 
 /**
@@ -170,6 +178,8 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	const plans = options.plans ?? filePlans;
 	const summaries = await openSummaries(store, plans);
 	const scopes = await keptScopes(store, Object.values(file.works));
+	const live = Object.values(file.works).some((work) => work.status === "active" || work.status === "paused");
+	const trust = live ? await store.readTrust() : null;
 	const rows = await Promise.all(
 		Object.values(file.works).map((work) =>
 			workStatus(store, work, {
@@ -179,6 +189,7 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 				scopes,
 				active: file.activeWorkId === work.id,
 				lastDecision: lastByWork.get(work.id) ?? null,
+				trust,
 			}),
 		),
 	);
@@ -298,6 +309,8 @@ async function workStatus(
 		scopes: ReadonlySet<string> | null;
 		active: boolean;
 		lastDecision: DecisionRecord | null;
+		/** The trust record, read once for the worktree's live works; null when none is live. */
+		trust: Awaited<ReturnType<Store["readTrust"]>> | null;
 	},
 ): Promise<WorkStatusView> {
 	const live = work.status === "active" || work.status === "paused";
@@ -327,6 +340,7 @@ async function workStatus(
 		lastVerification: work.lastVerification,
 		orchestrate: work.mode === "orchestrate" || plan.orchestrate,
 		subagents: subagentsInOrder(work.subagentSessions, plan.titles ?? []),
+		foreign: live && context.trust ? (foreignOf(store, context.trust, work)?.why ?? null) : null,
 	};
 }
 

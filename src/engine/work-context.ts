@@ -116,7 +116,7 @@ export async function readWorkContext(
  * must name this very worktree, and the trust record (outside the worktree)
  * must say this user started or approved it on this machine.
  */
-function foreignOf(store: Store, trust: TrustView, work: Work): ForeignWork | null {
+export function foreignOf(store: Store, trust: TrustView, work: Work): ForeignWork | null {
 	const other = !path.isAbsolute(work.worktree) || path.resolve(work.worktree) !== path.resolve(store.worktree);
 	if (other) return { work: work.name, planPath: work.planPath, why: "other-worktree" };
 	if (isWorkTrusted(trust, work)) return null;

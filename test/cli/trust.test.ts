@@ -3,6 +3,7 @@
  * came with the checkout, `boulder why` says it was not acted on, and
  * `boulder trust` takes it on, showing the verify commands it approves.
  */
+import { realpath } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { committedWorks } from "../support/committed-works.js";
 import { sandbox } from "./helpers.js";
@@ -34,6 +35,33 @@ describe("foreign state", () => {
 		const ran = await box.run(["why"]);
 		expect(ran.stdout).toContain("foreign state");
 		expect(ran.stdout).toContain("`boulder start plan.md`");
+	});
+
+	it("`boulder status` marks the work boulder leaves alone, names `boulder trust`, and drops the mark once trusted", async () => {
+		const box = await clone();
+		const before = await box.run(["status"]);
+		// The committed works file names "." as its worktree, as a cloned one does.
+		expect(before.stdout).toContain("not yours yet: it names another folder as its worktree");
+		expect(before.stdout).toContain("`boulder trust` moves it to this one");
+		const json = JSON.parse((await box.run(["status", "--json"])).stdout);
+		expect(json.worktrees[0].works[0].foreign).toBe("other-worktree");
+		await box.run(["trust"]);
+		const after = await box.run(["status"]);
+		expect(after.stdout).toContain("Build");
+		expect(after.stdout).not.toContain("not yours");
+		expect(JSON.parse((await box.run(["status", "--json"])).stdout).worktrees[0].works[0].foreign).toBeNull();
+	});
+
+	it("`boulder status` marks a work that names this worktree but that boulder did not record for you", async () => {
+		const box = await sandbox();
+		await box.write("plan.md", PLAN);
+		await box.write(
+			".boulder/works.json",
+			JSON.stringify(committedWorks({ verify: ["npm test"], worktree: await realpath(box.worktree) })),
+		);
+		const ran = await box.run(["status"]);
+		expect(ran.stdout).toContain("not yours yet: boulder did not record that you started it on this machine");
+		expect(ran.stdout).toContain("`boulder trust` takes it on");
 	});
 
 	it("`boulder trust` takes the work on and shows the verify commands it approves; doctor is quiet after", async () => {

@@ -91,6 +91,14 @@ function renderListSession(session: ListSessionStatus, now: number, c: Style): s
 	return lines;
 }
 
+/** Why boulder leaves a live work alone here (docs/trust.md), and the command that takes it on. */
+const FOREIGN_TEXT = {
+	"not-recorded":
+		"yet: boulder did not record that you started it on this machine (it came with the checkout or a copy, or from a boulder before trust records), so it neither nudges nor verifies it; `boulder trust` takes it on",
+	"other-worktree":
+		"yet: it names another folder as its worktree, so boulder neither nudges nor verifies it here; `boulder trust` moves it to this one",
+} as const;
+
 const STATUS_COLOR = { active: "green", paused: "yellow", completed: "cyan", abandoned: "dim" } as const;
 
 function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
@@ -101,6 +109,7 @@ function renderWork(work: WorkStatusView, now: number, c: Style): string[] {
 	if (work.status === "completed" || work.status === "abandoned") return [head];
 	const lines = [head, `      plan      ${work.planPath}`];
 	if (work.planProblem) lines.push(c.red(`      problem   ${work.planProblem}`));
+	if (work.foreign) lines.push(c.yellow(`      not yours ${FOREIGN_TEXT[work.foreign]}`));
 	const sessions = work.sessions.map((session) => {
 		const stopped = session.stoppedBy ? c.yellow(` stopped by ${session.stoppedBy}`) : "";
 		return `${sessionLabel(session)} ${c.dim(`(${session.how})`)}${stopped}`;
