@@ -29,11 +29,11 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** Which suites drive which harness: the e2e files named for it. */
 const SUITES = {
-	"claude-code": /^claude-/,
+	"claude-code": /^(claude-|journey-claude-code)/,
 	codex: /^codex/,
 	copilot: /^copilot/,
 	gemini: /^gemini/,
-	opencode: /^opencode/,
+	opencode: /^(opencode|journey-opencode)/,
 	pi: /^pi[-.]/,
 	qwen: /^qwen/,
 };

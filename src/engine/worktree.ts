@@ -15,6 +15,7 @@ import path from "node:path";
 import { FileStore, type FileStoreOptions } from "../state/file-store.js";
 import { folderStateDir } from "../state/folder-state.js";
 import { markInstalledProject, projectMarkerOf } from "../state/project-marker.js";
+import { boulderStateHome } from "../state/worktree-index.js";
 
 export type ProjectKind = "git" | "started" | "installed" | "none";
 
@@ -52,8 +53,10 @@ export function projectStore(
 	env: NodeJS.ProcessEnv,
 	options: Omit<FileStoreOptions, "stateDir"> = {},
 ): FileStore {
-	if (project.kind !== "none") return new FileStore(project.root, options);
-	return new FileStore(project.root, { ...options, stateDir: folderStateDir(project.root, env) });
+	// The trust record lives in the same user's state folder as a no-project folder's state: both from `env`.
+	const withHome = { ...options, stateHome: options.stateHome ?? boulderStateHome({ env }) };
+	if (project.kind !== "none") return new FileStore(project.root, withHome);
+	return new FileStore(project.root, { ...withHome, stateDir: folderStateDir(project.root, env) });
 }
 
 /**

@@ -41,20 +41,26 @@ export const verifyClaimsSpec: VersionedFileSpec<VerifyClaimsFile> = {
 /** The answer to a claim: granted, or the live claim of another process. */
 export type ClaimResult = { granted: true } | { granted: false; holder: VerifyClaim };
 
-/** Whether a process (or, negative, a process group) exists: signal 0 only asks. */
+/**
+ * Whether a process (or, negative, a process group) of this user exists:
+ * signal 0 only asks. One that belongs to someone else (EPERM) is no verify
+ * of this user's, so it holds no claim of theirs.
+ */
 export function processAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
-	} catch (error) {
-		// EPERM: it exists, but belongs to someone else.
-		return (error as NodeJS.ErrnoException).code === "EPERM";
+	} catch {
+		return false;
 	}
 }
 
+/** A claim stamped further ahead than this is from a clock stepped back, or was not written by boulder here. */
+export const CLAIM_FUTURE_SKEW_MS = 2_000;
+
 /** Contract: pure but for asking whether processes are alive. */
 export function isLive(claim: VerifyClaim, now: number, alive: (pid: number) => boolean = processAlive): boolean {
-	if (now >= claim.until) return false;
+	if (now >= claim.until || claim.at > now + CLAIM_FUTURE_SKEW_MS) return false;
 	if (claim.pid === process.pid || alive(claim.pid)) return true;
 	return claim.group !== null && alive(-claim.group);
 }

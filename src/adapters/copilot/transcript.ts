@@ -88,7 +88,7 @@ export async function readTurn(file: string, options: TurnOptions = {}): Promise
 	return { ...analyseTurn(newestFirst.reverse()), ...scan, ownRecordSeen };
 }
 
-export function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
+function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
 	if (line.type !== "hook.start" || line.agentId !== undefined) return false;
 	const data = isRecord(line.data) ? line.data : {};
 	const input = isRecord(data.input) ? data.input : {};

@@ -131,7 +131,7 @@ export function backupFolder(env: NodeJS.ProcessEnv): string {
 }
 
 /** The git worktree (a folder with `.git`) that holds `folder`, or null. */
-export function worktreeHolding(folder: string): string | null {
+function worktreeHolding(folder: string): string | null {
 	let dir = path.resolve(folder);
 	for (;;) {
 		if (existsSync(path.join(dir, ".git"))) return dir;

@@ -3,12 +3,8 @@
  * holds boulder's entries. Only reads. `boulder uninstall` without a scope
  * removes boulder from there, and `boulder install` warns about a second scope.
  */
-import { readConfigText } from "./config-file.js";
-
-export interface InstalledScope {
-	scope: string;
-	file: string;
-}
+import type { InstalledScope } from "../types.js";
+import { readConfigText, samePath } from "./config-file.js";
 
 /**
  * Each scope whose file(s) hold boulder's entries, in the order given.
@@ -25,7 +21,7 @@ export async function scopesHolding<S extends string>(
 		const files = filesOf(scope);
 		for (const file of typeof files === "string" ? [files] : files) {
 			// Two scopes can name one file (the project scope run in the home folder): it is said once.
-			if (found.some((at) => at.file === file)) continue;
+			if (found.some((at) => sameFile(at.file, file))) continue;
 			const text = await readConfigText(file);
 			if (text !== null && text.trim() !== "" && holds(text, file)) {
 				found.push({ scope, file });
@@ -34,4 +30,15 @@ export async function scopesHolding<S extends string>(
 		}
 	}
 	return found;
+}
+
+/** One file under two spellings (a home folder reached through a link) is one; a path that cannot be resolved is only itself. */
+function sameFile(a: string, b: string): boolean {
+	if (a === b) return true;
+	try {
+		return samePath(a, b);
+	} catch {
+		// A folder on the way that cannot be looked into: the reader of that file reports it.
+		return false;
+	}
 }
