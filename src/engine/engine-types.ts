@@ -35,6 +35,25 @@ export interface IdleFacts {
 	turnUnseen?: string | null;
 	/** The harness's own goal mode is active in this session (its name, for `why`): one driver at a time. */
 	otherDriver?: string | null;
+	/**
+	 * The harness's own limit on continuations in a row (Qwen Code's and
+	 * Copilot CLI's Stop-hook block caps), as the adapter found it. The policy
+	 * owns what follows: a nudge the harness would override is not sent, and
+	 * the stop is a `harness-cap` outcome, never a delivery failure.
+	 */
+	harnessCap?: HarnessCap | null;
+}
+
+/** A harness's continuation cap, and where this session stands against it. */
+export interface HarnessCap {
+	/** The harness, as `why` names it ("Qwen Code"). */
+	harness: string;
+	/** How many blocks in a row the harness allows for one prompt. */
+	limit: number;
+	/** The continuations it has honoured in a row for this prompt: the next is overridden when `inRow + 1 >= limit`. */
+	inRow: number;
+	/** How a user lifts or raises the cap, when that can be done ("stopHookBlockingCap in .qwen/settings.json"), else null. */
+	lift: string | null;
 }
 
 export type SessionEvent =
