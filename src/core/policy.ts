@@ -33,12 +33,19 @@ export const SKIP_REASONS = [
 	"budget-tokens",
 	"budget-time",
 	"stagnation",
+	"harness-cap",
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export type ReasonCode = SkipReason | "continue" | "verify-failed" | "verify" | "complete";
 
 /** Skips the user is told about: the agent was let stop on a limit, not because the work is done. */
-const NOTICED: ReadonlySet<SkipReason> = new Set(["stagnation", "budget-turns", "budget-tokens", "budget-time"]);
+const NOTICED: ReadonlySet<SkipReason> = new Set([
+	"stagnation",
+	"budget-turns",
+	"budget-tokens",
+	"budget-time",
+	"harness-cap",
+]);
 
 /** Whether the user should hear about this skip (a toast, a one-line notice), not only find it in `boulder why`. */
 export function isNoticed(reason: SkipReason): boolean {
@@ -84,6 +91,25 @@ export interface VerifyHeld {
 	commands: number;
 }
 
+/**
+ * A harness's own limit on continuations in a row (Qwen Code's and Copilot
+ * CLI's Stop-hook block caps), and where this session stands against it.
+ */
+export interface HarnessCap {
+	/** The harness, as `why` names it ("Qwen Code"). */
+	harness: string;
+	/**
+	 * The block in a row, for one prompt, that the harness overrides: Qwen
+	 * Code's `stopHookBlockingCap` (8 by default, so 7 continuations get
+	 * through); 9 for Copilot CLI, which lets 8 through.
+	 */
+	limit: number;
+	/** The continuations it has honoured in a row for this prompt: the next is overridden when `inRow + 1 >= limit`. */
+	inRow: number;
+	/** How a user raises or lifts the cap, when that can be done (a setting, where), else null. */
+	lift: string | null;
+}
+
 export interface PendingInput {
 	kind: "question" | "permission" | "wait";
 	detail?: string;
@@ -109,6 +135,8 @@ export interface SessionFacts {
 	turnUnseen?: string | null;
 	/** The harness's own goal mode drives this session: its name and what it pursues (`Claude Code's /goal "…"`). */
 	otherDriver?: string | null;
+	/** The harness's own continuation cap: a nudge it would override is never sent (guard 13). */
+	harnessCap?: HarnessCap | null;
 	pendingInput?: PendingInput | null;
 	lastAssistantText?: string | null;
 	backgroundTasks?: number;
@@ -392,6 +420,11 @@ export function decide(input: IdleInput): Decision {
 		return skip("stagnation", `the last ${episode.stagnation} nudges brought no progress`);
 	}
 
+	// 13
+	if (facts.harnessCap && facts.harnessCap.inRow + 1 >= facts.harnessCap.limit) {
+		return skip("harness-cap", harnessCapText(facts.harnessCap, work.counts.open));
+	}
+
 	const key = `${input.scope}#${turn.seq}.${state.failures?.count ?? 0}`;
 	const next: ContinuationState = {
 		...state,
@@ -511,6 +544,12 @@ function finish(input: IdleInput, next: ContinuationState, core: Verdict): Decis
 		},
 		next: keepPending ? { ...recorded, lastDecision: next.lastDecision } : recorded,
 	};
+}
+
+function harnessCapText(cap: HarnessCap, open: number): string {
+	const most = Math.max(0, cap.limit - 1);
+	const lift = cap.lift ? `raise ${cap.lift} to allow more` : "no setting raises it";
+	return `${cap.harness} lets at most ${most} continuation(s) in a row through for one prompt and would override this nudge (${cap.inRow} went through), so the agent stops with ${open} item(s) open; ${lift}`;
 }
 
 function foreignText(foreign: ForeignWork): string {

@@ -3,9 +3,11 @@
  * answer it gets. Contract: adapters and the CLI build and read these; they
  * never build state or log records themselves.
  */
-import type { Figures, PendingInput, Verdict } from "../core/policy.js";
+import type { Figures, HarnessCap, PendingInput, Verdict } from "../core/policy.js";
 import type { BackgroundTask, TokenSpend } from "../core/turns.js";
 import type { NamedTask } from "../core/watchdog.js";
+
+export type { HarnessCap };
 
 /** Who is going idle: a harness session. */
 export interface SessionRef {
@@ -42,18 +44,6 @@ export interface IdleFacts {
 	 * the stop is a `harness-cap` outcome, never a delivery failure.
 	 */
 	harnessCap?: HarnessCap | null;
-}
-
-/** A harness's continuation cap, and where this session stands against it. */
-export interface HarnessCap {
-	/** The harness, as `why` names it ("Qwen Code"). */
-	harness: string;
-	/** How many blocks in a row the harness allows for one prompt. */
-	limit: number;
-	/** The continuations it has honoured in a row for this prompt: the next is overridden when `inRow + 1 >= limit`. */
-	inRow: number;
-	/** How a user lifts or raises the cap, when that can be done ("stopHookBlockingCap in .qwen/settings.json"), else null. */
-	lift: string | null;
 }
 
 export type SessionEvent =

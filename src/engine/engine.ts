@@ -484,6 +484,7 @@ export class Engine {
 					canAbortChildren: facts.canAbortChildren ?? false,
 					turnUnseen: facts.turnUnseen ?? null,
 					otherDriver: facts.otherDriver ?? null,
+					harnessCap: facts.harnessCap ?? null,
 				},
 				config: this.config,
 				now,

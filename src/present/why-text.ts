@@ -72,6 +72,8 @@ const DECISIONS: Record<ReasonCode, Words> = {
 		const count = figure("stagnation");
 		return stopped(count !== null ? `the last ${count} nudges brought no progress` : record.detail);
 	},
+	"harness-cap": ({ record }) =>
+		stopped(`the harness stopped it: ${record.detail}; your next message starts a new prompt`),
 	continue: ({ record }) => ({ headline: "continued", text: record.detail, tone: "go" }),
 	"verify-failed": ({ record }) => ({
 		headline: "continued",

@@ -208,7 +208,8 @@ function sessionBadge(session: FleetSession, waiting: string | null): Badge {
 	if (!last) return { text: "idle", tone: "idle" };
 	if (last.kind === "inject") return { text: "rolling", tone: "go" };
 	if (last.kind === "complete") return { text: "done", tone: "done" };
-	if (last.reason.startsWith("budget-") || last.reason === "stagnation") return { text: "held", tone: "stop" };
+	if (last.reason.startsWith("budget-") || last.reason === "stagnation" || last.reason === "harness-cap")
+		return { text: "held", tone: "stop" };
 	return { text: "idle", tone: "idle" };
 }
 

@@ -433,4 +433,31 @@ describe("the decision on idle, guard by guard", () => {
 			expect(decision.figures.stagnation).toBe(0);
 		});
 	});
+
+	describe("13 harness-cap", () => {
+		const cap = (inRow: number, limit = 8) => ({
+			facts: { harnessCap: { harness: "Qwen Code", limit, inRow, lift: "stopHookBlockingCap" } },
+		});
+		it("nudges while the harness would deliver the block", () => {
+			expect(idle(afterTurn("continuation"), open, cap(6)).kind).toBe("inject");
+		});
+		it("does not send the block the harness would override, and tells the user which cap and how to raise it", () => {
+			const decision = idle(afterTurn("continuation"), open, cap(7));
+			expect(decision).toMatchObject({ kind: "skip", reason: "harness-cap", notice: true, key: null });
+			expect(decision.detail).toBe(
+				"Qwen Code lets at most 7 continuation(s) in a row through for one prompt and would override this nudge (7 went through), so the agent stops with 2 item(s) open; raise stopHookBlockingCap to allow more",
+			);
+		});
+		it("keeps the nudge's bookkeeping: no turn spent, nothing pending to be reported as failed", () => {
+			const decision = idle(afterTurn("continuation"), open, cap(7));
+			expect(decision.next.lastDecision).toMatchObject({ kind: "skip", reason: "harness-cap", delivery: null });
+			expect(decision.next.episode?.autoTurns ?? 0).toBe(0);
+		});
+		it("lets an earlier guard answer first: a pending question", () => {
+			expect(
+				idle(afterTurn("continuation"), open, { facts: { ...cap(7).facts, pendingInput: { kind: "question" } } })
+					.reason,
+			).toBe("awaiting-user");
+		});
+	});
 });

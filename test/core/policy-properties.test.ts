@@ -92,6 +92,8 @@ interface World {
 	delivered: number;
 	/** Of those, the ones whose turn died on an API error. */
 	erroredNudges: number;
+	/** The harness's own cap on continuations in a row, when it has one: the facts carry where the run stands. */
+	harnessCap?: number;
 }
 
 function startList(): Todo[] {
@@ -122,10 +124,14 @@ function step(world: World, event: Event, config: Config, index: number, decisio
 			let state = world.state;
 			let pendingKey = world.pendingKey;
 			for (let i = 0; i <= event.dupes; i++) {
+				const harnessCap =
+					world.harnessCap === undefined
+						? null
+						: { harness: "H", limit: world.harnessCap, inRow: world.delivered, lift: null };
 				const decision = decide({
 					state,
 					work: todosView(world.list, 3),
-					facts: world.facts,
+					facts: { ...world.facts, harnessCap },
 					config,
 					now,
 					scope: "p",
@@ -229,6 +235,28 @@ describe("policy invariants", () => {
 		// The property is only worth something if the runs really nudged (of the runs made: a time bound may stop short of RUNS).
 		expect(runsWithNudges).toBeGreaterThan(runs / 2);
 		expect(runsAtTheBound).toBeGreaterThan(0);
+	});
+
+	it(`(f) never sends a nudge past the harness's own cap, and says so as harness-cap, never as a failed delivery (${RUNS} runs)`, () => {
+		let runsAtTheCap = 0;
+		fc.assert(
+			fc.property(
+				configArb,
+				fc.integer({ min: 1, max: 12 }),
+				fc.array(eventArb, { maxLength: 200 }),
+				(config, cap, events) => {
+					const { decisions, world } = play(config, events, { ...userTurnWorld(), harnessCap: cap });
+					expect(world.delivered).toBeLessThanOrEqual(cap - 1);
+					const capped = decisions.filter((decision) => decision.reason === "harness-cap");
+					if (capped.length > 0) runsAtTheCap++;
+					for (const decision of capped) {
+						expect(decision).toMatchObject({ kind: "skip", notice: true, key: null });
+					}
+				},
+			),
+			{ numRuns: RUNS },
+		);
+		expect(runsAtTheCap).toBeGreaterThan(0);
 	});
 
 	it(`(b) never nudges after an abort until a real user turn, whatever else happens (${RUNS} runs)`, () => {

@@ -147,7 +147,12 @@ describe("boulder with the real Copilot CLI", () => {
 
 			// Copilot delivers 8 blocks in a row and no more, tool calls or not: boulder does not print a ninth.
 			expect(nudges(server)).toBe(8);
-			expect(await boulderOk("why")).toMatch(/Copilot CLI ends a turn after 8 stop-hook continuations in a row/);
+			expect(await boulderOk("why")).toMatch(
+				/the harness stopped it: Copilot CLI lets at most 8 continuation\(s\) in a row through .*no setting raises it/,
+			);
+			// Every nudge the log calls sent reached the model: 8 lines, 8 received.
+			expect((await decisions()).filter((line) => line.reason === "continue")).toHaveLength(8);
+			expect((await decisions()).filter((line) => line.reason === "delivery-failed")).toEqual([]);
 			const [log] = await readEventLogs(sandbox);
 			await copilot(server, "Carry on with the list.", [`--resume=${log?.session}`]);
 

@@ -145,7 +145,16 @@ describe("Qwen Code, real binary", () => {
 			expect(run.exitCode, run.stderr).toBe(0);
 			expect(nudges(server)).toBe(7);
 			expect(run.stdout).not.toMatch(/overriding and ending the turn/);
-			expect(await boulderOk("why")).toMatch(/stopHookBlockingCap/);
+			// Every nudge the log calls sent reached the model: 7 lines, 7 received; the eighth is the cap's stop.
+			const lines = await decisions();
+			expect(lines.filter((line) => line.reason === "continue")).toHaveLength(7);
+			expect(lines.filter((line) => line.reason === "delivery-failed")).toEqual([]);
+			expect(lines.filter((line) => line.reason === "harness-cap")).toHaveLength(1);
+			// The user hears it once, in the session, as for a stagnation stop.
+			expect(run.stderr.match(/boulder: not continuing — Qwen Code lets at most 7/g)).toHaveLength(1);
+			expect(await boulderOk("why")).toMatch(
+				/the harness stopped it: Qwen Code lets at most 7 continuation\(s\) in a row through .*stopHookBlockingCap/,
+			);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -26,9 +26,10 @@
  *   (bounded) for its own `hook.start` line there and reads the turn that
  *   ends at it; a log that never gets it is an unseen turn.
  * - Copilot delivers at most 8 blocks in a row (its own cap, which nothing
- *   lifts): a nudge that would be the ninth is not printed but reported as
- *   undelivered, so `boulder why` says Copilot stopped the agent, not boulder.
- *   The user's next prompt starts a fresh chain.
+ *   lifts): the chain so far is an idle fact, so the policy does not send a
+ *   ninth and says Copilot stopped the agent (`harness-cap`), not boulder.
+ *   A chain the log cannot count is an unseen turn, never a free pass. The
+ *   user's next prompt starts a fresh chain.
  * - sessionStart with `source: "resume"` carries the resume context (where
  *   the unfinished work stands) as `additionalContext`.
  * - agentStop has no channel for a notice to the user: a limit reached or a
@@ -39,9 +40,8 @@ import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/eng
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { stringField } from "../shared/hook-input.js";
+import { messageOf, stringField } from "../shared/hook-input.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
-import { capReached } from "./messages.js";
 import { type readTodos, sessionDbOf } from "./todos.js";
 import {
 	COPILOT_BLOCK_CAP,
@@ -124,17 +124,20 @@ async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): P
 	if (unseen !== null) facts.turnUnseen = unseen;
 	if (turn?.abort) facts.interruptAt = turn.abort.at;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	if (input.transcriptPath !== null && !ref.subagent) {
+		try {
+			const inRow = await deps.readBlockChain(input.transcriptPath);
+			facts.harnessCap = { harness: "Copilot CLI", limit: COPILOT_BLOCK_CAP + 1, inRow, lift: null };
+		} catch (error) {
+			facts.turnUnseen ??= `its continuations in a row cannot be counted in ${input.transcriptPath} (${messageOf(error)})`;
+		}
+	}
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
 	};
 	const result = await engine.turnEndedAndIdle(ref, end, facts);
 	if (result.kind !== "inject") return NOTHING;
-	const blocks = input.transcriptPath === null ? 0 : await deps.readBlockChain(input.transcriptPath).catch(() => 0);
-	if (blocks >= COPILOT_BLOCK_CAP) {
-		await engine.deliveryFailed(ref, result.key, capReached(COPILOT_BLOCK_CAP));
-		return NOTHING;
-	}
 	return answerFor(result, ref, engine);
 }
 

@@ -7,10 +7,6 @@
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 
 /** Why a nudge was not sent: Copilot ends the turn by itself after this many agentStop blocks in a row. */
-export function capReached(cap: number): string {
-	return `Copilot CLI ends a turn after ${cap} stop-hook continuations in a row and would not deliver another (its own cap, which no setting lifts); your next message starts a fresh run`;
-}
-
 export const INSTALL_TEXT = {
 	...hooksInstallText("Copilot CLI", {
 		restart:

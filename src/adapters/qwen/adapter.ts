@@ -6,11 +6,19 @@
  */
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { CAP_TEXT, INSTALL_TEXT } from "./messages.js";
 import { normalizeQwenTodoWrite } from "./todos.js";
 
+/** Spelled out here, not imported, so the registry does not load the installer. */
+const RAISE_CAP_FLAG = "raise-cap";
+
 function placeOf(place: InstallPlace) {
-	return { cwd: place.cwd, env: place.env, scope: place.scope as "project" | "user" };
+	return {
+		cwd: place.cwd,
+		env: place.env,
+		scope: place.scope as "project" | "user",
+		raiseCap: place.flags?.includes(RAISE_CAP_FLAG) ?? false,
+	};
 }
 
 export const qwenAdapter: HarnessAdapter = {
@@ -25,6 +33,7 @@ export const qwenAdapter: HarnessAdapter = {
 		{ name: "user", help: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project" },
 	],
 	defaultScope: "project",
+	installFlags: [{ name: RAISE_CAP_FLAG, help: CAP_TEXT.flagHelp }],
 	async install(place) {
 		const { installQwen } = await import("./install.js");
 		const { report, notes } = await installQwen(placeOf(place));

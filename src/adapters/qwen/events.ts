@@ -16,9 +16,9 @@
  *   nothing, so it does not nudge; the user's next prompt starts afresh.
  * - Qwen Code overrides the Stop hook once it has blocked `cap` times in a
  *   row for one prompt (`stopHookBlockingCap`, 8 by default, at most 100;
- *   `QWEN_CODE_STOP_HOOK_BLOCK_CAP` wins). A nudge that would be the cap-th
- *   is not printed: it is reported as undeliverable, with the cap named, so
- *   `boulder why` says the harness ended the run, not boulder.
+ *   `QWEN_CODE_STOP_HOOK_BLOCK_CAP` wins). The cap and the prompt's
+ *   continuations so far are an idle fact: the policy does not send the
+ *   nudge Qwen Code would override, and says so (`harness-cap`).
  * - `permission_mode: "plan"`: Qwen Code's plan mode, where the agent only
  *   proposes and the user approves; boulder waits for the user.
  * - SessionStart `resume` (`--resume`, `--continue`) or `compact` carries the
@@ -36,7 +36,7 @@ import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { HARNESS, type QwenHookInput } from "./hook-input.js";
-import { capReached, planModeWait } from "./messages.js";
+import { CAP_LIFT, planModeWait } from "./messages.js";
 import { TODO_TOOL, todoWriteList } from "./todos.js";
 import { type QwenTurn, type ReadQwenTurnOptions, unreadableReason, unseenReason } from "./transcript.js";
 
@@ -124,17 +124,14 @@ async function onStop(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps)
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
 	else if (stringField(input, "permission_mode") === "plan")
 		facts.pendingInput = { kind: "wait", detail: planModeWait };
+	if (turn?.continuations != null) {
+		facts.harnessCap = { harness: "Qwen Code", limit: cap, inRow: turn.continuations, lift: CAP_LIFT };
+	}
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.endMarker } : {}),
 	};
-	// The nudge that would be the cap-th block in a row is overridden by Qwen Code: not printed, and said so.
-	const capped = turn?.continuations != null && turn.continuations + 1 >= cap;
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: !capped });
-	if (capped && result.kind === "inject") {
-		await engine.deliveryFailed(ref, result.key, capReached(cap));
-		return NOTHING;
-	}
+	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
 	return answerFor(result, ref, engine, { delivered: true });
 }
 

@@ -37,7 +37,7 @@ import {
 } from "../shared/hooks-file.js";
 import type { InstallReport } from "../shared/install-report.js";
 import { plainValue } from "../shared/settings-json.js";
-import { qwenHome } from "./cap.js";
+import { effectiveCap, MAX_CAP, qwenHome } from "./cap.js";
 import {
 	HOOK_BUNDLE,
 	type HookForm,
@@ -50,7 +50,8 @@ import {
 	parseOurCommand,
 	REGISTRATIONS,
 } from "./hook-config.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { CAP_TEXT, INSTALL_TEXT } from "./messages.js";
+import { withRaisedCap } from "./raise-cap.js";
 
 export const INSTALL_SCOPES = ["project", "user"] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -88,6 +89,8 @@ export interface InstallOptions extends Place {
 	scope: InstallScope;
 	program?: HookForm;
 	root?: string;
+	/** Also set `stopHookBlockingCap` to its maximum in the same settings file (`--raise-cap`). */
+	raiseCap?: boolean;
 }
 
 export async function installQwen(options: InstallOptions): Promise<{ report: InstallReport; notes: string[] }> {
@@ -97,15 +100,24 @@ export async function installQwen(options: InstallOptions): Promise<{ report: In
 	if (!existsSync(bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(bundle));
 	const file = settingsFile(options.scope, options);
 	const original = await readConfigText(file);
-	const edit = withOurQwenHooks(original ?? "", file, program);
+	const hooks = withOurQwenHooks(original ?? "", file, program);
+	const raised = options.raiseCap ? withRaisedCap(hooks.text, file) : { text: hooks.text, changed: false };
+	const edit = { ...hooks, text: raised.text, changed: hooks.changed || raised.changed };
 	const notes = [
 		isPortable(program) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(program.node, program.bundle),
-		INSTALL_TEXT.cap,
+		await capNote(options, file, raised.changed),
 	];
 	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
 	const backup = await writeConfigText(file, original, edit.text, options);
 	const action = edit.removed > 0 ? "updated" : "installed";
 	return { report: { file, action, backup, entries: edit.added }, notes };
+}
+
+/** What the install says about Qwen Code's continuation cap: what it set, or where it stands and how to raise it. Never silent. */
+async function capNote(options: InstallOptions, file: string, raised: boolean): Promise<string> {
+	if (options.raiseCap) return raised ? CAP_TEXT.set(file) : CAP_TEXT.alreadySet(file);
+	const cap = await effectiveCap(options.env, options.cwd);
+	return cap >= MAX_CAP ? CAP_TEXT.ok(cap) : CAP_TEXT.offer(cap, options.scope);
 }
 
 export async function uninstallQwen(options: InstallOptions): Promise<InstallReport> {

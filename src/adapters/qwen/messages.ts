@@ -10,14 +10,25 @@ import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/
 export const planModeWait = "Qwen Code is in plan mode: the agent proposes and waits for the user to approve";
 
 /** Why a nudge was not sent: Qwen Code would have overridden it. */
-export function capReached(cap: number): string {
-	return `Qwen Code ends a prompt's run after ${cap} Stop-hook blocks in a row (stopHookBlockingCap, at most 100; QWEN_CODE_STOP_HOOK_BLOCK_CAP); send a message to go on`;
-}
+/** Where Qwen Code's continuation cap is raised, as `why` names it. */
+export const CAP_LIFT =
+	'"stopHookBlockingCap" in .qwen/settings.json (`boulder install qwen --raise-cap` sets it to 100, its maximum) or QWEN_CODE_STOP_HOOK_BLOCK_CAP';
 
 export const INSTALL_TEXT = {
 	...hooksInstallText("Qwen Code"),
 	portable: portableHooksNote({ onPath: "boulder-hook", notice: false }),
-	cap: 'Qwen Code honours 7 continuations per prompt unless told otherwise: set "stopHookBlockingCap": 100 in its settings (or QWEN_CODE_STOP_HOOK_BLOCK_CAP=100) so a long list can finish; boulder\'s own budgets still bound every run.',
+};
+
+/** What `boulder install qwen` says about Qwen Code's continuation cap. */
+export const CAP_TEXT = {
+	flagHelp:
+		"also set stopHookBlockingCap to 100 in the same settings: Qwen Code lets only 7 continuations through per prompt by default, and a headless run (qwen -p) is one prompt",
+	set: (file: string) =>
+		`Set "stopHookBlockingCap": 100 in ${file}: Qwen Code now lets 99 continuations through per prompt, so a long list can finish in one run; boulder's budgets and stagnation guard still bound it. \`boulder uninstall\` leaves it; remove it by hand to undo.`,
+	alreadySet: (file: string) => `"stopHookBlockingCap" is already 100 in ${file}.`,
+	ok: (cap: number) => `Qwen Code lets ${cap - 1} continuations through per prompt (stopHookBlockingCap ${cap}).`,
+	offer: (cap: number, scope: string) =>
+		`Qwen Code lets only ${cap - 1} continuation(s) through per prompt (stopHookBlockingCap ${cap}), and a headless run (qwen -p) is one prompt: a longer list stops there, and boulder says so in the session and in \`boulder why\`. To raise it, run \`boulder install qwen --${scope} --raise-cap\` (it sets "stopHookBlockingCap": 100), or set QWEN_CODE_STOP_HOOK_BLOCK_CAP=100.`,
 };
 
 /** What `boulder doctor` says about Qwen Code installs. */

@@ -187,7 +187,7 @@ describe("Copilot CLI's events", () => {
 		expect((await store.readDecisions()).at(-1)?.kind).toBe("complete");
 	});
 
-	it("does not print a ninth block in a row, which Copilot would not deliver, and says why", async () => {
+	it("does not print a ninth block in a row, which Copilot would not deliver: a harness-cap stop, not a failed delivery", async () => {
 		await send("userPromptSubmitted", { prompt: "Work the list." });
 		todos = items(Array.from({ length: 12 }, () => "pending"));
 		for (let done = 0; done < 8; done++) {
@@ -197,15 +197,30 @@ describe("Copilot CLI's events", () => {
 		}
 		todos = items(Array.from({ length: 12 }, (_, index) => (index < 8 ? "completed" : "pending")));
 		expect((await stop()).output).toBeNull();
-		const failed = (await store.readDecisions()).filter((line) => line.reason === "delivery-failed");
-		expect(failed).toEqual([
+		const lines = await store.readDecisions();
+		expect(lines.filter((line) => line.reason === "delivery-failed")).toEqual([]);
+		// Every nudge logged as sent was printed: 8 lines, 8 received.
+		expect(lines.filter((line) => line.reason === "continue")).toHaveLength(8);
+		expect(lines.filter((line) => line.reason === "harness-cap")).toEqual([
 			expect.objectContaining({
-				detail: expect.stringMatching(/Copilot CLI ends a turn after 8 stop-hook continuations/),
+				detail: expect.stringMatching(
+					/Copilot CLI lets at most 8 continuation\(s\) in a row through .*4 item\(s\) open; no setting raises it/,
+				),
 			}),
 		]);
 		await send("userPromptSubmitted", { prompt: "Carry on." });
 		chain = 0;
 		expect((await stop()).output).toMatchObject({ decision: "block" });
+	});
+
+	it("does not nudge when the continuations in a row cannot be counted: an unreadable log is no free pass past the cap", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(["pending", "pending"]);
+		const failing = { ...deps(), readBlockChain: async () => Promise.reject(new Error("EACCES: permission denied")) };
+		const answer = await handleHook(input("agentStop", { transcriptPath: LOG, stop_hook_active: false }), failing);
+		expect(answer.output).toBeNull();
+		const last = (await store.readDecisions()).at(-1);
+		expect(last).toMatchObject({ reason: "turn-unsafe", detail: expect.stringMatching(/cannot be counted.*EACCES/) });
 	});
 
 	it("never continues a subagent: its agentStop (with agentId) and subagentStop answer nothing", async () => {

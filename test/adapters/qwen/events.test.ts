@@ -85,3 +85,64 @@ describe("Qwen Code's SessionStart", () => {
 		expect(await engine.explain({ lines: 100 })).toHaveLength(before.length);
 	});
 });
+
+describe("Qwen Code's continuation cap at Stop", () => {
+	const clock = { t: Date.UTC(2026, 11, 1, 9, 0, 0), now: () => clock.t };
+	const ref = { harness: "qwen", sessionId: "s1" };
+
+	async function stopAfter(continuations: number, cap = 8) {
+		const store = new MemoryStore("/w", { clock });
+		const engine = new Engine({ store, config: Config.parse({}), clock, plans: { read: async () => null } });
+		await engine.turnStarted(ref, "user");
+		await engine.todosChanged(ref, [
+			{ content: "Item A", status: "completed" },
+			{ content: "Item B", status: "pending" },
+		]);
+		clock.t += 1000;
+		const deps: QwenHookDeps = {
+			engine,
+			readTurn: async () => ({
+				spend: { input: 10, output: 5, cacheWrite: 0 },
+				calls: 1,
+				activity: 0,
+				pendingQuestion: null,
+				lastAssistantText: "Done with that one.",
+				foundStart: true,
+				endMarker: `m${continuations}`,
+				continuations,
+				partialLastLine: false,
+				skippedLines: 0,
+				lagging: false,
+				limit: null,
+			}),
+			cap: async () => cap,
+		};
+		const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/w", hook_event_name: "Stop" };
+		const parsed = parseQwenHookInput(
+			JSON.stringify({ ...base, stop_hook_active: continuations > 0, last_assistant_message: "Done with that one." }),
+			"Stop",
+		);
+		if (!parsed.ok) throw new Error(parsed.problem);
+		const answer = await handleQwenHook(parsed.input, deps);
+		return { answer, decisions: await store.readDecisions() };
+	}
+
+	it("nudges while Qwen Code would still deliver the block", async () => {
+		const { answer } = await stopAfter(6);
+		expect(answer.output).toMatchObject({ decision: "block" });
+	});
+
+	it("stops at the cap as a harness-cap decision with a notice naming the setting, never as a failed delivery", async () => {
+		const { answer, decisions } = await stopAfter(7);
+		expect(answer.output).toEqual({
+			systemMessage: expect.stringMatching(/Qwen Code lets at most 7 continuation\(s\) in a row .*stopHookBlockingCap/),
+		});
+		expect(decisions.filter((line) => line.reason === "delivery-failed")).toEqual([]);
+		expect(decisions.at(-1)).toMatchObject({ kind: "skip", reason: "harness-cap" });
+	});
+
+	it("follows a raised cap", async () => {
+		const { answer } = await stopAfter(7, 100);
+		expect(answer.output).toMatchObject({ decision: "block" });
+	});
+});

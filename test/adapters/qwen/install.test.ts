@@ -10,6 +10,7 @@ import {
 	withOurQwenHooks,
 	withoutOurQwenHooks,
 } from "../../../src/adapters/qwen/install.js";
+import { withRaisedCap } from "../../../src/adapters/qwen/raise-cap.js";
 
 const PINNED = { node: "/usr/bin/node", bundle: "/opt/boulder/dist/hook/boulder-hook.cjs", version: "1.2.3" };
 
@@ -84,5 +85,59 @@ describe("install and uninstall", () => {
 		expect(report.backup?.startsWith(join(root, "state"))).toBe(true);
 		await uninstallQwen(place);
 		expect(await readFile(settings, "utf8")).toBe(before);
+	});
+});
+
+describe("raising Qwen Code's continuation cap (--raise-cap)", () => {
+	const file = "settings.json";
+
+	it("sets stopHookBlockingCap to 100, keeping every other byte, and changes nothing when it already is", () => {
+		const original = '{\n  "$version": 4,\n  "model":   { "name": "qwen3" }\n}\n';
+		const raised = withRaisedCap(original, file);
+		expect(raised.changed).toBe(true);
+		expect(raised.text).toContain('"model":   { "name": "qwen3" }');
+		expect(raised.text).toMatch(/"stopHookBlockingCap": 100/);
+		expect(withRaisedCap(raised.text, file)).toEqual({ text: raised.text, changed: false });
+	});
+
+	it("raises a lower cap in place", () => {
+		const raised = withRaisedCap('{ "stopHookBlockingCap": 8, "x": 1 }\n', file);
+		expect(raised.text).toBe('{ "stopHookBlockingCap": 100, "x": 1 }\n');
+	});
+
+	it("refuses a file that is not a settings object, naming it", () => {
+		expect(() => withRaisedCap("[1, 2", "/p/.qwen/settings.json")).toThrow(/\/p\/\.qwen\/settings\.json/);
+	});
+
+	describe("through the installer", () => {
+		let root: string;
+		let env: NodeJS.ProcessEnv;
+		beforeEach(async () => {
+			root = await mkdtemp(join(tmpdir(), "qwen-cap-"));
+			env = {
+				HOME: join(root, "home"),
+				XDG_STATE_HOME: join(root, "state"),
+				QWEN_CODE_SYSTEM_SETTINGS_PATH: join(root, "none.json"),
+			};
+			await mkdir(join(root, "project"), { recursive: true });
+		});
+		afterEach(async () => rm(root, { recursive: true, force: true }));
+
+		it("offers it, never silently, when the cap is low", async () => {
+			const { notes } = await installQwen({ cwd: join(root, "project"), env, scope: "project" });
+			expect(notes.join("\n")).toMatch(/only 7 continuation\(s\) .*boulder install qwen --project --raise-cap/);
+			const text = await readFile(join(root, "project", ".qwen", "settings.json"), "utf8");
+			expect(text).not.toContain("stopHookBlockingCap");
+		});
+
+		it("sets it with the flag, says so, and leaves it on uninstall", async () => {
+			const place = { cwd: join(root, "project"), env, scope: "project" as const, raiseCap: true };
+			const { report, notes } = await installQwen(place);
+			expect(notes.join("\n")).toMatch(/Set "stopHookBlockingCap": 100 in .*settings\.json/);
+			expect(JSON.parse(await readFile(report.file, "utf8"))).toMatchObject({ stopHookBlockingCap: 100 });
+			expect((await installQwen(place)).report.action).toBe("unchanged");
+			expect((await uninstallQwen(place)).action).toBe("removed");
+			expect(JSON.parse(await readFile(report.file, "utf8"))).toEqual({ $version: 4, stopHookBlockingCap: 100 });
+		});
 	});
 });
