@@ -13,7 +13,7 @@
  * Contract: pure; the engine persists the state in the session's record.
  */
 import { HYGIENE_PLAN_REMINDER, HYGIENE_TODOS_REMINDER } from "./prompts/hygiene.prompt.js";
-import { fillTemplate } from "./prompts.js";
+import { fillTemplate } from "./template.js";
 import type { WorkView } from "./work-view.js";
 import { z } from "./zod.js";
 

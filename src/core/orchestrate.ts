@@ -10,7 +10,7 @@
 import type { Config } from "./config.js";
 import type { PlanItem } from "./plan-body.js";
 import { DELEGATED_VERIFY_NOTE, ORCHESTRATOR_EDIT_TEXT } from "./prompts/orchestrate.prompt.js";
-import { fillTemplate } from "./prompts.js";
+import { fillTemplate } from "./template.js";
 import { canonicalText, isOpen } from "./todos.js";
 
 export interface FileChange {

@@ -10,13 +10,10 @@ import { ORCHESTRATE_CONTINUATION_PROMPT } from "./prompts/orchestrate.prompt.js
 import { VERIFY_FAILED_PROMPT } from "./prompts/verify-failed.prompt.js";
 import { WATCHDOG_ABORTED, WATCHDOG_CHECK, WATCHDOG_NOTE } from "./prompts/watchdog.prompt.js";
 import { WORK_COMPLETE_MESSAGE } from "./prompts/work-complete.prompt.js";
+import { fillTemplate } from "./template.js";
 import { canonicalText } from "./todos.js";
 import { ageText, type OverdueTask, taskName } from "./watchdog.js";
 import type { WorkView } from "./work-view.js";
-
-export function fillTemplate(template: string, fields: Record<string, string>): string {
-	return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fields[name] ?? "");
-}
 
 export function progressText(view: WorkView): string {
 	const { counts } = view;

@@ -14,7 +14,8 @@
 import type { Config } from "./config.js";
 import type { SessionFacts } from "./policy.js";
 import { RESUME_CONTEXT, RESUME_ORCHESTRATOR_DELEGATE, RESUME_ORCHESTRATOR_RESUME } from "./prompts/resume.prompt.js";
-import { fillTemplate, progressText } from "./prompts.js";
+import { progressText } from "./prompts.js";
+import { fillTemplate } from "./template.js";
 import { canonicalText, isOpen, type TodoStatus } from "./todos.js";
 import type { ContinuationState } from "./turns.js";
 import type { WorkView } from "./work-view.js";

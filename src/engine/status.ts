@@ -26,7 +26,7 @@ import type { StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
 import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
 import { loadConfig } from "./config-loader.js";
-import type { PlanSource } from "./engine.js";
+import type { PlanSource } from "./engine-types.js";
 import { filePlans } from "./plan-files.js";
 import { foreignOf } from "./work-context.js";
 import { findProject, projectStore } from "./worktree.js";

@@ -8,33 +8,13 @@ import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
+import type { Read, StateProblem, Update } from "./state-words.js";
 import type { TrustGrant, TrustView } from "./trust.js";
 import type { ClaimResult } from "./verify-claims.js";
 import type { WorksFile } from "./works.js";
 
 export type { Clock } from "../core/clock.js";
-
-/** A state file that could not be used: moved aside untouched, never dropped. */
-export interface StateProblem {
-	/** The file as it was named when it was found bad. */
-	file: string;
-	/** Where it was moved, or null if it could not be moved. */
-	movedTo: string | null;
-	reason: string;
-	at: number;
-}
-
-export type Read<T> =
-	| { kind: "ok"; value: T }
-	| { kind: "missing" }
-	/** Unparseable, wrong shape, or from a newer version: the scope fails closed. */
-	| { kind: "unreadable"; problem: StateProblem };
-
-export interface Update<R, T> {
-	result: R;
-	/** The new content, or null to leave the file as it is. */
-	next: T | null;
-}
+export type { Read, StateProblem, Update } from "./state-words.js";
 
 /** Which decisions to read: all of them unless narrowed. */
 export interface ReadDecisionsQuery {

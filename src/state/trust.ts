@@ -20,7 +20,7 @@ import { BoulderError } from "../core/errors.js";
 import { hash64 } from "../core/hash.js";
 import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
-import type { Clock, Read, StateProblem } from "./store.js";
+import type { Clock, Read, StateProblem } from "./state-words.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const TRUST_DIR_NAME = "trust";

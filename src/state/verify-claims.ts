@@ -9,7 +9,7 @@
  */
 import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
-import type { Clock } from "./store.js";
+import type { Clock } from "./state-words.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const VERIFY_CLAIMS_FILE = "verify-running.json";

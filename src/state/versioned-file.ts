@@ -15,7 +15,7 @@ import { z } from "../core/zod.js";
 import { syncDir, writeFileAtomic } from "./atomic-write.js";
 import { type LockHandle, type LockOptions, withLock } from "./lock.js";
 import { closeStateFile, isNotAStateFile, openStateFileSync, readOpenedStateFileSync } from "./state-file.js";
-import type { Clock, StateProblem } from "./store.js";
+import type { Clock, StateProblem } from "./state-words.js";
 
 /** Why a file was moved aside; part of its new name. */
 export const AsideReason = z.enum(["corrupt", "invalid", "future", "not-a-file"]);

@@ -64,7 +64,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 	engine: ["core", "state", "engine"],
 	present: ["core", "engine", "present"],
 	adapters: ["core", "engine", "present", "adapters"],
-	cli: ["core", "state", "engine", "present", "adapters", "ui", "cli"],
+	cli: ["core", "engine", "present", "adapters", "ui", "cli"],
 	ui: ["core", "engine", "present", "adapters", "ui"],
 	demo: ["core", "state", "engine", "present", "demo"],
 	root: ["core", "state", "engine", "present", "adapters"],
@@ -133,6 +133,53 @@ export function violations(sources: readonly SourceFile[]): string[] {
 			}
 		}
 	}
+	return found;
+}
+
+/**
+ * The import cycles inside each layer, as the files of each cycle (sorted),
+ * type-only and dynamic imports included: a layer's files form a tree of
+ * leaves and users, so any of its modules can be read, tested and loaded on
+ * its own. Tarjan's strongly connected components over the layer's edges.
+ */
+export function layerCycles(sources: readonly SourceFile[]): string[][] {
+	const next = new Map<string, string[]>();
+	for (const source of sources) {
+		const targets = importsOf(source)
+			.filter((edge) => !edge.external && layerOf(edge.to) === layerOf(source.file))
+			.map((edge) => edge.to);
+		next.set(source.file, targets);
+	}
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const found: string[][] = [];
+	const visit = (file: string): void => {
+		index.set(file, index.size);
+		low.set(file, index.get(file) as number);
+		stack.push(file);
+		onStack.add(file);
+		for (const target of next.get(file) ?? []) {
+			if (!next.has(target)) continue;
+			if (!index.has(target)) {
+				visit(target);
+				low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+			} else if (onStack.has(target)) {
+				low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+			}
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const component: string[] = [];
+		for (;;) {
+			const member = stack.pop() as string;
+			onStack.delete(member);
+			component.push(member);
+			if (member === file) break;
+		}
+		if (component.length > 1 || (next.get(file) ?? []).includes(file)) found.push(component.sort());
+	};
+	for (const file of next.keys()) if (!index.has(file)) visit(file);
 	return found;
 }
 

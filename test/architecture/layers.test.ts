@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importsOf, readSources, type SourceFile, violations } from "./imports.js";
+import { importsOf, layerCycles, readSources, type SourceFile, violations } from "./imports.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
 const sources = readSources(SRC);
@@ -70,5 +70,35 @@ describe("the layers of docs/architecture.md, read from the source", () => {
 			"adapters/opencode/oops.ts: names boulder's state folder; only src/state touches state files",
 			"adapters/opencode/oops.ts → adapters/claude-code/events.ts: one adapter imports another's folder",
 		]);
+	});
+
+	it("catches the CLI reading the state layer itself (its doctor goes through the engine)", () => {
+		expect(violations(add("cli/oops.ts", 'import { FileStore } from "../state/file-store.js";'))).toEqual([
+			"cli/oops.ts → state/file-store.ts: cli may not import state",
+		]);
+	});
+
+	it("has no import cycle inside a layer", () => {
+		expect(layerCycles(sources)).toEqual([]);
+	});
+
+	it("catches a cycle inside a layer, type-only imports included", () => {
+		const found = layerCycles(
+			add("core/oops-a.ts", 'import type { B } from "./oops-b.js";\nexport type A = B;').concat({
+				file: "core/oops-b.ts",
+				text: 'import { a } from "./oops-a.js";\nexport type B = typeof a;',
+			}),
+		);
+		expect(found).toEqual([["core/oops-a.ts", "core/oops-b.ts"]]);
+	});
+
+	it("catches a cycle through a lazy import too", () => {
+		const found = layerCycles(
+			add("engine/oops-a.ts", 'export const load = () => import("./oops-b.js");').concat({
+				file: "engine/oops-b.ts",
+				text: 'import { load } from "./oops-a.js";',
+			}),
+		);
+		expect(found).toEqual([["engine/oops-a.ts", "engine/oops-b.ts"]]);
 	});
 });

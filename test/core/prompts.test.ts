@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { continuationPrompt, fillTemplate, verifyFailedPrompt, workCompleteMessage } from "../../src/core/prompts.js";
+import { continuationPrompt, verifyFailedPrompt, workCompleteMessage } from "../../src/core/prompts.js";
+import { fillTemplate } from "../../src/core/template.js";
 import { view } from "./builders.js";
 
 describe("prompts", () => {

@@ -46,6 +46,6 @@ export const DOCTOR_TEXT = {
 	lowCap: (cap: number) =>
 		`Qwen Code ends a prompt's run after ${cap - 1} continuations (stopHookBlockingCap ${cap}): a long list stops there and waits for your next message`,
 	lowCapFix:
-		'set "stopHookBlockingCap": 100 in ~/.qwen/settings.json or the project\'s .qwen/settings.json (or QWEN_CODE_STOP_HOOK_BLOCK_CAP=100)',
+		'`boulder install qwen --raise-cap` (sets "stopHookBlockingCap": 100 in the settings it installs to), or set it by hand in ~/.qwen/settings.json or the project\'s .qwen/settings.json (or QWEN_CODE_STOP_HOOK_BLOCK_CAP=100)',
 	capOk: (cap: number) => `Qwen Code honours ${cap - 1} continuations per prompt (stopHookBlockingCap ${cap})`,
 };

@@ -1,8 +1,8 @@
 /** Every check `boulder doctor` runs, in order: boulder's own first, then each adapter's. */
 import type { AdapterRegistry } from "../../adapters/registry.js";
 import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { stateCheck } from "../../engine/state-check.js";
 import { configCheck } from "./config-check.js";
-import { stateCheck } from "./state-check.js";
 
 export const BUILTIN_CHECKS: readonly DoctorCheck[] = [stateCheck, configCheck];
 

@@ -3,10 +3,13 @@
  * version this boulder knows, nothing was moved aside, no lock or temp file
  * was left behind, the decision log reads, and the user-level worktree index
  * is usable. It only looks: nothing on disk changes.
+ *
+ * It lives in the engine because it reads the state layer's files as they
+ * are on disk; the CLI's doctor runs it as one of its checks and never
+ * imports the state layer itself.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import {
 	emptyTrust,
 	type FileStore,
@@ -30,7 +33,8 @@ import {
 	worksFileSpec,
 	worktreeIndexFile,
 	worktreeIndexSpec,
-} from "../../state/index.js";
+} from "../state/index.js";
+import type { DoctorCheck, DoctorContext, DoctorFinding } from "./doctor-types.js";
 
 const CHECK = "state";
 
