@@ -50,7 +50,7 @@ import {
 	type Update,
 } from "./store.js";
 import { emptyTrust, grantTrust, readTrust, type TrustGrant, type TrustView, trustRoot } from "./trust.js";
-import { type ClaimResult, claimVerify, noteVerifyGroup, releaseVerify, VERIFY_CLAIMS_FILE } from "./verify-claims.js";
+import { type ClaimResult, claimVerify, noteVerifyGroup, releaseVerify, verifyClaimsFileOf } from "./verify-claims.js";
 import {
 	inspectVersionedFile,
 	keepCopy,
@@ -131,20 +131,20 @@ export class FileStore implements Store {
 		this.worktree = path.resolve(worktree);
 		this.dir = options.stateDir ? path.resolve(options.stateDir) : path.join(this.worktree, STATE_DIR_NAME);
 		this.external = options.stateDir !== undefined;
+		this.stateHome = options.stateHome ?? boulderStateHome();
 		this.paths = {
 			works: path.join(this.dir, WORKS_FILE_NAME),
 			scopes: path.join(this.dir, "scopes"),
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
 			planSummaries: path.join(this.dir, PLAN_SUMMARIES_FILE),
-			verifyClaims: path.join(this.dir, VERIFY_CLAIMS_FILE),
+			verifyClaims: verifyClaimsFileOf(this.stateHome, this.worktree),
 		};
 		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
 		this.lock = options.lock ?? {};
 		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
 		this.worksSpec = worksFileSpec({ worktree: this.worktree, harness: options.legacyHarness ?? "unknown" });
-		this.stateHome = options.stateHome ?? boulderStateHome();
 	}
 
 	/** Contract: throws `BoulderError("usage")` for a key that is not one safe path segment. */

@@ -78,9 +78,10 @@ export {
 	type ClaimResult,
 	isLive,
 	processAlive,
-	VERIFY_CLAIMS_FILE,
+	VERIFY_CLAIMS_DIR_NAME,
 	VerifyClaim,
 	VerifyClaimsFile,
+	verifyClaimsFileOf,
 	verifyClaimsSpec,
 } from "./verify-claims.js";
 export {

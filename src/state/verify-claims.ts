@@ -1,18 +1,32 @@
 /**
- * Which works have their verify commands running, and in which process:
- * `.boulder/verify-running.json`. A Stop that finds a live claim for its work
+ * Which works have their verify commands running, and in which process: a
+ * file per worktree in the user's state folder
+ * (`verify-claims/<hash of the worktree's real path>.json`), beside the
+ * trust record and never in the worktree, so a claim that came with a
+ * checkout (a committed file naming a live process, pid 1 say) holds
+ * nothing back. A Stop that finds a live claim for its work
  * does not start a second `npm test` beside the first; a claim whose process
  * and process group are gone, or that outlived its deadline, is stale and
  * taken over. The claim is written before the commands start and the verify
  * process group is added as soon as it exists, so even a hook killed with
  * SIGKILL leaves a claim that names the group still running.
  */
+import path from "node:path";
+import { BoulderError } from "../core/errors.js";
+import { hash64 } from "../core/hash.js";
 import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
 import type { Clock } from "./state-words.js";
+import { trustRoot } from "./trust.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
-export const VERIFY_CLAIMS_FILE = "verify-running.json";
+/** The folder of the user's state folder that holds each worktree's verify claims. */
+export const VERIFY_CLAIMS_DIR_NAME = "verify-claims";
+
+/** The verify claims of a worktree: in the user's state folder, keyed by its real path as the trust record is. */
+export function verifyClaimsFileOf(stateHome: string, worktree: string): string {
+	return path.join(stateHome, VERIFY_CLAIMS_DIR_NAME, `${hash64(trustRoot(worktree))}.json`);
+}
 
 export const VerifyClaim = z.object({
 	/** The process that runs the commands (a hook, a plugin's host). */
@@ -80,6 +94,10 @@ async function change<R>(
 		file,
 		async (lock) => {
 			const read = await readVersionedFile(file, verifyClaimsSpec, { clock: options.clock, held: lock });
+			// A bad file is moved aside and starts afresh; one that could not even be moved is never written over.
+			if (read.kind === "unreadable" && read.problem.movedTo === null) {
+				throw new BoulderError("state-unreadable", `${file} cannot be used: ${read.problem.reason}`);
+			}
 			const claims = read.kind === "ok" ? read.value.works : {};
 			const { result, next } = fn(claims);
 			if (next !== null) {

@@ -74,14 +74,10 @@ describe("one verify per work at a time", () => {
 	});
 
 	it("takes over a claim whose process is gone", async () => {
-		const { worktree, store } = await started();
-		await writeFile(
-			path.join(worktree, ".boulder", "verify-running.json"),
-			JSON.stringify({
-				schemaVersion: 1,
-				works: { p: { pid: 2 ** 22 + 12345, group: null, at: clock.now(), until: clock.now() + 3_600_000 } },
-			}),
-		);
+		const { store } = await started();
+		await writeClaims(store, {
+			p: { pid: 2 ** 22 + 12345, group: null, at: clock.now(), until: clock.now() + 3_600_000 },
+		});
 		const runner = scriptedRunner([]);
 		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
 
@@ -92,12 +88,9 @@ describe("one verify per work at a time", () => {
 	});
 
 	it("respects a live claim of another process, and lets it go once its deadline passed", async () => {
-		const { worktree, store } = await started();
+		const { store } = await started();
 		const claim = { pid: process.ppid, group: null, at: clock.now(), until: clock.now() + 60_000 };
-		await writeFile(
-			path.join(worktree, ".boulder", "verify-running.json"),
-			JSON.stringify({ schemaVersion: 1, works: { p: claim } }),
-		);
+		await writeClaims(store, { p: claim });
 		const runner = scriptedRunner([]);
 		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
 		const ref: SessionRef = { harness: "claude-code", sessionId: "s1" };
@@ -111,4 +104,27 @@ describe("one verify per work at a time", () => {
 		expect(runner.commands).toEqual(["npm test"]);
 		expect(after.kind).toBe("complete");
 	});
+
+	it("keeps its claims in the user's state folder: a claim that came with the checkout holds nothing back", async () => {
+		const { worktree, store } = await started();
+		expect(path.relative(store.stateHome, store.paths.verifyClaims).startsWith("..")).toBe(false);
+		// The file the claims once lived in, committed naming a live process (as pid 1 is when run as root).
+		const live = { pid: process.ppid, group: null, at: clock.now(), until: clock.now() + 3_600_000 };
+		await writeFile(
+			path.join(worktree, ".boulder", "verify-running.json"),
+			JSON.stringify({ schemaVersion: 1, works: { p: live } }),
+		);
+		const runner = scriptedRunner([]);
+		const engine = new Engine({ store, config: Config.parse({}), clock, plans: filePlans, runner });
+
+		const result = await stop(engine, { harness: "claude-code", sessionId: "s1" });
+
+		expect(runner.commands).toEqual(["npm test"]);
+		expect(result.kind).toBe("complete");
+	});
 });
+
+async function writeClaims(store: FileStore, works: Record<string, unknown>): Promise<void> {
+	await mkdir(path.dirname(store.paths.verifyClaims), { recursive: true });
+	await writeFile(store.paths.verifyClaims, JSON.stringify({ schemaVersion: 1, works }));
+}
