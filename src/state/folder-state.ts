@@ -9,8 +9,8 @@
  * The key is the folder's base name (readable in a listing) and a hash of its
  * absolute path (injective in practice, and path-safe whatever the name holds).
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
+import { hash64 } from "../core/hash.js";
 import { boulderStateHome } from "./worktree-index.js";
 
 export const FOLDERS_DIR_NAME = "folders";
@@ -25,6 +25,6 @@ export function folderStateDir(folder: string, env: Record<string, string | unde
 			.replace(/[^a-z0-9._-]+/g, "-")
 			.replace(/^[-.]+|-+$/g, "")
 			.slice(0, 40) || "root";
-	const hash = createHash("sha256").update(absolute).digest("hex").slice(0, 16);
+	const hash = hash64(absolute);
 	return path.join(boulderStateHome({ env }), FOLDERS_DIR_NAME, `${name}-${hash}`);
 }
