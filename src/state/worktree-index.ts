@@ -59,7 +59,7 @@ export function boulderStateHome(options: Pick<WorktreeIndexOptions, "stateHome"
 	if (own && path.isAbsolute(own)) return own;
 	const xdg = env.XDG_STATE_HOME;
 	if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "boulder");
-	return path.join(os.homedir(), ".local", "state", "boulder");
+	return path.join(env.HOME || os.homedir(), ".local", "state", "boulder");
 }
 
 export function worktreeIndexFile(options: WorktreeIndexOptions = {}): string {

@@ -4,33 +4,36 @@
  * its permissions, take away again a file (and folders) that only boulder
  * put there, and find the package boulder runs from.
  *
- * The copies live in the user's state folder (`install-backups/`), not next to
- * the config, where they would end up committed: one per config file, the
- * file as it was before boulder last changed it (not one per run). When a
- * config file did not exist, a note says so there instead, with the folders
- * that were made for it; uninstall reads it to remove a file that would
- * otherwise be left holding `{}`.
+ * The copies, and the note that boulder created a file, are state of the
+ * user's, kept by the state layer in their state folder
+ * (`state/install-backups.ts`, reached through `engine/install-backups.ts`),
+ * never next to the config, where they would end up committed.
  */
 import { constants, existsSync, readFileSync, realpathSync, type Stats } from "node:fs";
 import {
 	chmod,
-	copyFile,
 	type FileHandle,
-	lstat,
 	mkdir,
 	open,
+	readFile,
 	rename,
-	rm,
 	rmdir,
 	stat,
 	unlink,
 	writeFile,
 } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BoulderError } from "../../core/errors.js";
-import { hash64 } from "../../core/hash.js";
+import {
+	dropCreatedNote,
+	forgetBackups,
+	keepBackup,
+	noteCreated,
+	readCreatedNote,
+} from "../../engine/install-backups.js";
+
+export { backupFile, backupFolder } from "../../engine/install-backups.js";
 
 export const PACKAGE_NAME = "boulder-agent";
 
@@ -102,62 +105,6 @@ function kindOf(stats: Stats): string {
 }
 
 /**
- * boulder's per-user state folder: `$BOULDER_STATE_HOME`, else
- * `$XDG_STATE_HOME/boulder`, else `~/.local/state/boulder` — the same rule as
- * the state layer's, which adapters do not import (a test keeps the two equal).
- */
-export function userStateFolder(env: NodeJS.ProcessEnv): string {
-	const own = env.BOULDER_STATE_HOME;
-	if (own && path.isAbsolute(own)) return own;
-	const xdg = env.XDG_STATE_HOME;
-	if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "boulder");
-	return path.join(env.HOME || os.homedir(), ".local", "state", "boulder");
-}
-
-/**
- * Where install backups go: boulder's per-user state folder, unless that lies
- * inside a git worktree (`XDG_STATE_HOME` pointed into a project): a copy of a
- * settings file, which may hold keys, must not sit there untracked but
- * committable. Then `~/.local/state/boulder`, and when that too is inside a
- * worktree (a home folder kept in git), the system's temp folder, in a folder
- * of the user's own.
- */
-export function backupFolder(env: NodeJS.ProcessEnv): string {
-	const home = env.HOME || os.homedir();
-	const candidates = [userStateFolder(env), path.join(home, ".local", "state", "boulder")];
-	for (const folder of candidates) if (worktreeHolding(folder) === null) return path.join(folder, "install-backups");
-	const uid = typeof process.getuid === "function" ? process.getuid() : "user";
-	return path.join(os.tmpdir(), `boulder-${uid}`, "install-backups");
-}
-
-/** The git worktree (a folder with `.git`) that holds `folder`, or null. */
-function worktreeHolding(folder: string): string | null {
-	let dir = path.resolve(folder);
-	for (;;) {
-		if (existsSync(path.join(dir, ".git"))) return dir;
-		const parent = path.dirname(dir);
-		if (parent === dir) return null;
-		dir = parent;
-	}
-}
-
-/** The one backup slot of a config file: `<backups>/<name>-<hash of its path>` (see `backupFolder`). */
-export function backupFile(file: string, env: NodeJS.ProcessEnv): string {
-	const absolute = path.resolve(file);
-	return path.join(backupFolder(env), `${path.basename(absolute)}-${hash64(absolute)}`);
-}
-
-/** The note that boulder created `file` (and which folders it made for it). */
-function createdNote(file: string, env: NodeJS.ProcessEnv): string {
-	return `${backupFile(file, env)}.created.json`;
-}
-
-interface CreatedNote {
-	file: string;
-	folders: string[];
-}
-
-/**
  * Writes `text` over `file` atomically, keeping its permissions. The old file
  * (when there is one) is copied to its backup slot first; a new file is
  * noted as boulder's. Returns the backup's path, or null for a new file.
@@ -180,11 +127,9 @@ export async function writeConfigText(
 				`${file} is read-only (mode ${mode.toString(8).padStart(4, "0")}); boulder did not change it. Make it writable (chmod u+w) and run the command again, or leave it as it is.`,
 			);
 		}
-		backup = await backUp(target, file, place.env);
+		backup = await keepBackup(file, await readFile(target), place.env);
 	} else {
-		const folders = await makeFolders(path.dirname(file));
-		const note: CreatedNote = { file: path.resolve(file), folders };
-		await writePrivate(createdNote(file, place.env), `${JSON.stringify(note, null, 2)}\n`);
+		await noteCreated(file, await makeFolders(path.dirname(file)), place.env);
 	}
 	await replaceAtomically(target, text, mode, original === null ? null : () => unchangedSince(file, original));
 	return backup;
@@ -237,31 +182,11 @@ export async function writeOrRemoveConfig(
 				if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST" && error.code !== "ENOENT") throw error;
 			});
 		}
-		await forgetFile(file, place.env);
+		await forgetBackups(file, place.env);
 		return { removed: true, backup: null };
 	}
-	if (note !== null) await rm(createdNote(file, place.env), { force: true });
+	if (note !== null) await dropCreatedNote(file, place.env);
 	return { removed: false, backup: await writeConfigText(file, original, text, place) };
-}
-
-/** Drops the backup and the note of a file boulder no longer has anything in. */
-async function forgetFile(file: string, env: NodeJS.ProcessEnv): Promise<void> {
-	await rm(createdNote(file, env), { force: true });
-	await rm(backupFile(file, env), { force: true });
-	await rmdir(path.dirname(backupFile(file, env))).catch(() => undefined);
-}
-
-async function readCreatedNote(file: string, env: NodeJS.ProcessEnv): Promise<CreatedNote | null> {
-	const text = await readConfigText(createdNote(file, env));
-	if (text === null) return null;
-	try {
-		const note = JSON.parse(text) as Partial<CreatedNote>;
-		if (note.file !== path.resolve(file) || !Array.isArray(note.folders)) return null;
-		return { file: note.file, folders: note.folders.filter((folder): folder is string => typeof folder === "string") };
-	} catch (error) {
-		if (error instanceof SyntaxError) return null;
-		throw error;
-	}
 }
 
 /** Makes `dir` and its missing parents; returns the ones it made, outermost first. */
@@ -276,43 +201,6 @@ async function makeFolders(dir: string): Promise<string[]> {
 	}
 	await mkdir(dir, { recursive: true });
 	return made;
-}
-
-/** Copies `source` (what `file` holds) to `file`'s backup slot, owner-only whatever the umask. */
-async function backUp(source: string, file: string, env: NodeJS.ProcessEnv): Promise<string> {
-	const backup = backupFile(file, env);
-	await privateFolder(path.dirname(backup));
-	const temp = `${backup}.${process.pid}.tmp`;
-	await copyFile(source, temp, constants.COPYFILE_EXCL);
-	await chmod(temp, 0o600);
-	await rename(temp, backup);
-	return backup;
-}
-
-/**
- * Makes the backup folder owner-only; refuses one that someone else owns or
- * can write to (the temp-folder fallback is shared with every local user).
- */
-async function privateFolder(dir: string): Promise<void> {
-	await mkdir(dir, { recursive: true, mode: 0o700 });
-	const uid = typeof process.getuid === "function" ? process.getuid() : null;
-	// The parent is checked only in the shared temp folder: elsewhere it is the user's own state folder, whatever its mode.
-	const shared = path.resolve(dir).startsWith(path.resolve(os.tmpdir()) + path.sep);
-	for (const folder of shared ? [dir, path.dirname(dir)] : [dir]) {
-		const found = await lstat(folder);
-		const theirs = uid !== null && found.uid !== uid;
-		if (!found.isDirectory() || theirs || (found.mode & 0o022) !== 0) {
-			throw new BoulderError(
-				"settings-invalid",
-				`${folder} is not a private folder of yours (a link, someone else's, or writable by others); boulder keeps no backup of a settings file there and did not touch the file.`,
-			);
-		}
-	}
-}
-
-async function writePrivate(file: string, text: string): Promise<void> {
-	await privateFolder(path.dirname(file));
-	await replaceAtomically(file, text, 0o600);
 }
 
 async function replaceAtomically(

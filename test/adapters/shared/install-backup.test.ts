@@ -1,12 +1,12 @@
 /**
- * Installers keep their backups in boulder's per-user state folder, which the
- * state layer owns; adapters may not import it, so they compute it the same
- * way, and this test keeps the two in step.
+ * Installers keep their backups in boulder's per-user state folder: the state
+ * layer keeps them (`state/install-backups.ts`), and installers reach it
+ * through the engine's door.
  */
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { backupFile, userStateFolder } from "../../../src/adapters/shared/config-file.js";
+import { backupFile, backupFolder } from "../../../src/adapters/shared/config-file.js";
 import { boulderStateHome } from "../../../src/state/worktree-index.js";
 
 describe("the folder install backups go to", () => {
@@ -19,8 +19,12 @@ describe("the folder install backups go to", () => {
 			{ HOME: home, BOULDER_STATE_HOME: "/own", XDG_STATE_HOME: "/xdg/state" },
 			{ HOME: home, BOULDER_STATE_HOME: "relative", XDG_STATE_HOME: "/xdg/state" },
 		]) {
-			expect(userStateFolder(env)).toBe(boulderStateHome({ env }));
+			expect(backupFolder(env)).toBe(path.join(boulderStateHome({ env }), "install-backups"));
 		}
+	});
+
+	it("follows the HOME it is given, not the process's", () => {
+		expect(backupFolder({ HOME: "/elsewhere" })).toBe("/elsewhere/.local/state/boulder/install-backups");
 	});
 
 	it("holds one slot per config file, named after it", () => {
