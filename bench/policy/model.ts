@@ -91,6 +91,8 @@ export interface IdleFacts {
 	orchestrating: boolean;
 	/** Its running subagents, by session, agent type and start: what a plugin can list. */
 	background: { id: string; agent: string; startedAt: number }[];
+	/** The harness's own cap on continuations in a row, and the prompt's run against it; null: it has none. */
+	harnessCap: { limit: number; inRow: number } | null;
 	now: number;
 }
 

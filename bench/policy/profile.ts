@@ -17,7 +17,13 @@ export type StopKind =
 	/** What is left needs someone outside the session: stop and report it. */
 	| "blocked"
 	/** The agent cannot make progress: stop instead of pushing. */
-	| "stuck";
+	| "stuck"
+	/**
+	 * The harness ends the prompt's run at its own cap on continuations in a
+	 * row before the list is done: stop before the cap (never a nudge it
+	 * swallows) and let the user go on.
+	 */
+	| "harness-cap";
 
 export interface Expectation {
 	/** Every item within the agent's reach should end up really done. */
@@ -58,6 +64,12 @@ export interface HarnessParams {
 	hugeOutput: { turn: number; tokens: number } | null;
 	/** The harness restarts during the `turn`-th turn of the main session, at `at` of it. */
 	restart: { turn: number; at: number; bootMs: number } | null;
+	/**
+	 * The harness's own cap on continuations in a row for one prompt (Qwen
+	 * Code, Copilot CLI): the block in a row that it overrides, or null.
+	 * A plugin can read where the run stands against it.
+	 */
+	continuationCap: number | null;
 }
 
 export interface Scenario {
@@ -96,6 +108,7 @@ export function defaultHarness(rng: Rng): HarnessParams {
 		promptCache: true,
 		hugeOutput: null,
 		restart: null,
+		continuationCap: null,
 	};
 }
 

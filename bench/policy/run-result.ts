@@ -67,6 +67,8 @@ export interface RunResult {
 	turnsToFinish: number | null;
 	/** The run hit the ceiling (idles, decisions or simulated time) with the policy still going. */
 	capped: boolean;
+	/** Nudges the harness overrode at its own continuation cap: sent, never received. */
+	overridden: number;
 	/** The policy's reason for its last skip at the main session's last idle: why it let the session stop (null: it did not skip there). */
 	stoppedBy: string | null;
 }
@@ -88,10 +90,10 @@ export const FRUITLESS_LIMIT = 3;
 /** Right outcome, in terms of the work and the user only. */
 export function judgeOutcome(
 	stop: StopKind,
-	run: Pick<RunResult, "completed" | "capped" | "violations" | "wasted">,
+	run: Pick<RunResult, "completed" | "capped" | "violations" | "wasted" | "overridden">,
 ): boolean {
-	const clean = violationTotal(run) === 0 && !run.capped;
-	if (stop === "stopped") return clean;
+	const clean = violationTotal(run) === 0 && !run.capped && run.overridden === 0;
+	if (stop === "stopped" || stop === "harness-cap") return clean;
 	if (stop === "stuck") return clean && run.wasted <= FRUITLESS_LIMIT;
 	if (stop === "blocked") return clean && run.completed && run.wasted <= FRUITLESS_LIMIT;
 	return clean && run.completed;

@@ -161,6 +161,9 @@ class World {
 	private readonly pending = new Map<string, Delivery>();
 	private turnsToFinish: number | null = null;
 	private listReminders = 0;
+	/** Nudges delivered to the main session since the user last wrote: what a harness's continuation cap counts. */
+	private nudgesInRow = 0;
+	private overridden = 0;
 	/** The main session's last skip, with the idle it answered. */
 	private lastSkip: { seq: number; reason: string } | null = null;
 
@@ -252,6 +255,7 @@ class World {
 		});
 		session.results = [];
 		session.turns++;
+		if (isMain && prompt.source === "user") this.nudgesInRow = 0;
 		const turn: ActiveTurn = {
 			token: ++this.tokens,
 			nudge: prompt.nudge,
@@ -648,6 +652,10 @@ class World {
 				agent: child.agentName,
 				startedAt: child.startedAt,
 			})),
+			harnessCap:
+				session === this.main && this.scenario.harness.continuationCap !== null
+					? { limit: this.scenario.harness.continuationCap, inRow: this.nudgesInRow }
+					: null,
 			now: this.now,
 		};
 	}
@@ -706,6 +714,13 @@ class World {
 			this.emit({ type: "delivery-failed", session: session.id, key: delivery.key, at: this.now });
 			return;
 		}
+		const cap = this.scenario.harness.continuationCap;
+		if (session === this.main && cap !== null && this.nudgesInRow + 1 >= cap) {
+			// The harness overrides the block and ends the prompt's run: the nudge never reaches the agent.
+			this.overridden++;
+			return;
+		}
+		if (session === this.main) this.nudgesInRow++;
 		const nudge: NudgeRecord = {
 			session: session.id,
 			child: session.parent !== null,
@@ -776,7 +791,7 @@ class World {
 		if (wedged && !this.main.turn && !this.capped) violations["parent-waiting"]++;
 		const completed = this.finishableLeft() === 0;
 		const wasted = this.nudges.filter((nudge) => nudge.wasted === true);
-		const run = { completed, capped: this.capped, violations, wasted: wasted.length };
+		const run = { completed, capped: this.capped, violations, wasted: wasted.length, overridden: this.overridden };
 		return {
 			policy: this.policy.name,
 			profile: profile.name,
@@ -795,6 +810,7 @@ class World {
 			listReminders: this.listReminders,
 			turnsToFinish: this.turnsToFinish,
 			capped: this.capped,
+			overridden: this.overridden,
 			stoppedBy: this.lastSkip?.seq === this.main.idleSeq && !this.main.turn ? this.lastSkip.reason : null,
 		};
 	}

@@ -23,7 +23,9 @@
  *   plan: the continuation asks to delegate, and the verification note rides
  *   on each subagent's result (the core's `delegatedVerifyNote`);
  * - each file change goes through the core's todo hygiene, whose reminder
- *   rides on that tool's result.
+ *   rides on that tool's result;
+ * - a harness's own continuation cap, where it has one, is the idle fact the
+ *   Qwen Code and Copilot CLI adapters read from their transcripts.
  */
 import type { Config } from "../../../src/core/config.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
@@ -132,6 +134,7 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 				lastAssistantText: facts.lastAssistantText,
 				backgroundTasks: facts.backgroundTasks,
 				background: facts.background.map((task) => ({ id: task.id, agent: task.agent, startedAt: task.startedAt })),
+				harnessCap: facts.harnessCap ? { harness: "the harness", ...facts.harnessCap, lift: null } : null,
 			};
 			const decision = decide({
 				state: get(facts.session),

@@ -36,6 +36,8 @@ export function oraclePolicy(truth: () => Truth): Policy {
 				return now.nextDeadline === null ? skip(wake) : { kind: "skip", reason: wake, retryAt: now.nextDeadline };
 			}
 			if (answered === now.idleSeq) return skip("already-answered");
+			const cap = facts.harnessCap;
+			if (cap && cap.inRow + 1 >= cap.limit) return skip("the-harness-would-override-it");
 			answered = now.idleSeq;
 			return {
 				kind: "inject",

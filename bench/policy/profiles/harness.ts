@@ -110,3 +110,43 @@ export const duplicateIdles: Profile = {
 		};
 	},
 };
+
+/** Qwen Code's default and Copilot CLI's cap, as the block in a row the harness overrides (8 and 9). */
+const CAPS = [8, 9] as const;
+
+export const cappedLongList: Profile = {
+	name: "harness-cap-long",
+	summary:
+		"the harness ends a prompt's run at its own cap on continuations in a row (Qwen Code, Copilot CLI), and the list needs more",
+	expect: { finish: false, stop: "harness-cap", text: "stop before the harness's cap, never a nudge it swallows" },
+	setup(rng) {
+		const count = rng.int(12, 20);
+		const harness = defaultHarness(rng);
+		harness.continuationCap = rng.pick(CAPS);
+		return {
+			items: makeItems(count, rng),
+			agent: lazy(),
+			user: defaultUser(rng),
+			harness,
+			params: { items: count, cap: harness.continuationCap },
+		};
+	},
+};
+
+export const cappedShortList: Profile = {
+	name: "harness-cap-short",
+	summary: "the same cap, and a list that fits within it",
+	expect: FINISH,
+	setup(rng) {
+		const count = rng.int(3, 6);
+		const harness = defaultHarness(rng);
+		harness.continuationCap = rng.pick(CAPS);
+		return {
+			items: makeItems(count, rng),
+			agent: lazy(),
+			user: defaultUser(rng),
+			harness,
+			params: { items: count, cap: harness.continuationCap },
+		};
+	},
+};

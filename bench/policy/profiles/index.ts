@@ -1,6 +1,14 @@
 /** Every profile of the benchmark, in report order. */
 import type { Profile } from "../profile.js";
-import { backgroundTasks, contextOverflow, duplicateIdles, flakyApi, restartMidWork } from "./harness.js";
+import {
+	backgroundTasks,
+	cappedLongList,
+	cappedShortList,
+	contextOverflow,
+	duplicateIdles,
+	flakyApi,
+	restartMidWork,
+} from "./harness.js";
 import { slowBurner, steady100, steadyExpensive } from "./marathon.js";
 import { blockedItem, churner, looper } from "./stuck.js";
 import { delegatingOrchestrator, wedgedSubagent } from "./subagents.js";
@@ -30,6 +38,8 @@ export const PROFILES: readonly Profile[] = [
 	contextOverflow,
 	restartMidWork,
 	duplicateIdles,
+	cappedLongList,
+	cappedShortList,
 ];
 
 export function profileByName(name: string): Profile {
