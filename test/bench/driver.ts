@@ -97,6 +97,7 @@ export class Driver {
 			latestIsCompaction: false,
 			orchestrating: false,
 			background: [],
+			harnessCap: null,
 			now: this.now,
 			...overrides,
 		};

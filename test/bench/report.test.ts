@@ -30,6 +30,7 @@ function run(policy: string, overrides: Partial<RunResult> = {}): RunResult {
 		turns: 4,
 		turnsToFinish: 4,
 		capped: false,
+		overridden: 0,
 		stoppedBy: null,
 		...overrides,
 	};
