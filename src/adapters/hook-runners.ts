@@ -14,6 +14,7 @@ import { watchdogMs as codexWatchdogMs } from "./codex/hook-config.js";
 import { runCodexHook } from "./codex/run-hook.js";
 import { watchdogMs as copilotWatchdogMs } from "./copilot/hook-config.js";
 import { runCopilotHook } from "./copilot/run-hook.js";
+import { runDroidHook, watchdogMs as droidWatchdogMs } from "./droid/dialect.js";
 import { watchdogMs as geminiWatchdogMs } from "./gemini/hook-config.js";
 import { runGeminiHook } from "./gemini/run-hook.js";
 import { watchdogMs as qwenWatchdogMs } from "./qwen/hook-config.js";
@@ -33,6 +34,7 @@ export const HOOK_RUNNERS: Readonly<Record<string, HookRunner>> = {
 	qwen: { run: runQwenHook, watchdogMs: qwenWatchdogMs },
 	gemini: { run: runGeminiHook, watchdogMs: geminiWatchdogMs },
 	copilot: { run: runCopilotHook, watchdogMs: copilotWatchdogMs },
+	droid: { run: runDroidHook, watchdogMs: droidWatchdogMs },
 };
 
 /**
