@@ -14,7 +14,7 @@ import { watchdogMs as codexWatchdogMs } from "./codex/hook-config.js";
 import { runCodexHook } from "./codex/run-hook.js";
 import { watchdogMs as copilotWatchdogMs } from "./copilot/hook-config.js";
 import { runCopilotHook } from "./copilot/run-hook.js";
-import { runDroidHook, watchdogMs as droidWatchdogMs } from "./droid/dialect.js";
+import { watchdogMs as droidWatchdogMs, runDroidHook } from "./droid/dialect.js";
 import { watchdogMs as geminiWatchdogMs } from "./gemini/hook-config.js";
 import { runGeminiHook } from "./gemini/run-hook.js";
 import { watchdogMs as qwenWatchdogMs } from "./qwen/hook-config.js";
