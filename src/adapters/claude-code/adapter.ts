@@ -4,6 +4,7 @@
  * check and the hook runtime load on first use, so a CLI command that needs
  * none of them does not pay for them.
  */
+import { hookEntry } from "../command-hook/entry.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
@@ -59,9 +60,6 @@ export const claudeCodeAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).claudeCodeDoctorCheck.run(context),
 	},
-	hook: {
-		events: [...HOOK_EVENTS, WATCHDOG_HOOK],
-		run: async (event, streams) => (await import("./run-hook.js")).runClaudeCodeHook([event], streams),
-	},
+	hook: hookEntry([...HOOK_EVENTS, WATCHDOG_HOOK], () => import("./dialect.js")),
 	normalizeTodos: normalizeClaudeTodoWrite,
 };
