@@ -16,11 +16,13 @@
 
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
 import type { TodoStatus } from "../../core/todos.js";
-import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { CommandHookDialect } from "../command-hook/dialect.js";
+import type { HookRegistration } from "../command-hook/registrations.js";
+import { endTurn } from "../command-hook/stop.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, parseCommandHookInput, stringField } from "../shared/hook-input.js";
-import { type CommandHookDialect, runCommandHook } from "../shared/run-command-hook.js";
 import {
 	type ReadLimit,
 	readSettled,
@@ -44,11 +46,6 @@ type Input = CommandHookInput<Event>;
 export const TODO_TOOL = "TodoWrite";
 
 /** The Stop may run a plan's verify commands: fifteen minutes; a minute for the others. */
-interface HookRegistration<E> {
-	event: E;
-	matcher?: string;
-	timeout: number;
-}
 export const REGISTRATIONS: readonly HookRegistration<Event>[] = [
 	{ event: "SessionStart", timeout: 60 },
 	{ event: "UserPromptSubmit", timeout: 60 },
@@ -161,8 +158,9 @@ async function onStop(input: Input, ref: SessionRef, engine: Engine, read: typeo
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
 	const marker = stringField(input, "message_id");
 	const end = { outcome: "end" as const, ...(turn ? { activity: turn.activity, marker } : {}) };
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
-	return answerFor(result, ref, engine, { delivered: true });
+	// No cap: Droid honours every block, so boulder's guards are the only bound.
+	const answer = (result: IdleResult) => answerFor(result, ref, engine, { delivered: true });
+	return endTurn(engine, ref, end, facts, { deliverNow: true, answer });
 }
 
 /** Contract: throws only what the engine throws. */
@@ -197,16 +195,10 @@ export async function handleDroidHook(input: Input, engine: Engine, read = readD
 
 export const dialect: CommandHookDialect<Input> = {
 	harness: HARNESS,
-	projectFolder: (streams, cwd) => streams.env.FACTORY_PROJECT_DIR || cwd || streams.cwd,
+	events: EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: "FACTORY_PROJECT_DIR",
 	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
 	handle: (input, engine) => handleDroidHook(input, engine),
 	stopEvent: "Stop",
 };
-
-export function runDroidHook(argv: readonly string[], streams: import("../types.js").HookStreams): Promise<number> {
-	return runCommandHook(argv, streams, dialect);
-}
-
-export function watchdogMs(event: string | undefined): number {
-	return (REGISTRATIONS.find((r) => r.event === event)?.timeout ?? 60) * 1000 - 10_000;
-}
