@@ -13,7 +13,7 @@ async function dialectOf(name: string): Promise<CommandHookDialect> {
 describe("the command-hook family's one list", () => {
 	it("gives every registered adapter that runs a command per event a dialect of its own name, which the build bundles", async () => {
 		expect(COMMAND_HOOKS.map((adapter) => adapter.name).sort()).toEqual(
-			["claude-code", "codex", "copilot", "gemini", "qwen"].sort(),
+			["claude-code", "codex", "copilot", "droid", "gemini", "qwen"].sort(),
 		);
 		for (const adapter of COMMAND_HOOKS) {
 			expect(existsSync(new URL(`../../../src/adapters/${adapter.name}/dialect.ts`, import.meta.url))).toBe(true);
