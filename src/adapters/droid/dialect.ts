@@ -1,9 +1,9 @@
 /**
  * Factory Droid's dialect of the command-hook family (`command-hook/dialect.ts`),
  * as seen on the pinned version (`docs/droid-notes.md`): Claude Code's hook
- * shape (the same input fields, `{"decision":"block","reason":…}`), in
- * `.factory/settings.json` per scope, `FACTORY_PROJECT_DIR`, no continuation
- * cap (boulder's guards are the only bound), and its own facts:
+ * shape (the same input fields, `{"decision":"block","reason":…}`),
+ * `FACTORY_PROJECT_DIR`, no continuation cap (boulder's guards are the only
+ * bound), and its own facts:
  *
  * - UserPromptSubmit fires for the user's message only (never for a Stop
  *   hook's reason, nor for Droid's own reminders): a real user turn.
@@ -23,30 +23,14 @@ import { endTurn } from "../command-hook/stop.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, parseCommandHookInput, stringField } from "../shared/hook-input.js";
-import {
-	type ReadLimit,
-	readSettled,
-	scanTurn,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../shared/transcript-scan.js";
+import * as scan from "../shared/transcript-scan.js";
 
 export const HARNESS = "droid";
 const TITLE = "Factory Droid";
-export const EVENTS = [
-	"SessionStart",
-	"UserPromptSubmit",
-	"PostToolUse",
-	"Stop",
-	"SubagentStop",
-	"PreCompact",
-] as const;
-type Event = (typeof EVENTS)[number];
-type Input = CommandHookInput<Event>;
-export const TODO_TOOL = "TodoWrite";
+const TODO_TOOL = "TodoWrite";
 
-/** The Stop may run a plan's verify commands: fifteen minutes; a minute for the others. */
-export const REGISTRATIONS: readonly HookRegistration<Event>[] = [
+/** What boulder registers (timeouts in seconds, as Droid reads them): the Stop may run a plan's verify commands. */
+export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "SessionStart", timeout: 60 },
 	{ event: "UserPromptSubmit", timeout: 60 },
 	{ event: "PostToolUse", matcher: TODO_TOOL, timeout: 60 },
@@ -54,6 +38,8 @@ export const REGISTRATIONS: readonly HookRegistration<Event>[] = [
 	{ event: "SubagentStop", timeout: 60 },
 	{ event: "PreCompact", timeout: 60 },
 ];
+export const EVENTS = REGISTRATIONS.map((registration) => registration.event);
+type Input = CommandHookInput;
 
 const STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: "in_progress", completed: "completed" };
 const LINE = /^(?:\d+[.)]\s*|[-*]\s+)?(?:\[(completed|in_progress|pending|[xX ]?)\]\s*)?(.*)$/;
@@ -79,14 +65,11 @@ export function normalizeDroidTodos(input: unknown): NormalizedTodos {
 }
 const SHAPE = { label: TODO_TOOL, listFields: ["todos"], text: "content", status: "status", id: "id" };
 
-export interface DroidTurn {
+export interface DroidTurn extends scan.ScanEnd {
 	lastAssistantText: string | null;
+	/** Uses of the tools that change files: work the list may not show yet. */
 	activity: number;
 	pendingQuestion: string | null;
-	foundStart: boolean;
-	partialLastLine: boolean;
-	skippedLines: number;
-	limit: ReadLimit | null;
 	lagging: boolean;
 }
 
@@ -118,29 +101,21 @@ export function droidTally(turn: DroidTurn, answered: Set<string>, line: Record<
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readDroidTurn(file: string): Promise<DroidTurn> {
-	return readSettled(
-		async () => {
-			const turn: DroidTurn = {
-				lastAssistantText: null,
-				activity: 0,
-				pendingQuestion: null,
-				lagging: false,
-			} as DroidTurn;
-			const answered = new Set<string>();
-			let start = false;
-			const scan = await scanTurn(
-				file,
-				{},
-				() => start,
-				(line) => {
-					start = droidTally(turn, answered, line);
-				},
-			);
-			return { ...turn, ...scan, foundStart: start };
-		},
-		{},
-		file,
-	);
+	const once = async (): Promise<DroidTurn> => {
+		const turn = { lastAssistantText: null, activity: 0, pendingQuestion: null, lagging: false } as DroidTurn;
+		const answered = new Set<string>();
+		let start = false;
+		const ended = await scan.scanTurn(
+			file,
+			{},
+			() => start,
+			(line) => {
+				start = droidTally(turn, answered, line);
+			},
+		);
+		return { ...turn, ...ended, foundStart: start };
+	};
+	return scan.readSettled(once, {}, file);
 }
 
 async function onStop(input: Input, ref: SessionRef, engine: Engine, read: typeof readDroidTurn): Promise<HookAnswer> {
@@ -150,9 +125,9 @@ async function onStop(input: Input, ref: SessionRef, engine: Engine, read: typeo
 	try {
 		turn = file === null ? null : await read(file);
 		facts.turnUnseen =
-			turn === null ? unreadableTranscriptReason(TITLE, null, null) : unseenTurnReason(String(file), turn);
+			turn === null ? scan.unreadableTranscriptReason(TITLE, null, null) : scan.unseenTurnReason(String(file), turn);
 	} catch (error) {
-		facts.turnUnseen = unreadableTranscriptReason(TITLE, file, error);
+		facts.turnUnseen = scan.unreadableTranscriptReason(TITLE, file, error);
 	}
 	facts.lastAssistantText = turn?.lastAssistantText ?? null;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
@@ -189,6 +164,8 @@ export async function handleDroidHook(input: Input, engine: Engine, read = readD
 		}
 		case "PreCompact":
 			await engine.sessionEvent(ref, { type: "compaction" });
+			return NOTHING;
+		default:
 			return NOTHING;
 	}
 }
