@@ -42,6 +42,7 @@ import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { endTurn } from "../command-hook/stop.js";
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
@@ -129,8 +130,10 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
 	};
 	// Printing the block is the delivery: recorded in the same write as the decision.
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
-	return answerFor(result, ref, engine, { delivered: true });
+	return endTurn(engine, ref, end, facts, {
+		deliverNow: true,
+		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
+	});
 }
 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
