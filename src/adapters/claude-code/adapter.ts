@@ -5,11 +5,11 @@
  * none of them does not pay for them.
  */
 import { hookEntry } from "../command-hook/entry.js";
+import { normalizeClaudeTodoWrite } from "../command-hook/todo-write.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
-import { normalizeClaudeTodoWrite } from "./todos.js";
 
 type Scope = "local" | "project" | "user";
 

@@ -22,6 +22,14 @@
  *    Claude Code's shape:
  *    - input: `parseCommandHookInput(text, event, EVENTS)` (snake_case keys;
  *      `InputKeys` for another spelling);
+ *    - the events, for a harness of Claude Code's shape (SessionStart,
+ *      UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop,
+ *      StopFailure, PreCompact; Factory Droid): `handleClaudeStyleHook(input,
+ *      SPEC, deps)` (`claude-style.ts`), where `SPEC` names the harness, its
+ *      todo and subagent tools and how its transcript reading says a turn is
+ *      unseen; `readTurn` returns a `ClaudeStyleTurn` read from the harness's
+ *      transcript. Claude Code's own is `claude-code/events.ts`, twenty
+ *      lines. The `TodoWrite` list shape is `todo-write.ts`;
  *    - the Stop: `endTurn` (`stop.ts`) turns the harness's idle facts into the
  *      engine's decision and the decision into the answer, and applies the
  *      harness's continuation cap when the dialect states one (`cap`);

@@ -36,6 +36,8 @@
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { HarnessCap } from "../../engine/engine-types.js";
+import { endTurn } from "../command-hook/stop.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
@@ -128,14 +130,25 @@ async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): P
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
 	};
-	const result = await engine.turnEndedAndIdle(ref, end, facts);
-	if (result.kind !== "inject") return NOTHING;
-	const blocks = input.transcriptPath === null ? 0 : await deps.readBlockChain(input.transcriptPath).catch(() => 0);
-	if (blocks >= COPILOT_BLOCK_CAP) {
-		await engine.deliveryFailed(ref, result.key, capReached(COPILOT_BLOCK_CAP));
-		return NOTHING;
-	}
-	return answerFor(result, ref, engine);
+	return endTurn(engine, ref, end, facts, {
+		deliverNow: false,
+		cap: await capOf(input, deps),
+		capWords: () => capReached(COPILOT_BLOCK_CAP),
+		answer: (result) => answerFor(result, ref, engine),
+	});
+}
+
+/**
+ * Copilot CLI's cap as data: it honours `COPILOT_BLOCK_CAP` blocks in a row
+ * and overrides the next, so the block that would be number cap + 1 is the
+ * one at the limit. An event log that cannot be read counts as at the cap:
+ * not knowing must not let a nudge past it.
+ */
+export async function capOf(input: HookInput, deps: Pick<HookDeps, "readBlockChain">): Promise<HarnessCap> {
+	const limit = COPILOT_BLOCK_CAP + 1;
+	const inRow =
+		input.transcriptPath === null ? 0 : await deps.readBlockChain(input.transcriptPath).catch(() => limit - 1);
+	return { harness: "Copilot CLI", limit, inRow, lift: null };
 }
 
 /**

@@ -31,10 +31,13 @@ import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import type { HarnessCap } from "../../engine/engine-types.js";
+import { endTurn } from "../command-hook/stop.js";
 import { runningBackgroundTasks } from "../shared/background-tasks.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
+import { CAP_ENV, CAP_SETTING } from "./cap.js";
 import { HARNESS, type QwenHookInput } from "./hook-input.js";
 import { capReached, planModeWait } from "./messages.js";
 import { TODO_TOOL, todoWriteList } from "./todos.js";
@@ -112,6 +115,11 @@ export function promptProvenance(fields: Record<string, unknown>): Provenance | 
 	return "system";
 }
 
+/** Qwen Code's cap as data: the `limit`-th block in a row for one prompt is overridden. */
+export function qwenCap(limit: number, inRow: number): HarnessCap {
+	return { harness: "Qwen Code", limit, inRow, lift: `${CAP_SETTING} in .qwen/settings.json, or ${CAP_ENV}` };
+}
+
 async function onStop(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps): Promise<HookAnswer> {
 	const { engine } = deps;
 	const lastMessage = stringField(input, "last_assistant_message");
@@ -128,14 +136,14 @@ async function onStop(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps)
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.endMarker } : {}),
 	};
-	// The nudge that would be the cap-th block in a row is overridden by Qwen Code: not printed, and said so.
-	const capped = turn?.continuations != null && turn.continuations + 1 >= cap;
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: !capped });
-	if (capped && result.kind === "inject") {
-		await engine.deliveryFailed(ref, result.key, capReached(cap));
-		return NOTHING;
-	}
-	return answerFor(result, ref, engine, { delivered: true });
+	// The block that reaches the cap is overridden by Qwen Code; where the prompt stands is known only from the transcript.
+	const harnessCap = turn?.continuations == null ? null : qwenCap(cap, turn.continuations);
+	return endTurn(engine, ref, end, facts, {
+		deliverNow: true,
+		cap: harnessCap,
+		capWords: (stated) => capReached(stated.limit),
+		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
+	});
 }
 
 async function onToolUsed(input: QwenHookInput, ref: SessionRef, engine: Engine): Promise<void> {

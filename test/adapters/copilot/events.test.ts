@@ -208,6 +208,18 @@ describe("Copilot CLI's events", () => {
 		expect((await stop()).output).toMatchObject({ decision: "block" });
 	});
 
+	it("does not let a nudge past the cap when the event log's block chain cannot be read", async () => {
+		await send("userPromptSubmitted", { prompt: "Work the list." });
+		todos = items(["pending", "pending"]);
+		clock.t += 1000;
+		const unreadable = { ...deps(), readBlockChain: async () => Promise.reject(new Error("EACCES")) };
+		const answer = await handleHook(input("agentStop", { transcriptPath: LOG, stopReason: "end_turn" }), unreadable);
+
+		expect(answer.output).toBeNull();
+		const failed = (await store.readDecisions()).filter((line) => line.reason === "delivery-failed");
+		expect(failed).toEqual([expect.objectContaining({ detail: expect.stringMatching(/Copilot CLI ends a turn/) })]);
+	});
+
 	it("never continues a subagent: its agentStop (with agentId) and subagentStop answer nothing", async () => {
 		await send("userPromptSubmitted", { prompt: "Do it." });
 		todos = items(["pending"]);
