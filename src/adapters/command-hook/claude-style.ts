@@ -43,6 +43,7 @@
  *   calls before the failing one were paid for.
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
+import type { NormalizedTodos } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
@@ -86,6 +87,8 @@ export interface ClaudeStyleSpec<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
 	unreadableReason(file: string | null, error: unknown): string;
 	/** The harness's own goal, as `why` names it (`Claude Code's /goal`), read by `ClaudeStyleDeps.readGoal`. */
 	goalName?: string;
+	/** The todo tool's list in the harness's own shape (Droid's one string); absent: Claude Code's `{todos: [...]}`. */
+	readTodoWrite?(toolInput: unknown, response: unknown): NormalizedTodos;
 }
 
 export interface ClaudeStyleDeps<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
@@ -243,7 +246,7 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: Deps): Promis
 	if (tool === tools.todoWrite) {
 		const response = input.fields.tool_response;
 		const source = isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : response;
-		const { todos, warnings } = normalizeClaudeTodoWrite(source);
+		const { todos, warnings } = deps.spec.readTodoWrite?.(toolInput, response) ?? normalizeClaudeTodoWrite(source);
 		await engine.todosChanged(ref, todos);
 		await noteWarnings(engine, ref, tool, warnings);
 		return NOTHING;

@@ -1,28 +1,26 @@
 /**
  * Factory Droid's dialect of the command-hook family (`command-hook/dialect.ts`),
- * as seen on the pinned version (`docs/droid-notes.md`): Claude Code's hook
- * shape (the same input fields, `{"decision":"block","reason":…}`),
- * `FACTORY_PROJECT_DIR`, no continuation cap (boulder's guards are the only
- * bound), and its own facts:
+ * as seen on the pinned version (`docs/droid-notes.md`). Droid copied Claude
+ * Code's hooks (the same input fields, `{"decision":"block","reason":…}`,
+ * `hookSpecificOutput.additionalContext`), so its events are the family's
+ * Claude-style mapping (`command-hook/claude-style.ts`); what is Droid's own:
  *
+ * - `FACTORY_PROJECT_DIR`, and no continuation cap: Droid honours every
+ *   block, so boulder's guards are the only bound.
  * - UserPromptSubmit fires for the user's message only (never for a Stop
  *   hook's reason, nor for Droid's own reminders): a real user turn.
- * - TodoWrite's `todos` is a string, one item per line (`1. [in_progress] …`).
+ * - TodoWrite's `todos` is one string, an item per line (`1. [in_progress] …`).
  * - The transcript (`~/.factory/sessions/…/<id>.jsonl`) has `message`
  *   records with Anthropic-style blocks; a turn begins at a user message with
- *   text that is no hook record and no Droid reminder (`__internal__…` ids).
- *   It records no token usage, so a Droid turn's spend is not known.
+ *   text that is no hook record, no context and no Droid reminder. It records
+ *   no token usage, so a Droid turn's spend is not known (zero).
  */
-
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
 import type { TodoStatus } from "../../core/todos.js";
-import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { endTurn } from "../command-hook/stop.js";
-import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
-import { type CommandHookInput, isRecord, parseCommandHookInput, stringField } from "../shared/hook-input.js";
+import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
 import * as scan from "../shared/transcript-scan.js";
 
 export const HARNESS = "droid";
@@ -39,10 +37,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: 60 },
 ];
 export const EVENTS = REGISTRATIONS.map((registration) => registration.event);
-type Input = CommandHookInput;
 
 const STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: "in_progress", completed: "completed" };
 const LINE = /^(?:\d+[.)]\s*|[-*]\s+)?(?:\[(completed|in_progress|pending|[xX ]?)\]\s*)?(.*)$/;
+const SHAPE = { label: TODO_TOOL, listFields: ["todos"], text: "content", status: "status", id: "id" };
 
 /**
  * TodoWrite's list as boulder's todos: its `todos` string (one item per
@@ -63,13 +61,8 @@ export function normalizeDroidTodos(input: unknown): NormalizedTodos {
 		}));
 	return normalizeTodoList(items, SHAPE);
 }
-const SHAPE = { label: TODO_TOOL, listFields: ["todos"], text: "content", status: "status", id: "id" };
 
-export interface DroidTurn extends scan.ScanEnd {
-	lastAssistantText: string | null;
-	/** Uses of the tools that change files: work the list may not show yet. */
-	activity: number;
-	pendingQuestion: string | null;
+export interface DroidTurn extends ClaudeStyleTurn, scan.ScanEnd {
 	lagging: boolean;
 }
 
@@ -94,88 +87,54 @@ export function droidTally(turn: DroidTurn, answered: Set<string>, line: Record<
 		return false;
 	}
 	for (const block of blocks) if (block.type === "tool_result") answered.add(String(block.tool_use_id));
-	const hidden = typeof line.id === "string" && /^(__internal__|context-)/.test(line.id);
-	const text = blocks.some((block) => block.type === "text");
-	return message.role === "user" && text && !hidden && message.hookEventName === undefined;
+	const hidden = typeof line.id !== "string" || /^(__internal__|context-)/.test(line.id);
+	const start = message.role === "user" && !hidden && message.hookEventName === undefined;
+	if (start && blocks.some((block) => block.type === "text")) turn.startMarker = line.id as string;
+	return turn.startMarker !== null;
 }
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
-export async function readDroidTurn(file: string): Promise<DroidTurn> {
+export async function readDroidTurn(file: string, options: scan.SettleOptions = {}): Promise<DroidTurn> {
 	const once = async (): Promise<DroidTurn> => {
-		const turn = { lastAssistantText: null, activity: 0, pendingQuestion: null, lagging: false } as DroidTurn;
+		const spend = { input: 0, output: 0, cacheWrite: 0 };
+		const turn = {
+			spend,
+			activity: 0,
+			interrupt: null,
+			pendingQuestion: null,
+			lastAssistantText: null,
+			startMarker: null,
+		};
 		const answered = new Set<string>();
 		let start = false;
+		const tally = turn as DroidTurn;
 		const ended = await scan.scanTurn(
 			file,
 			{},
 			() => start,
 			(line) => {
-				start = droidTally(turn, answered, line);
+				start = droidTally(tally, answered, line);
 			},
 		);
-		return { ...turn, ...ended, foundStart: start };
+		return { ...tally, ...ended, foundStart: start, lagging: false };
 	};
-	return scan.readSettled(once, {}, file);
+	return scan.readSettled(once, options, file);
 }
 
-async function onStop(input: Input, ref: SessionRef, engine: Engine, read: typeof readDroidTurn): Promise<HookAnswer> {
-	const facts: IdleFacts = { lastAssistantText: null };
-	let turn: DroidTurn | null = null;
-	const file = input.transcriptPath;
-	try {
-		turn = file === null ? null : await read(file);
-		facts.turnUnseen =
-			turn === null ? scan.unreadableTranscriptReason(TITLE, null, null) : scan.unseenTurnReason(String(file), turn);
-	} catch (error) {
-		facts.turnUnseen = scan.unreadableTranscriptReason(TITLE, file, error);
-	}
-	facts.lastAssistantText = turn?.lastAssistantText ?? null;
-	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
-	const marker = stringField(input, "message_id");
-	const end = { outcome: "end" as const, ...(turn ? { activity: turn.activity, marker } : {}) };
-	// No cap: Droid honours every block, so boulder's guards are the only bound.
-	const answer = (result: IdleResult) => answerFor(result, ref, engine, { delivered: true });
-	return endTurn(engine, ref, end, facts, { deliverNow: true, answer });
-}
+export const DROID: ClaudeStyleSpec<DroidTurn> = {
+	harness: HARNESS,
+	tools: { todoWrite: TODO_TOOL, tasks: [], subagents: [] },
+	unseenReason: (file, turn) => scan.unseenTurnReason(file, turn),
+	unreadableReason: (file, error) => scan.unreadableTranscriptReason(TITLE, file, error),
+	readTodoWrite: (toolInput) => normalizeDroidTodos(toolInput),
+};
 
-/** Contract: throws only what the engine throws. */
-export async function handleDroidHook(input: Input, engine: Engine, read = readDroidTurn): Promise<HookAnswer> {
-	const ref: SessionRef = { harness: HARNESS, sessionId: input.sessionId, subagent: input.event === "SubagentStop" };
-	switch (input.event) {
-		case "Stop":
-			return onStop(input, ref, engine, read);
-		case "SubagentStop":
-			await engine.onIdle(ref, {});
-			return NOTHING;
-		case "UserPromptSubmit":
-			if (!isBoulderPrompt(stringField(input, "prompt"))) await engine.turnStarted(ref, "user");
-			return NOTHING;
-		case "PostToolUse": {
-			if (stringField(input, "tool_name") !== TODO_TOOL) return NOTHING;
-			const { todos, warnings } = normalizeDroidTodos(input.fields.tool_input);
-			await engine.todosChanged(ref, todos);
-			if (warnings.length > 0) await engine.recordError(ref, `reading ${TODO_TOOL}`, new Error(warnings.join("; ")));
-			return NOTHING;
-		}
-		case "SessionStart": {
-			const source = stringField(input, "source");
-			if (source !== "resume" && source !== "compact") return NOTHING;
-			return sessionStartContext(await engine.resumeContext(ref, source));
-		}
-		case "PreCompact":
-			await engine.sessionEvent(ref, { type: "compaction" });
-			return NOTHING;
-		default:
-			return NOTHING;
-	}
-}
-
-export const dialect: CommandHookDialect<Input> = {
+export const dialect: CommandHookDialect = {
 	harness: HARNESS,
 	events: EVENTS,
 	registrations: REGISTRATIONS,
 	projectDirVar: "FACTORY_PROJECT_DIR",
 	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
-	handle: (input, engine) => handleDroidHook(input, engine),
+	handle: (input, engine) => handleClaudeStyleHook(input, DROID, { engine, readTurn: readDroidTurn }),
 	stopEvent: "Stop",
 };

@@ -11,12 +11,10 @@ import {
 	type DroidTurn,
 	dialect,
 	droidTally,
-	handleDroidHook,
 	normalizeDroidTodos,
 	readDroidTurn,
 } from "../../../src/adapters/droid/dialect.js";
 import { Config } from "../../../src/core/config.js";
-import { CONTINUATION_PROMPT } from "../../../src/core/prompts/continuation.prompt.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";
 
@@ -26,6 +24,15 @@ const TRANSCRIPT = new URL("transcript.jsonl", FIXTURES).pathname;
 function fixture(name: string, patch: Record<string, unknown> = {}): Record<string, unknown> {
 	return { ...(JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), "utf8")) as object), ...patch };
 }
+
+const STREAMS = {
+	stdin: [],
+	stdout: { write: () => true },
+	stderr: { write: () => true },
+	env: {},
+	cwd: "/home/dev/shop",
+};
+const handleDroidHook = (input: ReturnType<typeof parsed>, engine: Engine) => dialect.handle(input, engine, STREAMS);
 
 function parsed(event: string, fields: Record<string, unknown>) {
 	const result = dialect.parse(JSON.stringify(fields), event);
@@ -70,11 +77,12 @@ describe("Droid's transcript", () => {
 	it("finds the current turn: it began at the Stop hook's reason, Droid's reminder and hook records inside it", async () => {
 		const turn = await readDroidTurn(TRANSCRIPT);
 		expect(turn).toMatchObject({ foundStart: true, lastAssistantText: "Nothing more.", activity: 0 });
+		expect(turn.startMarker).toBe("9840c911-01a2-4567-8b63-31a8651431e2");
 		expect(turn.pendingQuestion).toBeNull();
 	});
 
 	it("counts file edits, and an AskUser without its answer as a question", () => {
-		const turn = { lastAssistantText: null, activity: 0, pendingQuestion: null } as DroidTurn;
+		const turn = { lastAssistantText: null, activity: 0, pendingQuestion: null, startMarker: null } as DroidTurn;
 		const answered = new Set<string>();
 		const assistant = (content: unknown[]) => ({ type: "message", id: "a", message: { role: "assistant", content } });
 		const records = [
@@ -114,15 +122,6 @@ describe("Droid's events on the engine", () => {
 		const answer = await handleDroidHook(parsed("SubagentStop", stop), engine);
 		expect(answer.output).toBeNull();
 		expect(await store.readDecisions()).toContainEqual(expect.objectContaining({ reason: "not-eligible" }));
-	});
-
-	it("starts no turn for boulder's own prompt, should Droid ever hand it to UserPromptSubmit", async () => {
-		const { engine, store } = engineOnMemory();
-		await handleDroidHook(
-			parsed("UserPromptSubmit", fixture("UserPromptSubmit", { prompt: CONTINUATION_PROMPT })),
-			engine,
-		);
-		expect(await store.readDecisions()).toEqual([]);
 	});
 
 	it("tells a resumed session where its list stands, and says nothing on a fresh start", async () => {
