@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { BoulderError } from "../../core/errors.js";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { hookEntry } from "../command-hook/entry.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import {
@@ -173,10 +174,8 @@ async function droidDoctor(context: Place): Promise<DoctorFinding[]> {
 				continue;
 			}
 			places.push(file);
-			const missing = REGISTRATIONS.filter((r) => !entries.some((entry) => entry.event === r.event)).map(
-				(r) => r.event,
-			);
-			if (missing.length > 0) say("warn", DOCTOR_TEXT.missingEvents(file, missing), reinstall, file);
+			const missing = missingRegistrations(REGISTRATIONS, entries);
+			if (missing.length > 0) say(MISSING_EVENT_SEVERITY, DOCTOR_TEXT.missingEvents(file, missing), reinstall, file);
 			for (const entry of entries) {
 				if (entry.form === "pinned" && !existsSync(entry.bundle))
 					say("problem", DOCTOR_TEXT.programGone(file, entry.bundle), reinstall, file);

@@ -143,5 +143,8 @@ describe("Factory Droid doctor", () => {
 		expect(await findings()).toContainEqual(
 			expect.objectContaining({ level: "problem", message: expect.stringMatching(/does not exist/) }),
 		);
+		expect(await findings()).toContainEqual(
+			expect.objectContaining({ level: "warn", message: expect.stringMatching(/miss SessionStart, UserPromptSubmit/) }),
+		);
 	});
 });
