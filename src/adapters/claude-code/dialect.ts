@@ -18,7 +18,7 @@ import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { watchdogMs } from "../command-hook/registrations.js";
-import { type OpenEngine, readInput, runCommandHook, runDialect } from "../command-hook/runtime.js";
+import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
 import type { HookStreams } from "../types.js";
@@ -58,13 +58,7 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 
 export const dialect = claudeCodeDialect();
 
-export async function runClaudeCodeHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunHookOptions = {},
-): Promise<number> {
-	return runDialect(argv, streams, claudeCodeDialect(options), options.open);
-}
+export const runClaudeCodeHook = runnerOf<RunHookOptions, HookInput>(claudeCodeDialect);
 
 /**
  * The watcher. A Stop that left no subagent running (nearly every one) ends

@@ -6,8 +6,7 @@
  * (`boulder-hook.cjs codex <Event>`) and `boulder hook codex <Event>`.
  */
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type OpenEngine, runDialect } from "../command-hook/runtime.js";
-import type { HookStreams } from "../types.js";
+import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { handleHook } from "./events.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
@@ -33,10 +32,4 @@ export function codexDialect(options: RunHookOptions = {}): CommandHookDialect<H
 
 export const dialect = codexDialect();
 
-export async function runCodexHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunHookOptions = {},
-): Promise<number> {
-	return runDialect(argv, streams, codexDialect(options), options.open);
-}
+export const runCodexHook = runnerOf<RunHookOptions, HookInput>(codexDialect);

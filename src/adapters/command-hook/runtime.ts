@@ -52,6 +52,16 @@ export async function runDialect<I extends CommandHookInput>(
 	return runCommandHook(argv, streams, dialect, open);
 }
 
+/**
+ * A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn })`
+ * runs the dialect `make(options)` builds, opening the engine with `options.open`.
+ */
+export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookInput>(
+	make: (options: O) => CommandHookDialect<I>,
+): (argv: readonly string[], streams: HookStreams, options?: O) => Promise<number> {
+	return (argv, streams, options = {} as O) => runDialect(argv, streams, make(options), options.open);
+}
+
 export async function runCommandHook<I extends CommandHookInput>(
 	argv: readonly string[],
 	streams: HookStreams,

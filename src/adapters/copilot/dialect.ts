@@ -6,8 +6,7 @@
  * program (`boulder-hook.cjs copilot <event>`) and `boulder hook copilot <event>`.
  */
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type OpenEngine, runDialect } from "../command-hook/runtime.js";
-import type { HookStreams } from "../types.js";
+import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { handleHook } from "./events.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
@@ -43,10 +42,4 @@ export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect
 
 export const dialect = copilotDialect();
 
-export async function runCopilotHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunHookOptions = {},
-): Promise<number> {
-	return runDialect(argv, streams, copilotDialect(options), options.open);
-}
+export const runCopilotHook = runnerOf<RunHookOptions, HookInput>(copilotDialect);

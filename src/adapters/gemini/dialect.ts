@@ -6,8 +6,7 @@
  * hook gemini <Event>`.
  */
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type OpenEngine, runDialect } from "../command-hook/runtime.js";
-import type { HookStreams } from "../types.js";
+import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { handleHook } from "./events.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
@@ -34,10 +33,4 @@ export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<
 
 export const dialect = geminiDialect();
 
-export async function runGeminiHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunHookOptions = {},
-): Promise<number> {
-	return runDialect(argv, streams, geminiDialect(options), options.open);
-}
+export const runGeminiHook = runnerOf<RunHookOptions, HookInput>(geminiDialect);

@@ -6,8 +6,7 @@
  * `boulder hook qwen <Event>`.
  */
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
-import { type OpenEngine, runDialect } from "../command-hook/runtime.js";
-import type { HookStreams } from "../types.js";
+import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { effectiveCap } from "./cap.js";
 import { handleQwenHook, type QwenHookDeps } from "./events.js";
 import { REGISTRATIONS } from "./hook-config.js";
@@ -39,10 +38,4 @@ export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialec
 
 export const dialect = qwenDialect();
 
-export async function runQwenHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunQwenHookOptions = {},
-): Promise<number> {
-	return runDialect(argv, streams, qwenDialect(options), options.open);
-}
+export const runQwenHook = runnerOf<RunQwenHookOptions, QwenHookInput>(qwenDialect);
