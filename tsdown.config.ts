@@ -2,14 +2,18 @@
  * Builds the Claude Code hook program, which Claude Code starts as a new
  * process for every hook event, so start-up is what it must be good at:
  *
- * - `dist/hook/claude-code-main.cjs`: the whole hook in one file, every
- *   dependency inlined (nothing resolved from node_modules at run time) and
- *   nothing it does not use (the CLI and its framework) reachable from it.
- *   CommonJS, because Node 20 starts a CommonJS file faster than an ES module.
- * - `dist/hook/claude-code.cjs`: the small loader the hooks run; it loads the
- *   bundle through V8's code cache (`hook-loader.ts`). `boulder-hook.cjs` is
- *   the same loader under the name the other command-hook harnesses run
- *   (`boulder-hook.cjs <harness> <event>`, see `src/adapters/hook-runners.ts`).
+ * - `dist/hook/<harness>-main.cjs`, one per command-hook harness of the
+ *   registry (`src/adapters/registry.ts`, the adapters with a `hook`): the
+ *   whole hook of that harness in one file (`src/adapters/hook/main.ts` with
+ *   the harness's `dialect.ts`), every dependency inlined (nothing resolved
+ *   from node_modules at run time) and nothing it does not use (the CLI and
+ *   its framework, any other harness) reachable from it. CommonJS, because
+ *   Node 20 starts a CommonJS file faster than an ES module.
+ * - `dist/hook/claude-code.cjs`: the small loader Claude Code's hooks run; it
+ *   loads the bundle through V8's code cache (`src/adapters/hook/loader.ts`).
+ *   `boulder-hook.cjs` is the same loader under the name every command-hook
+ *   harness runs (`boulder-hook.cjs <harness> <event>`), which picks the
+ *   harness's bundle by its first argument.
  *
  * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
  * process that lives for one event gains nothing from it but start-up time.
@@ -24,6 +28,7 @@
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
+import { ADAPTERS } from "./src/adapters/registry.ts";
 import { COMMANDS } from "./src/cli/commands/index.ts";
 
 const readable = process.env.BOULDER_READABLE_BUNDLE;
@@ -61,14 +66,34 @@ const common = {
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	plugins: [asciiOutput],
 	alias: {
-		"graceful-fs": fileURLToPath(new URL("./src/adapters/claude-code/shims/graceful-fs.cjs", import.meta.url)),
-		assert: fileURLToPath(new URL("./src/adapters/claude-code/shims/assert.cjs", import.meta.url)),
+		"graceful-fs": fileURLToPath(new URL("./src/adapters/hook/shims/graceful-fs.cjs", import.meta.url)),
+		assert: fileURLToPath(new URL("./src/adapters/hook/shims/assert.cjs", import.meta.url)),
 		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
 		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
 	},
 } as const;
 
-/** What each loader loads, and the folder and name of its code cache (`hook-loader.ts`). */
+/** The command-hook harnesses, from the registry's one line each: each gets a hook bundle of its own. */
+const HOOK_HARNESSES = ADAPTERS.filter((adapter) => adapter.hook !== undefined).map((adapter) => adapter.name);
+
+const HOOK_ENTRY = "\0boulder-hook-entry:";
+
+/** The entry of one harness's hook bundle: the hook program run with that harness's dialect. */
+const hookEntries = {
+	name: "boulder-hook-entries",
+	resolveId(source: string) {
+		return source.startsWith(HOOK_ENTRY) ? source : null;
+	},
+	load(id: string) {
+		if (!id.startsWith(HOOK_ENTRY)) return null;
+		const harness = id.slice(HOOK_ENTRY.length);
+		const main = fileURLToPath(new URL("./src/adapters/hook/main.ts", import.meta.url));
+		const dialect = fileURLToPath(new URL(`./src/adapters/${harness}/dialect.ts`, import.meta.url));
+		return `import { runHookMain } from ${JSON.stringify(main)};\nimport { dialect } from ${JSON.stringify(dialect)};\nrunHookMain(dialect);\n`;
+	},
+};
+
+/** What each loader loads, and the folder and name of its code cache (`src/adapters/hook/loader.ts`). */
 const hookLoader = {
 	define: {
 		BOULDER_LOADER: JSON.stringify({
@@ -76,6 +101,7 @@ const hookLoader = {
 			cacheFolder: "hook-code-cache",
 			cachePrefix: "claude-code",
 			variants: null,
+			harnesses: HOOK_HARNESSES,
 		}),
 	},
 };
@@ -103,9 +129,13 @@ const lazyBuiltins = {
 };
 
 export default defineConfig([
-	{ ...common, entry: { "claude-code-main": "src/adapters/hook-main.ts" } },
-	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/claude-code/hook-loader.ts" } },
-	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/claude-code/hook-loader.ts" } },
+	...HOOK_HARNESSES.map((harness) => ({
+		...common,
+		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
+		plugins: [hookEntries, asciiOutput],
+	})),
+	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/hook/loader.ts" } },
+	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/hook/loader.ts" } },
 	// One file, with each command's code run only when the command is: no chunks, so the cache covers it all.
 	{
 		...common,
@@ -117,7 +147,7 @@ export default defineConfig([
 	{
 		...common,
 		outDir: cliOut,
-		entry: { boulder: "src/adapters/claude-code/hook-loader.ts" },
+		entry: { boulder: "src/adapters/hook/loader.ts" },
 		define: {
 			BOULDER_LOADER: JSON.stringify({
 				bundle: "boulder-main.cjs",

@@ -5,6 +5,7 @@
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
 import { copilotAdapter } from "./copilot/adapter.js";
+import { droidAdapter } from "./droid/adapter.js";
 import { geminiAdapter } from "./gemini/adapter.js";
 import { openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
@@ -19,6 +20,7 @@ export const ADAPTERS: readonly HarnessAdapter[] = [
 	qwenAdapter,
 	geminiAdapter,
 	copilotAdapter,
+	droidAdapter,
 ];
 
 /** Contract: the faces find adapters here and nowhere else. */

@@ -125,7 +125,7 @@ export function violations(sources: readonly SourceFile[]): string[] {
 			}
 			const own = adapterFolderOf(from);
 			const theirs = adapterFolderOf(target);
-			if (own !== null && theirs !== null && theirs !== own && theirs !== "shared") {
+			if (own !== null && theirs !== null && theirs !== own && !FAMILY_FOLDERS.has(theirs)) {
 				found.push(`${from} → ${target}: one adapter imports another's folder`);
 			}
 			if (from === "adapters/registry.ts" && theirs !== null && !target.endsWith("/adapter.ts")) {
@@ -182,6 +182,9 @@ export function layerCycles(sources: readonly SourceFile[]): string[][] {
 	for (const file of next.keys()) if (!index.has(file)) visit(file);
 	return found;
 }
+
+/** The adapter folders every adapter may import: shared helpers, the command-hook family and its hook program. */
+const FAMILY_FOLDERS: ReadonlySet<string> = new Set(["shared", "command-hook", "hook"]);
 
 function withoutComments(text: string): string {
 	return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");

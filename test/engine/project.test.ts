@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runClaudeCodeHook } from "../../src/adapters/claude-code/run-hook.js";
+import { runClaudeCodeHook } from "../../src/adapters/claude-code/dialect.js";
 import { main } from "../../src/cli/main.js";
 import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { Engine } from "../../src/engine/engine.js";

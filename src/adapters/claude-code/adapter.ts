@@ -4,11 +4,12 @@
  * check and the hook runtime load on first use, so a CLI command that needs
  * none of them does not pay for them.
  */
+import { hookEntry } from "../command-hook/entry.js";
+import { normalizeClaudeTodoWrite } from "../command-hook/todo-write.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
-import { normalizeClaudeTodoWrite } from "./todos.js";
 
 type Scope = "local" | "project" | "user";
 
@@ -59,9 +60,6 @@ export const claudeCodeAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).claudeCodeDoctorCheck.run(context),
 	},
-	hook: {
-		events: [...HOOK_EVENTS, WATCHDOG_HOOK],
-		run: async (event, streams) => (await import("./run-hook.js")).runClaudeCodeHook([event], streams),
-	},
+	hook: hookEntry([...HOOK_EVENTS, WATCHDOG_HOOK], () => import("./dialect.js")),
 	normalizeTodos: normalizeClaudeTodoWrite,
 };

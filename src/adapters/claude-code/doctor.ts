@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
@@ -26,7 +27,7 @@ import {
 	TESTED,
 	type TestedHarness,
 } from "../shared/tested-versions.js";
-import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS, wordOf } from "./hook-config.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
 import { isRecord, messageOf } from "./hook-input.js";
 import {
 	claudeConfigDir,
@@ -116,11 +117,13 @@ function judgeHooks(
 ): ClaudeCodeFinding[] {
 	const reinstall = `\`boulder install claude-code --${scope}\``;
 	const found: ClaudeCodeFinding[] = [];
-	const missing = REGISTRATIONS.filter(
-		(registration) =>
-			!entries.some((entry) => entry.event === registration.event && entry.word === wordOf(registration)),
-	).map((registration) => (registration.word ? `${registration.event} (${registration.word})` : registration.event));
-	if (missing.length > 0) found.push(warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
+	const missing = missingRegistrations(REGISTRATIONS, entries);
+	if (missing.length > 0) {
+		found.push({
+			...warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file),
+			level: MISSING_EVENT_SEVERITY,
+		});
+	}
 	const pinned = entries.filter((entry) => entry.form === "pinned");
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
 		if (!existsSync(program)) found.push(problem(DOCTOR_TEXT.programGone(file, program), reinstall, file));

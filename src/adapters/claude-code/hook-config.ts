@@ -19,8 +19,9 @@
  * Timeouts: the harness kills a hook that outlives its timeout. The Stop hook
  * may run a plan's verify commands (5 minutes each by default), so it gets 15
  * minutes; every other hook does a few locked file updates and gets a minute.
- * Our own watchdog ends the hook ten seconds earlier, cleanly, printing
- * nothing, so the agent simply stops.
+ * Our own watchdog (`command-hook/registrations.ts`, from these timeouts)
+ * ends the hook shortly before, cleanly, printing nothing, so the agent
+ * simply stops.
  *
  * Stop has a second registration, the watcher (`Watchdog`, with
  * `asyncRewake`): it runs on after the turn while the parent waits on a
@@ -29,6 +30,7 @@
  * is judged at the next end of a turn instead.
  */
 
+import { type HookRegistration as FamilyRegistration, wordOf } from "../command-hook/registrations.js";
 import { ourCommandReader } from "../shared/hook-command.js";
 import {
 	groupedHook,
@@ -43,17 +45,7 @@ import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
-export interface HookRegistration {
-	event: HookEvent;
-	/** What the command passes the hook program: the event's name unless said otherwise. */
-	word?: typeof WATCHDOG_HOOK;
-	/** Tool names for PreToolUse and PostToolUse; absent: every occurrence of the event. */
-	matcher?: string;
-	/** Seconds. */
-	timeout: number;
-	/** Runs in the background after the event; exiting 2 wakes the agent with its stderr. */
-	asyncRewake?: true;
-}
+export type HookRegistration = FamilyRegistration<HookEvent>;
 
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
@@ -61,7 +53,6 @@ export const WATCHDOG_TIMEOUT_SECONDS = 4 * 60 * 60;
 
 /** The watcher's word for the hook program: a second registration under Stop. */
 export const WATCHDOG_HOOK = "Watchdog";
-const WATCHDOG_MARGIN_MS = 10_000;
 
 /** The todo tools, whose results keep boulder's copy of the agent's list. */
 export const TODO_TOOLS_MATCHER = "TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList";
@@ -92,17 +83,7 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-/** How long the hook process may run before it gives up and lets the agent stop. */
-export function watchdogMs(word: string | undefined): number {
-	const seconds =
-		word === "Stop" ? STOP_TIMEOUT_SECONDS : word === WATCHDOG_HOOK ? WATCHDOG_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS;
-	return seconds * 1000 - WATCHDOG_MARGIN_MS;
-}
-
-/** What a registration's command passes the hook program. */
-export function wordOf(registration: HookRegistration): string {
-	return registration.word ?? registration.event;
-}
+export { wordOf } from "../command-hook/registrations.js";
 
 export {
 	HOOK_MARKER,

@@ -1,5 +1,6 @@
 /** The Claude Code adapter's public surface. */
 export { claudeCodeAdapter } from "./adapter.js";
+export { type HookStreams, runClaudeCodeHook } from "./dialect.js";
 export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
 export { answerFor, type HookAnswer, type HookDeps, handleHook } from "./events.js";
 export { HOOK_MARKER, type HookProgram, hookCommand, hooksObject, REGISTRATIONS } from "./hook-config.js";
@@ -13,5 +14,4 @@ export {
 	withOurHooks,
 	withoutOurHooks,
 } from "./install.js";
-export { type HookStreams, runClaudeCodeHook } from "./run-hook.js";
 export { analyseTurn, readTurn, type TurnReading } from "./transcript.js";

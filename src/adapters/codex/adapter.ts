@@ -3,6 +3,7 @@
  * shared hook program per event, its `update_plan` list. The installer, the
  * doctor check and the hook runtime load on first use.
  */
+import { hookEntry } from "../command-hook/entry.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT } from "./messages.js";
@@ -52,9 +53,6 @@ export const codexAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).codexDoctorCheck.run(context),
 	},
-	hook: {
-		events: HOOK_EVENTS,
-		run: async (event, streams) => (await import("./run-hook.js")).runCodexHook([event], streams),
-	},
+	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
 	normalizeTodos: normalizeCodexPlan,
 };

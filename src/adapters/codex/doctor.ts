@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
@@ -79,10 +80,13 @@ function judgeHooks(
 ): DoctorFinding[] {
 	const reinstall = `\`boulder install codex --${scope}\``;
 	const found: DoctorFinding[] = [];
-	const missing = REGISTRATIONS.map((registration) => registration.event).filter(
-		(event) => !entries.some((entry) => entry.event === event),
-	);
-	if (missing.length > 0) found.push(warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
+	const missing = missingRegistrations(REGISTRATIONS, entries);
+	if (missing.length > 0) {
+		found.push({
+			...warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file),
+			level: MISSING_EVENT_SEVERITY,
+		});
+	}
 	const pinned = entries.filter((entry) => entry.form === "pinned");
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
 		if (!existsSync(program)) found.push(problem(DOCTOR_TEXT.programGone(file, program), reinstall, file));

@@ -27,6 +27,7 @@
  *   resume context (where the unfinished work stands).
  */
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { endTurn } from "../command-hook/stop.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
@@ -120,8 +121,10 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
 	const end = { outcome: "end" as const, ...(turn ? { spend: turn.spend, marker: turn.startMarker } : {}) };
 	// Printing the block is the delivery: recorded in the same write as the decision.
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
-	return answerFor(result, ref, engine, { delivered: true });
+	return endTurn(engine, ref, end, facts, {
+		deliverNow: true,
+		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
+	});
 }
 
 /** The current turn as the rollout shows it for a Stop, or why it cannot be seen. */

@@ -21,6 +21,7 @@
  * Our own watchdog ends the hook shortly before, cleanly, printing nothing,
  * so the agent simply stops.
  */
+import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { PACKAGE_NAME } from "../shared/config-file.js";
 import { ourCommandReader } from "../shared/hook-command.js";
 import {
@@ -37,13 +38,7 @@ import {
 import { HARNESS } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
-export interface HookRegistration {
-	event: string;
-	/** A tool-name pattern for PostToolUse; absent: every occurrence of the event. */
-	matcher?: string;
-	/** Seconds. */
-	timeout: number;
-}
+export type HookRegistration = FamilyRegistration;
 
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
@@ -66,14 +61,6 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "Interrupt", timeout: INTERRUPT_TIMEOUT_SECONDS },
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
-
-/** How long the hook process may run before it gives up and lets the agent stop. */
-export function watchdogMs(event: string | undefined): number {
-	const registered = REGISTRATIONS.find((registration) => registration.event === event);
-	const seconds = registered?.timeout ?? HOOK_TIMEOUT_SECONDS;
-	// A tenth of the timeout, at most ten seconds, is left for Codex to read what was printed.
-	return seconds * 1000 - Math.min(10_000, seconds * 100);
-}
 
 export {
 	BOULDER_HOOK_BIN as HOOK_BIN,

@@ -5,6 +5,7 @@
  * database. The installer, the doctor check and the hook runtime load on
  * first use.
  */
+import { hookEntry } from "../command-hook/entry.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT } from "./messages.js";
@@ -51,9 +52,6 @@ export const copilotAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).copilotDoctorCheck.run(context),
 	},
-	hook: {
-		events: HOOK_EVENTS,
-		run: async (event, streams) => (await import("./run-hook.js")).runCopilotHook([event], streams),
-	},
+	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
 	normalizeTodos: normalizeCopilotTodos,
 };

@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/hook-input.js";
 import { findInstalledBoulder } from "../shared/installed-boulder.js";
@@ -66,10 +67,9 @@ function judge(
 ): DoctorFinding[] {
 	const reinstall = `\`boulder install copilot --${scope}\``;
 	const found: DoctorFinding[] = [];
-	const missing = REGISTRATIONS.map((registration) => registration.event).filter(
-		(event) => !entries.some((entry) => entry.event === event),
-	);
-	if (missing.length > 0) found.push(finding("warn", DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
+	const missing = missingRegistrations(REGISTRATIONS, entries);
+	if (missing.length > 0)
+		found.push(finding(MISSING_EVENT_SEVERITY, DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
 	const pinned = entries.flatMap((entry) => (entry.form === "pinned" ? [entry] : []));
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
 		if (!existsSync(program)) found.push(finding("problem", DOCTOR_TEXT.programGone(file, program), reinstall, file));

@@ -37,6 +37,7 @@
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { endTurn } from "../command-hook/stop.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
@@ -136,9 +137,7 @@ async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): P
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
 	};
-	const result = await engine.turnEndedAndIdle(ref, end, facts);
-	if (result.kind !== "inject") return NOTHING;
-	return answerFor(result, ref, engine);
+	return endTurn(engine, ref, end, facts, { deliverNow: false, answer: (result) => answerFor(result, ref, engine) });
 }
 
 /**

@@ -23,6 +23,7 @@
  * the hook ten seconds earlier, printing nothing, so the agent simply stops.
  */
 
+import type { HookRegistration } from "../command-hook/registrations.js";
 import { ourCommandReader } from "../shared/hook-command.js";
 import {
 	BOULDER_HOOK_BIN,
@@ -40,10 +41,9 @@ import type { HookEvent } from "./hook-input.js";
 
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
-const WATCHDOG_MARGIN_MS = 10_000;
 
 /** The events boulder installs. sessionStart carries the resume context to a resumed session. */
-export const REGISTRATIONS: readonly { event: HookEvent; timeout: number }[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "sessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "userPromptSubmitted", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "agentStop", timeout: STOP_TIMEOUT_SECONDS },
@@ -52,11 +52,6 @@ export const REGISTRATIONS: readonly { event: HookEvent; timeout: number }[] = [
 	{ event: "preCompact", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "sessionEnd", timeout: HOOK_TIMEOUT_SECONDS },
 ];
-
-export function watchdogMs(event: string | undefined): number {
-	const seconds = event === "agentStop" ? STOP_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS;
-	return seconds * 1000 - WATCHDOG_MARGIN_MS;
-}
 
 /** boulder's own hooks file, in either hooks folder. */
 export const HOOKS_FILE = "boulder.json";

@@ -4,6 +4,7 @@
  * the doctor check and the hook runtime load on first use, so a CLI command
  * that needs none of them does not pay for them.
  */
+import { hookEntry } from "../command-hook/entry.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { INSTALL_TEXT } from "./messages.js";
@@ -50,9 +51,6 @@ export const geminiAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).geminiDoctorCheck.run(context),
 	},
-	hook: {
-		events: HOOK_EVENTS,
-		run: async (event, streams) => (await import("./run-hook.js")).runGeminiHook([event], streams),
-	},
+	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
 	normalizeTodos: normalizeGeminiTodos,
 };

@@ -9,6 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { packageVersion, readConfigText } from "../shared/config-file.js";
 import { isRecord, messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
@@ -72,8 +73,8 @@ function judge(
 ): DoctorFinding[] {
 	const fix = DOCTOR_TEXT.reinstall(scope);
 	const events = new Set(ours.map((entry) => entry.event));
-	const missing = REGISTRATIONS.map((registration) => registration.event).filter((event) => !events.has(event));
-	if (missing.length > 0) return [finding("problem", DOCTOR_TEXT.missingEvents(file, missing), fix, file)];
+	const missing = missingRegistrations(REGISTRATIONS, ours);
+	if (missing.length > 0) return [finding(MISSING_EVENT_SEVERITY, DOCTOR_TEXT.missingEvents(file, missing), fix, file)];
 	const pinned = ours.find((entry) => entry.form === "pinned");
 	if (pinned?.form === "pinned") {
 		for (const program of [pinned.node, pinned.bundle]) {

@@ -46,6 +46,7 @@
  *   subagent: every AfterAgent is the main session's.
  */
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
+import { endTurn } from "../command-hook/stop.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { isRecord } from "../shared/hook-input.js";
@@ -109,8 +110,7 @@ async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): 
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker, recordedBeforeHook: true } : {}),
 	};
-	const result = await deps.engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
-	return answerFor(result);
+	return endTurn(deps.engine, ref, end, facts, { deliverNow: true, answer: answerFor });
 }
 
 /** The engine's decision as Gemini CLI's AfterAgent output. */

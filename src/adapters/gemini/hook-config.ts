@@ -24,9 +24,10 @@
  *
  * Not PreCompress: Gemini CLI fires it before every model request, before it
  * decides whether to compress at all, and nothing of boulder needs it. Our own
- * watchdog ends the hook ten seconds earlier, cleanly, printing nothing, so
- * the agent simply stops.
+ * watchdog (`command-hook/registrations.ts`, from these timeouts) ends the
+ * hook shortly before, cleanly, printing nothing, so the agent simply stops.
  */
+import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { ourCommandReader } from "../shared/hook-command.js";
 import {
 	BOULDER_HOOK_BIN,
@@ -44,29 +45,18 @@ import { portableCommand } from "../shared/portable-command.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 import { TODO_TOOL } from "./todos.js";
 
-export interface HookRegistration {
-	event: HookEvent;
-	/** A tool-name pattern for AfterTool; absent: every occurrence of the event. */
-	matcher?: string;
-	/** Milliseconds. */
-	timeout: number;
-}
+/** Seconds, as every dialect's table; Gemini CLI's settings hold milliseconds (`hookGroup`). */
+export type HookRegistration = FamilyRegistration<HookEvent>;
 
-export const AFTER_AGENT_TIMEOUT_MS = 900_000;
-export const HOOK_TIMEOUT_MS = 60_000;
-const WATCHDOG_MARGIN_MS = 10_000;
+export const AFTER_AGENT_TIMEOUT_SECONDS = 900;
+export const HOOK_TIMEOUT_SECONDS = 60;
 
 export const REGISTRATIONS: readonly HookRegistration[] = [
-	{ event: "SessionStart", timeout: HOOK_TIMEOUT_MS },
-	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_MS },
-	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_MS },
-	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_MS },
+	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
 ];
-
-/** How long the hook process may run before it gives up and lets the agent stop. */
-export function watchdogMs(event: string | undefined): number {
-	return (event === "AfterAgent" ? AFTER_AGENT_TIMEOUT_MS : HOOK_TIMEOUT_MS) - WATCHDOG_MARGIN_MS;
-}
 
 export {
 	BOULDER_HOOK_BIN as HOOK_BIN,
@@ -103,7 +93,7 @@ export function hookGroup(form: HookForm, registration: HookRegistration): Recor
 		name: `boulder-${registration.event}`,
 		type: "command",
 		command: hookCommand(form, registration.event),
-		timeout: registration.timeout,
+		timeout: registration.timeout * 1000,
 	};
 	return groupedHook(hook, registration);
 }

@@ -4,6 +4,7 @@
  * (`boulder-hook.cjs qwen <Event>`), its `todo_write` list. The installer,
  * the doctor check and the hook runtime load on first use.
  */
+import { hookEntry } from "../command-hook/entry.js";
 import type { HarnessAdapter, InstallPlace } from "../types.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
 import { CAP_TEXT, INSTALL_TEXT } from "./messages.js";
@@ -56,9 +57,6 @@ export const qwenAdapter: HarnessAdapter = {
 		name: HARNESS,
 		run: async (context) => (await import("./doctor.js")).qwenDoctorCheck.run(context),
 	},
-	hook: {
-		events: HOOK_EVENTS,
-		run: async (event, streams) => (await import("./run-hook.js")).runQwenHook([event], streams),
-	},
+	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
 	normalizeTodos: normalizeQwenTodoWrite,
 };

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { whichProgram } from "../../engine/programs.js";
+import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { messageOf } from "../shared/hook-input.js";
 import { parseSettings } from "../shared/hooks-file.js";
@@ -73,20 +74,9 @@ function judgeHooks(
 ): DoctorFinding[] {
 	const reinstall = `\`boulder install qwen --${scope}\``;
 	const found: DoctorFinding[] = [];
-	const missing = REGISTRATIONS.filter((registration) => !entries.some((entry) => entry.event === registration.event));
-	if (missing.length > 0) {
-		found.push(
-			finding(
-				"warn",
-				DOCTOR_TEXT.missingEvents(
-					file,
-					missing.map((r) => r.event),
-				),
-				reinstall,
-				file,
-			),
-		);
-	}
+	const missing = missingRegistrations(REGISTRATIONS, entries);
+	if (missing.length > 0)
+		found.push(finding(MISSING_EVENT_SEVERITY, DOCTOR_TEXT.missingEvents(file, missing), reinstall, file));
 	const pinned = entries.filter((entry) => entry.form === "pinned");
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
 		if (!existsSync(program)) found.push(finding("problem", DOCTOR_TEXT.programGone(file, program), reinstall, file));

@@ -31,6 +31,7 @@ import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Provenance } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
+import { endTurn } from "../command-hook/stop.js";
 import { runningBackgroundTasks } from "../shared/background-tasks.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
@@ -131,8 +132,10 @@ async function onStop(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps)
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.endMarker } : {}),
 	};
-	const result = await engine.turnEndedAndIdle(ref, end, facts, { deliverNow: true });
-	return answerFor(result, ref, engine, { delivered: true });
+	return endTurn(engine, ref, end, facts, {
+		deliverNow: true,
+		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
+	});
 }
 
 async function onToolUsed(input: QwenHookInput, ref: SessionRef, engine: Engine): Promise<void> {

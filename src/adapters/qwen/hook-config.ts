@@ -15,6 +15,7 @@
  *   the `boulder-hook` program on the PATH (a global install); with neither
  *   it exits quietly, so a teammate without boulder sees no hook errors.
  */
+import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { ourCommandReader } from "../shared/hook-command.js";
 import {
 	BOULDER_HOOK_BIN,
@@ -34,17 +35,7 @@ import { HARNESS, type HookEvent } from "./hook-input.js";
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
 
-/** How long the hook process may run before it gives up and lets the agent stop: ten seconds under the timeout. */
-export function watchdogMs(event: string | undefined): number {
-	return (event === "Stop" ? STOP_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS) * 1000 - 10_000;
-}
-
-export interface HookRegistration {
-	event: HookEvent;
-	/** Tool names for PostToolUse; absent: every occurrence of the event. */
-	matcher?: string;
-	timeout: number;
-}
+export type HookRegistration = FamilyRegistration<HookEvent>;
 
 /** PostCompact is not installed: PreCompact already reports the compaction. */
 export const REGISTRATIONS: readonly HookRegistration[] = [

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
+import { runClaudeCodeHook } from "../../../src/adapters/claude-code/dialect.js";
 import { FileStore } from "../../../src/state/file-store.js";
 import { SESSION, tempDir } from "./helpers.js";
 

@@ -21,11 +21,11 @@ import {
 	REGISTRATIONS,
 	STOP_TIMEOUT_SECONDS,
 	shellWord,
-	watchdogMs,
 	wordOf,
 } from "../../../src/adapters/claude-code/hook-config.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
 import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
+import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 
 const root = new URL("../../../", import.meta.url);
@@ -153,7 +153,7 @@ describe("the npm package", () => {
 	});
 
 	it("makes the hook loader runnable as a program", async () => {
-		const loader = await readFile(new URL("src/adapters/claude-code/hook-loader.ts", root), "utf8");
+		const loader = await readFile(new URL("src/adapters/hook/loader.ts", root), "utf8");
 
 		expect(loader.startsWith("#!/usr/bin/env node\n")).toBe(true);
 	});
@@ -222,8 +222,8 @@ describe("hook commands", () => {
 	it("give the Stop hook room for a verify command at its default timeout, and end before the harness kills them", () => {
 		expect(STOP_TIMEOUT_SECONDS * 1000).toBeGreaterThan(DEFAULT_CONFIG.verifyTimeoutMs * 2);
 		for (const registration of REGISTRATIONS) {
-			expect(watchdogMs(registration.event)).toBeLessThan(registration.timeout * 1000);
-			expect(watchdogMs(registration.event)).toBeGreaterThan(0);
+			expect(watchdogMs(REGISTRATIONS, wordOf(registration))).toBeLessThan(registration.timeout * 1000);
+			expect(watchdogMs(REGISTRATIONS, wordOf(registration))).toBeGreaterThan(0);
 		}
 	});
 });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
+import { runClaudeCodeHook } from "../../../src/adapters/claude-code/dialect.js";
 import { Config } from "../../../src/core/config.js";
 import { BoulderError } from "../../../src/core/errors.js";
 import { Engine } from "../../../src/engine/engine.js";

@@ -3,7 +3,7 @@ import {
 	applyClaudeTaskEvent,
 	type ClaudeTaskEvent,
 	normalizeClaudeTodoWrite,
-} from "../../../src/adapters/claude-code/todos.js";
+} from "../../../src/adapters/command-hook/todo-write.js";
 import type { Todo } from "../../../src/core/todos.js";
 
 describe("Claude Code TodoWrite", () => {

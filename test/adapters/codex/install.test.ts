@@ -9,7 +9,7 @@ import {
 	hookCommand,
 	PORTABLE,
 	parseOurCommand,
-	watchdogMs,
+	REGISTRATIONS,
 } from "../../../src/adapters/codex/hook-config.js";
 import { hooksFile, installCodex, uninstallCodex } from "../../../src/adapters/codex/install.js";
 import {
@@ -19,6 +19,7 @@ import {
 	trustOf,
 	trustRecords,
 } from "../../../src/adapters/codex/trust.js";
+import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
 
 async function place() {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-install-"));
@@ -85,9 +86,9 @@ describe("boulder install codex", () => {
 	});
 
 	it("gives up before Codex's own timeouts, Interrupt's 3 seconds included", () => {
-		expect(watchdogMs("Interrupt")).toBeLessThan(3000);
-		expect(watchdogMs("Stop")).toBeLessThan(900_000);
-		expect(watchdogMs("UserPromptSubmit")).toBeLessThan(60_000);
+		expect(watchdogMs(REGISTRATIONS, "Interrupt")).toBeLessThan(3000);
+		expect(watchdogMs(REGISTRATIONS, "Stop")).toBeLessThan(900_000);
+		expect(watchdogMs(REGISTRATIONS, "UserPromptSubmit")).toBeLessThan(60_000);
 	});
 });
 

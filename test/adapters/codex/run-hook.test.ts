@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCodexHook } from "../../../src/adapters/codex/run-hook.js";
+import { runCodexHook } from "../../../src/adapters/codex/dialect.js";
 
 async function run(event: string, input: string) {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-run-"));

@@ -169,6 +169,19 @@ describe("install and uninstall", () => {
 		await expect(readFile(report.file, "utf8")).rejects.toThrow(/ENOENT/);
 	});
 
+	it("has the doctor warn about a missing event, as every command-hook harness's doctor does", async () => {
+		const env = { HOME: path.join(dir, "home"), XDG_DATA_HOME: path.join(dir, "data") };
+		const place = { cwd: path.join(dir, "project"), env, scope: "user" as const, root: path.join(dir, "pkg") };
+		const { report } = await installGemini(place);
+		const settings = JSON.parse(await readFile(report.file, "utf8"));
+		delete settings.hooks.BeforeAgent;
+		await writeFile(report.file, JSON.stringify(settings));
+
+		expect(await checkGeminiHooks(place, "1.2.3")).toContainEqual(
+			expect.objectContaining({ level: "warn", message: expect.stringMatching(/miss BeforeAgent/) }),
+		);
+	});
+
 	it("has the doctor say when the hooks are missing, or when Gemini CLI's hooks are switched off", async () => {
 		const env = { HOME: path.join(dir, "home") };
 		const place = { cwd: path.join(dir, "project"), env };

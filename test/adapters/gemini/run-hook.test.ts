@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runGeminiHook } from "../../../src/adapters/gemini/run-hook.js";
+import { runGeminiHook } from "../../../src/adapters/gemini/dialect.js";
 import { header, jsonl, prompt, reply, SESSION, writeTodos } from "./helpers.js";
 
 let worktree: string;

@@ -7,12 +7,13 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runClaudeCodeHook } from "../../../src/adapters/claude-code/run-hook.js";
+import { runClaudeCodeHook } from "../../../src/adapters/claude-code/dialect.js";
+import type { CommandHookDialect } from "../../../src/adapters/command-hook/dialect.js";
+import { runCommandHook } from "../../../src/adapters/command-hook/runtime.js";
 import { answerFor as copilotAnswer } from "../../../src/adapters/copilot/events.js";
 import { answerFor as geminiAnswer } from "../../../src/adapters/gemini/events.js";
 import { answerFor, type HookAnswer, sessionStartContext } from "../../../src/adapters/shared/hook-answer.js";
 import { parseCommandHookInput } from "../../../src/adapters/shared/hook-input.js";
-import { type CommandHookDialect, runCommandHook } from "../../../src/adapters/shared/run-command-hook.js";
 import type { IdleResult } from "../../../src/engine/engine.js";
 import {
 	assistantLines,
@@ -60,8 +61,10 @@ async function printed(answer: HookAnswer): Promise<{ stdout: string; stderr: st
 	const { engine } = memoryEngine();
 	const dialect: CommandHookDialect<ReturnType<typeof parse>> = {
 		harness: "test",
+		events: ["Stop"],
+		registrations: [{ event: "Stop", timeout: 60 }],
+		projectDirVar: null,
 		parse: (input, event) => parseCommandHookInput(input, event, ["Stop"]),
-		projectFolder: (streams) => streams.cwd,
 		handle: async () => answer,
 		stopEvent: "Stop",
 	};

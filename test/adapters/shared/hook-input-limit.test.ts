@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_INPUT_BYTES, readInput } from "../../../src/adapters/shared/run-command-hook.js";
+import { MAX_INPUT_BYTES, readInput } from "../../../src/adapters/command-hook/runtime.js";
 
 describe("a hook's input", () => {
 	it("is read up to 16 MB and refused past it, naming the limit, without reading the rest", async () => {

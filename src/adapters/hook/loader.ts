@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * The file Claude Code runs for every hook event (`dist/hook/claude-code.cjs`):
- * it loads the bundled hook program (`claude-code-main.cjs`, next to it)
- * through V8's code cache, which Node 20 does not keep for us. Compiling the
+ * The file Claude Code runs for every hook event (`dist/hook/claude-code.cjs`),
+ * and every command-hook harness as `dist/hook/boulder-hook.cjs <harness>
+ * <event>`: it loads the harness's bundled hook program (`<harness>-main.cjs`,
+ * next to it; Claude Code's when no harness is named) through V8's code
+ * cache, which Node 20 does not keep for us. Compiling the
  * bundle is a good part of the hook's start-up; with the cache, V8 reuses the
  * bytecode of the previous run.
  *
@@ -12,7 +14,7 @@
  * atomically, when it is missing or V8 rejects it. Anything that goes wrong
  * with the cache only costs the compile: the bundle still runs.
  *
- * It is also the package's `boulder-claude-code-hook` program (hence the
+ * It is also the package's `boulder-claude-code-hook` and `boulder-hook` programs (hence the
  * `#!` line), which a global install puts on the PATH for the portable hooks
  * (`hook-config.ts`). Run through a link or a symlink, it still finds the
  * bundle next to its real path.
@@ -39,9 +41,13 @@ declare const BOULDER_LOADER: {
 	cachePrefix: string;
 	/** The first arguments that have a cache of their own; null: any that reads as a name. */
 	variants: readonly string[] | null;
+	/** The harnesses with a bundle of their own (`<harness>-main.cjs`), chosen by the first argument; absent: `bundle` alone. */
+	harnesses?: readonly string[];
 };
 const LOADER = BOULDER_LOADER;
-const BUNDLE = path.join(__dirname, LOADER.bundle);
+const HARNESS = LOADER.harnesses?.includes(process.argv[2] ?? "") ? (process.argv[2] as string) : null;
+const BUNDLE = path.join(__dirname, HARNESS === null ? LOADER.bundle : `${HARNESS}-main.cjs`);
+const CACHE_PREFIX = HARNESS ?? LOADER.cachePrefix;
 const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
 
 /**
@@ -59,7 +65,7 @@ function variantOf(argv: readonly string[]): string {
 
 function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
 	const { size, mtimeMs } = statSync(BUNDLE);
-	const key = `${LOADER.cachePrefix}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
+	const key = `${CACHE_PREFIX}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
 	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
 	const name = `${key}${variantOf(process.argv.slice(2))}.bin`;
 	return { file: path.join(base, "boulder", LOADER.cacheFolder, name), key };
@@ -76,7 +82,7 @@ const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
  */
 function pruneCaches(folder: string, key: string): void {
 	for (const name of readdirSync(folder)) {
-		if (!name.startsWith(`${LOADER.cachePrefix}-`) || name.startsWith(key)) continue;
+		if (!name.startsWith(`${CACHE_PREFIX}-`) || name.startsWith(key)) continue;
 		const old = path.join(folder, name);
 		// Another process may have just removed it.
 		const written = statSync(old, { throwIfNoEntry: false })?.mtimeMs;

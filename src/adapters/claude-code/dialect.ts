@@ -1,7 +1,8 @@
 /**
- * One Claude Code hook invocation, end to end (the shared command-hook flow,
- * `shared/run-command-hook.ts`, with Claude Code's dialect). Shared by the
- * bundled hook program and `boulder hook claude-code <Event>`.
+ * Claude Code's dialect of the command-hook family (`command-hook/dialect.ts`):
+ * its events and registrations, `CLAUDE_PROJECT_DIR`, its event mapping
+ * (`events.ts`), its transcript reader and `/goal` reader. Run by the bundled
+ * hook program (`dist/hook/claude-code-main.cjs`) and `boulder hook claude-code <Event>`.
  *
  * `Watchdog` is the second Stop registration (`asyncRewake`): it reads the
  * same input as Stop, and when the turn left background subagents running,
@@ -15,14 +16,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
+import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { watchdogMs } from "../command-hook/registrations.js";
+import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
-import { type OpenEngine, readInput, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
 import { handleHook, sessionRefOf } from "./events.js";
 import { activeGoal } from "./goal.js";
-import { WATCHDOG_HOOK, watchdogMs } from "./hook-config.js";
-import { HARNESS, parseHookInput } from "./hook-input.js";
+import { REGISTRATIONS, WATCHDOG_HOOK } from "./hook-config.js";
+import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
 export type { HookStreams } from "../types.js";
@@ -38,26 +41,24 @@ export interface RunHookOptions {
 /** The watcher ends itself this long before the process's own watchdog would. */
 const WATCH_MARGIN_MS = 10_000;
 
-export async function runClaudeCodeHook(
-	argv: readonly string[],
-	streams: HookStreams,
-	options: RunHookOptions = {},
-): Promise<number> {
-	if (argv[0] === WATCHDOG_HOOK) return watchAfterStop(streams, options);
+/** Claude Code's dialect; tests pass their own readers and timings. */
+export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
 	const read = options.readTurn ?? readTurn;
-	return runCommandHook(
-		argv,
-		streams,
-		{
-			harness: HARNESS,
-			parse: parseHookInput,
-			projectFolder,
-			handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
-			stopEvent: "Stop",
-		},
-		options.open,
-	);
+	return {
+		harness: HARNESS,
+		events: HOOK_EVENTS,
+		registrations: REGISTRATIONS,
+		projectDirVar: "CLAUDE_PROJECT_DIR",
+		parse: parseHookInput,
+		handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
+		stopEvent: "Stop",
+		words: { [WATCHDOG_HOOK]: (streams) => watchAfterStop(streams, options) },
+	};
 }
+
+export const dialect = claudeCodeDialect();
+
+export const runClaudeCodeHook = runnerOf<RunHookOptions, HookInput>(claudeCodeDialect);
 
 /**
  * The watcher. A Stop that left no subagent running (nearly every one) ends
@@ -81,32 +82,20 @@ async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Pr
 		sleep: timing.sleep ?? ((ms: number) => sleep(ms)),
 		pollMs: timing.pollMs ?? WATCH_POLL_MS,
 		settleMs: timing.settleMs ?? WATCH_SETTLE_MS,
-		lifetimeMs: timing.lifetimeMs ?? watchdogMs(WATCHDOG_HOOK) - WATCH_MARGIN_MS,
+		lifetimeMs: timing.lifetimeMs ?? watchdogMs(REGISTRATIONS, WATCHDOG_HOOK) - WATCH_MARGIN_MS,
 	};
 	return runCommandHook(
 		["Stop"],
 		{ ...streams, stdin: [text] },
 		{
-			harness: HARNESS,
-			parse: parseHookInput,
-			projectFolder,
+			...dialect,
 			handle: async (input, engine) => {
 				const wake = await watchBackground(engine, sessionRefOf(input), watched, watch);
 				return wake === null ? NOTHING : { output: null, wake };
 			},
-			stopEvent: "Stop",
 			// The Stop hook beside it tells the user about a bad config.
 			showsNotices: false,
 		},
 		options.open,
 	);
-}
-
-/**
- * The project the session works in: Claude Code's `CLAUDE_PROJECT_DIR` (where
- * the session started, stable while the agent `cd`s about), else the input's
- * `cwd`, else the process's folder.
- */
-export function projectFolder(streams: Pick<HookStreams, "env" | "cwd">, inputCwd: string | null): string {
-	return streams.env.CLAUDE_PROJECT_DIR || inputCwd || streams.cwd;
 }

@@ -18,7 +18,7 @@ import {
 	type TodoShape,
 } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
-import { isRecord } from "./hook-input.js";
+import { isRecord } from "../shared/hook-input.js";
 
 /**
  * TodoWrite's input `{todos: [{content, status, activeForm}]}`, its response's

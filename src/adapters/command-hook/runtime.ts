@@ -2,8 +2,9 @@
  * One command-hook invocation, end to end, for any harness that starts a
  * process per event with JSON on stdin: read stdin, open the worktree, let
  * the adapter map the event onto the engine, print the harness's JSON,
- * report the delivery. Each adapter brings its dialect (its events, where the
- * project is, what an event means); the flow and its failure stance are one.
+ * report the delivery. Each harness brings its dialect (`dialect.ts`: its
+ * events, where the project is, what an event means); the flow and its
+ * failure stance are one.
  *
  * Contract: never throws and never prints anything that blocks unless the
  * engine chose to inject. Whatever goes wrong (bad input, a missing folder,
@@ -18,28 +19,10 @@ import { isBoulderError } from "../../core/errors.js";
 import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
 import { openWorkspace } from "../../engine/open.js";
+import { type CommandHookInput, messageOf } from "../shared/hook-input.js";
+import { configNotice } from "../shared/hook-messages.js";
 import type { HookStreams } from "../types.js";
-import type { HookAnswer } from "./hook-answer.js";
-import { type CommandHookInput, messageOf, type ParsedCommandHookInput } from "./hook-input.js";
-import { configNotice } from "./hook-messages.js";
-
-/** What one harness's hooks mean. */
-export interface CommandHookDialect<I extends CommandHookInput> {
-	/** The harness's name in state and in the log: `claude-code`, `codex`. */
-	harness: string;
-	parse(text: string, event: string | undefined): ParsedCommandHookInput & ({ ok: false } | { ok: true; input: I });
-	/** The project the session works in, from the environment, the input's `cwd`, or the process's folder. */
-	projectFolder(streams: Pick<HookStreams, "env" | "cwd">, inputCwd: string | null): string;
-	/** Contract: throws only what the engine throws. */
-	handle(input: I, engine: Engine): Promise<HookAnswer>;
-	/** The event that ends a turn, where a bad config is told to the user when there is no log to remember it. */
-	stopEvent: string;
-	/**
-	 * False when the harness shows the user nothing a hook prints (Copilot
-	 * CLI): a bad config is then told only on stderr and in `boulder why`.
-	 */
-	showsNotices?: boolean;
-}
+import { type CommandHookDialect, projectFolderOf } from "./dialect.js";
 
 /** Opens the engine for a folder; tests pass their own. */
 export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
@@ -50,6 +33,34 @@ export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engi
  * read, and parsing what is read costs a hook a fraction of a second.
  */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The hook program's entry for one harness: `argv` starts with the event (or
+ * one of the dialect's own words). Contract: never rejects.
+ */
+export async function runDialect<I extends CommandHookInput>(
+	argv: readonly string[],
+	streams: HookStreams,
+	dialect: CommandHookDialect<I>,
+	open: OpenEngine = defaultOpen,
+): Promise<number> {
+	const words = dialect.words;
+	const first = argv[0];
+	if (words !== undefined && first !== undefined && Object.hasOwn(words, first)) {
+		return (words[first] as (streams: HookStreams) => Promise<number>)(streams);
+	}
+	return runCommandHook(argv, streams, dialect, open);
+}
+
+/**
+ * A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn })`
+ * runs the dialect `make(options)` builds, opening the engine with `options.open`.
+ */
+export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookInput>(
+	make: (options: O) => CommandHookDialect<I>,
+): (argv: readonly string[], streams: HookStreams, options?: O) => Promise<number> {
+	return (argv, streams, options = {} as O) => runDialect(argv, streams, make(options), options.open);
+}
 
 export async function runCommandHook<I extends CommandHookInput>(
 	argv: readonly string[],
@@ -65,11 +76,11 @@ export async function runCommandHook<I extends CommandHookInput>(
 	try {
 		text = await readInput(streams.stdin);
 	} catch (error) {
-		await problem(dialect.projectFolder(streams, null), error);
+		await problem(projectFolderOf(dialect, streams, null), error);
 		return 0;
 	}
 	const parsed = dialect.parse(text, event);
-	const folder = dialect.projectFolder(streams, parsed.ok ? parsed.input.cwd : null);
+	const folder = projectFolderOf(dialect, streams, parsed.ok ? parsed.input.cwd : null);
 	if (!parsed.ok) {
 		await problem(folder, new Error(parsed.problem));
 		return 0;
@@ -93,7 +104,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 		return 0;
 	}
 	try {
-		const answer = await dialect.handle(input, engine);
+		const answer = await dialect.handle(input, engine, streams);
 		if (answer.wake !== undefined) {
 			streams.stderr.write(harnessSafe(answer.wake));
 			return WAKE_EXIT_CODE;

@@ -1,0 +1,90 @@
+/**
+ * The command-hook family: every harness that starts a process per hook event
+ * with JSON on stdin and reads JSON from stdout (Claude Code, Codex CLI, Qwen
+ * Code, Gemini CLI, Copilot CLI) runs the same program (`src/adapters/hook/`),
+ * the same flow (`runtime.ts`: argv → dialect → engine → answer) and the same
+ * failure stance. What a harness says differently is its **dialect**: this
+ * interface, one object in the harness's `dialect.ts`.
+ *
+ * ## Adding a command-hook harness
+ *
+ * 1. A folder `src/adapters/<name>/` with a `dialect.ts` that exports
+ *    `dialect: CommandHookDialect` (the harness's name, events, registration
+ *    table, input reader, project-folder variable, event mapping), and an
+ *    `adapter.ts` whose `HarnessAdapter` has `hook: hookEntry(dialect.events,
+ *    () => import("./dialect.js"))`, plus its installer and doctor.
+ * 2. One line in `src/adapters/registry.ts`. That line is the only list: the
+ *    CLI reads it, and the build (`tsdown.config.ts`) reads it to write one
+ *    hook bundle per command-hook harness (`dist/hook/<name>-main.cjs`, which
+ *    `dist/hook/boulder-hook.cjs <name> <event>` loads), so a hook of one
+ *    harness loads none of another's code.
+ * 3. The dialect's parts, reused from the family where the harness copied
+ *    Claude Code's shape:
+ *    - input: `parseCommandHookInput(text, event, EVENTS)` (snake_case keys;
+ *      `InputKeys` for another spelling);
+ *    - the events, for a harness of Claude Code's shape (SessionStart,
+ *      UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop,
+ *      StopFailure, PreCompact; Factory Droid): `handleClaudeStyleHook(input,
+ *      SPEC, deps)` (`claude-style.ts`), where `SPEC` names the harness, its
+ *      todo and subagent tools and how its transcript reading says a turn is
+ *      unseen; `readTurn` returns a `ClaudeStyleTurn` read from the harness's
+ *      transcript. Claude Code's own is `claude-code/events.ts`, twenty
+ *      lines. The `TodoWrite` list shape is `todo-write.ts`;
+ *    - the Stop: `endTurn` (`stop.ts`) turns the harness's idle facts into the
+ *      engine's decision and the decision into the answer, and applies the
+ *      harness's continuation cap when the dialect states one (`cap`);
+ *    - answers: `answerFor` / `sessionStartContext` (`shared/hook-answer.ts`),
+ *      `{"decision":"block","reason":…}` and `hookSpecificOutput`;
+ *    - the watchdog: nothing to write, it follows `registrations`
+ *      (`registrations.ts`).
+ * 4. Tests beside the others in `test/adapters/<name>/`: the input reader, the
+ *    event mapping against a fake engine, the installer's byte-for-byte round
+ *    trip, the doctor; an e2e file against the real binary.
+ *
+ * Contract: a dialect's `handle` throws only what the engine throws; the
+ * runtime records anything else and lets the agent stop.
+ */
+import type { Engine } from "../../engine/engine.js";
+import type { HookAnswer } from "../shared/hook-answer.js";
+import type { CommandHookInput, ParsedCommandHookInput } from "../shared/hook-input.js";
+import type { HookStreams } from "../types.js";
+import type { HookRegistration } from "./registrations.js";
+
+export interface CommandHookDialect<I extends CommandHookInput = CommandHookInput> {
+	/** The harness's name in state, in the log and in the hook's arguments: `claude-code`, `codex`. */
+	harness: string;
+	/** The events the hook answers (including those understood but not installed). */
+	events: readonly string[];
+	/** What the installer registers, with the timeouts the watchdog follows. */
+	registrations: readonly HookRegistration[];
+	/** The variable the harness sets to the project's folder (`CLAUDE_PROJECT_DIR`); null: it sets none. */
+	projectDirVar: string | null;
+	parse(text: string, event: string | undefined): ParsedCommandHookInput & ({ ok: false } | { ok: true; input: I });
+	/** Contract: throws only what the engine throws. */
+	handle(input: I, engine: Engine, streams: HookStreams): Promise<HookAnswer>;
+	/** The event that ends a turn, where a bad config is told to the user when there is no log to remember it. */
+	stopEvent: string;
+	/**
+	 * False when the harness shows the user nothing a hook prints (Copilot
+	 * CLI): a bad config is then told only on stderr and in `boulder why`.
+	 */
+	showsNotices?: boolean;
+	/**
+	 * Words of the hook program that are not events, each with its own run
+	 * (Claude Code's `Watchdog`, a second Stop registration). Contract: never rejects.
+	 */
+	words?: Readonly<Record<string, (streams: HookStreams) => Promise<number>>>;
+}
+
+/**
+ * The project the session works in: the harness's project-folder variable
+ * (where the session started, stable while the agent `cd`s about), else the
+ * input's `cwd`, else the process's folder.
+ */
+export function projectFolderOf(
+	dialect: Pick<CommandHookDialect, "projectDirVar">,
+	streams: Pick<HookStreams, "env" | "cwd">,
+	inputCwd: string | null,
+): string {
+	return (dialect.projectDirVar === null ? undefined : streams.env[dialect.projectDirVar]) || inputCwd || streams.cwd;
+}

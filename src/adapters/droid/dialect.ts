@@ -1,0 +1,140 @@
+/**
+ * Factory Droid's dialect of the command-hook family (`command-hook/dialect.ts`),
+ * as seen on the pinned version (`docs/droid-notes.md`). Droid copied Claude
+ * Code's hooks (the same input fields, `{"decision":"block","reason":…}`,
+ * `hookSpecificOutput.additionalContext`), so its events are the family's
+ * Claude-style mapping (`command-hook/claude-style.ts`); what is Droid's own:
+ *
+ * - `FACTORY_PROJECT_DIR`, and no continuation cap: Droid honours every
+ *   block, so boulder's guards are the only bound.
+ * - UserPromptSubmit fires for the user's message only (never for a Stop
+ *   hook's reason, nor for Droid's own reminders): a real user turn.
+ * - TodoWrite's `todos` is one string, an item per line (`1. [in_progress] …`).
+ * - The transcript (`~/.factory/sessions/…/<id>.jsonl`) has `message`
+ *   records with Anthropic-style blocks; a turn begins at a user message with
+ *   text that is no hook record, no context and no Droid reminder. It records
+ *   no token usage, so a Droid turn's spend is not known (zero).
+ */
+import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
+import type { TodoStatus } from "../../core/todos.js";
+import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
+import type { CommandHookDialect } from "../command-hook/dialect.js";
+import type { HookRegistration } from "../command-hook/registrations.js";
+import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
+import * as scan from "../shared/transcript-scan.js";
+
+export const HARNESS = "droid";
+const TITLE = "Factory Droid";
+const TODO_TOOL = "TodoWrite";
+
+/** What boulder registers (timeouts in seconds, as Droid reads them): the Stop may run a plan's verify commands. */
+export const REGISTRATIONS: readonly HookRegistration[] = [
+	{ event: "SessionStart", timeout: 60 },
+	{ event: "UserPromptSubmit", timeout: 60 },
+	{ event: "PostToolUse", matcher: TODO_TOOL, timeout: 60 },
+	{ event: "Stop", timeout: 900 },
+	{ event: "SubagentStop", timeout: 60 },
+	{ event: "PreCompact", timeout: 60 },
+];
+export const EVENTS = REGISTRATIONS.map((registration) => registration.event);
+
+const STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: "in_progress", completed: "completed" };
+const LINE = /^(?:\d+[.)]\s*|[-*]\s+)?(?:\[(completed|in_progress|pending|[xX ]?)\]\s*)?(.*)$/;
+const SHAPE = { label: TODO_TOOL, listFields: ["todos"], text: "content", status: "status", id: "id" };
+
+/**
+ * TodoWrite's list as boulder's todos: its `todos` string (one item per
+ * line, a status marker in brackets; `[x]` is completed, no marker pending),
+ * or a list of `{content, status}` items, which Droid also takes.
+ */
+export function normalizeDroidTodos(input: unknown): NormalizedTodos {
+	const todos = isRecord(input) ? input.todos : input;
+	if (typeof todos !== "string") return normalizeTodoList(input, SHAPE);
+	const items = todos
+		.split("\n")
+		.map((line) => LINE.exec(line.trim()))
+		.filter((match): match is RegExpExecArray => match !== null && (match[2] ?? "").trim() !== "")
+		.map(([, marker = "", content = ""], index) => ({
+			id: String(index + 1),
+			content: content.trim(),
+			status: STATUSES[marker] ?? (marker.toLowerCase() === "x" ? "completed" : "pending"),
+		}));
+	return normalizeTodoList(items, SHAPE);
+}
+
+export interface DroidTurn extends ClaudeStyleTurn, scan.ScanEnd {
+	lagging: boolean;
+}
+
+const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["Edit", "Create", "ApplyPatch", "MultiEdit"]);
+
+/** Pure: takes the transcript's records newest first; true at the record that begins the current turn. */
+export function droidTally(turn: DroidTurn, answered: Set<string>, line: Record<string, unknown>): boolean {
+	if (line.type === "session_start") return true;
+	const message = isRecord(line.message) ? line.message : null;
+	if (line.type !== "message" || message === null) return false;
+	const blocks = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
+	if (message.role === "assistant") {
+		if (turn.lastAssistantText === null) {
+			const text = blocks.flatMap((block) => (block.type === "text" ? [String(block.text ?? "")] : [])).join("\n");
+			turn.lastAssistantText = text.trim() === "" ? null : text;
+		}
+		for (const block of blocks.filter((block) => block.type === "tool_use")) {
+			if (ACTIVITY_TOOLS.has(String(block.name))) turn.activity++;
+			if (block.name === "AskUser" && !answered.has(String(block.id)))
+				turn.pendingQuestion ??= "the agent asked the user (AskUser)";
+		}
+		return false;
+	}
+	for (const block of blocks) if (block.type === "tool_result") answered.add(String(block.tool_use_id));
+	const hidden = typeof line.id !== "string" || /^(__internal__|context-)/.test(line.id);
+	const start = message.role === "user" && !hidden && message.hookEventName === undefined;
+	if (start && blocks.some((block) => block.type === "text")) turn.startMarker = line.id as string;
+	return turn.startMarker !== null;
+}
+
+/** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
+export async function readDroidTurn(file: string, options: scan.SettleOptions = {}): Promise<DroidTurn> {
+	const once = async (): Promise<DroidTurn> => {
+		const spend = { input: 0, output: 0, cacheWrite: 0 };
+		const turn = {
+			spend,
+			activity: 0,
+			interrupt: null,
+			pendingQuestion: null,
+			lastAssistantText: null,
+			startMarker: null,
+		};
+		const answered = new Set<string>();
+		let start = false;
+		const tally = turn as DroidTurn;
+		const ended = await scan.scanTurn(
+			file,
+			{},
+			() => start,
+			(line) => {
+				start = droidTally(tally, answered, line);
+			},
+		);
+		return { ...tally, ...ended, foundStart: start, lagging: false };
+	};
+	return scan.readSettled(once, options, file);
+}
+
+export const DROID: ClaudeStyleSpec<DroidTurn> = {
+	harness: HARNESS,
+	tools: { todoWrite: TODO_TOOL, tasks: [], subagents: [] },
+	unseenReason: (file, turn) => scan.unseenTurnReason(file, turn),
+	unreadableReason: (file, error) => scan.unreadableTranscriptReason(TITLE, file, error),
+	readTodoWrite: (toolInput) => normalizeDroidTodos(toolInput),
+};
+
+export const dialect: CommandHookDialect = {
+	harness: HARNESS,
+	events: EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: "FACTORY_PROJECT_DIR",
+	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
+	handle: (input, engine) => handleClaudeStyleHook(input, DROID, { engine, readTurn: readDroidTurn }),
+	stopEvent: "Stop",
+};

@@ -1,0 +1,81 @@
+/**
+ * The hook program a command-hook harness starts for every hook event
+ * (through the loader, `loader.ts`: `node dist/hook/claude-code.cjs <Event>`
+ * for Claude Code, `node dist/hook/boulder-hook.cjs <harness> <Event>` for
+ * every harness), bundled once per harness with that harness's dialect alone
+ * (`dist/hook/<harness>-main.cjs`, see `tsdown.config.ts`), so that start-up
+ * costs as little as possible: no CLI framework, no other harness's code,
+ * nothing resolved from node_modules at run time.
+ *
+ * It exits 0, or 2 when it wakes the agent (Claude Code's watcher, an
+ * `asyncRewake` hook). A watchdog ends it with 0, printing nothing, shortly
+ * before the harness's own timeout would kill it.
+ */
+import "./zod-jitless.js";
+import { readFileSync, writeSync } from "node:fs";
+import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { watchdogMs } from "../command-hook/registrations.js";
+import { runDialect } from "../command-hook/runtime.js";
+
+/** Runs one hook event for `dialect`; `<harness> <event>` and `<event>` alone are both its arguments. */
+export function runHookMain(dialect: CommandHookDialect): void {
+	const given = process.argv.slice(2);
+	const argv = given[0] === dialect.harness ? given.slice(1) : given;
+	const watchdog = setTimeout(
+		() => {
+			process.stderr.write(`boulder: the ${argv[0] ?? ""} hook ran out of time; letting the agent stop\n`);
+			process.stdout.write("", () => process.exit(0));
+		},
+		watchdogMs(dialect.registrations, argv[0]),
+	);
+	watchdog.unref();
+	// Contract: a dialect's run never rejects; the exit code is 0 whatever went wrong.
+	void runDialect(
+		argv,
+		{
+			stdin: stdin(),
+			stdout: direct(1, () => process.stdout),
+			stderr: direct(2, () => process.stderr),
+			env: process.env,
+			cwd: process.cwd(),
+		},
+		dialect,
+	).then((code) => {
+		process.exitCode = code;
+	});
+}
+
+/**
+ * The harness writes the whole input and closes the pipe: one synchronous
+ * read is much cheaper than setting up a stream. A stdin that cannot be read
+ * that way (EAGAIN on a non-blocking pipe) falls back to the stream.
+ */
+function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
+	try {
+		return [readFileSync(0)];
+	} catch {
+		return process.stdin;
+	}
+}
+
+/**
+ * Writes straight to the descriptor: the answer is a few hundred bytes written
+ * once, and setting up `process.stdout`'s stream (a socket, for a pipe) costs
+ * a hook more than the write. Whatever the descriptor does not take at once
+ * (a full non-blocking pipe: EAGAIN) or at all goes to the stream, which
+ * deals with it as it always would.
+ */
+function direct(fd: number, stream: () => NodeJS.WriteStream): { write(chunk: string): void } {
+	let fallback = false;
+	return {
+		write(chunk) {
+			let rest = Buffer.from(chunk);
+			try {
+				while (!fallback && rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
+			} catch {
+				fallback = true;
+			}
+			if (rest.length > 0) stream().write(rest);
+		},
+	};
+}
