@@ -6,7 +6,7 @@ import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
 import { copilotAdapter } from "./copilot/adapter.js";
 import { geminiAdapter } from "./gemini/adapter.js";
-import { openCodeAdapter } from "./opencode/adapter.js";
+import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import { qwenAdapter } from "./qwen/adapter.js";
 import type { HarnessAdapter } from "./types.js";
@@ -19,6 +19,7 @@ export const ADAPTERS: readonly HarnessAdapter[] = [
 	qwenAdapter,
 	geminiAdapter,
 	copilotAdapter,
+	kiloAdapter,
 ];
 
 /** Contract: the faces find adapters here and nowhere else. */
