@@ -261,6 +261,8 @@ export class KiloServer {
 		return {
 			...isolatedEnv(this.homeDir, /^(KILO|KILOCODE|OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_|^(KILO|OPENCODE)$/),
 			...(this.options.noisy ? {} : KILO_QUIET_ENV),
+			// `kilo run` takes its folder from PWD, not from the process's cwd: the test runner's own would leak in.
+			PWD: this.projectDir,
 			...this.options.env,
 		};
 	}
