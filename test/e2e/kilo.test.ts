@@ -249,7 +249,9 @@ describe("boulder in the real Kilo Code", () => {
 
 			const child = await kilo.client.createSession({ parentID: parent.id });
 			await kilo.client.promptAsync(child.id, CHILD);
-			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), WAIT_MS);
+			await kilo.events.waitFor((e) => e.type === "session.status" && e.properties.sessionID === child.id, {
+				timeoutMs: WAIT_MS,
+			});
 			await kilo.startTurn("Do both items.", { sessionID: parent.id });
 			await model.waitFor(() => parentStep >= 4, WAIT_MS);
 			await kilo.waitForQuiet(parent.id, { quietMs: 2_500 });
