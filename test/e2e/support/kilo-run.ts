@@ -100,7 +100,7 @@ export class KiloServer {
 		return server;
 	}
 
-	/** The folders, config and install, with no server started: for `run()`. */
+	/** The folders, config and install, with no server started. */
 	static async prepared(options: KiloOptions): Promise<KiloServer> {
 		requireHarness(kiloBin);
 		const root = await mkdtemp(join(tmpdir(), "boulder-e2e-kilo-"));
@@ -112,39 +112,6 @@ export class KiloServer {
 			throw error;
 		}
 		return server;
-	}
-
-	/** `kilo run PROMPT` in the project, to its exit (killed at `timeoutMs`). */
-	async run(prompt: string, timeoutMs = 240_000): Promise<KiloRunResult> {
-		const child = spawn(kiloBin, ["run", "--print-logs", prompt], {
-			cwd: this.projectDir,
-			env: this.childEnv(),
-			detached: true,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		if (child.pid) liveGroups.add(child.pid);
-		let stdout = "";
-		let stderr = "";
-		child.stdout?.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString("utf8");
-		});
-		child.stderr?.on("data", (chunk: Buffer) => {
-			stderr += chunk.toString("utf8");
-		});
-		let timedOut = false;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			try {
-				if (child.pid) process.kill(-child.pid, "SIGKILL");
-			} catch {
-				// already gone
-			}
-		}, timeoutMs);
-		const exitCode = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-		clearTimeout(timer);
-		if (child.pid) liveGroups.delete(child.pid);
-		this.output.push(stdout, stderr);
-		return { exitCode, stdout, stderr, timedOut };
 	}
 
 	get projectDir(): string {
@@ -261,7 +228,7 @@ export class KiloServer {
 		return {
 			...isolatedEnv(this.homeDir, /^(KILO|KILOCODE|OPENCODE|ANTHROPIC|OPENAI|CLAUDE|XDG)_|^(KILO|OPENCODE)$/),
 			...(this.options.noisy ? {} : KILO_QUIET_ENV),
-			// `kilo run` takes its folder from PWD, not from the process's cwd: the test runner's own would leak in.
+			// Kilo (`kilo run` at least) takes its folder from PWD, not from the process's cwd: the runner's own would leak in.
 			PWD: this.projectDir,
 			...this.options.env,
 		};
@@ -350,13 +317,6 @@ export class KiloServer {
 		this.events = await this.client.subscribe();
 		await this.events.waitFor((e) => e.type === "server.connected", { timeoutMs: 10_000 }).catch(() => undefined);
 	}
-}
-
-export interface KiloRunResult {
-	exitCode: number | null;
-	stdout: string;
-	stderr: string;
-	timedOut: boolean;
 }
 
 const liveGroups = new Set<number>();
