@@ -5,7 +5,9 @@
  * files and folders are the host's data (`host.ts`), the code is this.
  *
  * - project: `<cwd>/opencode.json` (or `opencode.jsonc`), where OpenCode starts
+ *   (Kilo: `kilo.json`, or an existing `kilo.jsonc`, `.kilo/kilo.json(c)`)
  * - user:    `$XDG_CONFIG_HOME/opencode/opencode.json` (default `~/.config/opencode/`)
+ *   (Kilo: `$XDG_CONFIG_HOME/kilo/kilo.jsonc`, which Kilo itself creates)
  *
  * The project file is committed, so its entry is the package name,
  * `"boulder-agent"`, which names no path of this machine. OpenCode 1.18 loads
@@ -18,8 +20,9 @@
  * registry. A folder OpenCode downloaded itself is left alone.
  *
  * The user file stays on this machine and gets the absolute `file://` URL of
- * this copy's built plugin (`dist/adapters/opencode/plugin.js`), which needs
- * no cache and no registry.
+ * this copy's built plugin (`dist/adapters/opencode/plugin.js`; Kilo's
+ * `kilo-plugin.js`), which needs no cache and no registry. An entry naming
+ * either file is boulder's in either host.
  *
  * Entries of either shape are boulder's: uninstall removes exactly those, and
  * installing again replaces them (a moved clone, a newer boulder, the other
