@@ -36,6 +36,7 @@ const SUITES = {
 	opencode: /^(opencode|journey-opencode)/,
 	pi: /^pi[-.]/,
 	qwen: /^qwen/,
+	kilo: /^kilo/,
 };
 
 const onlyArg =

@@ -7,7 +7,7 @@ import { codexAdapter } from "./codex/adapter.js";
 import { copilotAdapter } from "./copilot/adapter.js";
 import { droidAdapter } from "./droid/adapter.js";
 import { geminiAdapter } from "./gemini/adapter.js";
-import { openCodeAdapter } from "./opencode/adapter.js";
+import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import { qwenAdapter } from "./qwen/adapter.js";
 import type { HarnessAdapter } from "./types.js";
@@ -21,6 +21,7 @@ export const ADAPTERS: readonly HarnessAdapter[] = [
 	geminiAdapter,
 	copilotAdapter,
 	droidAdapter,
+	kiloAdapter,
 ];
 
 /** Contract: the faces find adapters here and nowhere else. */

@@ -10,6 +10,8 @@
  *
  * A plugin dropped into `.opencode/plugins/` by hand is not visible here and
  * is not reported.
+ *
+ * Kilo Code's check is the same check with Kilo's files and words (`host.ts`).
  */
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -18,6 +20,7 @@ import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js"
 import { packageAt, packageVersion } from "../shared/config-file.js";
 import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { messageOf } from "./event-read.js";
+import { OPENCODE_HOST, type PluginHost } from "./host.js";
 import {
 	cachedPackageFolder,
 	existingConfigFiles,
@@ -31,32 +34,38 @@ export type OpenCodeFinding = DoctorFinding;
 
 export type OpenCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
-const CHECK = "opencode";
+/** The doctor check of one host: OpenCode's (`opencode`) or Kilo Code's (`kilo`). */
+export function pluginDoctorCheck(host: PluginHost) {
+	return {
+		name: host.harness,
+		run: async (context: OpenCodeCheckContext) => [
+			...(await checkOpenCodePlugin(context, packageVersion(), host)),
+			...harnessVersionFindings(host.harness, context.env),
+		],
+	};
+}
 
-export const openCodeDoctorCheck = {
-	name: CHECK,
-	run: async (context: OpenCodeCheckContext) => [
-		...(await checkOpenCodePlugin(context)),
-		...harnessVersionFindings("opencode", context.env),
-	],
-};
+export const openCodeDoctorCheck = pluginDoctorCheck(OPENCODE_HOST);
 
 export async function checkOpenCodePlugin(
 	context: OpenCodeCheckContext,
 	version: string = packageVersion(),
+	host: PluginHost = OPENCODE_HOST,
 ): Promise<OpenCodeFinding[]> {
+	const check = host.harness;
+	const { title } = host;
 	const findings: OpenCodeFinding[] = [];
 	const listedIn: string[] = [];
 	for (const scope of INSTALL_SCOPES) {
-		for (const file of existingConfigFiles(scope, context)) {
+		for (const file of existingConfigFiles(scope, { ...context, host })) {
 			let config: unknown;
 			try {
-				config = readConfig(await readFile(file, "utf8"), file);
+				config = readConfig(await readFile(file, "utf8"), file, host);
 			} catch (error) {
 				findings.push({
-					check: CHECK,
+					check,
 					level: "problem",
-					message: `${file} cannot be read (${messageOf(error)}); OpenCode will not start with it either`,
+					message: `${file} cannot be read (${messageOf(error)}); ${title} will not start with it either`,
 					fix: "fix the file, or move it away",
 					file,
 				});
@@ -65,23 +74,23 @@ export async function checkOpenCodePlugin(
 			const entries = ourEntries(config);
 			if (entries.length === 0) continue;
 			listedIn.push(file);
-			findings.push(...judge(scope, file, entries, version, context.env));
+			findings.push(...judge(scope, file, entries, version, context.env, host));
 		}
 	}
 	if (listedIn.length === 0) {
 		findings.push({
-			check: CHECK,
+			check,
 			level: "ok",
-			message: "boulder's plugin is not in this project's or your user OpenCode config",
-			fix: "`boulder install opencode` adds it, if you use OpenCode here",
+			message: `boulder's plugin is not in this project's or your user ${title} config`,
+			fix: `\`boulder install ${host.harness}\` adds it, if you use ${title} here`,
 		});
 	}
 	if (listedIn.length > 1) {
 		findings.push({
-			check: CHECK,
+			check,
 			level: "warn",
-			message: `boulder's plugin is listed more than once (${listedIn.join(", ")}): OpenCode loads it twice; boulder acts once, but one entry is enough`,
-			fix: "keep one: `boulder uninstall opencode --project` or `--user`",
+			message: `boulder's plugin is listed more than once (${listedIn.join(", ")}): ${title} loads it twice; boulder acts once, but one entry is enough`,
+			fix: `keep one: \`boulder uninstall ${host.harness} --project\` or \`--user\``,
 		});
 	}
 	return findings;
@@ -93,26 +102,29 @@ function judge(
 	entries: ReturnType<typeof ourEntries>,
 	version: string,
 	env: NodeJS.ProcessEnv,
+	host: PluginHost,
 ): OpenCodeFinding[] {
-	const reinstall = `\`boulder install opencode --${scope}\``;
+	const check = host.harness;
+	const { title } = host;
+	const reinstall = `\`boulder install ${host.harness} --${scope}\``;
 	const found: OpenCodeFinding[] = [];
 	const finding = (level: OpenCodeFinding["level"], message: string, fix: string | null): void => {
-		found.push({ check: CHECK, level, message, fix, file });
+		found.push({ check, level, message, fix, file });
 	};
 	for (const { entry, file: plugin } of entries) {
 		if (plugin === null) {
 			const spec = String(Array.isArray(entry) ? entry[0] : entry);
-			const cached = cachedPackage(cachedPackageFolder(env, spec));
+			const cached = cachedPackage(cachedPackageFolder(env, spec, host), title);
 			if (cached.kind === "none") {
 				finding(
 					"warn",
-					`${file} loads boulder by package name (${spec}), but OpenCode's package cache has none (${cached.folder}): OpenCode will try to download it from the npm registry`,
+					`${file} loads boulder by package name (${spec}), but ${title}'s package cache has none (${cached.folder}): ${title} will try to download it from the npm registry`,
 					`${reinstall} (links the cache to this copy of boulder)`,
 				);
 			} else if (cached.kind === "dangling") {
 				finding(
 					"problem",
-					`${file} loads boulder by package name from OpenCode's cache, whose link ${cached.folder} points at ${cached.target}, which does not exist (moved or removed)`,
+					`${file} loads boulder by package name from ${title}'s cache, whose link ${cached.folder} points at ${cached.target}, which does not exist (moved or removed)`,
 					reinstall,
 				);
 			} else if (cached.version !== version) {
@@ -129,7 +141,7 @@ function judge(
 		if (!existsSync(plugin)) {
 			finding(
 				"problem",
-				`${file} lists ${plugin}, which does not exist (moved or removed): OpenCode cannot load boulder`,
+				`${file} lists ${plugin}, which does not exist (moved or removed): ${title} cannot load boulder`,
 				reinstall,
 			);
 			continue;
@@ -153,8 +165,8 @@ type Cached =
 	| { kind: "dangling"; folder: string; target: string }
 	| { kind: "present"; folder: string; where: string; version: string | null };
 
-/** What OpenCode finds in its package cache for a package-name entry. */
-function cachedPackage(folder: string): Cached {
+/** What the host finds in its package cache for a package-name entry. */
+function cachedPackage(folder: string, title: string): Cached {
 	let target: string | null = null;
 	try {
 		if (lstatSync(folder).isSymbolicLink()) target = path.resolve(path.dirname(folder), readlinkSync(folder));
@@ -163,6 +175,6 @@ function cachedPackage(folder: string): Cached {
 		throw error;
 	}
 	if (target !== null && !existsSync(target)) return { kind: "dangling", folder, target };
-	const where = target === null ? `${folder}, downloaded by OpenCode` : `${target}, linked in ${folder}`;
+	const where = target === null ? `${folder}, downloaded by ${title}` : `${target}, linked in ${folder}`;
 	return { kind: "present", folder, where, version: packageAt(folder)?.version ?? null };
 }

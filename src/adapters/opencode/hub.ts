@@ -68,6 +68,7 @@ import {
 	readSessionInfo,
 	sessionOf,
 } from "./event-read.js";
+import { OPENCODE_HOST, type PluginHost } from "./host.js";
 import { IdleDecisions } from "./idle-decision.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { ResumeNotes, resumePart } from "./resume-context.js";
@@ -88,6 +89,8 @@ const JOB_LIMIT_MS = 10 * 60 * 1000;
 
 export interface HubOptions {
 	directory: string;
+	/** The harness the plugin runs in (OpenCode unless told): its name files the sessions, its title words the log. */
+	host?: PluginHost;
 	api: OpenCodeApi;
 	workspace: WorkspaceSource;
 	clock?: Clock;
@@ -117,7 +120,8 @@ export class Hub {
 	private readonly workspace: WorkspaceSource;
 	private readonly clock: Clock;
 	private readonly scheduler: Scheduler;
-	private readonly sessions = new SessionTable();
+	private readonly host: PluginHost;
+	private readonly sessions: SessionTable;
 	private readonly backfill: Backfill;
 	private readonly queue: KeyedQueue;
 	private readonly decisions: IdleDecisions;
@@ -130,6 +134,8 @@ export class Hub {
 
 	constructor(options: HubOptions) {
 		this.directory = options.directory;
+		this.host = options.host ?? OPENCODE_HOST;
+		this.sessions = new SessionTable(this.host.harness);
 		this.api = options.api;
 		this.workspace = options.workspace;
 		this.clock = options.clock ?? systemClock;
@@ -138,10 +144,10 @@ export class Hub {
 		this.backfill = new Backfill(this.api, recordError);
 		this.queue = new KeyedQueue({
 			limitMs: JOB_LIMIT_MS,
-			what: "handling an OpenCode event",
+			what: `handling an event from ${this.host.title}`,
 			scheduler: this.scheduler,
 			onError: (session, error) =>
-				this.recordError(this.sessions.get(session).ref(), "handling an OpenCode event", error),
+				this.recordError(this.sessions.get(session).ref(), `handling an event from ${this.host.title}`, error),
 		});
 		this.decisions = new IdleDecisions({
 			api: this.api,
@@ -233,7 +239,7 @@ export class Hub {
 			if (!event || (event.id !== null && !this.seen.add(`event:${event.id}`))) return;
 			this.dispatch(event);
 		} catch (error) {
-			void this.recordError(null, "reading an OpenCode event", error);
+			void this.recordError(null, `reading an event from ${this.host.title}`, error);
 		}
 	}
 
@@ -364,7 +370,11 @@ export class Hub {
 		} else {
 			const track = this.sessions.get(session);
 			this.enqueue(session, () =>
-				this.recordError(track.ref(), "OpenCode reported an error", new Error(`${error.name}: ${error.message}`)),
+				this.recordError(
+					track.ref(),
+					`${this.host.title} reported an error`,
+					new Error(`${error.name}: ${error.message}`),
+				),
 			);
 		}
 	}

@@ -1,9 +1,13 @@
 /**
  * `boulder install opencode` / `boulder uninstall opencode`: boulder's plugin
  * added to (or taken out of) the `plugin` list of an OpenCode config file.
+ * `boulder install kilo` does the same for Kilo Code, OpenCode's fork: its
+ * files and folders are the host's data (`host.ts`), the code is this.
  *
  * - project: `<cwd>/opencode.json` (or `opencode.jsonc`), where OpenCode starts
+ *   (Kilo: `kilo.json`, or an existing `kilo.jsonc`, `.kilo/kilo.json(c)`)
  * - user:    `$XDG_CONFIG_HOME/opencode/opencode.json` (default `~/.config/opencode/`)
+ *   (Kilo: `$XDG_CONFIG_HOME/kilo/kilo.jsonc`, which Kilo itself creates)
  *
  * The project file is committed, so its entry is the package name,
  * `"boulder-agent"`, which names no path of this machine. OpenCode 1.18 loads
@@ -16,8 +20,9 @@
  * registry. A folder OpenCode downloaded itself is left alone.
  *
  * The user file stays on this machine and gets the absolute `file://` URL of
- * this copy's built plugin (`dist/adapters/opencode/plugin.js`), which needs
- * no cache and no registry.
+ * this copy's built plugin (`dist/adapters/opencode/plugin.js`; Kilo's
+ * `kilo-plugin.js`), which needs no cache and no registry. An entry naming
+ * either file is boulder's in either host.
  *
  * Entries of either shape are boulder's: uninstall removes exactly those, and
  * installing again replaces them (a moved clone, a newer boulder, the other
@@ -59,58 +64,77 @@ import {
 	plainValue,
 } from "../shared/settings-json.js";
 import { isRecord } from "./event-read.js";
+import { KILO_HOST, OPENCODE_HOST, type PluginHost } from "./host.js";
 import { appendElement, hasComment, removeElement } from "./jsonc.js";
-import { INSTALL_TEXT } from "./messages.js";
+import { installText } from "./messages.js";
 
 export const INSTALL_SCOPES = ["project", "user"] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
 
-/** Where the built plugin sits inside boulder's package. */
-export const PLUGIN_FILE = path.join("dist", "adapters", "opencode", "plugin.js");
-const PLUGIN_SUFFIX = "/dist/adapters/opencode/plugin.js";
+/** Where the built plugin sits inside boulder's package (OpenCode's; Kilo's is `host.pluginFile`). */
+export const PLUGIN_FILE = pluginFileOf(OPENCODE_HOST);
+/** Every built plugin file of boulder's: an entry naming any of them is boulder's, in either host. */
+const PLUGIN_SUFFIXES = [OPENCODE_HOST, KILO_HOST].map((host) => `/${host.pluginFile}`);
 
 export { PACKAGE_NAME };
 
-const CONFIG_NAMES = ["opencode.json", "opencode.jsonc"] as const;
-const SCHEMA_URL = "https://opencode.ai/config.json";
+/** What the pure edits need to know of the host: the schema of a new file, and its name in messages. */
+type Host = Pick<PluginHost, "schemaUrl" | "title">;
 
 export interface Place {
 	cwd: string;
 	env: NodeJS.ProcessEnv;
+	/** The harness whose config this is: OpenCode unless told. */
+	host?: PluginHost;
 }
 
-/** The folder of the scope's config: the project folder, or OpenCode's user config folder. */
+function pluginFileOf(host: PluginHost): string {
+	return path.join(...host.pluginFile.split("/"));
+}
+
+/** The folder of the scope's config: the project folder, or the host's user config folder. */
 export function configDir(scope: InstallScope, place: Place): string {
 	if (scope === "project") return place.cwd;
 	const base = place.env.XDG_CONFIG_HOME || path.join(place.env.HOME || os.homedir(), ".config");
-	return path.join(base, "opencode");
+	return path.join(base, (place.host ?? OPENCODE_HOST).folder);
 }
 
-/** The scope's config files that exist (`opencode.json`, `opencode.jsonc`). */
+/** The scope's config files that exist (`opencode.json`, `opencode.jsonc`; Kilo's `kilo.json(c)`, `.kilo/kilo.json(c)`). */
 export function existingConfigFiles(scope: InstallScope, place: Place): string[] {
-	const dir = configDir(scope, place);
-	return CONFIG_NAMES.map((name) => path.join(dir, name)).filter((file) => existsSync(file));
+	return configFiles(scope, place).filter((file) => existsSync(file));
 }
 
-/** The pinned plugin entry for this copy of boulder: the `file://` URL of its built plugin. */
-export function pluginEntry(root: string = packageRoot()): string {
-	return pathToFileURL(path.join(root, PLUGIN_FILE)).href;
+/** Every config file of the scope the host reads; a new one is the first. */
+function configFiles(scope: InstallScope, place: Place): string[] {
+	const host = place.host ?? OPENCODE_HOST;
+	const dir = configDir(scope, place);
+	const names = scope === "project" ? host.projectConfigs : host.userConfigs;
+	return names.map((name) => path.join(dir, ...name.split("/")));
+}
+
+/** The pinned plugin entry for this copy of boulder: the `file://` URL of its built plugin for the host. */
+export function pluginEntry(root: string = packageRoot(), host: PluginHost = OPENCODE_HOST): string {
+	return pathToFileURL(path.join(root, pluginFileOf(host))).href;
 }
 
 /** The entry a scope gets: the package name for the committed project file, this copy's path for the user's. */
-export function entryFor(scope: InstallScope, root: string = packageRoot()): string {
-	return scope === "project" ? PACKAGE_NAME : pluginEntry(root);
+export function entryFor(scope: InstallScope, root: string = packageRoot(), host: PluginHost = OPENCODE_HOST): string {
+	return scope === "project" ? PACKAGE_NAME : pluginEntry(root, host);
 }
 
 /**
  * Where OpenCode looks for a package-name entry before it asks the registry:
  * `<cache>/opencode/packages/<spec>/node_modules/<name>`, the spec being
- * `boulder-agent@latest` for a bare name.
+ * `boulder-agent@latest` for a bare name (Kilo: `<cache>/kilo/packages/…`).
  */
-export function cachedPackageFolder(env: NodeJS.ProcessEnv, spec: string = PACKAGE_NAME): string {
+export function cachedPackageFolder(
+	env: NodeJS.ProcessEnv,
+	spec: string = PACKAGE_NAME,
+	host: PluginHost = OPENCODE_HOST,
+): string {
 	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
 	const folder = spec.includes("@", 1) ? spec : `${spec}@latest`;
-	return path.join(base, "opencode", "packages", folder, "node_modules", PACKAGE_NAME);
+	return path.join(base, host.folder, "packages", folder, "node_modules", PACKAGE_NAME);
 }
 
 export type CacheLink =
@@ -123,8 +147,12 @@ export type CacheLink =
  * (a junction on Windows). An earlier link is replaced; a folder OpenCode
  * downloaded from the registry is left as it is.
  */
-export async function linkOpenCodeCache(env: NodeJS.ProcessEnv, root: string): Promise<CacheLink> {
-	const folder = cachedPackageFolder(env);
+export async function linkOpenCodeCache(
+	env: NodeJS.ProcessEnv,
+	root: string,
+	host: PluginHost = OPENCODE_HOST,
+): Promise<CacheLink> {
+	const folder = cachedPackageFolder(env, PACKAGE_NAME, host);
 	let link: string | null = null;
 	try {
 		const stats = lstatSync(folder);
@@ -159,7 +187,8 @@ export function ourPluginPath(entry: unknown): string | null {
 	} else {
 		return null;
 	}
-	return file.split(path.sep).join("/").endsWith(PLUGIN_SUFFIX) ? file : null;
+	const slashed = file.split(path.sep).join("/");
+	return PLUGIN_SUFFIXES.some((suffix) => slashed.endsWith(suffix)) ? file : null;
 }
 
 /** Whether an entry loads boulder by package name (`boulder-agent`, `boulder-agent@1.2.3`). */
@@ -190,21 +219,21 @@ export async function installOpenCode(options: InstallOptions): Promise<InstallR
 }
 
 export async function installOpenCodeWithNotes(options: InstallOptions): Promise<OpenCodeInstallResult> {
+	const host = options.host ?? OPENCODE_HOST;
+	const text = installText(host);
 	const root = options.root ?? packageRoot();
-	const entry = options.entry ?? entryFor(options.scope, root);
-	const plugin = ourPluginPath(entry) ?? path.join(root, PLUGIN_FILE);
-	if (!existsSync(plugin)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(plugin));
+	const entry = options.entry ?? entryFor(options.scope, root, host);
+	const plugin = ourPluginPath(entry) ?? path.join(root, pluginFileOf(host));
+	if (!existsSync(plugin)) throw new BoulderError("not-found", text.noBundle(plugin));
 	const file = await targetFile(options);
 	const original = await readConfigText(file);
-	const edit = withOurPlugin(original ?? "", file, entry);
+	const edit = withOurPlugin(original ?? "", file, entry, host);
 	const notes: string[] = [];
 	if (isPackageEntry(entry)) {
-		const link = await linkOpenCodeCache(options.env, root);
-		notes.push(
-			link.kind === "downloaded" ? INSTALL_TEXT.byNameDownloaded(link.folder) : INSTALL_TEXT.byName(link.folder, root),
-		);
+		const link = await linkOpenCodeCache(options.env, root, host);
+		notes.push(link.kind === "downloaded" ? text.byNameDownloaded(link.folder) : text.byName(link.folder, root));
 	} else {
-		notes.push(INSTALL_TEXT.machineLocal);
+		notes.push(text.machineLocal);
 	}
 	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
 	const backup = await writeConfigText(file, original, edit.text, options);
@@ -216,25 +245,26 @@ export async function uninstallOpenCode(options: InstallOptions): Promise<Instal
 	for (const file of files) {
 		const original = await readConfigText(file);
 		if (original === null) continue;
-		const edit = withoutOurPlugin(original, file);
+		const host = options.host ?? OPENCODE_HOST;
+		const edit = withoutOurPlugin(original, file, host);
 		if (edit.removed === 0) continue;
-		const left = readConfig(edit.text, file);
-		const empty = sameJson(left, {}) || sameJson(left, { $schema: SCHEMA_URL });
+		const left = readConfig(edit.text, file, host);
+		const empty = sameJson(left, {}) || sameJson(left, { $schema: host.schemaUrl });
 		const { backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
 		return { file, action: "removed", backup, entries: edit.removed };
 	}
-	const file = files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
+	const file = files[0] ?? (configFiles(options.scope, options)[0] as string);
 	return { file, action: "absent", backup: null, entries: 0 };
 }
 
-/** The file to install into: one that already has boulder, else an existing one, else a new `opencode.json`. */
+/** The file to install into: one that already has boulder, else an existing one, else a new one (`opencode.json`). */
 async function targetFile(options: InstallOptions): Promise<string> {
 	const files = existingConfigFiles(options.scope, options);
 	for (const file of files) {
 		const text = await readConfigText(file);
-		if (text !== null && ourEntries(readConfig(text, file)).length > 0) return file;
+		if (text !== null && ourEntries(readConfig(text, file, options.host)).length > 0) return file;
 	}
-	return files[0] ?? path.join(configDir(options.scope, options), CONFIG_NAMES[0]);
+	return files[0] ?? (configFiles(options.scope, options)[0] as string);
 }
 
 export interface ConfigEditResult {
@@ -252,17 +282,17 @@ export interface ConfigEditResult {
  * Contract: throws `BoulderError("settings-invalid")` for text that is not a
  * JSON(C) object, or whose `plugin` is not a list.
  */
-export function withOurPlugin(text: string, file: string, entry: string): ConfigEditResult {
+export function withOurPlugin(text: string, file: string, entry: string, host: Host = OPENCODE_HOST): ConfigEditResult {
 	if (text.trim() === "") {
-		const fresh = `${JSON.stringify({ $schema: SCHEMA_URL, plugin: [entry] }, null, 2)}\n`;
+		const fresh = `${JSON.stringify({ $schema: host.schemaUrl, plugin: [entry] }, null, 2)}\n`;
 		return { text: fresh, changed: true, added: 1, removed: 0 };
 	}
-	const before = plainValue(parseConfig(text, file)) as Record<string, unknown>;
+	const before = plainValue(parseConfig(text, file, host)) as Record<string, unknown>;
 	const list = Array.isArray(before.plugin) ? before.plugin : [];
 	const ours = list.filter(isOurs);
 	if (ours.length === 1 && ours[0] === entry) return { text, changed: false, added: 0, removed: 0 };
-	const cleared = removeOurs(text, file, false);
-	const root = parseConfig(cleared.text, file);
+	const cleared = removeOurs(text, file, false, host);
+	const root = parseConfig(cleared.text, file, host);
 	const plugin = memberOf(root, "plugin");
 	const next =
 		plugin?.type === "array"
@@ -275,7 +305,7 @@ export function withOurPlugin(text: string, file: string, entry: string): Config
 					addMemberEdit(cleared.text, root, "plugin", [entry]),
 				);
 	const others = list.filter((item) => !isOurs(item));
-	verify(next, { ...before, plugin: [...others, entry] }, file);
+	verify(next, { ...before, plugin: [...others, entry] }, file, host);
 	return { text: next, changed: next !== text, added: 1, removed: cleared.removed };
 }
 
@@ -283,15 +313,15 @@ export function withOurPlugin(text: string, file: string, entry: string): Config
  * Pure: the config text without boulder's entries (and without `plugin` when
  * nothing else, not even a comment, is left in it); everything else byte for byte.
  */
-export function withoutOurPlugin(text: string, file: string): ConfigEditResult {
+export function withoutOurPlugin(text: string, file: string, host: Host = OPENCODE_HOST): ConfigEditResult {
 	if (text.trim() === "") return { text, changed: false, added: 0, removed: 0 };
-	const before = plainValue(parseConfig(text, file)) as Record<string, unknown>;
-	const result = removeOurs(text, file, true);
+	const before = plainValue(parseConfig(text, file, host)) as Record<string, unknown>;
+	const result = removeOurs(text, file, true, host);
 	if (result.removed > 0) {
 		const list = (Array.isArray(before.plugin) ? before.plugin : []).filter((item) => !isOurs(item));
-		const after = plainValue(parseConfig(result.text, file)) as Record<string, unknown>;
+		const after = plainValue(parseConfig(result.text, file, host)) as Record<string, unknown>;
 		const { plugin: _, ...rest } = before;
-		verify(result.text, "plugin" in after || list.length > 0 ? { ...before, plugin: list } : rest, file);
+		verify(result.text, "plugin" in after || list.length > 0 ? { ...before, plugin: list } : rest, file, host);
 	}
 	return result;
 }
@@ -318,15 +348,15 @@ export function ourEntries(config: unknown): OurEntry[] {
 }
 
 /** Parses a config file's text into its value. Contract: throws `BoulderError("settings-invalid")`. */
-export function readConfig(text: string, file: string): unknown {
-	return plainValue(parseConfig(text, file));
+export function readConfig(text: string, file: string, host: Host = OPENCODE_HOST): unknown {
+	return plainValue(parseConfig(text, file, host));
 }
 
-function removeOurs(text: string, file: string, dropEmptyList: boolean): ConfigEditResult {
+function removeOurs(text: string, file: string, dropEmptyList: boolean, host: Host): ConfigEditResult {
 	let next = text;
 	let removed = 0;
 	for (;;) {
-		const root = parseConfig(next, file);
+		const root = parseConfig(next, file, host);
 		const index = elementsOf(root).findLastIndex((member) => keyOf(member) === "plugin");
 		const plugin = memberValue(elementsOf(root)[index]);
 		if (plugin?.type !== "array") break;
@@ -339,28 +369,29 @@ function removeOurs(text: string, file: string, dropEmptyList: boolean): ConfigE
 	return { text: next, changed: removed > 0, added: 0, removed };
 }
 
-function parseConfig(text: string, file: string): Node {
+function parseConfig(text: string, file: string, host: Host): Node {
+	const words = installText(host);
 	let root: Node;
 	try {
 		root = parseJsonTree(text, "jsonc");
 	} catch (error) {
 		if (error instanceof JsonSyntaxError) {
-			throw new BoulderError("settings-invalid", INSTALL_TEXT.notJson(file, error.message));
+			throw new BoulderError("settings-invalid", words.notJson(file, error.message));
 		}
 		throw error;
 	}
 	if (root.type !== "object") {
 		const what = root.type === "array" ? "a list" : `the value ${JSON.stringify(plainValue(root))}`;
-		throw new BoulderError("settings-invalid", INSTALL_TEXT.notObject(file, what));
+		throw new BoulderError("settings-invalid", words.notObject(file, what));
 	}
 	const plugin = memberOf(root, "plugin");
-	if (plugin && plugin.type !== "array") throw new BoulderError("settings-invalid", INSTALL_TEXT.notList(file));
+	if (plugin && plugin.type !== "array") throw new BoulderError("settings-invalid", words.notList(file));
 	return root;
 }
 
 /** The edit must give exactly the intended config: a guard against a bug writing a damaged file. */
-function verify(text: string, expected: unknown, file: string): void {
-	if (!sameJson(plainValue(parseConfig(text, file)), expected)) {
+function verify(text: string, expected: unknown, file: string, host: Host): void {
+	if (!sameJson(plainValue(parseConfig(text, file, host)), expected)) {
 		throw new BoulderError(
 			"internal",
 			`editing ${file} went wrong (the result differs from the intent); nothing written`,

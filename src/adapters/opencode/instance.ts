@@ -1,5 +1,6 @@
 /**
- * One plugin instance: what the plugin function returns to OpenCode. It finds
+ * One plugin instance: what the plugin function returns to OpenCode (or to
+ * Kilo Code, its fork: `host.ts`). It finds
  * (or creates) the hub of its project folder in the process-wide registry
  * and forwards every hook to it, so two instances of boulder in one process
  * (listed in two configs, by path and by package name) act as one.
@@ -10,6 +11,7 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { fileWorkspace } from "../shared/workspace.js";
 import { type OpencodeClient, sdkApi } from "./api.js";
+import { OPENCODE_HOST, type PluginHost } from "./host.js";
 import { Hub, type HubHooks } from "./hub.js";
 import { type HubHandle, shared } from "./shared.js";
 
@@ -18,11 +20,15 @@ interface RegisteredHub extends HubHandle {
 	readonly isClosed: boolean;
 }
 
-export async function startInstance(input: Pick<PluginInput, "client" | "directory">): Promise<Hooks> {
+export async function startInstance(
+	input: Pick<PluginInput, "client" | "directory">,
+	host: PluginHost = OPENCODE_HOST,
+): Promise<Hooks> {
 	try {
 		const hub = hubFor(input.directory, () => {
 			const created: Hub = new Hub({
 				directory: input.directory,
+				host,
 				api: sdkApi(input.client as OpencodeClient),
 				workspace: fileWorkspace(input.directory, (warning) => {
 					void created.recordError(null, "opening boulder's state", new Error(warning));
@@ -43,7 +49,7 @@ export async function startInstance(input: Pick<PluginInput, "client" | "directo
 			dispose: async () => release(),
 		};
 	} catch (error) {
-		process.stderr.write(`boulder: the OpenCode plugin could not start: ${String(error)}\n`);
+		process.stderr.write(`boulder: the ${host.title} plugin could not start: ${String(error)}\n`);
 		return {};
 	}
 }

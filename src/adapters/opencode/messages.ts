@@ -5,6 +5,7 @@
  */
 
 import { entryInstallText } from "../shared/install-messages.js";
+import type { PluginHost } from "./host.js";
 
 export const COMMAND_NAME = "boulder";
 
@@ -27,11 +28,17 @@ export const TEXT = {
 export const ANSWERED_ERROR =
 	"boulder answered /boulder in the session itself; this error only keeps OpenCode from sending the command to the model";
 
-export const INSTALL_TEXT = {
-	...entryInstallText({ title: "OpenCode", thing: "plugin", file: "config", list: "plugin", syntax: "JSON or JSONC" }),
-	restart: "OpenCode loads plugins when it starts: restart it to pick the change up.",
-	byName: (folder: string, root: string) =>
-		`The entry is the package name, which names no path of this machine. OpenCode loads it from its package cache, now linked to this copy of boulder (${folder} → ${root}), without the npm registry. Teammates: install boulder-agent (globally or as a devDependency) and run this command once; without the link OpenCode tries to download boulder-agent from the npm registry.`,
-	byNameDownloaded: (folder: string) =>
-		`The entry is the package name, which names no path of this machine. OpenCode already keeps a copy of boulder-agent it downloaded (${folder}) and loads that one; \`boulder doctor\` says which version it is.`,
-};
+/** What the installer says, in the words of the harness it installs into (OpenCode or Kilo Code). */
+export function installText(host: Pick<PluginHost, "title">) {
+	const { title } = host;
+	return {
+		...entryInstallText({ title, thing: "plugin", file: "config", list: "plugin", syntax: "JSON or JSONC" }),
+		restart: `${title} loads plugins when it starts: restart it to pick the change up.`,
+		byName: (folder: string, root: string) =>
+			`The entry is the package name, which names no path of this machine. ${title} loads it from its package cache, now linked to this copy of boulder (${folder} → ${root}), without the npm registry. Teammates: install boulder-agent (globally or as a devDependency) and run this command once; without the link ${title} tries to download boulder-agent from the npm registry.`,
+		byNameDownloaded: (folder: string) =>
+			`The entry is the package name, which names no path of this machine. ${title} already keeps a copy of boulder-agent it downloaded (${folder}) and loads that one; \`boulder doctor\` says which version it is.`,
+	};
+}
+
+export const INSTALL_TEXT = installText({ title: "OpenCode" });

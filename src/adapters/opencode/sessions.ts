@@ -15,6 +15,7 @@ import type { SessionRef } from "../../engine/engine.js";
 import type { PromptRoute } from "./api.js";
 import { BoundedMap, BoundedSet } from "./bounded.js";
 import { type AssistantInfo, addSpend, HARNESS, type PendingAsk } from "./event-read.js";
+import type { PluginHost } from "./host.js";
 
 export type SessionStatus = "idle" | "busy" | "unknown";
 
@@ -49,8 +50,12 @@ export class SessionTrack {
 	private readonly assistantText = new BoundedMap<string, Map<string, string>>(MAX_TEXTS);
 	private readonly countedTools = new BoundedSet<string>(MAX_SEEN);
 
-	constructor(id: string) {
+	/** The harness name the engine files the session under (`opencode`, `kilo`). */
+	readonly harness: PluginHost["harness"];
+
+	constructor(id: string, harness: PluginHost["harness"] = HARNESS) {
 		this.id = id;
+		this.harness = harness;
 	}
 
 	get isChild(): boolean {
@@ -59,7 +64,7 @@ export class SessionTrack {
 
 	/** How the engine knows this session: a child owns no continuation; the skip list is checked against the last agent. */
 	ref(): SessionRef {
-		return { harness: HARNESS, sessionId: this.id, subagent: this.isChild, agent: this.lastAgent() };
+		return { harness: this.harness, sessionId: this.id, subagent: this.isChild, agent: this.lastAgent() };
 	}
 
 	/** Marks a message id seen; returns false when it was seen already. */
@@ -132,10 +137,12 @@ export class SessionTrack {
 export class SessionTable {
 	private readonly sessions = new Map<string, SessionTrack>();
 
+	constructor(private readonly harness: PluginHost["harness"] = HARNESS) {}
+
 	get(id: string): SessionTrack {
 		let track = this.sessions.get(id);
 		if (!track) {
-			track = new SessionTrack(id);
+			track = new SessionTrack(id, this.harness);
 			this.sessions.set(id, track);
 		}
 		return track;

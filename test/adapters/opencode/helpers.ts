@@ -5,7 +5,9 @@
  * fake API that records every call. The engine runs for real, over a memory
  * store. Time is `ManualTime`: it moves only when a test advances it.
  */
+
 import type { OpenCodeApi, PromptRoute, StoredMessage, TextPart } from "../../../src/adapters/opencode/api.js";
+import type { PluginHost } from "../../../src/adapters/opencode/host.js";
 import { Hub, type HubHooks } from "../../../src/adapters/opencode/hub.js";
 import type { WorkspaceSource } from "../../../src/adapters/shared/workspace.js";
 import type { Clock } from "../../../src/core/clock.js";
@@ -141,12 +143,13 @@ export interface TestHub {
 	settled(): Promise<void>;
 }
 
-export function testHub(options: { config?: ConfigInput; confirmMs?: number } = {}): TestHub {
+export function testHub(options: { config?: ConfigInput; confirmMs?: number; host?: PluginHost } = {}): TestHub {
 	const time = new ManualTime();
 	const api = new FakeApi();
 	const ws = testWorkspace(options.config ?? FAST, time);
 	const hub = new Hub({
 		directory: "/w",
+		...(options.host ? { host: options.host } : {}),
 		api,
 		workspace: ws.source,
 		clock: time,
@@ -340,8 +343,12 @@ export class FakeOpenCode {
 	}
 }
 
-export async function stateOf(store: MemoryStore, sessionId: string): Promise<ContinuationState> {
-	const scope = scopeKey({ kind: "session", harness: "opencode", sessionId });
+export async function stateOf(
+	store: MemoryStore,
+	sessionId: string,
+	harness: PluginHost["harness"] = "opencode",
+): Promise<ContinuationState> {
+	const scope = scopeKey({ kind: "session", harness, sessionId });
 	if (scope === null) throw new Error(`no scope for ${sessionId}`);
 	const read = await store.readScope(scope);
 	if (read.kind !== "ok") throw new Error(`no state for ${sessionId}`);
