@@ -14,7 +14,8 @@ import { z } from "../core/zod.js";
 import { type ActionContext, runAction } from "./actions.js";
 import { checkHost, checkSameOrigin, checkToken, cookieName, sameToken } from "./guard.js";
 import type { LiveFleet } from "./live.js";
-import { PAGE_HTML } from "./page.js";
+import { pageHtml } from "./page.js";
+import { PAGE_MODULES } from "./page-modules.js";
 import { PAGE_STYLE } from "./page-style.js";
 import type { LiveMessage } from "./view-types.js";
 
@@ -39,11 +40,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 	"Cache-Control": "no-store",
 };
 
-/**
- * The compiled modules the page loads, relative to the package's `dist/`:
- * the page's own, and the time formats it shares with the CLI.
- */
-export const PAGE_MODULES: readonly string[] = ["ui/client/app.js", "ui/client/render.js", "present/format-time.js"];
 
 const text = z.string().check(z.minLength(1));
 
@@ -92,7 +88,7 @@ export function createApp(options: AppOptions): Hono {
 			setCookie(c, cookieName(port), options.token, { path: "/", httpOnly: true, sameSite: "Strict" });
 			return c.redirect("/", 303);
 		}
-		return c.html(PAGE_HTML);
+		return c.html(pageHtml(options.live.view()));
 	});
 
 	app.get("/assets/app.css", (c) => c.body(PAGE_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
