@@ -154,6 +154,8 @@ export class FleetWorktree {
 		if (stamps.scopes !== this.stamps.scopes) {
 			this.stamps.scopes = stamps.scopes;
 			if (await this.lookAtScopes()) changed = true;
+		} else if (await this.lookAtKnownScopes()) {
+			changed = true;
 		}
 		let fresh: DecisionRecord[] = [];
 		if (stamps.decisions !== this.stamps.decisions) {
@@ -224,6 +226,24 @@ export class FleetWorktree {
 			}),
 		);
 		this.scopes = next;
+		return changed;
+	}
+
+	/**
+	 * A scope file rewritten in place (an editor, a disk error, a copy over it)
+	 * leaves its folder's stamp as it was: each known file is stat too, so a
+	 * file that became unreadable shows within a look, like any other change.
+	 */
+	private async lookAtKnownScopes(): Promise<boolean> {
+		let changed = false;
+		await Promise.all(
+			[...this.scopes].map(async ([key, known]) => {
+				const stamp = await fileStamp(this.store.scopeFile(key));
+				if (stamp === known.stamp || stamp === "-") return;
+				changed = true;
+				this.scopes.set(key, { stamp, read: await this.readScope(key) });
+			}),
+		);
 		return changed;
 	}
 

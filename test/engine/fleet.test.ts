@@ -71,6 +71,25 @@ describe("the fleet read model", () => {
 		expect(await readdir(anywhere)).toEqual([]);
 	});
 
+	it("notices a scope file that became unreadable in place while it watches (its folder's stamp unchanged)", async () => {
+		const box = await started();
+		const engine = await box.engine();
+		const ref = { harness: "claude-code", sessionId: "s1" };
+		await engine.turnStarted(ref, "user");
+		await engine.turnEnded(ref, { outcome: "end" });
+		await engine.onIdle(ref);
+		const fleet = new Fleet({ env: box.env });
+		await fleet.look();
+		expect(fleet.snapshot().worktrees[0]?.sessions[0]?.problem).toBeNull();
+		const scopes = path.join(box.worktree, ".boulder", "scopes");
+		const [file] = await readdir(scopes);
+		// Written in place (same inode, no rename): only the file's own stamp moves.
+		await writeFile(path.join(scopes, file ?? ""), "{ not json, and longer than before to change the size");
+		const change = await fleet.look();
+		expect(change.changed).toEqual([box.worktree]);
+		expect(fleet.snapshot().worktrees[0]?.sessions[0]?.problem).toContain("its state file could not be read");
+	});
+
 	it("reports a corrupt works file and leaves it in place", async () => {
 		const box = await started();
 		const works = path.join(box.worktree, ".boulder", "works.json");
