@@ -40,7 +40,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 	"Cache-Control": "no-store",
 };
 
-
 const text = z.string().check(z.minLength(1));
 
 /** The largest `POST /api/action` body read: an action names a worktree, a session and a work (paths and ids). */

@@ -68,8 +68,8 @@ h3 { font-size: 14px; margin: 0; }
 .path { display: inline-flex; max-width: 100%; min-width: 0; padding: 0; border: 0; background: none; color: var(--dim); text-align: left; cursor: copy; border-radius: 3px; }
 .path .head { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 1ch; flex: 0 1 auto; }
 .path .tail { white-space: nowrap; flex: 0 0 auto; }
-.path:hover, .path:focus-visible { display: inline; color: var(--text); }
-.path:hover .head, .path:focus-visible .head, .path:hover .tail, .path:focus-visible .tail { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
+.path:hover, .path:focus { display: inline; color: var(--text); }
+.path:hover .head, .path:focus .head, .path:hover .tail, .path:focus .tail { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
 .counts { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .counts li { white-space: nowrap; background: none; }
 .counts li.zero { color: var(--dim); }

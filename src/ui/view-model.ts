@@ -271,7 +271,11 @@ function needOf(
 				command: "boulder doctor",
 			};
 		case "waiting":
-			return { why: `${label} ${waiting}`, fix: `Answer it in the ${session.harness ?? "harness"} session`, command: null };
+			return {
+				why: `${label} ${waiting}`,
+				fix: `Answer it in the ${session.harness ?? "harness"} session`,
+				command: null,
+			};
 		case "verify-failed": {
 			const command = verification?.command ?? null;
 			const exit = verification?.exitCode ?? null;
@@ -374,7 +378,10 @@ function sessionBadge(session: FleetSession, standing: Standing): Badge {
 		case "held":
 			return { text: "held", tone: "stop" };
 		case "rolling":
-			return { text: turn && turn.outcome === null && turn.provenance !== "continuation" ? "working" : "rolling", tone: "go" };
+			return {
+				text: turn && turn.outcome === null && turn.provenance !== "continuation" ? "working" : "rolling",
+				tone: "go",
+			};
 		case "done":
 			return { text: "done", tone: "done" };
 		default:

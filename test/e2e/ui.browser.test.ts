@@ -132,7 +132,7 @@ describe("boulder ui in a real browser", () => {
 
 	it("stops continuation with the stop button: the next idle decides `disabled`", async () => {
 		const alpha = page.getByRole("article", { name: "Worktree alpha" });
-		await alpha.getByRole("button", { name: "Stop continuation in alpha" }).click();
+		await alpha.getByRole("button", { name: "Stop all continuation in alpha" }).click();
 		await expect.poll(() => alpha.locator(".badge").first().textContent(), LIVE).toBe("stopped");
 		await expect.poll(() => page.locator("#notice").textContent(), LIVE).toContain("Stopped");
 		const { engine } = await openWorkspace({ cwd: wtA, env });

@@ -49,10 +49,7 @@ export function progressChart(name: string, history: readonly ProgressPoint[]): 
 	const y = (done: number) => round(height - PAD - (done / total) * (height - 2 * PAD));
 	let path = "";
 	for (const [index, point] of history.entries()) {
-		path +=
-			index === 0
-				? `M${x(point.at)} ${y(point.done)}`
-				: `H${x(point.at)} V${y(point.done)}`;
+		path += index === 0 ? `M${x(point.at)} ${y(point.done)}` : `H${x(point.at)} V${y(point.done)}`;
 	}
 	const nudges = history.filter((point) => point.nudge).length;
 	const first = history[0] as ProgressPoint;
@@ -76,11 +73,7 @@ export function progressChart(name: string, history: readonly ProgressPoint[]): 
 					"data-done": point.done,
 					"data-total": point.total,
 				},
-				h(
-					"title",
-					{},
-					`${formatStamp(point.at)}: ${point.done}/${point.total} done${point.nudge ? ", nudged" : ""}`,
-				),
+				h("title", {}, `${formatStamp(point.at)}: ${point.done}/${point.total} done${point.nudge ? ", nudged" : ""}`),
 			),
 		),
 	);
@@ -104,13 +97,26 @@ export function turnsChart(label: string, turns: readonly TurnMark[]): VNode | n
 		const cy = row * lane + lane / 2 + 1;
 		const cx = turns.length === 1 ? WIDTH / 2 : x(turn.at);
 		const title = h("title", {}, `${formatStamp(turn.at)} ${turn.headline} (${turn.reason})`);
-		const common = { class: `mark tone-${turn.tone}`, "data-lane": turn.lane, "data-at": turn.at, fill: "currentColor" };
+		const common = {
+			class: `mark tone-${turn.tone}`,
+			"data-lane": turn.lane,
+			"data-at": turn.at,
+			fill: "currentColor",
+		};
 		if (turn.lane === "user") return h("rect", { ...common, x: cx - 3, y: cy - 3, width: 6, height: 6 }, title);
 		if (turn.lane === "continuation") return h("circle", { ...common, cx, cy, r: 3.2 }, title);
 		if (turn.lane === "decision") {
-			return h("polygon", { ...common, points: `${cx},${cy - 3.6} ${cx + 3.6},${cy} ${cx},${cy + 3.6} ${cx - 3.6},${cy}` }, title);
+			return h(
+				"polygon",
+				{ ...common, points: `${cx},${cy - 3.6} ${cx + 3.6},${cy} ${cx},${cy + 3.6} ${cx - 3.6},${cy}` },
+				title,
+			);
 		}
-		return h("polygon", { ...common, points: `${cx},${cy - 3.2} ${cx + 3.2},${cy + 2.8} ${cx - 3.2},${cy + 2.8}` }, title);
+		return h(
+			"polygon",
+			{ ...common, points: `${cx},${cy - 3.2} ${cx + 3.2},${cy + 2.8} ${cx - 3.2},${cy + 2.8}` },
+			title,
+		);
 	});
 	const counts = LANES.map((entry) => `${turns.filter((turn) => turn.lane === entry.lane).length} ${entry.words}`);
 	return h(

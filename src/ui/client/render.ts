@@ -57,7 +57,13 @@ function actionButton(text: string, label: string, request: ActionRequest, optio
 export function copyButton(text: string, what: string): VNode {
 	return h(
 		"button",
-		{ type: "button", class: "copy quiet", "data-copy": text, "aria-label": `Copy ${what}`, "data-focus-key": `copy\u0000${what}` },
+		{
+			type: "button",
+			class: "copy quiet",
+			"data-copy": text,
+			"aria-label": `Copy ${what}`,
+			"data-focus-key": `copy\u0000${what}`,
+		},
 		"Copy",
 	);
 }
@@ -73,7 +79,13 @@ export function middlePath(path: string, what: string): VNode {
 	const head = path.slice(0, path.length - tail.length);
 	return h(
 		"button",
-		{ type: "button", class: "path mono", title: path, "data-copy": path, "aria-label": `${what} ${path} (press to copy)` },
+		{
+			type: "button",
+			class: "path mono",
+			title: path,
+			"data-copy": path,
+			"aria-label": `${what} ${path} (press to copy)`,
+		},
 		h("span", { class: "head", "aria-hidden": "true" }, head),
 		h("span", { class: "tail", "aria-hidden": "true" }, tail),
 	);
@@ -92,7 +104,12 @@ function focusKey(request: ActionRequest): string {
 /** The header's counts: worktrees, then every session in exactly one state. */
 export function renderCounts(counts: HeaderCounts): VNode {
 	const item = (key: string, value: number, words: string, tone: string) =>
-		h("li", { "data-count": key, class: value === 0 ? "zero" : `tone-${tone}` }, h("strong", {}, String(value)), ` ${words}`);
+		h(
+			"li",
+			{ "data-count": key, class: value === 0 ? "zero" : `tone-${tone}` },
+			h("strong", {}, String(value)),
+			` ${words}`,
+		);
 	return h(
 		"ul",
 		{ class: "counts", "aria-label": "At a glance" },
@@ -143,7 +160,9 @@ function needRow(need: NeedView, worktree: WorktreeView): VNode {
 			{ class: "fix" },
 			h("span", { class: "dim" }, `${need.fix}${need.command ? ":" : "."}`),
 			need.command ? h("code", {}, need.command) : null,
-			need.command ? copyButton(`cd ${shellQuote(worktree.root)} && ${need.command}`, `the command for ${worktree.name}`) : null,
+			need.command
+				? copyButton(`cd ${shellQuote(worktree.root)} && ${need.command}`, `the command for ${worktree.name}`)
+				: null,
 		),
 	);
 }
@@ -165,8 +184,11 @@ export function renderWorktree(worktree: WorktreeView, context: RenderContext): 
 	if (!worktree.vanished) {
 		actions.children.push(
 			worktree.stopped
-				? actionButton("Turn on", `Turn continuation on in ${worktree.name}`, { action: "go", worktree: worktree.root })
-				: actionButton("Stop all", `Stop continuation in ${worktree.name}`, { action: "stop", worktree: worktree.root }),
+				? actionButton("Turn on", `Turn on continuation in ${worktree.name}`, { action: "go", worktree: worktree.root })
+				: actionButton("Stop all", `Stop all continuation in ${worktree.name}`, {
+						action: "stop",
+						worktree: worktree.root,
+					}),
 		);
 	}
 	children.push(
@@ -213,7 +235,8 @@ export function renderWorktree(worktree: WorktreeView, context: RenderContext): 
 	}
 	for (const problem of worktree.problems) children.push(h("p", { class: "problem", role: "note" }, problem));
 	children.push(h("h3", { class: "section-title" }, `Works (${worktree.works.length})`));
-	if (worktree.works.length === 0) children.push(h("p", { class: "empty" }, "No works; `boulder start PLAN.md` starts one."));
+	if (worktree.works.length === 0)
+		children.push(h("p", { class: "empty" }, "No works; `boulder start PLAN.md` starts one."));
 	const live = worktree.works.filter((work) => work.status === "active" || work.status === "paused");
 	const finished = worktree.works.filter((work) => !(work.status === "active" || work.status === "paused"));
 	for (const work of live) children.push(renderWork(work, worktree, context));
@@ -226,7 +249,9 @@ export function renderWorktree(worktree: WorktreeView, context: RenderContext): 
 	}
 	children.push(h("h3", { class: "section-title" }, `Sessions (${worktree.sessions.length})`));
 	if (worktree.sessions.length === 0) {
-		children.push(h("p", { class: "empty" }, "No sessions yet: they appear when a harness with boulder installed goes idle here."));
+		children.push(
+			h("p", { class: "empty" }, "No sessions yet: they appear when a harness with boulder installed goes idle here."),
+		);
 	}
 	const recent = worktree.sessions.filter(
 		(session, index) => index < 5 || context.now - session.lastActive < DAY || session.need !== null,
@@ -247,7 +272,11 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** A `details` whose content is drawn when it is first opened: a big fleet draws its summaries only. */
 function lazyDetails(key: string, summary: string, context: RenderContext, content: () => Child[]): VNode {
-	const details = h("details", { "data-key": key, class: "older", open: context.open.has(key) }, h("summary", {}, summary));
+	const details = h(
+		"details",
+		{ "data-key": key, class: "older", open: context.open.has(key) },
+		h("summary", {}, summary),
+	);
 	details.lazy = content;
 	return details;
 }
@@ -277,7 +306,8 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 	}
 	const statusText = work.active && work.status === "active" ? "active (the one rolled)" : work.status;
 	const facts = h("dl", { class: "kv" });
-	const fact = (name: string, ...value: Child[]) => facts.children.push(h("dt", {}, name), h("dd", {}, ...value.filter((v): v is VNode | string => !!v)));
+	const fact = (name: string, ...value: Child[]) =>
+		facts.children.push(h("dt", {}, name), h("dd", {}, ...value.filter((v): v is VNode | string => !!v)));
 	fact("plan", middlePath(work.planFile, `plan of ${work.name}`));
 	if (work.next) fact("next", work.next);
 	if (work.sessions.length > 0) fact("sessions", work.sessions.join(", "));
@@ -341,11 +371,16 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 /** A failing check's output: its last lines at once, the whole of it on request. */
 function verifyOutput(output: string, key: string, context: RenderContext): Child[] {
 	const lines = output.replace(/\s+$/, "").split("\n");
-	if (lines.length <= OUTPUT_LINES) return [h("pre", { class: "output mono", "aria-label": "the check's output" }, lines.join("\n"))];
+	if (lines.length <= OUTPUT_LINES)
+		return [h("pre", { class: "output mono", tabindex: 0, "aria-label": "the check's output" }, lines.join("\n"))];
 	return [
-		h("pre", { class: "output mono", "aria-label": "the check's last lines" }, `…\n${lines.slice(-OUTPUT_LINES).join("\n")}`),
+		h(
+			"pre",
+			{ class: "output mono", tabindex: 0, "aria-label": "the check's last lines" },
+			`…\n${lines.slice(-OUTPUT_LINES).join("\n")}`,
+		),
 		lazyDetails(`output\u0000${key}`, `The whole output (${lines.length} lines)`, context, () => [
-			h("pre", { class: "output mono full" }, lines.join("\n")),
+			h("pre", { class: "output mono full", tabindex: 0, "aria-label": "the check's whole output" }, lines.join("\n")),
 		]),
 	];
 }
@@ -377,7 +412,11 @@ function progressBar(work: WorkView): VNode {
 			"aria-valuetext": work.progressText,
 		},
 		progress && total > 0
-			? bar((progress.done + progress.cancelled) / total, { fraction: progress.blocked / total, className: "blocked" }, "")
+			? bar(
+					(progress.done + progress.cancelled) / total,
+					{ fraction: progress.blocked / total, className: "blocked" },
+					"",
+				)
 			: null,
 	);
 }
@@ -394,7 +433,10 @@ export function renderItems(items: readonly ItemView[], next: string | null): VN
 	let nextMarked = false;
 	const rows = items.map((item) => {
 		const isNext =
-			!nextMarked && next !== null && item.title === next && (item.status === "pending" || item.status === "in_progress");
+			!nextMarked &&
+			next !== null &&
+			item.title === next &&
+			(item.status === "pending" || item.status === "in_progress");
 		if (isNext) nextMarked = true;
 		return h(
 			"li",
@@ -420,7 +462,7 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 		const target = { worktree: worktree.root, session: { harness: session.harness, sessionId: session.sessionId } };
 		actions.children.push(
 			session.stoppedBy
-				? actionButton("Turn on", `Turn continuation on for session ${session.label}`, { action: "go", ...target })
+				? actionButton("Turn on", `Turn on continuation for session ${session.label}`, { action: "go", ...target })
 				: actionButton("Stop", `Stop continuation for session ${session.label}`, { action: "stop", ...target }),
 		);
 	}
@@ -454,7 +496,14 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 	}
 	if (session.list) {
 		const { list } = session;
-		body.push(h("p", { class: "row" }, h("span", {}, list.progressText), list.next ? h("span", { class: "dim" }, `next: ${list.next}`) : null));
+		body.push(
+			h(
+				"p",
+				{ class: "row" },
+				h("span", {}, list.progressText),
+				list.next ? h("span", { class: "dim" }, `next: ${list.next}`) : null,
+			),
+		);
 		body.push(renderItems(list.items, list.next));
 	}
 	if (session.stoppedBy) body.push(h("p", { class: "stopped-line" }, `Stopped by ${session.stoppedBy}.`));
@@ -475,7 +524,10 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 	} else {
 		body.push(h("p", { class: "dim" }, "No automatic continuation in this episode yet: no budget spent."));
 	}
-	const pictures = [turnsChart(`Session ${session.label}`, session.turns), tokensChart(`Session ${session.label}`, session.tokens, formatCount)];
+	const pictures = [
+		turnsChart(`Session ${session.label}`, session.turns),
+		tokensChart(`Session ${session.label}`, session.tokens, formatCount),
+	];
 	if (pictures.some(Boolean)) body.push(h("div", { class: "pictures" }, ...pictures));
 	if (session.last) {
 		body.push(
@@ -497,7 +549,12 @@ function gauge(value: GaugeView): VNode {
 	return h(
 		"div",
 		{ class: "gauge" },
-		h("div", { class: "gauge-label" }, h("span", {}, value.label), h("span", {}, `${value.usedText} / ${value.limitText}`)),
+		h(
+			"div",
+			{ class: "gauge-label" },
+			h("span", {}, value.label),
+			h("span", {}, `${value.usedText} / ${value.limitText}`),
+		),
 		h(
 			"span",
 			{
