@@ -147,7 +147,7 @@ export async function buildEveryState(options) {
 							total: 5,
 							tokensLeft: 5_000_000 - index * 400_000,
 							earned: 1,
-							stagnation: 0,
+							stagnation: reason === "stagnation" ? 3 : 0,
 						},
 					}),
 		});

@@ -49,14 +49,6 @@ h3 { font-size: 14px; margin: 0; }
 .problem-banner { margin: 8px 20px 0; padding: 8px 12px; border-radius: 6px; background: var(--problem-bg); color: var(--problem); }
 .layout { display: grid; grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); gap: 16px; padding: 16px 20px; align-items: start; }
 @media (max-width: 1000px) { .layout { grid-template-columns: minmax(0, 1fr); } .timeline { position: static; max-height: none; } }
-@media (max-width: 600px) {
-  .top { padding: 10px 12px; gap: 6px 12px; }
-  .layout { padding: 12px; gap: 12px; }
-  .needs, .notice, .problem-banner { margin-left: 12px; margin-right: 12px; }
-  .bar { min-width: 80px; }
-  .items .criteria { margin-left: 24px; }
-  .kv { grid-template-columns: minmax(0, max-content) minmax(0, 1fr); }
-}
 .worktrees { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 /* A card off screen is neither laid out nor painted until it scrolls near: a big fleet paints its first screen first. */
 .card { content-visibility: auto; contain-intrinsic-size: auto 420px; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
@@ -130,9 +122,9 @@ button.quiet { border-color: transparent; }
 .gauges { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 6px 14px; margin-top: 6px; }
 .gauge .bar { display: block; max-width: none; min-width: 0; height: 8px; }
 .gauge-label { display: flex; justify-content: space-between; font-size: 12px; }
-.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 4px 0 0; }
+.kv { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 2px 10px; margin: 4px 0 0; }
 .kv dt { color: var(--dim); }
-.kv dd { margin: 0; overflow-wrap: anywhere; }
+.kv dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 details > summary { cursor: pointer; color: var(--dim); margin-top: 4px; }
 .items { list-style: none; padding: 0; margin: 6px 0 0; }
 .items li { padding: 2px 0; }
@@ -157,4 +149,13 @@ select { font: inherit; color: var(--text); background: var(--bg); border: 1px s
 .empty { color: var(--dim); font-style: italic; }
 .older > summary { margin-top: 8px; }
 .foot { padding: 0 20px 16px; font-size: 12px; }
+/* Narrow screens (a phone is 390 px): last, so it wins over the rules above. */
+@media (max-width: 600px) {
+  .top { padding: 10px 12px; gap: 6px 12px; }
+  .layout { padding: 12px; gap: 12px; }
+  .needs, .notice, .problem-banner { margin-left: 12px; margin-right: 12px; }
+  .bar { min-width: 80px; }
+  .items .criteria { margin-left: 24px; }
+  .foot { padding: 0 12px 12px; }
+}
 `;

@@ -104,7 +104,7 @@ describe("boulder ui in a real browser", () => {
 		expect(await alpha.locator(".session").textContent()).toContain("rolls Ship the parser");
 		expect(await alpha.getByRole("meter", { name: "auto turns" }).getAttribute("aria-valuetext")).toBe("1 of 40");
 		expect(await beta.textContent()).toContain("true");
-		expect(await page.locator("#summary").textContent()).toContain("2 worktree(s)");
+		expect(await page.locator('#summary li[data-count="worktrees"]').textContent()).toBe("2 worktrees");
 	});
 
 	it("shows a decision the engine logs, live, without a reload", async () => {

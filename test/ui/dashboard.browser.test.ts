@@ -239,6 +239,12 @@ describe("narrow screens and accessibility", () => {
 		await path.focus();
 		const focused = await path.boundingBox();
 		expect(focused?.height ?? 0).toBeGreaterThan(line * 1.6);
+		// Every path (the plan's too, in its table) keeps inside the screen: a card clips what overflows it.
+		const rights = await page
+			.locator("#worktrees .path")
+			.evaluateAll((paths) => paths.map((p) => p.getBoundingClientRect().right));
+		expect(rights.length).toBeGreaterThan(3);
+		for (const right of rights) expect(right).toBeLessThanOrEqual(390);
 		for (const card of await page.locator("#worktrees > article").all()) {
 			const cardBox = await card.boundingBox();
 			expect((cardBox?.x ?? 0) + (cardBox?.width ?? 0)).toBeLessThanOrEqual(390);
