@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { z } from "../core/zod.js";
@@ -79,6 +80,8 @@ export function createApp(options: AppOptions): Hono {
 		}
 		for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
 	});
+	// The page, its scripts and the view are text that shrinks well; the event stream is never compressed (it would be held back).
+	app.use("*", compress());
 
 	app.get("/", (c) => {
 		const port = options.port();

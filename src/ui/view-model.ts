@@ -10,6 +10,7 @@ import { allowanceOf } from "../core/budget.js";
 import { clipTitle } from "../core/clip.js";
 import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
+import { type Standing, sessionStanding } from "../core/standing.js";
 import { countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
 import type { FleetSession, FleetSnapshot, FleetWork, FleetWorktreeData } from "../engine/fleet.js";
 import { lastActive } from "../engine/fleet-worktree.js";
@@ -24,7 +25,6 @@ import type {
 	NeedView,
 	ProgressPoint,
 	SessionView,
-	Standing,
 	TimelineEntry,
 	TokenPoint,
 	TurnMark,
@@ -35,7 +35,7 @@ import type {
 export { formatCount } from "./client/format-count.js";
 
 /** Points a chart gets at most: the newest, so a long log keeps the view small. */
-export const CHART_POINTS = 40;
+export const CHART_POINTS = 24;
 
 /** Timeline lines a new page gets; it shows no more than these. */
 export const TIMELINE_SENT = 200;
@@ -174,7 +174,11 @@ function sessionView(
 			: session.scope;
 	const waiting = waitingOf(session);
 	const last = session.lastRecord ? timelineEntry(session.lastRecord, now) : null;
-	const standing = sessionStanding(session, waiting, data.stopped !== null);
+	const standing = sessionStanding({
+		state: session.state,
+		unreadable: session.problem !== null,
+		worktreeStopped: data.stopped !== null,
+	});
 	const records = data.decisions.filter(
 		(record) => record.harness === session.harness && record.session === session.sessionId && record.session !== null,
 	);
@@ -226,26 +230,6 @@ function tokenPoints(records: readonly DecisionRecord[], config: Config): TokenP
 		points.push({ at: record.at, used: Math.max(0, limit - left), limit });
 	}
 	return points.slice(-CHART_POINTS);
-}
-
-/**
- * Where the session stands: its state file's problem first, then the
- * switches, a person's turn, and the last decision. A worktree stopped as a
- * whole turns every session in it off.
- */
-export function sessionStanding(session: FleetSession, waiting: string | null, worktreeStopped: boolean): Standing {
-	const state = session.state;
-	if (session.problem) return "problem";
-	if (!state) return "idle";
-	if (state.disabled || worktreeStopped) return "off";
-	if (waiting) return "waiting";
-	if (state.turn && state.turn.outcome === null) return "rolling";
-	const last = state.lastDecision;
-	if (!last) return "idle";
-	if (last.kind === "inject") return last.reason === "verify-failed" ? "verify-failed" : "rolling";
-	if (last.kind === "complete") return "done";
-	if (last.reason.startsWith("budget-") || last.reason === "stagnation") return "held";
-	return "idle";
 }
 
 const BUDGET_WORDS: Record<string, string> = {

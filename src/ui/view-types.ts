@@ -3,6 +3,7 @@
  * (the same words as `boulder why` and `boulder status`), so the page only
  * draws. Shared by the server and the page; types only.
  */
+import type { Standing } from "../core/standing.js";
 import type { Tone } from "../present/why-text.js";
 
 export type { Tone } from "../present/why-text.js";
@@ -20,10 +21,11 @@ export interface DashboardView {
 }
 
 /**
- * Where a session stands, one word per card: every session card is exactly
- * one of these, and the header counts each (`client/counts.ts`).
+ * Where a session stands, one word per card (`core/standing.ts`): every
+ * session card is exactly one of these, and the header counts each
+ * (`client/counts.ts`).
  */
-export type Standing = "problem" | "off" | "waiting" | "verify-failed" | "held" | "rolling" | "done" | "idle";
+export type { Standing } from "../core/standing.js";
 
 /** What a person should do about a card that needs them: why, and the one thing that resolves it. */
 export interface NeedView {

@@ -20,6 +20,11 @@ function scaleX(points: readonly { at: number }[]): (at: number) => number {
 	return (at) => round(PAD + ((at - first) / span) * (WIDTH - 2 * PAD));
 }
 
+/** `14:02`: a mark's time, short (the chart's label gives the date). */
+function clock(at: number): string {
+	return formatStamp(at).slice(-8, -3);
+}
+
 function round(value: number): number {
 	return Math.round(value * 10) / 10;
 }
