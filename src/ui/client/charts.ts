@@ -78,7 +78,7 @@ export function progressChart(name: string, history: readonly ProgressPoint[]): 
 					"data-done": point.done,
 					"data-total": point.total,
 				},
-				h("title", {}, `${formatStamp(point.at)}: ${point.done}/${point.total} done${point.nudge ? ", nudged" : ""}`),
+				h("title", {}, `${clock(point.at)}: ${point.done}/${point.total} done${point.nudge ? ", nudged" : ""}`),
 			),
 		),
 	);
@@ -101,11 +101,10 @@ export function turnsChart(label: string, turns: readonly TurnMark[]): VNode | n
 		const row = LANES.findIndex((entry) => entry.lane === turn.lane);
 		const cy = row * lane + lane / 2 + 1;
 		const cx = turns.length === 1 ? WIDTH / 2 : x(turn.at);
-		const title = h("title", {}, `${formatStamp(turn.at)} ${turn.headline} (${turn.reason})`);
+		const title = h("title", {}, `${clock(turn.at)} ${turn.headline} (${turn.reason})`);
 		const common = {
 			class: `mark tone-${turn.tone}`,
 			"data-lane": turn.lane,
-			"data-at": turn.at,
 			fill: "currentColor",
 		};
 		if (turn.lane === "user") return h("rect", { ...common, x: cx - 3, y: cy - 3, width: 6, height: 6 }, title);
