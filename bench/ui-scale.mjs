@@ -7,7 +7,7 @@
  * - start-up: from launching `boulder ui` to its printed address (the first
  *   read of the whole fleet included);
  * - first screen: the server draws it into the page (header counts, the
- *   "needs you" list, the first 12 cards and the timeline), so the browser's
+ *   "needs you" list, the first 6 cards and the timeline), so the browser's
  *   first contentful paint is the first screen; then the page's script
  *   redraws from the view (its mark `first-screen-drawn`) and draws every
  *   card (`dashboard-drawn`);
@@ -189,7 +189,7 @@ try {
 		startup: { how: "`boulder ui` launched to its address printed (reads the whole fleet once)", ms: round(startupMs) },
 		firstScreen: summary(
 			contentfulPaint,
-			"navigation to the first screen painted: the server-drawn header counts, needs list, first 12 cards and timeline (the browser's first contentful paint)",
+			"navigation to the first screen painted: the server-drawn header counts, needs list, first 6 cards and timeline (the browser's first contentful paint)",
 		),
 		firstPaint: summary(
 			firstPaint,

@@ -12,7 +12,7 @@ import { PAGE_MODULES } from "./page-modules.js";
 import type { DashboardView } from "./view-types.js";
 
 /** Cards and timeline rows the server draws; the page's script draws the rest. */
-export const FIRST_SCREEN_CARDS = 12;
+export const FIRST_SCREEN_CARDS = 6;
 export const FIRST_SCREEN_ROWS = 50;
 
 export function pageHtml(view: DashboardView): string {
