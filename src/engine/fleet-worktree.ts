@@ -96,6 +96,14 @@ interface ScopeEntry {
 
 const STATUS_ORDER = { active: 0, paused: 1, completed: 2, abandoned: 3 } as const;
 
+/**
+ * Every how many looks each known scope file is stat (a file rewritten in
+ * place leaves its folder's stamp as it was): the dashboard looks every
+ * 250 ms, so a file that broke shows within a second, and an idle look over
+ * a big fleet stats the scope files a third as often.
+ */
+export const KNOWN_SCOPES_EVERY = 3;
+
 export class FleetWorktree {
 	readonly root: string;
 	private readonly store: FileStore;
@@ -107,6 +115,7 @@ export class FleetWorktree {
 	private works: Read<WorksFile> = { kind: "missing" };
 	private readonly planEntries = new Map<string, PlanEntry>();
 	private scopes = new Map<string, ScopeEntry>();
+	private looksSinceScopeSweep = 0;
 	private decisions: DecisionRecord[] = [];
 	private position: LogPosition | null = null;
 	private skippedLines = 0;
@@ -154,8 +163,9 @@ export class FleetWorktree {
 		if (stamps.scopes !== this.stamps.scopes) {
 			this.stamps.scopes = stamps.scopes;
 			if (await this.lookAtScopes()) changed = true;
-		} else if (await this.lookAtKnownScopes()) {
-			changed = true;
+		} else if (++this.looksSinceScopeSweep >= KNOWN_SCOPES_EVERY) {
+			this.looksSinceScopeSweep = 0;
+			if (await this.lookAtKnownScopes()) changed = true;
 		}
 		let fresh: DecisionRecord[] = [];
 		if (stamps.decisions !== this.stamps.decisions) {
