@@ -122,6 +122,7 @@ try {
 	const drawing = [];
 	const contentfulPaint = [];
 	const transferred = [];
+	const pageArrived = [];
 	const latencies = [];
 	const { openWorkspace } = await import(path.join(dist, "engine", "open.js"));
 	for (let run = 0; run < RUNS; run++) {
@@ -135,7 +136,9 @@ try {
 			screen: performance.getEntriesByName("first-screen-drawn")[0]?.startTime ?? null,
 			drawn: performance.getEntriesByName("dashboard-drawn")[0]?.startTime ?? null,
 			fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+			pageArrived: performance.getEntriesByType("navigation")[0]?.responseEnd ?? null,
 		}));
+		if (paint.pageArrived !== null) pageArrived.push(paint.pageArrived);
 		firstPaint.push(paint.screen);
 		allDrawn.push(paint.drawn);
 		drawing.push(paint.screen - paint.received);
@@ -194,6 +197,10 @@ try {
 		firstPaint: summary(
 			firstPaint,
 			"navigation to the page's script having redrawn the first screen from the view (the page's `first-screen-drawn` mark)",
+		),
+		pageArrived: summary(
+			pageArrived,
+			"navigation to the server-drawn page fully received (the view built and drawn on the server, compressed)",
 		),
 		pageWeight: {
 			how: "bytes transferred for the page, its style, its scripts and the view (resource timing; the event stream left out)",
