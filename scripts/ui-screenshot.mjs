@@ -78,7 +78,11 @@ try {
 		await page.emulateMedia({ colorScheme: view.scheme });
 		await page.goto(new URL("/", url).href);
 		await page.waitForFunction(() => document.getElementById("connection")?.dataset.state === "live");
-		if (view.needs) await page.locator("#only-needs").click();
+		if (view.needs) {
+			await page.locator("#only-needs").click();
+			// Past the "needs you" list, to the cards that are left.
+			await page.evaluate(() => window.scrollTo(0, (document.getElementById("worktrees")?.offsetTop ?? 0) - 90));
+		}
 		await page.screenshot({ path: path.join(repoRoot, "docs", view.file), fullPage: false });
 		console.log(`wrote docs/${view.file}`);
 	}

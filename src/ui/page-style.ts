@@ -105,6 +105,7 @@ button:disabled { cursor: progress; opacity: 0.6; }
 button.danger { color: var(--stop); border-color: var(--stop); }
 button.confirm { background: var(--stop); color: var(--panel); border-color: var(--stop); }
 button.quiet { border-color: transparent; }
+button[aria-pressed="true"] { background: var(--skip-bg); color: var(--skip); border-color: var(--skip); font-weight: 600; }
 .actions { display: inline-flex; gap: 6px; flex-wrap: wrap; }
 .section-title { margin: 12px 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--dim); }
 .work, .session { border-top: 1px solid var(--line); padding: 8px 0; }
