@@ -1,8 +1,11 @@
 /**
- * Refreshes the dashboard's screenshots in `docs/` (`ui.png`, light, and
- * `ui-dark.png`): a small made-up fleet in a temp folder, the real `boulder
- * ui` (the built bin), Debian's headless Chromium. Run after `npm run build`:
- * `node scripts/ui-screenshot.mjs`.
+ * Refreshes the dashboard's screenshots in `docs/`: a small made-up fleet
+ * with a session in every state (`bench/ui-states.mjs`), served by the real
+ * `boulder ui` (the built bin) to Debian's headless Chromium. Four views:
+ * `ui.png` (light), `ui-dark.png`, `ui-narrow.png` (390 px wide) and
+ * `ui-needs.png` (only what needs me). Also prints what the first screen
+ * weighs (bytes transferred: the page, its style, its scripts and the view).
+ * Run after `npm run build`: `node scripts/ui-screenshot.mjs`.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { buildFleet } from "../bench/ui-fleet.mjs";
+import { buildEveryState } from "../bench/ui-states.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(repoRoot, "dist");
@@ -31,25 +34,7 @@ const env = {
 let server = null;
 let context = null;
 try {
-	const [, docs] = await buildFleet({
-		dist,
-		root: path.join(root, "projects"),
-		env,
-		now: Date.now(),
-		names: ["parser", "docs-site", "cli-windows"],
-		worksPerWorktree: 3,
-		itemsPerPlan: 7,
-		logBytes: 0,
-	});
-	const { FileStore } = await import(path.join(dist, "state", "index.js"));
-	const { setStopped } = await import(path.join(dist, "engine", "works-ops.js"));
-	const { filePlans } = await import(path.join(dist, "engine", "plan-files.js"));
-	await setStopped(
-		{ store: new FileStore(docs), clock: { now: () => Date.now() - 12 * 60_000 }, plans: filePlans },
-		true,
-		"`boulder stop`",
-	);
-
+	await buildEveryState({ dist, root: path.join(root, "projects"), env, now: Date.now() });
 	server = spawn(process.execPath, [path.join(repoRoot, "bin", "boulder.js"), "ui"], {
 		cwd: root,
 		env,
@@ -64,8 +49,7 @@ try {
 		});
 		server.once("exit", (code) => reject(new Error(`boulder ui exited ${code}`)));
 	});
-	const profile = path.join(root, "chromium");
-	context = await chromium.launchPersistentContext(profile, {
+	context = await chromium.launchPersistentContext(path.join(root, "chromium"), {
 		executablePath: process.env.BOULDER_CHROMIUM ?? "/usr/bin/chromium",
 		headless: true,
 		args: [
@@ -81,21 +65,38 @@ try {
 		viewport: { width: 1440, height: 1100 },
 	});
 	const page = await context.newPage();
-	for (const [theme, file] of [
-		["light", "ui.png"],
-		["dark", "ui-dark.png"],
-	]) {
-		await page.emulateMedia({ colorScheme: theme });
-		await page.goto(theme === "light" ? url : new URL("/", url).href);
-		await page.waitForFunction(() => document.querySelectorAll("article.card").length === 3);
-		await page
-			.getByRole("article", { name: "Worktree parser" })
-			.locator("summary", { hasText: "Items" })
-			.first()
-			.click();
-		await page.screenshot({ path: path.join(repoRoot, "docs", file), fullPage: false });
-		console.log(`wrote docs/${file}`);
+	// The cookie first: the token's address redirects to the clean one.
+	await page.goto(url);
+	const views = [
+		{ file: "ui.png", scheme: "light", width: 1440, height: 1100 },
+		{ file: "ui-dark.png", scheme: "dark", width: 1440, height: 1100 },
+		{ file: "ui-narrow.png", scheme: "light", width: 390, height: 1500 },
+		{ file: "ui-needs.png", scheme: "light", width: 1440, height: 1100, needs: true },
+	];
+	for (const view of views) {
+		await page.setViewportSize({ width: view.width, height: view.height });
+		await page.emulateMedia({ colorScheme: view.scheme });
+		await page.goto(new URL("/", url).href);
+		await page.waitForFunction(() => document.getElementById("connection")?.dataset.state === "live");
+		if (view.needs) {
+			await page.locator("#only-needs").click();
+			// Past the "needs you" list, to the cards that are left.
+			await page.evaluate(() => window.scrollTo(0, (document.getElementById("worktrees")?.offsetTop ?? 0) - 90));
+		}
+		await page.screenshot({ path: path.join(repoRoot, "docs", view.file), fullPage: false });
+		console.log(`wrote docs/${view.file}`);
 	}
+	const weight = await page.evaluate(() => {
+		const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+		return entries.map((entry) => ({
+			name: new URL(entry.name).pathname,
+			transferred: entry.transferSize,
+			body: entry.encodedBodySize,
+		}));
+	});
+	const total = weight.reduce((sum, entry) => sum + entry.transferred, 0);
+	console.log(`first screen, transferred: ${total} bytes (${(total / 1024).toFixed(1)} KiB)`);
+	for (const entry of weight) console.log(`  ${entry.transferred}\t${entry.name}`);
 } finally {
 	await context?.close();
 	if (server && server.exitCode === null) {

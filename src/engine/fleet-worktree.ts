@@ -96,6 +96,14 @@ interface ScopeEntry {
 
 const STATUS_ORDER = { active: 0, paused: 1, completed: 2, abandoned: 3 } as const;
 
+/**
+ * Every how many looks each known scope file is stat (a file rewritten in
+ * place leaves its folder's stamp as it was): the dashboard looks every
+ * 250 ms, so a file that broke shows within a second, and an idle look over
+ * a big fleet stats the scope files a third as often.
+ */
+export const KNOWN_SCOPES_EVERY = 3;
+
 export class FleetWorktree {
 	readonly root: string;
 	private readonly store: FileStore;
@@ -107,6 +115,7 @@ export class FleetWorktree {
 	private works: Read<WorksFile> = { kind: "missing" };
 	private readonly planEntries = new Map<string, PlanEntry>();
 	private scopes = new Map<string, ScopeEntry>();
+	private looksSinceScopeSweep = 0;
 	private decisions: DecisionRecord[] = [];
 	private position: LogPosition | null = null;
 	private skippedLines = 0;
@@ -154,6 +163,9 @@ export class FleetWorktree {
 		if (stamps.scopes !== this.stamps.scopes) {
 			this.stamps.scopes = stamps.scopes;
 			if (await this.lookAtScopes()) changed = true;
+		} else if (++this.looksSinceScopeSweep >= KNOWN_SCOPES_EVERY) {
+			this.looksSinceScopeSweep = 0;
+			if (await this.lookAtKnownScopes()) changed = true;
 		}
 		let fresh: DecisionRecord[] = [];
 		if (stamps.decisions !== this.stamps.decisions) {
@@ -224,6 +236,24 @@ export class FleetWorktree {
 			}),
 		);
 		this.scopes = next;
+		return changed;
+	}
+
+	/**
+	 * A scope file rewritten in place (an editor, a disk error, a copy over it)
+	 * leaves its folder's stamp as it was: each known file is stat too, so a
+	 * file that became unreadable shows within a look, like any other change.
+	 */
+	private async lookAtKnownScopes(): Promise<boolean> {
+		let changed = false;
+		await Promise.all(
+			[...this.scopes].map(async ([key, known]) => {
+				const stamp = await fileStamp(this.store.scopeFile(key));
+				if (stamp === known.stamp || stamp === "-") return;
+				changed = true;
+				this.scopes.set(key, { stamp, read: await this.readScope(key) });
+			}),
+		);
 		return changed;
 	}
 

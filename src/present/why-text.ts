@@ -76,9 +76,9 @@ const DECISIONS: Record<ReasonCode, Words> = {
 		stopped(`the harness stopped it: ${record.detail}; your next message starts a new prompt`),
 	continue: ({ record }) => ({ headline: "continued", text: record.detail, tone: "go" }),
 	"verify-failed": ({ record }) => ({
-		headline: "continued",
+		headline: "verify failed",
 		text: `${record.detail.replace(/; sending the failure back$/, "")}; sent the failure back to the agent`,
-		tone: "go",
+		tone: "problem",
 	}),
 	verify: ({ record }) => ({ headline: "checking", text: record.detail, tone: "event" }),
 	complete: ({ record }) => ({ headline: "completed", text: record.detail, tone: "done" }),

@@ -8,13 +8,15 @@
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { z } from "../core/zod.js";
 import { type ActionContext, runAction } from "./actions.js";
 import { checkHost, checkSameOrigin, checkToken, cookieName, sameToken } from "./guard.js";
 import type { LiveFleet } from "./live.js";
-import { PAGE_HTML } from "./page.js";
+import { pageHtml } from "./page.js";
+import { PAGE_MODULES } from "./page-modules.js";
 import { PAGE_STYLE } from "./page-style.js";
 import type { LiveMessage } from "./view-types.js";
 
@@ -38,12 +40,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 	"Cross-Origin-Resource-Policy": "same-origin",
 	"Cache-Control": "no-store",
 };
-
-/**
- * The compiled modules the page loads, relative to the package's `dist/`:
- * the page's own, and the time formats it shares with the CLI.
- */
-export const PAGE_MODULES: readonly string[] = ["ui/client/app.js", "ui/client/render.js", "present/format-time.js"];
 
 const text = z.string().check(z.minLength(1));
 
@@ -84,6 +80,8 @@ export function createApp(options: AppOptions): Hono {
 		}
 		for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
 	});
+	// The page, its scripts and the view are text that shrinks well; the event stream is never compressed (it would be held back).
+	app.use("*", compress());
 
 	app.get("/", (c) => {
 		const port = options.port();
@@ -92,7 +90,7 @@ export function createApp(options: AppOptions): Hono {
 			setCookie(c, cookieName(port), options.token, { path: "/", httpOnly: true, sameSite: "Strict" });
 			return c.redirect("/", 303);
 		}
-		return c.html(PAGE_HTML);
+		return c.html(pageHtml(options.live.view()));
 	});
 
 	app.get("/assets/app.css", (c) => c.body(PAGE_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));

@@ -11,6 +11,9 @@ import type { DashboardView, LiveMessage } from "./view-types.js";
 
 export type Listener = (message: LiveMessage) => void;
 
+/** How long a view is reused while nothing changed: its clocks run in the page anyway. */
+const VIEW_REUSE_MS = 1000;
+
 export class LiveFleet {
 	readonly fleet: Fleet;
 	private readonly clock: Clock;
@@ -21,6 +24,7 @@ export class LiveFleet {
 	private again = false;
 	private closed = false;
 	private changes = 0;
+	private cached: { version: number; at: number; view: DashboardView } | null = null;
 	/** Called with an error a look met; the loop goes on. */
 	onError: (error: unknown) => void = () => {};
 
@@ -36,8 +40,19 @@ export class LiveFleet {
 		this.schedule();
 	}
 
+	/**
+	 * The whole view; made once per version and second, so a page load (the
+	 * page drawn by the server, then its script's `/api/view`) builds it once.
+	 */
 	view(): DashboardView {
-		return dashboardView(this.fleet.snapshot(), this.clock.now(), this.version);
+		const now = this.clock.now();
+		const cached = this.cached;
+		if (cached && cached.version === this.version && now >= cached.at && now - cached.at < VIEW_REUSE_MS) {
+			return cached.view;
+		}
+		const view = dashboardView(this.fleet.snapshot(), now, this.version);
+		this.cached = { version: this.version, at: now, view };
+		return view;
 	}
 
 	/** Changes seen so far; a page that has the view of this version needs only what comes after. */

@@ -42,18 +42,52 @@ h3 { font-size: 14px; margin: 0; }
 .connection { margin: 0; display: flex; align-items: center; gap: 6px; }
 .connection .dot { width: 9px; height: 9px; border-radius: 50%; background: var(--idle); }
 .connection[data-state="live"] .dot { background: var(--go); }
+.connection[data-state="snapshot"] .dot { background: var(--skip); }
 .connection[data-state="lost"] .dot, .connection[data-state="refused"] .dot { background: var(--stop); }
 .notice { margin: 8px 20px 0; padding: 8px 12px; border-radius: 6px; background: var(--done-bg); color: var(--text); }
 .notice[data-tone="problem"] { background: var(--problem-bg); }
 .problem-banner { margin: 8px 20px 0; padding: 8px 12px; border-radius: 6px; background: var(--problem-bg); color: var(--problem); }
 .layout { display: grid; grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); gap: 16px; padding: 16px 20px; align-items: start; }
-@media (max-width: 1000px) { .layout { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 1000px) { .layout { grid-template-columns: minmax(0, 1fr); } .timeline { position: static; max-height: none; } }
 .worktrees { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 /* A card off screen is neither laid out nor painted until it scrolls near: a big fleet paints its first screen first. */
 .card { content-visibility: auto; contain-intrinsic-size: auto 420px; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .card[data-vanished="true"] { opacity: 0.75; border-style: dashed; }
 .card-head { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
-.card-head .path { flex: 1; min-width: 0; overflow-wrap: anywhere; }
+.card-head .actions { margin-left: auto; }
+.card-head .path { flex: 1 0 100%; }
+/* A path gives way from its start; the name at its end stays; hover or focus shows it whole. */
+.path { display: inline-flex; max-width: 100%; min-width: 0; padding: 0; border: 0; background: none; color: var(--dim); text-align: left; cursor: copy; border-radius: 3px; }
+.path .head { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 1ch; flex: 0 1 auto; }
+.path .tail { white-space: nowrap; flex: 0 0 auto; }
+.path:hover, .path:focus { display: inline; color: var(--text); }
+.path:hover .head, .path:focus .head, .path:hover .tail, .path:focus .tail { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
+.counts { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 12px; }
+.counts li { white-space: nowrap; background: none; }
+.counts li.zero { color: var(--dim); }
+.counts li.sep { color: var(--line); }
+.needs { margin: 12px 20px 0; padding: 10px 14px; border: 1px solid var(--line); border-left: 4px solid var(--skip); border-radius: 8px; background: var(--panel); }
+.needs[data-count="0"] { border-left-color: var(--go); }
+.needs h2 { margin: 0; font-size: 14px; }
+.needs-list { list-style: none; margin: 6px 0 0; padding: 0; display: grid; gap: 6px; }
+.needs-list li { border-top: 1px solid var(--line); padding-top: 6px; overflow-wrap: anywhere; }
+.needs-where { font-weight: 700; color: var(--text); margin-right: 4px; }
+.fix { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin-top: 2px; }
+.fix code, .need code { background: var(--bg); padding: 1px 5px; border-radius: 4px; overflow-wrap: anywhere; }
+.need { margin: 6px 0 0; }
+button.copy { padding: 0 6px; font-size: 12px; }
+.worktrees.only-needs > article[data-needs="false"] { display: none; }
+.pictures { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 6px 14px; margin-top: 6px; }
+.figure { margin: 0; }
+.chart { display: block; width: 100%; max-width: 480px; overflow: visible; margin-top: 4px; color: var(--dim); }
+.chart .axis, .chart .lane { stroke: var(--line); stroke-width: 1; }
+.chart .limit { stroke: var(--stop); stroke-width: 1; stroke-dasharray: 3 2; fill: none; }
+.chart .line { stroke: var(--go); stroke-width: 1.6; fill: none; }
+.chart .line.tokens { stroke: var(--done); }
+.chart .pt { fill: var(--go); }
+.chart .pt.nudge { fill: var(--panel); stroke: var(--done); stroke-width: 1.4; }
+.legend { display: flex; flex-wrap: wrap; gap: 2px 10px; font-size: 11px; }
+.key-user { color: var(--text); }
 .badge { display: inline-flex; align-items: center; gap: 4px; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; white-space: nowrap; }
 .badge::before { content: ""; width: 7px; height: 7px; border-radius: 50%; background: currentColor; }
 .tone-go { color: var(--go); background: var(--go-bg); }
@@ -71,6 +105,7 @@ button:disabled { cursor: progress; opacity: 0.6; }
 button.danger { color: var(--stop); border-color: var(--stop); }
 button.confirm { background: var(--stop); color: var(--panel); border-color: var(--stop); }
 button.quiet { border-color: transparent; }
+button[aria-pressed="true"] { background: var(--skip-bg); color: var(--skip); border-color: var(--skip); font-weight: 600; }
 .actions { display: inline-flex; gap: 6px; flex-wrap: wrap; }
 .section-title { margin: 12px 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--dim); }
 .work, .session { border-top: 1px solid var(--line); padding: 8px 0; }
@@ -79,16 +114,18 @@ button.quiet { border-color: transparent; }
 .row .name { font-weight: 600; overflow-wrap: anywhere; }
 .grow { flex: 1; min-width: 0; }
 .bar { display: inline-block; position: relative; height: 10px; border-radius: 5px; background: var(--bar); overflow: hidden; min-width: 120px; flex: 1; max-width: 260px; }
-.bar > span { position: absolute; left: 0; top: 0; bottom: 0; background: var(--go); }
-.bar.tone-stop > span { background: var(--stop); }
-.bar.tone-skip > span { background: var(--skip); }
-.bar > span.blocked { background: var(--skip); }
+.bar-fill { position: absolute; inset: 0; width: 100%; height: 100%; display: block; }
+.bar-fill .track { fill: var(--bar); }
+.bar-fill .done { fill: var(--go); }
+.bar-fill .blocked { fill: var(--skip); }
+.bar.tone-stop .bar-fill .done { fill: var(--stop); }
+.bar.tone-skip .bar-fill .done { fill: var(--skip); }
 .gauges { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 6px 14px; margin-top: 6px; }
 .gauge .bar { display: block; max-width: none; min-width: 0; height: 8px; }
 .gauge-label { display: flex; justify-content: space-between; font-size: 12px; }
-.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 4px 0 0; }
+.kv { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 2px 10px; margin: 4px 0 0; }
 .kv dt { color: var(--dim); }
-.kv dd { margin: 0; overflow-wrap: anywhere; }
+.kv dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 details > summary { cursor: pointer; color: var(--dim); margin-top: 4px; }
 .items { list-style: none; padding: 0; margin: 6px 0 0; }
 .items li { padding: 2px 0; }
@@ -113,4 +150,13 @@ select { font: inherit; color: var(--text); background: var(--bg); border: 1px s
 .empty { color: var(--dim); font-style: italic; }
 .older > summary { margin-top: 8px; }
 .foot { padding: 0 20px 16px; font-size: 12px; }
+/* Narrow screens (a phone is 390 px): last, so it wins over the rules above. */
+@media (max-width: 600px) {
+  .top { padding: 10px 12px; gap: 6px 12px; }
+  .layout { padding: 12px; gap: 12px; }
+  .needs, .notice, .problem-banner { margin-left: 12px; margin-right: 12px; }
+  .bar { min-width: 80px; }
+  .items .criteria { margin-left: 24px; }
+  .foot { padding: 0 12px 12px; }
+}
 `;

@@ -10,21 +10,32 @@ import { allowanceOf } from "../core/budget.js";
 import { clipTitle } from "../core/clip.js";
 import type { Config } from "../core/config.js";
 import type { DecisionRecord } from "../core/decision-record.js";
+import { type Standing, sessionStanding } from "../core/standing.js";
 import { countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
 import type { FleetSession, FleetSnapshot, FleetWork, FleetWorktreeData } from "../engine/fleet.js";
 import { lastActive } from "../engine/fleet-worktree.js";
 import { formatElapsed } from "../present/format-time.js";
 import { progressText, sessionLabel } from "../present/render/progress.js";
 import { explain } from "../present/why-text.js";
+import { formatCount } from "./client/format-count.js";
 import type {
 	Badge,
 	DashboardView,
 	GaugeView,
+	NeedView,
+	ProgressPoint,
 	SessionView,
 	TimelineEntry,
+	TokenPoint,
+	TurnMark,
 	WorktreeView,
 	WorkView,
 } from "./view-types.js";
+
+export { formatCount } from "./client/format-count.js";
+
+/** Points a chart gets at most: the newest, so a long log keeps the view small. */
+export const CHART_POINTS = 24;
 
 /** Timeline lines a new page gets; it shows no more than these. */
 export const TIMELINE_SENT = 200;
@@ -34,7 +45,10 @@ export function dashboardView(snapshot: FleetSnapshot, now: number, version: num
 		now,
 		version,
 		indexProblem: snapshot.indexProblem,
-		worktrees: snapshot.worktrees.map((worktree) => worktreeView(worktree, now)),
+		// By path, not by the index's "most recently seen": cards keep their places as sessions come and go.
+		worktrees: snapshot.worktrees
+			.map((worktree) => worktreeView(worktree, now))
+			.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)),
 		timeline: snapshot.timeline.slice(-TIMELINE_SENT).map((record) => timelineEntry(record, now)),
 	};
 }
@@ -51,32 +65,56 @@ export function worktreeView(data: FleetWorktreeData, now: number): WorktreeView
 			? [`${data.skippedLines} line(s) of the decision log could not be read and are skipped`]
 			: []),
 	];
-	const works = data.works.map((work) => workView(work));
+	const works = data.works.map((work) => workView(work, data, now));
 	const names = new Map(works.map((work) => [work.id, work.name]));
-	const sessions = data.sessions.map((session) => sessionView(session, data.config, names, now));
+	const sessions = data.sessions.map((session) => sessionView(session, data, names, now));
+	const planProblems = works.filter((work) => work.planProblem !== null);
+	const sessionProblems = sessions.filter((session) => session.problem !== null);
+	const shown = !data.vanished;
+	const needs: NeedView[] = shown
+		? [
+				...problems.map((why) => ({
+					why,
+					fix: "Fix it (nothing is lost: the file is left in place)",
+					command: "boulder doctor",
+				})),
+				...planProblems.map((work) => ({
+					why: `${work.name}: ${work.planProblem}`,
+					fix: "Put the plan back, or abandon the work",
+					command: "boulder doctor",
+				})),
+				...sessions.flatMap((session) => (session.need ? [session.need] : [])),
+			]
+		: [];
 	return {
 		root: data.root,
 		name: baseName(data.root),
 		vanished: data.vanished,
-		badge: worktreeBadge(data, sessions),
+		badge: worktreeBadge(data, sessions, problems.length + planProblems.length + sessionProblems.length),
 		stopped: data.stopped,
 		problems,
-		works: data.vanished ? [] : works,
-		sessions: data.vanished ? [] : sessions,
+		problemCount: shown ? problems.length + planProblems.length + sessionProblems.length : 0,
+		needs,
+		works: shown ? works : [],
+		sessions: shown ? sessions : [],
 	};
 }
 
-function worktreeBadge(data: FleetWorktreeData, sessions: readonly SessionView[]): Badge {
+/** The worktree's word: its most pressing state, so a problem or a held session is never read as `on`. */
+function worktreeBadge(data: FleetWorktreeData, sessions: readonly SessionView[], problems: number): Badge {
+	const any = (standing: Standing) => sessions.some((session) => session.standing === standing);
 	if (data.vanished) return { text: "vanished", tone: "idle" };
-	if (data.problem || data.configProblem) return { text: "problem", tone: "problem" };
+	if (problems > 0) return { text: "problem", tone: "problem" };
 	if (data.stopped) return { text: "stopped", tone: "stop" };
-	if (sessions.some((session) => session.waiting)) return { text: "waits for you", tone: "skip" };
-	if (sessions.some((session) => session.badge.text === "rolling")) return { text: "rolling", tone: "go" };
+	if (any("waiting")) return { text: "waits for you", tone: "skip" };
+	if (any("verify-failed")) return { text: "verify failed", tone: "problem" };
+	if (any("held")) return { text: "held", tone: "stop" };
+	if (any("rolling")) return { text: "rolling", tone: "go" };
 	if (data.works.some((work) => work.work.status === "active")) return { text: "on", tone: "go" };
 	return { text: "idle", tone: "idle" };
 }
 
-function workView(fleet: FleetWork): WorkView {
+function workView(fleet: FleetWork, data: FleetWorktreeData, now: number): WorkView {
 	const { work } = fleet;
 	const live = work.status === "active" || work.status === "paused";
 	return {
@@ -85,6 +123,7 @@ function workView(fleet: FleetWork): WorkView {
 		status: work.status,
 		active: fleet.active,
 		planPath: work.planPath,
+		planFile: joinPath(data.root, work.planPath),
 		progress: fleet.progress,
 		progressText: fleet.progress ? progressText(fleet.progress) : "progress unknown",
 		startedAt: work.startedAt,
@@ -96,15 +135,37 @@ function workView(fleet: FleetWork): WorkView {
 		lastVerification: fleet.lastVerification,
 		planProblem: fleet.planProblem,
 		sessions: work.sessions.map((session) => `${sessionLabel(session)} (${session.how})`),
+		history: live ? progressHistory(data.decisions, work.id, fleet.progress, now) : [],
 	};
+}
+
+/** Items done against time, from the figures each decision about the work logged; the plan as it is now last. */
+function progressHistory(
+	records: readonly DecisionRecord[],
+	work: string,
+	progress: FleetWork["progress"],
+	now: number,
+): ProgressPoint[] {
+	const points: ProgressPoint[] = [];
+	for (const record of records) {
+		const total = record.figures?.total;
+		if (record.work !== work || record.kind === "event" || total === undefined || total <= 0) continue;
+		points.push({ at: record.at, done: record.figures?.done ?? 0, total, nudge: record.kind === "inject" });
+	}
+	const kept = points.slice(-CHART_POINTS);
+	if (progress && progress.total > 0 && kept.length > 0) {
+		kept.push({ at: Math.max(now, kept.at(-1)?.at ?? now), done: progress.done, total: progress.total, nudge: false });
+	}
+	return kept;
 }
 
 function sessionView(
 	session: FleetSession,
-	config: Config | null,
+	data: FleetWorktreeData,
 	workNames: ReadonlyMap<string, string>,
 	now: number,
 ): SessionView {
+	const config = data.config;
 	const state = session.state;
 	const episode = state?.episode ?? null;
 	const label =
@@ -113,14 +174,25 @@ function sessionView(
 			: session.scope;
 	const waiting = waitingOf(session);
 	const last = session.lastRecord ? timelineEntry(session.lastRecord, now) : null;
+	const standing = sessionStanding({
+		state: session.state,
+		unreadable: session.problem !== null,
+		worktreeStopped: data.stopped !== null,
+	});
+	const records = data.decisions.filter(
+		(record) => record.harness === session.harness && record.session === session.sessionId && record.session !== null,
+	);
+	const work = session.work ? data.works.find((entry) => entry.work.id === session.work) : undefined;
 	return {
 		scope: session.scope,
 		harness: session.harness,
 		sessionId: session.sessionId,
 		label,
+		standing,
+		need: needOf(session, standing, waiting, label, work?.lastVerification ?? null),
 		workId: session.work,
 		workName: session.work ? (workNames.get(session.work) ?? session.work) : null,
-		badge: sessionBadge(session, waiting),
+		badge: sessionBadge(session, standing),
 		stoppedBy: state?.disabled?.by ?? null,
 		problem: session.problem,
 		gauges: episode && config ? gauges(episode, config, now) : [],
@@ -130,7 +202,88 @@ function sessionView(
 		last,
 		lastActive: lastActive(session),
 		list: session.work ? null : ownList(state?.todos ?? null),
+		turns: records.slice(-CHART_POINTS).map((record) => turnMark(record, now)),
+		tokens: config ? tokenPoints(records, config) : [],
 	};
+}
+
+function turnMark(record: DecisionRecord, now: number): TurnMark {
+	const said = explain(record, now);
+	const lane: TurnMark["lane"] =
+		record.kind === "inject"
+			? "continuation"
+			: record.kind === "event"
+				? record.reason === "user-turn"
+					? "user"
+					: "system"
+				: "decision";
+	return { at: record.at, lane, reason: record.reason, headline: said.headline, tone: said.tone };
+}
+
+/** The episode's tokens at each decision: the limit then (grown by what was earned) less what was left. */
+function tokenPoints(records: readonly DecisionRecord[], config: Config): TokenPoint[] {
+	const points: TokenPoint[] = [];
+	for (const record of records) {
+		const left = record.figures?.tokensLeft;
+		if (record.kind === "event" || left === undefined) continue;
+		const limit = allowanceOf(config.budgets, record.figures?.earned ?? 0).limit.tokens;
+		points.push({ at: record.at, used: Math.max(0, limit - left), limit });
+	}
+	return points.slice(-CHART_POINTS);
+}
+
+const BUDGET_WORDS: Record<string, string> = {
+	"budget-turns": "its automatic turns",
+	"budget-tokens": "its tokens",
+	"budget-time": "its time",
+};
+
+/** What a session needs from a person, and the one thing that resolves it. */
+function needOf(
+	session: FleetSession,
+	standing: Standing,
+	waiting: string | null,
+	label: string,
+	verification: FleetWork["lastVerification"],
+): NeedView | null {
+	const why = `--session ${session.sessionId ?? session.scope}`;
+	switch (standing) {
+		case "problem":
+			return {
+				why: `${label}: ${session.problem}`,
+				fix: "Fix or remove the state file (the session starts afresh)",
+				command: "boulder doctor",
+			};
+		case "waiting":
+			return {
+				why: `${label} ${waiting}`,
+				fix: `Answer it in the ${session.harness ?? "harness"} session`,
+				command: null,
+			};
+		case "verify-failed": {
+			const command = verification?.command ?? null;
+			const exit = verification?.exitCode ?? null;
+			return {
+				why: `${label}: the verify ${command ? `\`${command}\` ` : ""}failed${exit !== null ? ` (exit ${exit})` : ""}; the failure was sent back to the agent`,
+				fix: command ? "Run the check yourself to see it" : "See why in the decision log",
+				command: command ?? `boulder why ${why}`,
+			};
+		}
+		case "held": {
+			const reason = session.state?.lastDecision?.reason ?? "";
+			const what =
+				reason === "stagnation"
+					? "the last nudges brought no progress"
+					: `the episode spent ${BUDGET_WORDS[reason] ?? "its budget"}`;
+			return {
+				why: `${label} is held: ${what}`,
+				fix: "Write to it in its session: your next message starts a new episode",
+				command: `boulder why ${why}`,
+			};
+		}
+		default:
+			return null;
+	}
 }
 
 /** A session's own todo list as a card shows it: the same rows as a plan's items, without criteria. */
@@ -195,22 +348,29 @@ function waitingOf(session: FleetSession): string | null {
 	return null;
 }
 
-function sessionBadge(session: FleetSession, waiting: string | null): Badge {
-	const state = session.state;
-	if (session.problem) return { text: "problem", tone: "problem" };
-	if (!state) return { text: "unknown", tone: "idle" };
-	if (state.disabled) return { text: "stopped", tone: "stop" };
-	if (waiting) return { text: "waits for you", tone: "skip" };
-	const last = state.lastDecision;
-	if (state.turn && state.turn.outcome === null) {
-		return { text: state.turn.provenance === "continuation" ? "rolling" : "working", tone: "go" };
+function sessionBadge(session: FleetSession, standing: Standing): Badge {
+	const turn = session.state?.turn;
+	switch (standing) {
+		case "problem":
+			return { text: "problem", tone: "problem" };
+		case "off":
+			return { text: "stopped", tone: "stop" };
+		case "waiting":
+			return { text: "waits for you", tone: "skip" };
+		case "verify-failed":
+			return { text: "verify failed", tone: "problem" };
+		case "held":
+			return { text: "held", tone: "stop" };
+		case "rolling":
+			return {
+				text: turn && turn.outcome === null && turn.provenance !== "continuation" ? "working" : "rolling",
+				tone: "go",
+			};
+		case "done":
+			return { text: "done", tone: "done" };
+		default:
+			return { text: session.state ? "idle" : "unknown", tone: "idle" };
 	}
-	if (!last) return { text: "idle", tone: "idle" };
-	if (last.kind === "inject") return { text: "rolling", tone: "go" };
-	if (last.kind === "complete") return { text: "done", tone: "done" };
-	if (last.reason.startsWith("budget-") || last.reason === "stagnation" || last.reason === "harness-cap")
-		return { text: "held", tone: "stop" };
-	return { text: "idle", tone: "idle" };
 }
 
 export function timelineEntry(record: DecisionRecord, now: number): TimelineEntry {
@@ -232,15 +392,9 @@ export function timelineEntry(record: DecisionRecord, now: number): TimelineEntr
 	};
 }
 
-/** `1.2M`, `35k`, `980`: token counts as people read them. */
-export function formatCount(value: number): string {
-	if (value >= 1_000_000) return `${trim(value / 1_000_000)}M`;
-	if (value >= 1_000) return `${trim(value / 1_000)}k`;
-	return String(value);
-}
-
-function trim(value: number): string {
-	return value >= 100 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
+function joinPath(root: string, file: string): string {
+	if (file.startsWith("/") || /^[A-Za-z]:[\\/]/.test(file)) return file;
+	return `${root.replace(/[\\/]+$/, "")}${root.includes("\\") && !root.includes("/") ? "\\" : "/"}${file}`;
 }
 
 function baseName(root: string): string {

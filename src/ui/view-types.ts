@@ -3,6 +3,7 @@
  * (the same words as `boulder why` and `boulder status`), so the page only
  * draws. Shared by the server and the page; types only.
  */
+import type { Standing } from "../core/standing.js";
 import type { Tone } from "../present/why-text.js";
 
 export type { Tone } from "../present/why-text.js";
@@ -13,9 +14,50 @@ export interface DashboardView {
 	/** Counts the changes the server has seen: a stream opened `after` this version skips the whole view. */
 	version: number;
 	indexProblem: string | null;
+	/** In a stable order (by path); the page puts those that need a person first. */
 	worktrees: WorktreeView[];
 	/** Newest last. */
 	timeline: TimelineEntry[];
+}
+
+/**
+ * Where a session stands, one word per card (`core/standing.ts`): every
+ * session card is exactly one of these, and the header counts each
+ * (`client/counts.ts`).
+ */
+export type { Standing } from "../core/standing.js";
+
+/** What a person should do about a card that needs them: why, and the one thing that resolves it. */
+export interface NeedView {
+	why: string;
+	/** What to do, in words. */
+	fix: string;
+	/** The command that does it or shows more, run in the worktree; null when the fix is in the harness. */
+	command: string | null;
+}
+
+/** A point of a work's progress over time, from the decision log: items done of the total, and whether boulder nudged. */
+export interface ProgressPoint {
+	at: number;
+	done: number;
+	total: number;
+	nudge: boolean;
+}
+
+/** One mark on a session's timeline: a user turn, a continuation, a decision or a system event, with its reason. */
+export interface TurnMark {
+	at: number;
+	lane: "user" | "continuation" | "decision" | "system";
+	reason: string;
+	headline: string;
+	tone: Tone;
+}
+
+/** Tokens the episode had spent when boulder decided, against the limit then. */
+export interface TokenPoint {
+	at: number;
+	used: number;
+	limit: number;
 }
 
 /** How a worktree, work or session reads at a glance: a word and a tone (never the colour alone). */
@@ -32,6 +74,10 @@ export interface WorktreeView {
 	stopped: { by: string; at: number } | null;
 	/** Why part of the worktree could not be read: each is a problem row. */
 	problems: string[];
+	/** Every problem the card shows: the worktree's, its works' plans and its sessions' state files. */
+	problemCount: number;
+	/** What needs a person here (the worktree's problems and each session's need), most urgent first. */
+	needs: NeedView[];
 	works: WorkView[];
 	sessions: SessionView[];
 }
@@ -42,6 +88,8 @@ export interface WorkView {
 	status: "active" | "paused" | "completed" | "abandoned";
 	active: boolean;
 	planPath: string;
+	/** The plan file's whole path, to copy or open. */
+	planFile: string;
 	progress: { total: number; done: number; open: number; blocked: number; cancelled: number } | null;
 	progressText: string;
 	startedAt: number;
@@ -60,6 +108,8 @@ export interface WorkView {
 	} | null;
 	planProblem: string | null;
 	sessions: string[];
+	/** Progress over time for live works, oldest first (the newest few lines of the log, then now). */
+	history: ProgressPoint[];
 }
 
 export interface ItemView {
@@ -82,6 +132,9 @@ export interface SessionView {
 	harness: string | null;
 	sessionId: string | null;
 	label: string;
+	standing: Standing;
+	/** What needs a person, or null. */
+	need: NeedView | null;
 	workId: string | null;
 	workName: string | null;
 	badge: Badge;
@@ -98,6 +151,10 @@ export interface SessionView {
 	lastActive: number;
 	/** The session's own todo list when it rolls no work: its progress, next item and items. */
 	list: { progressText: string; open: number; next: string | null; items: ItemView[] } | null;
+	/** The session's turns and decisions, oldest first, from the newest lines of the log. */
+	turns: TurnMark[];
+	/** Tokens spent by continuations against the budget, oldest first. */
+	tokens: TokenPoint[];
 }
 
 export interface TimelineEntry {

@@ -173,7 +173,7 @@ describe("why wording", () => {
 				reason: "verify-failed",
 				detail: "every item is done but `npm test` fails; sending the failure back",
 			},
-			"14:02  continued: every item is done but `npm test` fails; sent the failure back to the agent",
+			"14:02  verify failed: every item is done but `npm test` fails; sent the failure back to the agent",
 		],
 		[
 			"verify",

@@ -104,7 +104,7 @@ describe("boulder ui in a real browser", () => {
 		expect(await alpha.locator(".session").textContent()).toContain("rolls Ship the parser");
 		expect(await alpha.getByRole("meter", { name: "auto turns" }).getAttribute("aria-valuetext")).toBe("1 of 40");
 		expect(await beta.textContent()).toContain("true");
-		expect(await page.locator("#summary").textContent()).toContain("2 worktree(s)");
+		expect(await page.locator('#summary li[data-count="worktrees"]').textContent()).toBe("2 worktrees");
 	});
 
 	it("shows a decision the engine logs, live, without a reload", async () => {
@@ -132,7 +132,7 @@ describe("boulder ui in a real browser", () => {
 
 	it("stops continuation with the stop button: the next idle decides `disabled`", async () => {
 		const alpha = page.getByRole("article", { name: "Worktree alpha" });
-		await alpha.getByRole("button", { name: "Stop continuation in alpha" }).click();
+		await alpha.getByRole("button", { name: "Stop all continuation in alpha" }).click();
 		await expect.poll(() => alpha.locator(".badge").first().textContent(), LIVE).toBe("stopped");
 		await expect.poll(() => page.locator("#notice").textContent(), LIVE).toContain("Stopped");
 		const { engine } = await openWorkspace({ cwd: wtA, env });

@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Fleet } from "../../src/engine/fleet.js";
+import { KNOWN_SCOPES_EVERY } from "../../src/engine/fleet-worktree.js";
 import { openWorkspace } from "../../src/engine/open.js";
 import { PLAN, sandbox } from "../cli/helpers.js";
 
@@ -69,6 +70,26 @@ describe("the fleet read model", () => {
 		const folder = fleet.snapshot().worktrees.find((worktree) => worktree.root === anywhere);
 		expect(folder?.sessions[0]?.state?.todos).toEqual([{ content: "tidy the docs", status: "pending" }]);
 		expect(await readdir(anywhere)).toEqual([]);
+	});
+
+	it("notices a scope file that became unreadable in place while it watches (its folder's stamp unchanged)", async () => {
+		const box = await started();
+		const engine = await box.engine();
+		const ref = { harness: "claude-code", sessionId: "s1" };
+		await engine.turnStarted(ref, "user");
+		await engine.turnEnded(ref, { outcome: "end" });
+		await engine.onIdle(ref);
+		const fleet = new Fleet({ env: box.env });
+		await fleet.look();
+		expect(fleet.snapshot().worktrees[0]?.sessions[0]?.problem).toBeNull();
+		const scopes = path.join(box.worktree, ".boulder", "scopes");
+		const [file] = await readdir(scopes);
+		// Written in place (same inode, no rename): only the file's own stamp moves.
+		await writeFile(path.join(scopes, file ?? ""), "{ not json, and longer than before to change the size");
+		const changes = [];
+		for (let n = 0; n < KNOWN_SCOPES_EVERY; n++) changes.push(...(await fleet.look()).changed);
+		expect(changes).toEqual([box.worktree]);
+		expect(fleet.snapshot().worktrees[0]?.sessions[0]?.problem).toContain("its state file could not be read");
 	});
 
 	it("reports a corrupt works file and leaves it in place", async () => {

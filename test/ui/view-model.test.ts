@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/core/default-config.js";
 import { emptyContinuationState } from "../../src/core/turns.js";
-import type { FleetSession, FleetWorktreeData } from "../../src/engine/fleet.js";
-import { formatCount, worktreeView } from "../../src/ui/view-model.js";
+import type { FleetSession, FleetWork, FleetWorktreeData } from "../../src/engine/fleet.js";
+import { cardOrder, headerCounts } from "../../src/ui/client/counts.js";
+import { dashboardView, formatCount, timelineEntry, worktreeView } from "../../src/ui/view-model.js";
 
 const NOW = 10_000_000;
 
@@ -122,5 +123,121 @@ describe("the dashboard's view of a worktree", () => {
 
 	it("counts tokens as people read them", () => {
 		expect([980, 35_000, 1_250_000, 123_456_789].map(formatCount)).toEqual(["980", "35k", "1.3M", "123M"]);
+	});
+});
+
+describe("the dashboard tells the truth at a glance (issue: misleading summary)", () => {
+	const work = (overrides: Partial<FleetWork> = {}): FleetWork => ({
+		work: {
+			id: "w1",
+			planPath: "REFACTOR.md",
+			name: "Refactor",
+			status: "active",
+			startedAt: NOW - 60_000,
+			endedAt: null,
+			elapsedMs: null,
+			sessions: [],
+			agent: null,
+			worktree: "/home/jo/projects/alpha",
+			subagentSessions: {},
+			verify: [],
+			verifyTimeoutMs: null,
+			lastVerification: null,
+		} as FleetWork["work"],
+		active: true,
+		progress: null,
+		next: null,
+		items: [],
+		verify: [],
+		planProblem: null,
+		lastVerification: null,
+		...overrides,
+	});
+	const decided = (kind: "inject" | "skip" | "complete", reason: string) =>
+		session({ lastDecision: { turnSeq: 1, kind, reason, key: null, at: NOW, delivery: "delivered" } as never });
+
+	it("counts a worktree whose plan is missing as one with a problem, and badges it so", () => {
+		const view = worktreeView(
+			worktree({ works: [work({ planProblem: "the plan file REFACTOR.md is missing" })] }),
+			NOW,
+		);
+		expect(view.badge).toEqual({ text: "problem", tone: "problem" });
+		expect(headerCounts([view]).withProblem).toBe(1);
+		expect(view.needs[0]).toMatchObject({ command: "boulder doctor" });
+	});
+
+	it("reads a stalled (held) session as held, on its card, its worktree's badge and in the header", () => {
+		const view = worktreeView(worktree({ works: [work()], sessions: [decided("skip", "stagnation")] }), NOW);
+		expect(view.sessions[0]?.badge.text).toBe("held");
+		expect(view.badge.text).toBe("held");
+		expect(headerCounts([view]).standing.held).toBe(1);
+		expect(view.sessions[0]?.need?.command).toBe("boulder why --session s1");
+	});
+
+	it("never gives a failed verify the green `continued`", () => {
+		const [s] = worktreeView(worktree({ sessions: [decided("inject", "verify-failed")] }), NOW).sessions;
+		expect(s?.badge).toEqual({ text: "verify failed", tone: "problem" });
+		const line = timelineEntry(
+			{
+				v: 1,
+				at: NOW,
+				worktree: "/w",
+				scope: null,
+				harness: "claude-code",
+				session: "s1",
+				work: "w1",
+				kind: "inject",
+				reason: "verify-failed",
+				detail: "every item is done but `npm test` fails; sending the failure back",
+			},
+			NOW,
+		);
+		expect(line).toMatchObject({ headline: "verify failed", tone: "problem" });
+	});
+
+	it("says `own list` only of a session that has one", () => {
+		const [bare] = worktreeView(worktree({ sessions: [session({})] }), NOW).sessions;
+		expect(bare?.list).toBeNull();
+	});
+
+	it("counts every session card in exactly one state", () => {
+		const states = [
+			session({}),
+			decided("inject", "continue"),
+			decided("inject", "verify-failed"),
+			decided("skip", "stagnation"),
+			decided("skip", "budget-turns"),
+			decided("complete", "complete"),
+			session({ disabled: { at: NOW, by: "you" } }),
+			session({ observed: { ...emptyContinuationState().observed, pendingInput: { kind: "question" } } }),
+			{ ...session({}), state: null, problem: "its state file could not be read (bad)" },
+		].map((s, index) => ({ ...s, scope: `session.claude-code.s${index}`, sessionId: `s${index}` }));
+		const view = worktreeView(worktree({ sessions: states }), NOW);
+		const counts = headerCounts([view]);
+		expect(Object.values(counts.standing).reduce((a, b) => a + b, 0)).toBe(states.length);
+		expect(counts.standing).toEqual({
+			rolling: 1,
+			waiting: 1,
+			"verify-failed": 1,
+			held: 2,
+			problem: 1,
+			off: 1,
+			done: 1,
+			idle: 1,
+		});
+		for (const standing of Object.keys(counts.standing)) {
+			expect(view.sessions.filter((s) => s.standing === standing).length).toBe(
+				counts.standing[standing as keyof typeof counts.standing],
+			);
+		}
+	});
+
+	it("orders the cards that need a person first, the rest by path, whatever the index's order", () => {
+		const a = worktree({ root: "/p/a" });
+		const b = worktree({ root: "/p/b", sessions: [decided("skip", "stagnation")] });
+		const c = worktree({ root: "/p/c" });
+		const view = dashboardView({ worktrees: [c, a, b], timeline: [], indexProblem: null }, NOW, 1);
+		expect(view.worktrees.map((w) => w.root)).toEqual(["/p/a", "/p/b", "/p/c"]);
+		expect(cardOrder(view.worktrees).map((w) => w.root)).toEqual(["/p/b", "/p/a", "/p/c"]);
 	});
 });

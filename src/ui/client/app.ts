@@ -9,8 +9,17 @@
  * switches the theme.
  */
 import { formatElapsed } from "../../present/format-time.js";
-import type { ActionAnswer, DashboardView, LiveMessage, TimelineEntry, WorktreeView } from "../view-types.js";
-import { h, type RenderContext, renderTimelineRow, renderWorktree } from "./render.js";
+import type { ActionAnswer, DashboardView, ItemView, LiveMessage, TimelineEntry, WorktreeView } from "../view-types.js";
+import { cardOrder, headerCounts, needsPerson } from "./counts.js";
+import {
+	h,
+	type RenderContext,
+	renderCounts,
+	renderNeeds,
+	renderTimelineRow,
+	renderWorktree as renderWorktreeNode,
+} from "./render.js";
+import { toDom } from "./vnode.js";
 
 /** Rows the timeline draws at most; the filters reach further back, through every line the page holds. */
 const TIMELINE_ROWS = 200;
@@ -30,7 +39,16 @@ function now(): number {
 }
 
 function context(): RenderContext {
-	return { now: now(), open: opened };
+	return { now: now(), open: opened, loadItems };
+}
+
+function renderWorktree(worktree: WorktreeView, at: RenderContext): HTMLElement {
+	return toDom(renderWorktreeNode(worktree, at)) as HTMLElement;
+}
+
+/** The worktrees in the order the page shows them: those that need a person first, then by path. */
+function shownOrder(): WorktreeView[] {
+	return cardOrder(order.flatMap((root) => worktrees.get(root) ?? []));
 }
 
 function applySnapshot(view: DashboardView): void {
@@ -45,17 +63,18 @@ function applySnapshot(view: DashboardView): void {
 	problem.textContent = view.indexProblem ?? "";
 	const list = $("worktrees");
 	const drawing = ++drawings;
-	const first = view.worktrees.slice(0, FIRST_SCREEN).map((worktree) => renderWorktree(worktree, context()));
+	const sorted = shownOrder();
+	const first = sorted.slice(0, FIRST_SCREEN).map((worktree) => renderWorktree(worktree, context()));
 	list.replaceChildren(
 		...(first.length > 0
 			? first
-			: [h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it.")]),
+			: [toDom(h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it."))]),
 	);
 	drawTimeline([]);
 	refreshFilters();
 	summarise();
 	mark("first-screen-drawn");
-	drawRest(view.worktrees.slice(FIRST_SCREEN), drawing);
+	drawRest(sorted.slice(FIRST_SCREEN), drawing);
 }
 
 /** Cards drawn before the page first paints; the rest follow a few at a time, so a big fleet shows at once. */
@@ -86,15 +105,27 @@ function mark(name: string): void {
 function applyWorktree(worktree: WorktreeView, serverNow: number): void {
 	skew = serverNow - Date.now();
 	worktrees.set(worktree.root, worktree);
-	if (!order.includes(worktree.root)) order.push(worktree.root);
-	const old = document.querySelector<HTMLElement>(`article[data-root="${CSS.escape(worktree.root)}"]`);
+	if (!order.includes(worktree.root)) {
+		order.push(worktree.root);
+		order.sort();
+	}
+	const cardOf = (root: string) => document.querySelector<HTMLElement>(`article[data-root="${CSS.escape(root)}"]`);
+	const old = cardOf(worktree.root);
 	const focused =
 		document.activeElement instanceof HTMLElement && old?.contains(document.activeElement)
 			? document.activeElement.dataset.focusKey
 			: undefined;
 	const card = renderWorktree(worktree, context());
-	if (old) old.replaceWith(card);
-	else $("worktrees").append(card);
+	// Its place: before the next card in the shown order that is drawn; a card moves only when what it needs changed.
+	const sorted = shownOrder();
+	const after = sorted.slice(sorted.findIndex((entry) => entry.root === worktree.root) + 1);
+	const before = after.map((entry) => cardOf(entry.root)).find((element) => element !== null && element !== old);
+	if (old && (old.nextElementSibling === before || (!before && !old.nextElementSibling))) old.replaceWith(card);
+	else {
+		old?.remove();
+		if (before) before.before(card);
+		else $("worktrees").append(card);
+	}
 	if (focused) card.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
 	refreshFilters();
 	summarise();
@@ -130,7 +161,7 @@ function addToTimeline(entries: readonly TimelineEntry[]): void {
 	const shown = entries.filter((entry) => matches(entry, wanted));
 	if (shown.length === 0) return;
 	list.querySelector(":scope > li.empty")?.remove();
-	list.prepend(...shown.reverse().map((entry) => renderTimelineRow(entry, true)));
+	list.prepend(...shown.reverse().map((entry) => toDom(renderTimelineRow(entry, true))));
 	while (list.children.length > TIMELINE_ROWS) list.lastElementChild?.remove();
 }
 
@@ -145,8 +176,8 @@ function drawTimeline(fresh: readonly TimelineEntry[]): void {
 	const isFresh = new Set(fresh);
 	list.replaceChildren(
 		...(shown.length > 0
-			? shown.map((entry) => renderTimelineRow(entry, isFresh.has(entry)))
-			: [h("li", { class: "empty" }, "No decisions match.")]),
+			? shown.map((entry) => toDom(renderTimelineRow(entry, isFresh.has(entry))))
+			: [toDom(h("li", { class: "empty" }, "No decisions match."))]),
 	);
 }
 
@@ -182,31 +213,52 @@ function setOptions(id: string, options: readonly (readonly [string, string])[])
 	const same =
 		select.options.length === all.length && all.every(([value], index) => select.options[index]?.value === value);
 	if (same) return;
-	select.replaceChildren(...all.map(([value, label]) => h("option", { value }, label)));
+	select.replaceChildren(...all.map(([value, label]) => toDom(h("option", { value }, label))));
 	select.value = chosen;
 }
 
+/** The header's counts and the "needs you" list, from the same views as the cards. */
 function summarise(): void {
 	const views = order.flatMap((root) => worktrees.get(root) ?? []);
-	const count = (text: string) => views.filter((worktree) => worktree.badge.text === text).length;
-	const sessions = views.flatMap((worktree) => worktree.sessions);
-	const parts = [
-		`${views.length} worktree(s)`,
-		`${sessions.filter((session) => session.badge.text === "rolling").length} session(s) rolling`,
-		`${sessions.filter((session) => session.waiting).length} waiting for you`,
-		`${count("stopped")} stopped`,
-		`${count("problem")} with a problem`,
-		`${count("vanished")} vanished`,
-	];
-	$("summary").textContent = parts.join(" · ");
+	$("summary").replaceChildren(toDom(renderCounts(headerCounts(views))));
+	$("needs-slot").replaceChildren(toDom(renderNeeds(cardOrder(views))));
+	for (const card of document.querySelectorAll<HTMLElement>("#worktrees > article")) {
+		const view = worktrees.get(card.dataset.root ?? "");
+		card.dataset.needs = view && needsPerson(view) ? "true" : "false";
+	}
 }
 
-function setConnection(state: "connecting" | "live" | "lost" | "refused"): void {
+async function loadItems(worktree: string, work: string): Promise<ItemView[]> {
+	const query = new URLSearchParams({ worktree, work });
+	const response = await fetch(`/api/items?${query}`, { credentials: "same-origin" });
+	if (!response.ok) throw new Error(`the server answered ${response.status}`);
+	return (await response.json()) as ItemView[];
+}
+
+function setOnlyNeeds(on: boolean): void {
+	const button = $("only-needs");
+	button.setAttribute("aria-pressed", on ? "true" : "false");
+	$("worktrees").classList.toggle("only-needs", on);
+}
+
+async function copy(button: HTMLButtonElement): Promise<void> {
+	const text = button.dataset.copy ?? "";
+	try {
+		await navigator.clipboard.writeText(text);
+		notify(`Copied: ${text}`, "ok");
+	} catch {
+		// Without clipboard access (an insecure context, a refusal) the text is shown to copy by hand.
+		notify(`Copy this: ${text}`, "ok");
+	}
+}
+
+function setConnection(state: "snapshot" | "connecting" | "live" | "lost" | "refused"): void {
 	const element = $("connection");
 	element.dataset.state = state;
 	const words = element.querySelector(".words");
 	if (words) {
 		words.textContent = {
+			snapshot: words.textContent ?? "",
 			connecting: "connecting…",
 			live: "live",
 			lost: "connection lost, reconnecting…",
@@ -336,8 +388,14 @@ function start(): void {
 		setTheme(THEMES[(THEMES.indexOf(current) + 1) % THEMES.length] ?? "system");
 	});
 	document.addEventListener("click", (event) => {
-		const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-action]");
+		const target = event.target as HTMLElement;
+		const button = target.closest<HTMLButtonElement>("button[data-action]");
 		if (button) void act(button);
+		const copying = target.closest<HTMLButtonElement>("button[data-copy]");
+		if (copying) void copy(copying);
+	});
+	$("only-needs").addEventListener("click", () => {
+		setOnlyNeeds($("only-needs").getAttribute("aria-pressed") !== "true");
 	});
 	document.addEventListener(
 		"toggle",
@@ -360,6 +418,8 @@ function start(): void {
 			$("filter-worktree").focus();
 		} else if (event.key === "t") {
 			$("theme").click();
+		} else if (event.key === "n") {
+			$("only-needs").click();
 		}
 	});
 	window.setInterval(tickClocks, 1000);

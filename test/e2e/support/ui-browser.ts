@@ -70,14 +70,18 @@ export interface Browser {
 	close(): Promise<void>;
 }
 
-/** Chromium with a fresh profile; `extraArgs` for a test's own flags (a host mapping). */
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+/** Chromium with a fresh profile; `extraArgs` for a test's own flags (a host mapping); scripts off on request. */
+export async function launchBrowser(
+	extraArgs: string[] = [],
+	options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<Browser> {
 	const profile = await mkdtemp(join(tmpdir(), "boulder-chromium-"));
 	const context = await chromium.launchPersistentContext(profile, {
 		executablePath: CHROMIUM,
 		headless: true,
 		args: [...CHROMIUM_ARGS, ...extraArgs],
-		viewport: { width: 1400, height: 1000 },
+		viewport: options.viewport ?? { width: 1400, height: 1000 },
+		javaScriptEnabled: options.javaScriptEnabled ?? true,
 	});
 	return {
 		context,
