@@ -1,6 +1,7 @@
 /**
  * The hook's part in the fleet (docs/fleet.md): after a decision is logged,
- * start a detached shipper when this machine is in a fleet, none is running
+ * start a detached shipper when this machine is in a fleet (or exports to
+ * OpenTelemetry), none is running
  * and the last one is not backing off. No network, no `pg`: a couple of
  * lstats and, rarely, one spawn that the hook does not wait for.
  *
@@ -21,6 +22,12 @@ export function fleetEnabled(env: Record<string, string | undefined>): boolean {
 	return Boolean(env.BOULDER_FLEET_URL) || fleetJoined(env);
 }
 
+/** Whether OpenTelemetry export is on: the standard variables name an endpoint (docs/fleet.md). */
+export function otelEnabled(env: Record<string, string | undefined>): boolean {
+	if (env.BOULDER_OTEL === "off" || env.OTEL_SDK_DISABLED === "true") return false;
+	return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT);
+}
+
 /** `bin/boulder.js` of this package: two folders up from this module, in the sources, `dist/` and the bundles alike. */
 export function boulderBin(): string {
 	return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "boulder.js");
@@ -33,7 +40,8 @@ export function fleetKicker(env: NodeJS.ProcessEnv, now: () => number = Date.now
 		try {
 			const at = now();
 			if (at - last < KICK_EVERY_MS) return;
-			if (env.BOULDER_FLEET_AUTOSHIP === "off" || !fleetEnabled(env) || !shipperWanted(env, at)) return;
+			if (env.BOULDER_FLEET_AUTOSHIP === "off" || !(fleetEnabled(env) || otelEnabled(env))) return;
+			if (!shipperWanted(env, at)) return;
 			last = at;
 			const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
 			const child = spawn(process.execPath, [boulderBin(), "fleet", "ship", "--background"], {

@@ -4,6 +4,7 @@ export { type CommandRow, machineKnown, type PostCommand, postCommand, readComma
 export { type FleetSettings, fleetSettings, machineName, redact, redactUrl, settingsFrom } from "./config.js";
 export { connectFleet, type Db, messageOf } from "./db.js";
 export { FLEET_STATES, type FleetState, sessionState, workState } from "./fleet-state.js";
+export { createOtelSink, type OtelSink, otelAttributes, otelEnabled } from "./otel.js";
 export { type FleetFilter, type FleetMachineView, type FleetReport, readFleet } from "./read.js";
 export { FLEET_SCHEMA_VERSION, migrate, schemaVersion } from "./schema.js";
 export {

@@ -31,6 +31,7 @@ import { readWorktreeList } from "../state/worktree-index.js";
 import { applyCommand, type FleetCommand } from "./apply.js";
 import { type FleetSettings, redact } from "./config.js";
 import { connectFleet, type Db, messageOf } from "./db.js";
+import { createOtelSink, type OtelSink, otelEnabled } from "./otel.js";
 
 type Env = NodeJS.ProcessEnv;
 
@@ -73,6 +74,8 @@ export interface ShipOptions {
 
 export interface ShipResult extends PassResult {
 	passes: number;
+	/** Records exported to OpenTelemetry (when it is on). */
+	exported: number;
 }
 
 export interface ShipContext {
@@ -94,44 +97,61 @@ export async function runShipper(options: ShipOptions): Promise<ShipResult> {
 	const { env, settings } = options;
 	return withShipperLock(env, async (lost) => {
 		const status = await readShipperStatus(env, clock);
-		const total: ShipResult = { shipped: 0, skipped: 0, snapshots: 0, commands: 0, more: false, passes: 0 };
+		const total: ShipResult = {
+			shipped: 0,
+			skipped: 0,
+			snapshots: 0,
+			commands: 0,
+			more: false,
+			passes: 0,
+			exported: 0,
+		};
 		let db: Db | null = null;
+		let otel: OtelSink | null = null;
 		try {
-			db = await connectFleet(settings);
-			const ctx: ShipContext = {
-				db,
-				env,
-				machine: settings.machine,
-				clock,
-				batch: options.batch ?? BATCH,
-				...(options.afterInsert ? { afterInsert: options.afterInsert } : {}),
-			};
-			await db.query(
-				`INSERT INTO boulder_machines (machine, boulder_version) VALUES ($1, $2)
-				 ON CONFLICT (machine) DO UPDATE SET last_seen = now(), boulder_version = EXCLUDED.boulder_version`,
-				[settings.machine, env.npm_package_version ?? null],
-			);
+			if (otelEnabled(env)) otel = createOtelSink(settings.machine, env.npm_package_version ?? "", env);
+			if (settings.enabled) db = await connectFleet(settings);
+			const ctx: ShipContext | null = db
+				? {
+						db,
+						env,
+						machine: settings.machine,
+						clock,
+						batch: options.batch ?? BATCH,
+						...(options.afterInsert ? { afterInsert: options.afterInsert } : {}),
+					}
+				: null;
 			let rung = false;
-			db.on("notification", (message) => {
-				if (message.channel === CHANNEL_COMMANDS && message.payload === settings.machine) rung = true;
-			});
+			if (db) {
+				await db.query(
+					`INSERT INTO boulder_machines (machine, boulder_version) VALUES ($1, $2)
+					 ON CONFLICT (machine) DO UPDATE SET last_seen = now(), boulder_version = EXCLUDED.boulder_version`,
+					[settings.machine, env.npm_package_version ?? null],
+				);
+				db.on("notification", (message) => {
+					if (message.channel === CHANNEL_COMMANDS && message.payload === settings.machine) rung = true;
+				});
+			}
 			const linger = options.lingerMs ?? 0;
-			if (linger > 0) await db.query(`LISTEN ${CHANNEL_COMMANDS}`);
+			if (db && linger > 0) await db.query(`LISTEN ${CHANNEL_COMMANDS}`);
 			let idleSince = clock.now();
 			for (;;) {
 				if (lost() || options.signal?.aborted) break;
 				rung = false;
-				const pass = await shipPass(ctx);
+				const pass = ctx ? await shipPass(ctx) : { shipped: 0, skipped: 0, snapshots: 0, commands: 0, more: false };
+				const exported = otel ? await exportPass(env, otel, clock, options.batch ?? BATCH) : null;
 				total.passes++;
 				total.shipped += pass.shipped;
 				total.skipped += pass.skipped;
 				total.snapshots += pass.snapshots;
 				total.commands += pass.commands;
+				total.exported += exported?.exported ?? 0;
 				if (pass.shipped > 0 || pass.snapshots > 0 || pass.commands > 0) {
-					await db.query("SELECT pg_notify($1, $2)", [CHANNEL_ROWS, settings.machine]);
+					await db?.query("SELECT pg_notify($1, $2)", [CHANNEL_ROWS, settings.machine]);
 					idleSince = clock.now();
 				}
-				if (pass.more) continue;
+				if ((exported?.exported ?? 0) > 0) idleSince = clock.now();
+				if (pass.more || exported?.more) continue;
 				if (linger <= 0 || clock.now() - idleSince >= linger) break;
 				await waitFor(() => rung || Boolean(options.signal?.aborted), options.pollMs ?? POLL_MS);
 			}
@@ -157,8 +177,41 @@ export async function runShipper(options: ShipOptions): Promise<ShipResult> {
 			throw error;
 		} finally {
 			await db?.end().catch(() => {});
+			await otel?.close().catch(() => {});
 		}
 	});
+}
+
+/**
+ * One pass of the OpenTelemetry export: every worktree's new records, from
+ * its own cursor, emitted and flushed before the cursor moves
+ * (at-least-once: a shipper killed between the two sends them again).
+ */
+export async function exportPass(
+	env: Env,
+	otel: OtelSink,
+	clock: Clock,
+	batch: number,
+): Promise<{ exported: number; more: boolean }> {
+	const { entries } = await readWorktreeList({ env, clock });
+	let exported = 0;
+	let more = false;
+	const moved: ShipCursor[] = [];
+	for (const entry of entries) {
+		const store = projectStore(findProject(entry.root), env, { clock });
+		const cursor = (await readShipCursor(env, entry.root, clock, "otel")) ?? freshCursor(entry.root);
+		const read = readOutbox(store.paths.decisions, cursor, batch);
+		for (const line of read.lines) {
+			if (!line.record) continue;
+			otel.emit(line.record);
+			exported++;
+		}
+		more ||= read.more;
+		if (read.lines.length > 0 || read.next.epoch !== cursor.epoch) moved.push(read.next);
+	}
+	if (exported > 0) await otel.flush();
+	for (const cursor of moved) await writeShipCursor(env, cursor, "otel");
+	return { exported, more };
 }
 
 export { ShipperBusy };

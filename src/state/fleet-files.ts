@@ -228,21 +228,29 @@ export function worktreeId(root: string): string {
 	return createHash("sha256").update(path.resolve(root)).digest("hex").slice(0, 16);
 }
 
-function cursorFile(env: Record<string, string | undefined>, root: string): string {
-	return path.join(fleetHome(env), "cursors", `${worktreeId(root)}.json`);
+/** Where a record goes: the fleet's database, or the OpenTelemetry exporter; each keeps its own cursor. */
+export type ShipSink = "fleet" | "otel";
+
+function cursorFile(env: Record<string, string | undefined>, root: string, sink: ShipSink): string {
+	return path.join(fleetHome(env), "cursors", `${worktreeId(root)}${sink === "fleet" ? "" : `.${sink}`}.json`);
 }
 
 export async function readShipCursor(
 	env: Record<string, string | undefined>,
 	root: string,
 	clock: Clock = systemClock,
+	sink: ShipSink = "fleet",
 ): Promise<ShipCursor | null> {
-	const read = await readVersionedFile(cursorFile(env, root), shipCursorSpec, { clock, lock: {} });
+	const read = await readVersionedFile(cursorFile(env, root, sink), shipCursorSpec, { clock, lock: {} });
 	return read.kind === "ok" ? read.value : null;
 }
 
-export async function writeShipCursor(env: Record<string, string | undefined>, cursor: ShipCursor): Promise<void> {
-	await writeVersionedFile(cursorFile(env, cursor.root), shipCursorSpec, cursor);
+export async function writeShipCursor(
+	env: Record<string, string | undefined>,
+	cursor: ShipCursor,
+	sink: ShipSink = "fleet",
+): Promise<void> {
+	await writeVersionedFile(cursorFile(env, cursor.root, sink), shipCursorSpec, cursor);
 }
 
 export function freshCursor(root: string): ShipCursor {

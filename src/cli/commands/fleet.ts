@@ -125,10 +125,13 @@ async function settingsOrFail(cli: Cli): Promise<FleetSettings> {
 }
 
 async function shipForeground(cli: Cli): Promise<ExitCode> {
-	const settings = await settingsOrFail(cli);
-	const { runShipper, ShipperBusy } = await fleet();
+	const { runShipper, ShipperBusy, otelEnabled, fleetSettings } = await fleet();
+	const settings = otelEnabled(cli.io.env) ? await fleetSettings(cli.io.env) : await settingsOrFail(cli);
 	try {
 		const result = await runShipper({ env: cli.io.env, settings, clock: cli.clock, lingerMs: 0 });
+		if (result.exported > 0)
+			cli.out(`Exported ${result.exported} record${result.exported === 1 ? "" : "s"} to OpenTelemetry.`);
+		if (!settings.enabled) return EXIT.ok;
 		cli.out(
 			`Shipped ${result.shipped} record${result.shipped === 1 ? "" : "s"} and ${result.snapshots} worktree snapshot${result.snapshots === 1 ? "" : "s"} as ${settings.machine}${result.commands > 0 ? `; applied ${result.commands} fleet command${result.commands === 1 ? "" : "s"}` : ""}.`,
 		);
@@ -145,9 +148,9 @@ async function shipForeground(cli: Cli): Promise<ExitCode> {
 /** The hook's detached shipper: silent, and it tries again while records keep arriving as it leaves. */
 async function shipBackground(cli: Cli): Promise<ExitCode> {
 	try {
-		const { fleetSettings, runShipper, readBacklog, DEFAULT_LINGER_MS } = await fleet();
+		const { fleetSettings, runShipper, readBacklog, DEFAULT_LINGER_MS, otelEnabled } = await fleet();
 		const settings = await fleetSettings(cli.io.env);
-		if (!settings.enabled) return EXIT.ok;
+		if (!settings.enabled && !otelEnabled(cli.io.env)) return EXIT.ok;
 		const linger = Number(cli.io.env.BOULDER_FLEET_LINGER_MS ?? DEFAULT_LINGER_MS);
 		for (let round = 0; round < 3; round++) {
 			await runShipper({
