@@ -5,7 +5,7 @@
  * parsed as HTML), re-reads when the doorbell rings (a server-sent event for
  * each `NOTIFY`), and sends remote commands.
  */
-export const FLEET_PAGE_SCRIPT = String.raw`
+export const FLEET_PAGE_SCRIPT = `
 "use strict";
 const state = { filter: { machine: "", state: "", harness: "" }, reading: false, again: false };
 

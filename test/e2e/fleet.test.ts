@@ -138,7 +138,10 @@ describe("the fleet with the real Claude Code", () => {
 			expect(run.timedOut, trace).toBe(false);
 			expect(run.exitCode).toBe(0);
 			expect(stopSent).not.toBeNull();
-			const sent = (await (stopSent as unknown as Promise<{ code: number; stdout: string }>)) ?? { code: -1, stdout: "" };
+			const sent = (await (stopSent as unknown as Promise<{ code: number; stdout: string }>)) ?? {
+				code: -1,
+				stdout: "",
+			};
 			expect(sent.stdout).toContain("Applied: stop runner");
 
 			const nudges = server.mainRequests().filter((request) => lastUserText(request).includes(NUDGE));
