@@ -15,6 +15,10 @@ export type BoulderErrorCode =
 	| "settings-invalid"
 	| "usage"
 	| "not-found"
+	/** The fleet's database cannot be reached (docs/fleet.md). */
+	| "fleet-unreachable"
+	/** The fleet's database was set up by a newer boulder. */
+	| "fleet-schema-newer"
 	| "internal";
 
 export class BoulderError extends Error {

@@ -25,6 +25,7 @@ import { systemClock } from "../state/store.js";
 import { boulderStateHome, readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
 import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
+import { fleetKicker } from "./fleet-kick.js";
 import { filePlans } from "./plan-files.js";
 import type { Runner } from "./runner.js";
 import { findProject, type ProjectKind, projectStore } from "./worktree.js";
@@ -79,6 +80,7 @@ export async function openState(options: OpenOptions): Promise<StateHandle> {
 	const store = projectStore(project, env, {
 		stateHome: boulderStateHome({ env }),
 		...(options.clock ? { clock: options.clock } : {}),
+		onDecision: fleetKicker(env),
 	});
 	const handle: StateHandle = { worktree: project.root, project: found.kind, store, warnings: [] };
 	if (existsSync(store.dir)) await noteWorktree(handle, options);

@@ -102,6 +102,11 @@ export interface FileStoreOptions {
 	 * (`trust.ts`); defaults to `boulderStateHome()` of `process.env`.
 	 */
 	stateHome?: string;
+	/**
+	 * Called after each decision line is appended (the fleet's shipper start,
+	 * `engine/fleet-kick.ts`). Contract: it must not throw or wait.
+	 */
+	onDecision?: () => void;
 }
 
 export class FileStore implements Store {
@@ -124,6 +129,7 @@ export class FileStore implements Store {
 	private readonly lock: LockOptions;
 	private readonly decisions: DecisionLogOptions;
 	private readonly worksSpec: VersionedFileSpec<WorksFile>;
+	private readonly onDecision: (() => void) | undefined;
 	/** The user's state folder: the trust record is read and written there. */
 	readonly stateHome: string;
 
@@ -145,6 +151,7 @@ export class FileStore implements Store {
 		this.lock = options.lock ?? {};
 		this.decisions = { ...DEFAULT_DECISION_LOG, ...options.decisions, lock: this.lock };
 		this.worksSpec = worksFileSpec({ worktree: this.worktree, harness: options.legacyHarness ?? "unknown" });
+		this.onDecision = options.onDecision;
 	}
 
 	/** Contract: throws `BoulderError("usage")` for a key that is not one safe path segment. */
@@ -268,6 +275,7 @@ export class FileStore implements Store {
 		if (!this.keepsState) return;
 		await this.ensureLayout();
 		await appendDecisionLine(this.paths.decisions, record, this.decisions);
+		this.onDecision?.();
 	}
 
 	async readDecisions(options: ReadDecisionsQuery = {}): Promise<DecisionRecord[]> {

@@ -63,9 +63,10 @@ const ALLOWED: Record<string, readonly string[]> = {
 	state: ["core", "state"],
 	engine: ["core", "state", "engine"],
 	present: ["core", "engine", "present"],
+	fleet: ["core", "state", "engine", "present", "fleet"],
 	adapters: ["core", "engine", "present", "adapters"],
-	cli: ["core", "engine", "present", "adapters", "ui", "cli"],
-	ui: ["core", "engine", "present", "adapters", "ui"],
+	cli: ["core", "engine", "present", "adapters", "ui", "fleet", "cli"],
+	ui: ["core", "engine", "present", "adapters", "fleet", "ui"],
 	demo: ["core", "state", "engine", "present", "demo"],
 	root: ["core", "state", "engine", "present", "adapters"],
 };
@@ -110,6 +111,8 @@ export function violations(sources: readonly SourceFile[]): string[] {
 			if (edge.external) {
 				if (layer === "core" && !CORE_PACKAGES.has(packageOf(target)))
 					found.push(`${from}: the core imports ${target}`);
+				if (packageOf(target) === "pg" && layer !== "fleet")
+					found.push(`${from}: imports pg; only src/fleet talks to PostgreSQL (never the hook's path)`);
 				continue;
 			}
 			const to = layerOf(target);

@@ -101,4 +101,13 @@ describe("the layers of docs/architecture.md, read from the source", () => {
 		);
 		expect(found).toEqual([["engine/oops-a.ts", "engine/oops-b.ts"]]);
 	});
+
+	it("keeps pg in the fleet layer: never the engine (the hook's path) nor a face", () => {
+		expect(edges.some((edge) => edge.from.startsWith("fleet/") && edge.to === "pg")).toBe(true);
+		const found = violations(add("engine/oops.ts", 'import type { Client } from "pg";'));
+		expect(found).toEqual(["engine/oops.ts: imports pg; only src/fleet talks to PostgreSQL (never the hook's path)"]);
+		expect(violations(add("fleet/oops.ts", 'import { x } from "../cli/main.js";'))).toEqual([
+			"fleet/oops.ts → cli/main.ts: fleet may not import cli",
+		]);
+	});
 });

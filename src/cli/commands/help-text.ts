@@ -35,6 +35,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 		"boulder stop --session 3f2a   # one session, by its id or a unique start of it",
 	],
 	go: ["boulder go", "boulder go --session 3f2a --harness claude-code"],
+	fleet: [
+		"boulder fleet join postgres://boulder@db.internal/fleet?sslmode=require",
+		"boulder fleet status --json   # this machine's backlog and the shipper's last error",
+		"boulder fleet stop ci-runner-7 --session 3f2a --wait",
+	],
 	why: [
 		"boulder why                   # the last 10 decisions",
 		"boulder why --session 3f2a -n 20",

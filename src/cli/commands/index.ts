@@ -32,6 +32,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 	{ name: "go", adapters: true, load: async () => (await import("./stop-go.js")).registerGo },
 	{ name: "why", load: async () => (await import("./why.js")).registerWhy },
 	{ name: "log", load: async () => (await import("./log.js")).registerLog },
+	{ name: "fleet", load: async () => (await import("./fleet.js")).registerFleet },
 	{ name: "ui", load: async () => (await import("./ui.js")).registerUi },
 	{ name: "doctor", adapters: true, load: async () => (await import("./doctor.js")).registerDoctor },
 	{ name: "config", load: async () => (await import("./config.js")).registerConfig },

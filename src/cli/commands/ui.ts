@@ -13,6 +13,7 @@ import { portNumber } from "../options.js";
 interface UiOptions {
 	port?: number;
 	open?: boolean;
+	fleet?: boolean;
 }
 
 export function registerUi(program: Command, cli: Cli): void {
@@ -21,7 +22,12 @@ export function registerUi(program: Command, cli: Cli): void {
 		.description("serve a live dashboard of every worktree's works, sessions and decisions on 127.0.0.1")
 		.option("--port <n>", "the port to listen on (default: any free one)", portNumber)
 		.option("--open", "open the dashboard in the default browser")
+		.option("--fleet", "the fleet's dashboard: every machine, from its PostgreSQL (docs/fleet.md)")
 		.action(async (options: UiOptions) => {
+			if (options.fleet) {
+				cli.exitCode = await (await import("./ui-fleet.js")).serveFleetUi(cli, options, stopped, openInBrowser);
+				return;
+			}
 			const dashboard = await startDashboard({
 				env: cli.io.env,
 				clock: cli.clock,
