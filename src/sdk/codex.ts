@@ -45,7 +45,7 @@ export type CodexEvent =
 	| { type: "thread.started"; thread_id: string }
 	| { type: "turn.completed"; usage: CodexUsage }
 	| { type: "turn.failed"; error: { message: string } }
-	| { type: "item.completed"; item: CodexItem }
+	| { type: "item.completed" | "item.updated"; item: CodexItem }
 	| { type: "error"; message: string }
 	| { type: string };
 
@@ -188,10 +188,10 @@ async function noteEvent(seen: TurnSeen, event: CodexEvent, started: (threadId: 
 	else if (event.type === "turn.completed" && "usage" in event) seen.usage = event.usage;
 	else if (event.type === "turn.failed" && "error" in event) seen.failure = event.error.message;
 	else if (event.type === "error" && "message" in event) seen.failure = event.message;
-	else if (event.type === "item.completed" && "item" in event) {
+	else if ((event.type === "item.completed" || event.type === "item.updated") && "item" in event) {
 		const item = event.item;
-		if (item.type === "agent_message" && "text" in item) seen.lastText = item.text;
-		else if (item.type === "file_change") seen.edits += 1;
+		if (event.type === "item.completed" && item.type === "agent_message" && "text" in item) seen.lastText = item.text;
+		else if (event.type === "item.completed" && item.type === "file_change") seen.edits += 1;
 		else if (item.type === "todo_list" && "items" in item) {
 			const plan = item.items.map((todo) => ({ step: todo.text, status: todo.completed ? "completed" : "pending" }));
 			const { todos, warnings } = normalizeCodexPlan({ plan });
