@@ -2,8 +2,8 @@
  * boulder's own types for the SDK entries (src/sdk/) checked against the
  * pinned SDKs' declarations: what boulder hands an SDK is what it takes, and
  * what the SDK hands boulder has at least the fields boulder reads.
- * Type-checked by test/e2e/sdk-types.test.ts (with pi-api-compat.ts), from
- * this folder, where the SDKs are installed.
+ * Type-checked by test/e2e/pi-api-types.test.ts (with pi-api-compat.ts and
+ * the examples of docs/sdk.md), from this folder, where the SDKs are installed.
  */
 import type { HookCallbackMatcher, HookEvent, HookInput, Options } from "@anthropic-ai/claude-agent-sdk";
 import { Codex } from "@openai/codex-sdk";
