@@ -61,8 +61,9 @@ const SETTLE_TIMEOUT_MS = 30 * 60 * 1000;
 /**
  * Resolves once boulder has let the session stop: its plugin decides in the
  * server whenever the session goes idle, and a nudge starts another turn, so
- * the session is settled when boulder's latest decision for it is not a
- * nudge (nor a backoff, after which boulder decides again). Call it after
+ * the session is settled when boulder's latest decision for it is a
+ * completion or a skip other than a backoff (after which boulder decides
+ * again); a nudge or a verify run is followed by more. Call it after
  * your first prompt has returned. Reads the decision log only; changes
  * nothing.
  */
@@ -76,7 +77,8 @@ export async function untilSettled(sessionID: string, options: UntilSettledOptio
 		const last = (await engine.explain({ lines: 50, session: sessionID }))
 			.filter((record) => record.kind !== "event")
 			.at(-1);
-		if (last && last.kind !== "inject" && last.reason !== "backoff") {
+		// A verify decision is followed by the check's outcome (a nudge with its failure, or complete); a backoff by another decision.
+		if (last && (last.kind === "complete" || (last.kind === "skip" && last.reason !== "backoff"))) {
 			return { kind: "decided", decision: { kind: last.kind, reason: last.reason, detail: last.detail } };
 		}
 		if (Date.now() >= deadline) return { kind: "timeout" };

@@ -25,7 +25,7 @@ describe("docs/sdk.md", () => {
 	const quoted = quotedExamples(page);
 
 	it("has an example for each SDK the end-to-end tests drive", () => {
-		expect(examples.sort()).toEqual(expect.arrayContaining(["claude.ts", "codex.ts", "pi.ts"]));
+		expect(examples.sort()).toEqual(["claude.ts", "codex.ts", "opencode.ts", "pi.ts"]);
 	});
 
 	it.each(examples)("quotes examples/sdk/%s exactly", (name) => {

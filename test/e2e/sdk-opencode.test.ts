@@ -31,8 +31,8 @@ import { REPO, readDecisionLog, requireBuilt, writeProjectFiles } from "./suppor
 import { opencodeTodoWrite, statusesAt } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
-const RUN_TIMEOUT_MS = 120_000;
-const TEST_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = 150_000;
+const TEST_TIMEOUT_MS = 240_000;
 
 let root: string;
 let project: string;
@@ -212,7 +212,9 @@ describe("boulder in an OpenCode SDK program (the real SDK and opencode)", () =>
 			await writeProjectFiles(project, VERIFY_FILES);
 			await boulderOk("start", "plan.md");
 
-			await run("Roll the plan.");
+			const { settled } = await run("Roll the plan.");
+
+			expect(settled).toMatchObject({ kind: "decided", decision: { kind: "complete" } });
 
 			expect(model.overruns).toBe(0);
 			expect(nudges(model)).toHaveLength(1);
