@@ -26,5 +26,5 @@ describe("boulder's own types for pi's extension API and the SDK entries", () =>
 		);
 		expect(result.out).toBe("");
 		expect(result.code).toBe(0);
-	}, 120_000);
+	}, 300_000);
 });

