@@ -88,6 +88,7 @@ export type BoulderClaudeHooks = Record<
 	ClaudeHookMatcher[]
 >;
 
+/** What `boulderHooks()` is told: where the project is, the plan to roll, the run's abort signal. */
 export interface BoulderHooksOptions {
 	/**
 	 * The project whose state boulder keeps (its `.boulder/`, its config

@@ -55,6 +55,7 @@ export interface CodexThread {
 	runStreamed(input: string, options?: { signal?: AbortSignal }): Promise<{ events: AsyncIterable<CodexEvent> }>;
 }
 
+/** What `runUntilDone()` is told: where the project is, the plan to roll, the abort signal. */
 export interface RunUntilDoneOptions {
 	/** The project whose state boulder keeps: the thread's `workingDirectory`. Default: `process.cwd()`. */
 	cwd?: string;
@@ -79,6 +80,7 @@ export interface CodexDecision {
 	text: string | null;
 }
 
+/** How the run went: the turns it ran, every decision, and why it ended. */
 export interface RunUntilDoneResult {
 	/** The thread's id (null when not even the first turn started). */
 	threadId: string | null;

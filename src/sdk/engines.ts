@@ -17,6 +17,7 @@ import { openState } from "../engine/open.js";
 import { filePlans } from "../engine/plan-files.js";
 import { startWork } from "../engine/works-ops.js";
 
+/** Where an SDK entry gets its engine for a project folder (the file store by default; tests pass their own). */
 export interface EngineSource {
 	/** The engine for the project at `folder`, with its config as it is now. */
 	open(folder: string): Promise<Engine>;
@@ -26,6 +27,7 @@ export interface EngineSource {
 	start(folder: string, plan: string): Promise<void>;
 }
 
+/** The engines over each folder's own state files, as the CLI installs use them; `env` names the user's folders. */
 export function fileEngines(env: NodeJS.ProcessEnv): EngineSource {
 	const workspaces = new Map<string, WorkspaceSource>();
 	const workspaceOf = (folder: string): WorkspaceSource => {

@@ -14,6 +14,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type EngineSource, fileEngines } from "./engines.js";
 
+/** The OpenCode plugin function itself (what `BOULDER_PLUGIN` loads), for a program that loads plugins its own way. */
 export { BoulderPlugin } from "../adapters/opencode/plugin.js";
 
 /** The `file://` URL of this copy's OpenCode plugin, for `config.plugin`. */
@@ -34,6 +35,7 @@ export function withBoulder<C extends OpencodeConfigWithPlugins>(config?: C): C 
 	return { ...(config as C), plugin };
 }
 
+/** What `untilSettled()` is told: where the project is, and when to stop waiting. */
 export interface UntilSettledOptions {
 	/** The project the OpenCode server works in (its state and decision log). Default: `process.cwd()`. */
 	cwd?: string;
