@@ -110,4 +110,17 @@ describe("the layers of docs/architecture.md, read from the source", () => {
 			"fleet/oops.ts → cli/main.ts: fleet may not import cli",
 		]);
 	});
+
+	it("lets an SDK entry host an adapter's files, never the CLI or the state", () => {
+		const found = violations(
+			add(
+				"sdk/oops.ts",
+				'import { handleHook } from "../adapters/claude-code/events.js";\nimport { EXIT } from "../cli/exit-codes.js";\nimport { x } from "../state/file-store.js";',
+			),
+		);
+		expect(found).toEqual([
+			"sdk/oops.ts → cli/exit-codes.ts: sdk may not import cli",
+			"sdk/oops.ts → state/file-store.ts: sdk may not import state",
+		]);
+	});
 });

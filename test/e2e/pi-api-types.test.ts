@@ -8,9 +8,15 @@ import { HARNESS_MODULES, requireHarness } from "./support/harnesses.js";
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
-describe("boulder's types for pi's extension API", () => {
-	it("type-check against the pinned pi's own declarations", async () => {
-		requireHarness(join(HARNESS_MODULES, "@earendil-works", "pi-coding-agent", "package.json"));
+describe("boulder's own types for pi's extension API and the SDK entries", () => {
+	it("type-check against the pinned pi's and SDKs' own declarations, with docs/sdk.md's examples", async () => {
+		for (const pkg of [
+			["@earendil-works", "pi-coding-agent"],
+			["@anthropic-ai", "claude-agent-sdk"],
+			["@openai", "codex-sdk"],
+		]) {
+			requireHarness(join(HARNESS_MODULES, ...pkg, "package.json"));
+		}
 		const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
 		const result = await run(process.execPath, [tsc, "-p", join(REPO, "test", "harnesses", "tsconfig.json")], {
 			cwd: REPO,
@@ -20,5 +26,5 @@ describe("boulder's types for pi's extension API", () => {
 		);
 		expect(result.out).toBe("");
 		expect(result.code).toBe(0);
-	}, 120_000);
+	}, 300_000);
 });
