@@ -9,12 +9,14 @@
 import { type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
 import { handleHook } from "./events.js";
+import { readCodexGoal } from "./goal.js";
 import { HARNESS, parseHookInput } from "./hook-input.js";
 import { readRolloutTurn } from "./rollout.js";
 
 export interface RunHookOptions {
 	open?: OpenEngine;
 	readTurn?: typeof readRolloutTurn;
+	readGoal?: typeof readCodexGoal;
 }
 
 export async function runCodexHook(
@@ -23,6 +25,7 @@ export async function runCodexHook(
 	options: RunHookOptions = {},
 ): Promise<number> {
 	const readTurn = options.readTurn ?? readRolloutTurn;
+	const readGoal = options.readGoal ?? readCodexGoal;
 	return runCommandHook(
 		argv,
 		streams,
@@ -30,7 +33,7 @@ export async function runCodexHook(
 			harness: HARNESS,
 			parse: parseHookInput,
 			projectFolder,
-			handle: (input, engine) => handleHook(input, { engine, readTurn }),
+			handle: (input, engine) => handleHook(input, { engine, readTurn, readGoal }),
 			stopEvent: "Stop",
 		},
 		options.open,
