@@ -8,6 +8,7 @@
  */
 import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../shared/run-command-hook.js";
 import type { HookStreams } from "../types.js";
+import { readAutopilot } from "./autopilot.js";
 import { handleHook } from "./events.js";
 import { HARNESS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTodos } from "./todos.js";
@@ -18,6 +19,7 @@ export interface RunHookOptions {
 	readTurn?: typeof readTurn;
 	readTodos?: typeof readTodos;
 	readBlockChain?: typeof readBlockChain;
+	readAutopilot?: typeof readAutopilot;
 }
 
 export async function runCopilotHook(
@@ -35,6 +37,7 @@ export async function runCopilotHook(
 				readTurn: options.readTurn ?? readTurn,
 				readTodos: options.readTodos ?? readTodos,
 				readBlockChain: options.readBlockChain ?? readBlockChain,
+				readAutopilot: options.readAutopilot ?? readAutopilot,
 			}),
 		stopEvent: "agentStop",
 		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
