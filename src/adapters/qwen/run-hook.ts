@@ -10,12 +10,14 @@ import { type CommandHookDialect, type OpenEngine, runCommandHook } from "../sha
 import type { HookStreams } from "../types.js";
 import { effectiveCap } from "./cap.js";
 import { handleQwenHook, type QwenHookDeps } from "./events.js";
+import { readQwenGoal } from "./goal.js";
 import { HARNESS, parseQwenHookInput, type QwenHookInput } from "./hook-input.js";
 import { readQwenTurn } from "./transcript.js";
 
 export interface RunQwenHookOptions {
 	open?: OpenEngine;
 	readTurn?: QwenHookDeps["readTurn"];
+	readGoal?: QwenHookDeps["readGoal"];
 }
 
 export async function runQwenHook(
@@ -32,6 +34,7 @@ export async function runQwenHook(
 			handleQwenHook(input, {
 				engine,
 				readTurn: options.readTurn ?? readQwenTurn,
+				readGoal: options.readGoal ?? readQwenGoal,
 				cap: () => effectiveCap(streams.env, projectFolder(streams, input.cwd)),
 			}),
 	};
