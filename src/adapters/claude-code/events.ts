@@ -46,6 +46,7 @@ import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/backgrou
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { HARNESS, type HookInput, isRecord, stringField } from "./hook-input.js";
 import { lookingAtBoulder } from "./messages.js";
+import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, CLAUDE_TASK_TOOLS, normalizeClaudeTodoWrite } from "./todos.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
@@ -91,7 +92,7 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			return NOTHING;
 		case "UserPromptSubmit":
 			await onUserPrompt(input, ref, deps);
-			return NOTHING;
+			return onSubagentNotification(input, ref, deps);
 		case "PreToolUse":
 			return onToolAsked(input, ref, deps);
 		case "PostToolUse":
@@ -143,6 +144,23 @@ async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): 
 		return;
 	}
 	await engine.turnStarted(ref, provenanceOf(stringField(input, "source"), stringField(input, "prompt")));
+}
+
+/**
+ * A background subagent's end, brought as a `<task-notification>` turn: in
+ * orchestrate mode the verification note rides on it as context (the Agent
+ * tool's result was only the launch).
+ */
+async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
+	if (ref.subagent) return NOTHING;
+	const notification = subagentNotificationOf(stringField(input, "prompt"));
+	if (notification === null || (notification.status !== null && notification.status !== "completed")) return NOTHING;
+	const note = await deps.engine.subagentReturned(ref, {
+		session: notification.agentId,
+		description: notification.description,
+	});
+	if (note === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: note } } };
 }
 
 /** `why` or `status` when the prompt is one of boulder's read-only slash commands. */
@@ -208,7 +226,8 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: HookDeps): Pr
 /**
  * A subagent's result (the Agent tool's `agentId` names its session): in
  * orchestrate mode the verification note rides on it as context, never as a
- * new turn. A subagent launched into the background has not returned yet.
+ * new turn. A subagent launched into the background has not returned yet: its
+ * note rides on the `<task-notification>` turn that brings its end.
  */
 async function onSubagentResult(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
