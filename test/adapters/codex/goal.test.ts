@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { handleHook } from "../../../src/adapters/codex/events.js";
@@ -17,6 +16,7 @@ import { Config, type ConfigInput } from "../../../src/core/config.js";
 import { scopeKey } from "../../../src/core/scope-key.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";
+import { tempDir } from "../../state/helpers.js";
 
 // Rollout lines as Codex 0.171.0 writes them (trimmed to the fields read).
 const started = (trigger: string) =>
@@ -89,7 +89,7 @@ describe("Codex's goal, read from the rollout (0.171.0)", () => {
 	});
 
 	it("reads only the file's tail, dropping the cut line", async () => {
-		const file = path.join(await mkdtemp(path.join(os.tmpdir(), "boulder-codex-goal-")), "rollout.jsonl");
+		const file = path.join(await tempDir(), "rollout.jsonl");
 		await writeFile(file, `${goalUpdated("active")}\n${"x".repeat(200)}\n${started("goal")}\n${usage}\n`);
 		expect((await readCodexGoal(file)).goal).toBe("Finish items A and B");
 		expect(await readCodexGoal(file, started("goal").length + usage.length + 10)).toEqual({
