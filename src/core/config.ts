@@ -120,7 +120,7 @@ const configSchema = () =>
 		builtInGoals: key(
 			z.enum(["stand-down", "take-over"]),
 			"stand-down",
-			"When the harness's own goal mode drives a session (Claude Code's /goal): stand-down (boulder does not nudge while it is active, and `boulder why` names it) or take-over (boulder nudges as if it were not there; both then push the agent).",
+			"When the harness's own goal mode drives a session (Claude Code's /goal, Codex goals, Copilot's --autopilot, Qwen Code's /goal): stand-down (boulder does not nudge while it is active, and `boulder why` names it) or take-over (boulder nudges as if it were not there; both then push the agent).",
 		),
 		verifyTimeoutMs: key(positiveInt(1), 5 * MINUTE, "Default timeout of each verify command of a plan."),
 		nextItems: key(intIn(1, 10), 3, "How many open items a nudge names."),

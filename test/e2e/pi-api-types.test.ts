@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -18,12 +20,31 @@ describe("boulder's own types for pi's extension API and the SDK entries", () =>
 			requireHarness(join(HARNESS_MODULES, ...pkg, "package.json"));
 		}
 		const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
-		const result = await run(process.execPath, [tsc, "-p", join(REPO, "test", "harnesses", "tsconfig.json")], {
-			cwd: REPO,
-		}).then(
-			() => ({ code: 0, out: "" }),
-			(error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, out: error.stdout ?? "" }),
+		// pi's declarations from wherever the harnesses are (`BOULDER_HARNESSES`: the compatibility lane's cache folder).
+		const folder = await mkdtemp(join(tmpdir(), "boulder-pi-types-"));
+		const config = join(folder, "tsconfig.json");
+		await writeFile(
+			config,
+			JSON.stringify({
+				extends: join(REPO, "test", "harnesses", "tsconfig.json"),
+				compilerOptions: {
+					// Resolved from the config's own folder otherwise: the project's @types.
+					typeRoots: [join(REPO, "node_modules", "@types")],
+					paths: {
+						"@earendil-works/pi-coding-agent": [
+							join(HARNESS_MODULES, "@earendil-works", "pi-coding-agent", "dist", "index.d.ts"),
+						],
+					},
+				},
+				files: [join(REPO, "test", "harnesses", "pi-api-compat.ts")],
+			}),
 		);
+		const result = await run(process.execPath, [tsc, "-p", config], { cwd: REPO })
+			.then(
+				() => ({ code: 0, out: "" }),
+				(error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, out: error.stdout ?? "" }),
+			)
+			.finally(() => rm(folder, { recursive: true, force: true }));
 		expect(result.out).toBe("");
 		expect(result.code).toBe(0);
 	}, 300_000);

@@ -8,6 +8,7 @@
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { handleHook } from "./events.js";
+import { readCodexGoal } from "./goal.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readRolloutTurn } from "./rollout.js";
@@ -15,17 +16,19 @@ import { readRolloutTurn } from "./rollout.js";
 export interface RunHookOptions {
 	open?: OpenEngine;
 	readTurn?: typeof readRolloutTurn;
+	readGoal?: typeof readCodexGoal;
 }
 
 export function codexDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
 	const readTurn = options.readTurn ?? readRolloutTurn;
+	const readGoal = options.readGoal ?? readCodexGoal;
 	return {
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
 		projectDirVar: null,
 		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn }),
+		handle: (input, engine) => handleHook(input, { engine, readTurn, readGoal }),
 		stopEvent: "Stop",
 	};
 }

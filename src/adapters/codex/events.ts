@@ -17,7 +17,13 @@
  *   rollout shows only the script). File edits (`apply_patch`) count as
  *   activity the same way; commands do not.
  * - Interrupt (Esc or Ctrl-C) is the user's abort: durable until the user
- *   writes again. Codex fires no Stop after it.
+ *   writes again. Codex fires no Stop after it. One is not: `codex exec`
+ *   aborting, as it shuts down, the turn an active goal started, before
+ *   that turn reached the model (`goal.ts`).
+ * - While Codex's own goal drives the session (it starts a turn whenever the
+ *   thread is idle), Stop hears of it (`otherDriver`) and the engine stands
+ *   down unless `builtInGoals` is `take-over`. Under `codex exec` a goal
+ *   cannot continue, so boulder drives.
  * - SubagentStop is never continued (subagents own no continuation; Codex
  *   fires no Stop for them).
  * - A Stop whose turn the rollout does not show fails closed: the engine
@@ -31,6 +37,7 @@ import { endTurn } from "../command-hook/stop.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
+import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
 import { normalizeCodexPlan, PLAN_TOOL } from "./todos.js";
@@ -40,6 +47,8 @@ export { isBoulderPrompt } from "../shared/boulder-prompt.js";
 export interface HookDeps {
 	engine: Engine;
 	readTurn(file: string, options: ReadRolloutOptions): Promise<RolloutTurn>;
+	/** Codex's own goal, from the rollout (`goal.ts`); absent: no goal is looked for. */
+	readGoal?(file: string): Promise<CodexGoalReading>;
 }
 
 /** The tool that changes files: work the plan may not show yet. */
@@ -72,6 +81,8 @@ export async function handleHook(input: HookInput, deps: HookDeps): Promise<Hook
 			await onToolUsed(input, ref, engine);
 			return NOTHING;
 		case "Interrupt":
+			// `codex exec` aborting the goal's turn as it shuts down is no user's abort.
+			if (isGoalShutdownInterrupt(await goalOf(input, ref, deps))) return NOTHING;
 			await engine.sessionEvent(ref, { type: "interrupt" });
 			return NOTHING;
 		case "SessionStart":
@@ -119,6 +130,8 @@ async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promis
 	if (unseen !== null) facts.turnUnseen = unseen;
 	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
 	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
+	const goal = await goalOf(input, ref, deps);
+	if (goal.goal !== null && goalCanContinue(goal)) facts.otherDriver = goalDriverName(goal.goal);
 	const end = { outcome: "end" as const, ...(turn ? { spend: turn.spend, marker: turn.startMarker } : {}) };
 	// Printing the block is the delivery: recorded in the same write as the decision.
 	return endTurn(engine, ref, end, facts, {
@@ -141,5 +154,18 @@ async function seeTurn(
 		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+const NO_GOAL: CodexGoalReading = { goal: null, lastTurn: null };
+
+/** Codex's goal as the rollout shows it; none for a subagent, without a rollout, or when it cannot be read. */
+async function goalOf(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<CodexGoalReading> {
+	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return NO_GOAL;
+	try {
+		return await deps.readGoal(input.transcriptPath);
+	} catch (error) {
+		await deps.engine.recordError(ref, "reading Codex's goal from the rollout", error);
+		return NO_GOAL;
 	}
 }

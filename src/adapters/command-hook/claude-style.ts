@@ -52,6 +52,7 @@ import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/backgrou
 import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, stringField } from "../shared/hook-input.js";
 import { endTurn } from "./stop.js";
+import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js";
 
 type HookInput = CommandHookInput;
@@ -143,7 +144,7 @@ export async function handleClaudeStyleHook<T extends ClaudeStyleTurn>(
 			return NOTHING;
 		case "UserPromptSubmit":
 			await onUserPrompt(input, ref, deps);
-			return NOTHING;
+			return onSubagentNotification(input, ref, deps);
 		case "PreToolUse":
 			return onToolAsked(input, ref, deps);
 		case "PostToolUse":
@@ -264,9 +265,27 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: Deps): Promis
 }
 
 /**
+ * A background subagent's end, brought as a `<task-notification>` turn: in
+ * orchestrate mode the verification note rides on it as context (the Agent
+ * tool's result was only the launch).
+ */
+async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+	if (ref.subagent) return NOTHING;
+	const notification = subagentNotificationOf(stringField(input, "prompt"));
+	if (notification === null || (notification.status !== null && notification.status !== "completed")) return NOTHING;
+	const note = await deps.engine.subagentReturned(ref, {
+		session: notification.agentId,
+		description: notification.description,
+	});
+	if (note === null) return NOTHING;
+	return { output: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: note } } };
+}
+
+/**
  * A subagent's result (the Agent tool's `agentId` names its session): in
  * orchestrate mode the verification note rides on it as context, never as a
- * new turn. A subagent launched into the background has not returned yet.
+ * new turn. A subagent launched into the background has not returned yet: its
+ * note rides on the `<task-notification>` turn that brings its end.
  */
 async function onSubagentResult(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;

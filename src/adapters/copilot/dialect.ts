@@ -7,6 +7,7 @@
  */
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
+import { readAutopilot } from "./autopilot.js";
 import { handleHook } from "./events.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
@@ -18,6 +19,7 @@ export interface RunHookOptions {
 	readTurn?: typeof readTurn;
 	readTodos?: typeof readTodos;
 	readBlockChain?: typeof readBlockChain;
+	readAutopilot?: typeof readAutopilot;
 }
 
 export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
@@ -33,6 +35,7 @@ export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect
 				readTurn: options.readTurn ?? readTurn,
 				readTodos: options.readTodos ?? readTodos,
 				readBlockChain: options.readBlockChain ?? readBlockChain,
+				readAutopilot: options.readAutopilot ?? readAutopilot,
 			}),
 		stopEvent: "agentStop",
 		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.

@@ -34,6 +34,10 @@
  *   the unfinished work stands) as `additionalContext`.
  * - agentStop has no channel for a notice to the user: a limit reached or a
  *   work completed is in `boulder why`, not on screen.
+ * - While Copilot's autopilot is on (the event log's mode), agentStop hears of
+ *   it (`otherDriver`) and the engine stands down unless `builtInGoals` is
+ *   `take-over`; autopilot's own continuation prompt is a `system` turn,
+ *   never the user's (`autopilot.ts`).
  */
 import { isContextOverflow } from "../../core/context-overflow.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
@@ -42,6 +46,7 @@ import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { messageOf, stringField } from "../shared/hook-input.js";
+import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type readTodos, sessionDbOf } from "./todos.js";
 import {
@@ -61,6 +66,8 @@ export interface HookDeps {
 	readTurn: typeof readTurn;
 	readTodos: typeof readTodos;
 	readBlockChain: typeof readBlockChain;
+	/** Whether Copilot's autopilot is on, from the event log (`autopilot.ts`); absent: never looked for. */
+	readAutopilot?: (file: string) => Promise<boolean>;
 	/** How long agentStop waits for Copilot to write its turn (tests shorten it). */
 	wait?: AwaitOptions;
 }
@@ -133,6 +140,7 @@ async function onAgentStop(input: HookInput, ref: SessionRef, deps: HookDeps): P
 			facts.turnUnseen ??= `its continuations in a row cannot be counted in ${input.transcriptPath} (${messageOf(error)})`;
 		}
 	}
+	if (await autopilotOn(input, ref, deps)) facts.otherDriver = AUTOPILOT_DRIVER;
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
@@ -157,6 +165,11 @@ export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): 
 async function onUserPrompt(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<void> {
 	const prompt = stringField(input, "prompt") ?? "";
 	if (isBoulderPrompt(prompt)) return;
+	// Autopilot's own continuation: Copilot's prompt, not the user's (no new episode).
+	if (isAutopilotPrompt(prompt)) {
+		await deps.engine.turnStarted(ref, "system");
+		return;
+	}
 	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input, input.transcriptPath, prompt, deps));
 	await deps.engine.turnStarted(ref, fromStopHook ? "system" : "user");
 }
@@ -249,4 +262,15 @@ async function seeTurn(input: HookInput, deps: HookDeps): Promise<{ turn: TurnRe
 function ownRecordOf(input: HookInput): OwnRecord | null {
 	const timestamp = input.fields.timestamp;
 	return typeof timestamp === "number" && Number.isFinite(timestamp) ? { hookType: input.event, timestamp } : null;
+}
+
+/** Whether autopilot is on in this session; an unreadable log is recorded and counts as off. */
+async function autopilotOn(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<boolean> {
+	if (input.transcriptPath === null || deps.readAutopilot === undefined) return false;
+	try {
+		return await deps.readAutopilot(input.transcriptPath);
+	} catch (error) {
+		await deps.engine.recordError(ref, "reading Copilot's autopilot mode from the event log", error);
+		return false;
+	}
 }

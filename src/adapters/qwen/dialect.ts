@@ -9,6 +9,7 @@ import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialec
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { effectiveCap } from "./cap.js";
 import { handleQwenHook, type QwenHookDeps } from "./events.js";
+import { readQwenGoal } from "./goal.js";
 import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, parseQwenHookInput, type QwenHookInput } from "./hook-input.js";
 import { readQwenTurn } from "./transcript.js";
@@ -16,6 +17,7 @@ import { readQwenTurn } from "./transcript.js";
 export interface RunQwenHookOptions {
 	open?: OpenEngine;
 	readTurn?: QwenHookDeps["readTurn"];
+	readGoal?: QwenHookDeps["readGoal"];
 }
 
 export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialect<QwenHookInput> {
@@ -30,6 +32,7 @@ export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialec
 			handleQwenHook(input, {
 				engine,
 				readTurn: options.readTurn ?? readQwenTurn,
+				readGoal: options.readGoal ?? readQwenGoal,
 				cap: () => effectiveCap(streams.env, projectFolderOf(self, streams, input.cwd)),
 			}),
 	};

@@ -36,6 +36,7 @@ import { runningBackgroundTasks } from "../shared/background-tasks.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
+import { qwenGoalDriverName } from "./goal.js";
 import { HARNESS, type QwenHookInput } from "./hook-input.js";
 import { CAP_LIFT, planModeWait } from "./messages.js";
 import { TODO_TOOL, todoWriteList } from "./todos.js";
@@ -46,6 +47,8 @@ export interface QwenHookDeps {
 	readTurn(file: string, options: ReadQwenTurnOptions): Promise<QwenTurn>;
 	/** The continuations Qwen Code honours per prompt (see `cap.ts`). */
 	cap(): Promise<number>;
+	/** Qwen Code's own goal, from the transcript (`goal.ts`); absent: no goal is looked for. */
+	readGoal?(file: string): Promise<string | null>;
 }
 
 export function sessionRefOf(input: QwenHookInput): SessionRef {
@@ -128,6 +131,8 @@ async function onStop(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps)
 	if (turn?.continuations != null) {
 		facts.harnessCap = { harness: "Qwen Code", limit: cap, inRow: turn.continuations, lift: CAP_LIFT };
 	}
+	const goal = await goalOf(input, ref, deps);
+	if (goal !== null) facts.otherDriver = qwenGoalDriverName(goal);
 	const end = {
 		outcome: "end" as const,
 		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.endMarker } : {}),
@@ -188,5 +193,16 @@ async function seeTurn(
 		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
+	}
+}
+
+/** Qwen Code's goal as the transcript shows it; none for a subagent, without a transcript, or when it cannot be read. */
+async function goalOf(input: QwenHookInput, ref: SessionRef, deps: QwenHookDeps): Promise<string | null> {
+	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return null;
+	try {
+		return await deps.readGoal(input.transcriptPath);
+	} catch (error) {
+		await deps.engine.recordError(ref, "reading Qwen Code's goal from the transcript", error);
+		return null;
 	}
 }

@@ -1,0 +1,393 @@
+/**
+ * Compare, don't claim: boulder beside each harness's own "keep going" mode,
+ * and each alone, on the same scripted agents, with the real binaries. Runs
+ * only with `BOULDER_COMPARE=1` (`node bench/compare-goals.mjs` sets it and
+ * prints the table); writes `bench/results/compare-goals.{json,md}`.
+ *
+ * Harnesses and how each mode is driven:
+ * - Codex 0.171 goals: `codex app-server` as the TUI drives it; the goal is
+ *   set with `thread/goal/set` (the TUI's `/goal`), boulder alone gets a plain
+ *   first turn. A run ends once the thread stays idle, or at 30 turns.
+ * - Copilot CLI 1.0.102 `--autopilot` (`--max-autopilot-continues 30`) under `-p`.
+ * - Qwen Code 0.24.4 `/goal` (`model.goalMaxTurns: 30`) under `-p`.
+ * "boulder" mode: boulder installed, the built-in off; "built-in": the
+ * built-in on, boulder not installed; "both": the two together (boulder's
+ * default `builtInGoals: "stand-down"`).
+ *
+ * The scripted agents react to who speaks: a new prompt or continuation gets
+ * the agent's next action (a tool call), a tool result gets a short text (the
+ * agent stops). So each continuation buys one action, whoever sends it.
+ * - lazy: makes a list of 3, does one item per continuation, then (where the
+ *   built-in has a "done" tool: Codex `update_goal`, Copilot `task_complete`)
+ *   says so. Right: all 3 done, and it stops.
+ * - stalled: makes a list, then only talks. Right: stops after at most 3
+ *   continuations.
+ * - question: makes a list, then asks the user which database to use. Right:
+ *   stops at once (0 continuations after the question).
+ * - churn: rewrites its list (new words, same nothing) at every
+ *   continuation. Right: stops; at 30 continuations it counts as "did not stop".
+ * One run per cell: the table says what one run did, not a rate.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { boulderIn } from "./support/boulder-cli.js";
+import { runCodexAppServer } from "./support/codex-app-server.js";
+import { createCodexSandbox, trustHooks } from "./support/codex-run.js";
+import { cliPlace as copilotPlace, createSandbox as createCopilotSandbox, runCopilot } from "./support/copilot-run.js";
+import { type ChatMessage, contentText, type ModelStep, startModelServer } from "./support/openai-server.js";
+import { createQwenSandbox, cliPlace as qwenPlace, runQwen } from "./support/qwen-run.js";
+import { type ReplyStep, startResponsesServer } from "./support/responses-server.js";
+import { NUDGE } from "./support/suite.js";
+
+const ON = process.env.BOULDER_COMPARE === "1";
+const RUN_MS = 120_000;
+const CAP = 30;
+const RESULTS = join(import.meta.dirname, "..", "..", "bench", "results");
+
+type Scenario = "lazy" | "stalled" | "question" | "churn";
+type Mode = "boulder" | "built-in" | "both";
+const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",") as Scenario[] | undefined) ?? [
+	"lazy",
+	"stalled",
+	"question",
+	"churn",
+];
+const MODES: Mode[] = ["boulder", "built-in", "both"];
+const QUESTION = "Which database should I use, Postgres or SQLite? Please tell me before I go on.";
+
+interface Row {
+	harness: string;
+	scenario: Scenario;
+	mode: Mode;
+	boulderNudges: number;
+	builtinContinuations: number;
+	requests: number;
+	itemsDone: number;
+	stopped: boolean;
+	right: boolean;
+}
+
+const rows: Row[] = [];
+
+/** An abstract action of the scripted agent, made concrete per harness. */
+type Action =
+	| { kind: "list"; words: string }
+	| { kind: "finish"; item: number }
+	| { kind: "done" }
+	| { kind: "talk"; text: string };
+
+/** The agent's next action for its `n`-th prompt or continuation (0: the user's prompt). */
+function actionOf(scenario: Scenario, n: number): Action {
+	if (n === 0) return { kind: "list", words: "Item" };
+	switch (scenario) {
+		case "lazy":
+			if (n <= 3) return { kind: "finish", item: n };
+			if (n === 4) return { kind: "done" };
+			return { kind: "talk", text: "All three items are done." };
+		case "stalled":
+			return { kind: "talk", text: "Still thinking about it." };
+		case "question":
+			return { kind: "talk", text: QUESTION };
+		case "churn":
+			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string };
+	}
+}
+
+/** What the agent says after a tool result (it stops there). */
+function stopText(scenario: Scenario, action: Action): string {
+	if (scenario === "question" && action.kind !== "list") return QUESTION;
+	if (action.kind === "finish") return `Item ${action.item} is done.`;
+	if (action.kind === "done") return "All three items are done.";
+	return scenario === "question" ? QUESTION : "I made the list.";
+}
+
+/** Tallies one run from the continuations each prompt-like request carried. */
+class Tally {
+	n = 0;
+	nudges = 0;
+	builtin = 0;
+	requests = 0;
+	done = 0;
+	last: Action = { kind: "list", words: "Item" };
+	/** `prompt`: the request's last input is a prompt (not a tool result), with its text. */
+	next(scenario: Scenario, prompt: string | null, builtinMarker: string): { action: Action } | { stop: string } {
+		this.requests++;
+		if (prompt === null) return { stop: stopText(scenario, this.last) };
+		if (this.n > 0) {
+			if (prompt.includes(NUDGE)) this.nudges++;
+			else if (prompt.includes(builtinMarker)) this.builtin++;
+		}
+		const action = actionOf(scenario, this.n++);
+		if (action.kind === "finish") this.done = Math.max(this.done, action.item);
+		this.last = action;
+		// A spoken action is its own stop: no tool result follows.
+		if (action.kind === "talk") return { stop: action.text };
+		return { action };
+	}
+	continuations(): number {
+		return this.nudges + this.builtin;
+	}
+}
+
+function rightOutcome(scenario: Scenario, tally: Tally, stopped: boolean): boolean {
+	if (!stopped) return false;
+	switch (scenario) {
+		case "lazy":
+			return tally.done === 3;
+		case "stalled":
+			return tally.continuations() <= 3;
+		case "question":
+			return tally.continuations() === 0;
+		case "churn":
+			return tally.continuations() < CAP;
+	}
+}
+
+// ---- Codex (app-server) ----------------------------------------------------
+
+const CODEX_GOAL = '<codex_internal_context source="goal">';
+
+function codexStep(action: Action): ReplyStep {
+	switch (action.kind) {
+		case "list":
+			return {
+				calls: [
+					{
+						name: "update_plan",
+						args: {
+							plan: [1, 2, 3].map((index) => ({ step: `${action.words} ${index}`, status: "pending" })),
+						},
+					},
+				],
+			};
+		case "finish":
+			return {
+				calls: [
+					{
+						name: "update_plan",
+						args: {
+							plan: [1, 2, 3].map((index) => ({
+								step: `Item ${index}`,
+								status: index <= action.item ? "completed" : "pending",
+							})),
+						},
+					},
+				],
+			};
+		case "done":
+			return { calls: [{ name: "update_goal", args: { status: "complete" } }] };
+		case "talk":
+			return { text: action.text };
+	}
+}
+
+async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
+	const sandbox = await createCodexSandbox();
+	const tally = new Tally();
+	const server = await startResponsesServer(({ request }) => {
+		const last = request.body?.input?.at(-1);
+		const prompt =
+			last?.type === "function_call_output" || last?.type === "custom_tool_call_output" ? null : inputText(last);
+		if (tally.requests > CAP * 3) return { text: "Stopping here." };
+		const next = tally.next(scenario, prompt, CODEX_GOAL);
+		if ("stop" in next) return { text: next.stop };
+		// The goal's `done` tool exists only beside a goal; alone, the agent just says so.
+		if (next.action.kind === "done" && mode === "boulder") return { text: "All three items are done." };
+		return codexStep(next.action);
+	});
+	try {
+		if (mode !== "built-in") {
+			const { boulderOk } = boulderIn(() => ({ cwd: sandbox.project, env: sandbox.env }));
+			await boulderOk("install", "codex", "--user");
+			await trustHooks(sandbox, join(sandbox.codexHome, "hooks.json"));
+		}
+		const run = await runCodexAppServer(sandbox, {
+			modelUrl: server.url,
+			maxTurns: CAP,
+			timeoutMs: RUN_MS,
+			...(mode === "boulder" ? { prompt: "Work through items 1 to 3." } : { goal: "Work through items 1 to 3." }),
+		});
+		const stopped = !run.runaway && !run.timedOut && tally.continuations() < CAP;
+		return row("Codex 0.171 goals", scenario, mode, tally, stopped);
+	} finally {
+		await server.close();
+		await sandbox.dispose();
+	}
+}
+
+/** The text of a Responses-API input item (a message's text parts). */
+function inputText(item: { content?: unknown } | undefined): string {
+	if (item === undefined) return "";
+	if (typeof item.content === "string") return item.content;
+	if (!Array.isArray(item.content)) return "";
+	return item.content
+		.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : ""))
+		.join("\n");
+}
+
+// ---- OpenAI-chat harnesses (Copilot, Qwen) ---------------------------------
+
+/** The request's last message as a prompt, or null when it is a tool result. */
+function chatPrompt(messages: ChatMessage[] | undefined): string | null {
+	const last = messages?.at(-1);
+	if (last === undefined || last.role === "tool") return null;
+	return contentText(last.content);
+}
+
+function copilotStep(action: Action): ModelStep {
+	const sql = (query: string): ModelStep => ({ toolCalls: [{ name: "sql", args: { description: "todos", query } }] });
+	switch (action.kind) {
+		case "list":
+			return action.words === "Item"
+				? sql("INSERT INTO todos (id, title) VALUES ('i1', 'Item 1'), ('i2', 'Item 2'), ('i3', 'Item 3')")
+				: sql(`UPDATE todos SET title = '${action.words} ' || substr(id, 2)`);
+		case "finish":
+			return sql(`UPDATE todos SET status = 'done' WHERE id = 'i${action.item}'`);
+		case "done":
+			return { toolCalls: [{ name: "task_complete", args: { summary: "All three items are done." } }] };
+		case "talk":
+			return { text: action.text };
+	}
+}
+
+function qwenStep(action: Action): ModelStep {
+	const list = (words: string, done: number) => ({
+		toolCalls: [
+			{
+				name: "todo_write",
+				args: {
+					todos: [1, 2, 3].map((index) => ({
+						id: String(index),
+						content: `${words} ${index}`,
+						status: index <= done ? "completed" : "pending",
+					})),
+				},
+			},
+		],
+	});
+	switch (action.kind) {
+		case "list":
+			return list(action.words, 0);
+		case "finish":
+			return list("Item", action.item);
+		case "done":
+			return { text: "All three items are done." };
+		case "talk":
+			return { text: action.text };
+	}
+}
+
+const COPILOT_AUTOPILOT = "You have not yet marked the task as complete";
+const QWEN_GOAL = "Continue working on the active Goal";
+
+async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode: Mode): Promise<Row> {
+	const tally = new Tally();
+	const marker = harness === "copilot" ? COPILOT_AUTOPILOT : QWEN_GOAL;
+	const server = await startModelServer({
+		scenario: ({ request }) => {
+			if (tally.requests > CAP * 3) return { text: "Stopping here." };
+			const next = tally.next(scenario, chatPrompt(request.body.messages), marker);
+			if ("stop" in next) return { text: next.stop };
+			if (next.action.kind === "done" && !(harness === "copilot" && mode !== "boulder")) {
+				return { text: "All three items are done." };
+			}
+			return harness === "copilot" ? copilotStep(next.action) : qwenStep(next.action);
+		},
+		fallback: { text: "Stopping here." },
+	});
+	const prompt = "Work through items 1 to 3.";
+	try {
+		if (harness === "copilot") {
+			const sandbox = await createCopilotSandbox();
+			try {
+				if (mode !== "built-in")
+					await boulderIn(() => copilotPlace(sandbox)).boulderOk("install", "copilot", "--project");
+				const args = mode === "boulder" ? [] : ["--autopilot", "--max-autopilot-continues", String(CAP)];
+				const run = await runCopilot(sandbox, { prompt, baseUrl: server.baseUrl, args, timeoutMs: RUN_MS });
+				return row("Copilot 1.0.102 --autopilot", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
+			} finally {
+				await sandbox.dispose();
+			}
+		}
+		const sandbox = await createQwenSandbox({ model: { name: "m", goalMaxTurns: CAP } });
+		try {
+			if (mode !== "built-in") await boulderIn(() => qwenPlace(sandbox)).boulderOk("install", "qwen", "--project");
+			const run = await runQwen(sandbox, {
+				prompt: mode === "boulder" ? prompt : `/goal ${prompt}`,
+				baseUrl: server.baseUrl,
+				timeoutMs: RUN_MS,
+			});
+			return row("Qwen Code 0.24.4 goals", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
+		} finally {
+			await sandbox.dispose();
+		}
+	} finally {
+		await server.close();
+	}
+}
+
+function row(harness: string, scenario: Scenario, mode: Mode, tally: Tally, stopped: boolean): Row {
+	return {
+		harness,
+		scenario,
+		mode,
+		boulderNudges: tally.nudges,
+		builtinContinuations: tally.builtin,
+		requests: tally.requests,
+		itemsDone: tally.done,
+		stopped,
+		right: rightOutcome(scenario, tally, stopped),
+	};
+}
+
+function table(all: Row[]): string {
+	const lines = [
+		"| harness | scenario | mode | boulder nudges | built-in continuations | model requests | items done | stopped | right outcome |",
+		"|---|---|---|---|---|---|---|---|---|",
+	];
+	for (const r of all) {
+		lines.push(
+			`| ${r.harness} | ${r.scenario} | ${r.mode} | ${r.boulderNudges} | ${r.builtinContinuations} | ${r.requests} | ${r.scenario === "lazy" ? `${r.itemsDone}/3` : "–"} | ${r.stopped ? "yes" : `no (cap ${CAP})`} | ${r.right ? "yes" : "**no**"} |`,
+		);
+	}
+	return lines.join("\n");
+}
+
+const HARNESSES = (process.env.BOULDER_COMPARE_HARNESSES?.split(",") ?? ["codex", "copilot", "qwen"]) as (
+	| "codex"
+	| "copilot"
+	| "qwen"
+)[];
+
+describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)", () => {
+	afterAll(async () => {
+		if (rows.length === 0) return;
+		await mkdir(RESULTS, { recursive: true });
+		// Runs of some harnesses replace those harnesses' rows of earlier runs and keep the rest.
+		const file = join(RESULTS, "compare-goals.json");
+		const earlier = JSON.parse(await readFile(file, "utf8").catch(() => '{"rows":[]}')) as { rows: Row[] };
+		const ran = new Set(rows.map((one) => one.harness));
+		const all = [...earlier.rows.filter((one) => !ran.has(one.harness)), ...rows];
+		const when = new Date().toISOString();
+		await writeFile(file, `${JSON.stringify({ when, cap: CAP, rows: all }, null, 2)}\n`);
+		await writeFile(join(RESULTS, "compare-goals.md"), `Last run ${when}, one run per cell.\n\n${table(all)}\n`);
+	});
+
+	for (const harness of HARNESSES) {
+		for (const scenario of SCENARIOS) {
+			for (const mode of MODES) {
+				it(
+					`${harness} · ${scenario} · ${mode}`,
+					async () => {
+						const result =
+							harness === "codex" ? await runCodexCell(scenario, mode) : await runChatCell(harness, scenario, mode);
+						rows.push(result);
+						expect(result.requests).toBeGreaterThan(0);
+					},
+					RUN_MS + 60_000,
+				);
+			}
+		}
+	}
+});
