@@ -1,12 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { boulderIn } from "./support/boulder-cli.js";
 import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
-import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, requireBuild, sharedOpencode } from "./support/opencode-run.js";
 import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
 
 const CHILD = "CHILD TASK: index the archive.";
 const TEST_TIMEOUT_MS = 150_000;
 
+// One server for the file; each test has its own project in it.
+const shared = sharedOpencode();
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
@@ -54,7 +56,7 @@ describe("the watchdog with the real OpenCode", () => {
 				}
 				return parentSteps[parentStep++] ?? say("Nothing more.");
 			});
-			oc = await startOpencode({
+			oc = await shared.open({
 				modelServerUrl: model.baseUrl,
 				npmPackages: { "boulder-agent": REPO },
 				plugins: ["boulder-agent"],
@@ -68,7 +70,16 @@ describe("the watchdog with the real OpenCode", () => {
 			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 60_000);
 			await oc.startTurn("Do both items.", { sessionID: parent.id });
 			await model.waitFor(() => parentStep >= 4, 90_000);
-			await oc.waitForQuiet(parent.id, { quietMs: 2_000 });
+			// The parent's first decision after the watchdog's nudge settles it: with the child still running
+			// (not aborted) that may be a wait for it, which would come back only after the child's 120 s.
+			let nudged = false;
+			await oc.waitForSettled(parent.id, {
+				until: (record) => {
+					if (nudged) return record.reason !== "continue";
+					nudged = record.reason === "continue";
+					return false;
+				},
+			});
 
 			const nudges = model
 				.mainRequests()
