@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { boulderIn } from "./support/boulder-cli.js";
 import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { type OpencodeServer, requireBuild, sharedOpencode } from "./support/opencode-run.js";
-import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
+import { NUDGE, REPO, readDecisionLog, waitUntil } from "./support/suite.js";
 
 const CHILD = "CHILD TASK: index the archive.";
 const TEST_TIMEOUT_MS = 150_000;
@@ -64,6 +64,7 @@ describe("the watchdog with the real OpenCode", () => {
 					"boulder.config.json": JSON.stringify({ countdownMs: 300, watchdog: { limitMs: 4_000, abort } }),
 				},
 			});
+			const current = oc;
 			const parent = await oc.client.createSession();
 			const child = await oc.client.createSession({ parentID: parent.id });
 			await oc.client.promptAsync(child.id, CHILD);
@@ -72,14 +73,13 @@ describe("the watchdog with the real OpenCode", () => {
 			await model.waitFor(() => parentStep >= 4, 90_000);
 			// The parent's first decision after the watchdog's nudge settles it: with the child still running
 			// (not aborted) that may be a wait for it, which would come back only after the child's 120 s.
-			let nudged = false;
-			await oc.waitForSettled(parent.id, {
-				until: (record) => {
-					if (nudged) return record.reason !== "continue";
-					nudged = record.reason === "continue";
-					return false;
-				},
-			});
+			let nudged = -1;
+			await waitUntil(async () => {
+				const records = await readDecisionLog(current.projectDir, { missingIsEmpty: true });
+				nudged = records.findIndex((r) => r.session === parent.id && r.reason === "continue");
+				return nudged >= 0;
+			}, "the watchdog's nudge to the parent");
+			await oc.waitForSettled(parent.id, { from: nudged + 1, until: () => true });
 
 			const nudges = model
 				.mainRequests()
