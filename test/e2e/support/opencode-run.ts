@@ -2,8 +2,11 @@
 // throwaway project with a throwaway HOME, against a scripted model server, and
 // gives tests a small typed client for its HTTP API and its `/event` stream.
 //
-// Contract: everything lives under one temporary root (project/ and home/);
-// `restart()` keeps both, so sessions, todos and plugin state on disk survive.
+// Contract: everything lives under one temporary root (home/, and the projects:
+// project/ for `startOpencode`, projects/pN/ for each project a shared server
+// opens); `restart()` keeps them all, so sessions, todos and plugin state on
+// disk survive. A shared server (`sharedOpencode`) serves each test's project
+// as its own OpenCode instance, by the `directory` parameter of every request.
 // Startup never touches a package registry: every folder OpenCode installs
 // `@opencode-ai/plugin` into is pre-seeded with a finished install, and npm-name
 // plugins can be pre-seeded into OpenCode's package cache (`npmPackages`).
