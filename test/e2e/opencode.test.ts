@@ -274,18 +274,26 @@ describe("boulder with the real OpenCode", () => {
 		async () => {
 			const CHILD = "CHILD TASK: summarise the notes.";
 			let parentStep = 0;
+			let parentID = "";
 			const parentSteps = [progress(0, 2), say("Waiting for the helper."), progress(2, 2), say("Both items are done.")];
 			const { model, oc } = await setUp(({ request, server }) => {
 				if (server.userTexts(request).some((text) => text.includes(CHILD))) {
-					return { text: "Child: the notes are summarised.", delayMs: 4_000 };
+					// The child answers once boulder has deferred its parent: that, not a time, is what it waits for.
+					return waitUntil(
+						async () => (await decisions()).some((r) => r.session === parentID && r.reason === "background-busy"),
+						"boulder defers the parent while its child runs",
+					).then(() => ({ text: "Child: the notes are summarised." }));
 				}
 				return parentSteps[parentStep++] ?? say("Nothing more.");
 			});
 
 			const parent = await oc.client.createSession();
+			parentID = parent.id;
 			const child = await oc.client.createSession({ parentID: parent.id });
 			await oc.client.promptAsync(child.id, CHILD);
-			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 30_000);
+			// Polled: the model server tells its waiters of a request once its answer is chosen, and the child's
+			// answer waits for the parent's deferral.
+			await waitUntil(() => model.reached(CHILD, { role: "user", mainOnly: true }), "the child's request");
 			await oc.startTurn("Do both items.", { sessionID: parent.id });
 			await model.waitFor(() => parentStep >= 4, 60_000);
 			await oc.waitForSettled(parent.id);
