@@ -618,8 +618,10 @@ export class OpencodeServer {
 	}
 
 	/**
-	 * Ends this project: its instance in the server is disposed (its plugins stop) and its folder removed
-	 * (kept when BOULDER_E2E_KEEP=1); the server itself is stopped only when it was this project's own.
+	 * Ends this project: its instance in the server is disposed (its plugins stop). Its folder goes with the
+	 * host's, once the server process is gone: OpenCode may still write into it (`.opencode/`) just after the
+	 * dispose, and a removal racing those writes fails (ENOTEMPTY). The server itself is stopped here only when
+	 * it was this project's own.
 	 */
 	async dispose(): Promise<void> {
 		this.events?.close();
@@ -627,8 +629,6 @@ export class OpencodeServer {
 		if (this.ownsHost) return this.host.dispose();
 		if (!this.host.ended)
 			await this.client.request("POST", "/instance/dispose", undefined, 10_000).catch(() => undefined);
-		if (process.env.BOULDER_E2E_KEEP === "1") return;
-		await rm(this.projectDir, { recursive: true, force: true });
 	}
 
 	/** Sends a prompt to a new or given session and returns the session id. */
