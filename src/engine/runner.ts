@@ -39,11 +39,28 @@ export const shellRunner: Runner = {
 		// Loaded on first use: most hook runs never verify, and loading it costs start-up time.
 		const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
 		return new Promise((resolve) => {
-			const child = spawn(command, { cwd, shell: true, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+			// Listening before the spawn, not after: the group exists (and its command runs) as soon as spawn
+			// returns, and a stop signal that came before the listeners would end this process by default and
+			// leave the group running. A signal that comes once they listen is handled on the event loop, after
+			// the group is in `running`.
+			starting++;
+			listen();
+			const start = () => spawn(command, { cwd, shell: true, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+			let child: ReturnType<typeof start>;
+			try {
+				child = start();
+			} catch (error) {
+				starting--;
+				quietIfIdle();
+				throw error;
+			}
+			starting--;
 			const group = child.pid;
 			if (group !== undefined) {
-				watchGroup(group);
+				running.add(group);
 				onStart?.(group);
+			} else {
+				quietIfIdle();
 			}
 			let output = "";
 			const collect = (chunk: Buffer) => {
@@ -72,6 +89,9 @@ export const shellRunner: Runner = {
 
 /** The verify groups this process started and that still run. */
 const running = new Set<number>();
+/** Spawns under way: their group is not in `running` yet, but the listeners must already be there. */
+let starting = 0;
+let listening = false;
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
 function killAll(): void {
@@ -86,22 +106,27 @@ function onStopSignal(signal: NodeJS.Signals): void {
 	if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 
+function listen(): void {
+	if (listening) return;
+	listening = true;
+	process.on("exit", killAll);
+	for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
+}
+
 function removeHandlers(): void {
+	listening = false;
 	process.off("exit", killAll);
 	for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
 }
 
-function watchGroup(group: number): void {
-	if (running.size === 0) {
-		process.on("exit", killAll);
-		for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
-	}
-	running.add(group);
+/** Stops listening once no group runs and none is being started. */
+function quietIfIdle(): void {
+	if (running.size === 0 && starting === 0) removeHandlers();
 }
 
 function unwatchGroup(group: number): void {
 	running.delete(group);
-	if (running.size === 0) removeHandlers();
+	quietIfIdle();
 }
 
 function killGroup(pid: number | undefined): void {

@@ -53,11 +53,11 @@ const tick = (item: string): ModelStep => ({
 	],
 });
 
-/** One prompt in a new session (or the given one), until it is quiet again. */
+/** One prompt in a new session, until boulder has taken the decision that ends it. */
 async function turn(prompt: string): Promise<string> {
+	const from = await oc.decisionMark();
 	const { sessionID } = await oc.startTurn(prompt);
-	await oc.waitForIdle(sessionID, { timeoutMs: 60_000 });
-	await oc.waitForQuiet(sessionID, { quietMs: 3_000, timeoutMs: 90_000 });
+	await oc.waitForSettled(sessionID, { from, timeoutMs: 90_000 });
 	return sessionID;
 }
 

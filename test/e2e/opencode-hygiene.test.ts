@@ -69,7 +69,7 @@ describe("todo hygiene with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Do items A and B.");
 			await model.waitFor(() => turn >= steps.length, 120_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			const requests = model.mainRequests();
 			expect(requests).toHaveLength(steps.length);

@@ -28,6 +28,7 @@ import { endsInNudge } from "./support/nudges.js";
 import { type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
 import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
 import { type GlobalInstall, installGlobally, packedPackage, snapshot } from "./support/packed-package.js";
+import { waitOutSilence } from "./support/suite.js";
 import { opencodeTodoWrite, statusesAt } from "./support/todo-steps.js";
 
 const run = promisify(execFile);
@@ -132,7 +133,7 @@ describe("a new user installs boulder from the tarball and uses it with OpenCode
 			]);
 			const { sessionID } = await oc.startTurn("Work through the list.");
 			await model.waitForMainRequests(8, 90_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 3_000, timeoutMs: 60_000 });
+			await oc.waitForSettled(sessionID);
 
 			expect(model.overruns).toBe(0);
 			expect(nudges()).toBe(3);
@@ -171,9 +172,11 @@ describe("a new user installs boulder from the tarball and uses it with OpenCode
 			});
 			try {
 				teammateModel.setScenario([todoWrite(0, 3), { text: "Item A is under way; stopping here." }]);
-				const { sessionID } = await teammate.startTurn("Work through the list.");
+				const { sessionID, from } = await teammate.startTurn("Work through the list.");
 				await teammateModel.waitForMainRequests(2, 60_000);
-				await teammate.waitForQuiet(sessionID, { quietMs: 3_000, timeoutMs: 60_000 });
+				// No boulder here: nothing decides, so the turn's idle is the end; silence shows no nudge follows.
+				await teammate.waitForIdle(sessionID, { from, timeoutMs: 60_000 });
+				await waitOutSilence();
 
 				expect(asked.filter((request) => request.includes("boulder-agent")).length).toBeGreaterThan(0);
 				expect(teammateModel.mainRequests()).toHaveLength(2);

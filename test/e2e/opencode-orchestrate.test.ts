@@ -20,7 +20,7 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, requireBuild, sharedOpencode } from "./support/opencode-run.js";
 import { ORCHESTRATE_PLAN } from "./support/orchestrate.js";
 import { NUDGE, REPO, readWorks } from "./support/suite.js";
 
@@ -29,6 +29,8 @@ const NOTE = "A subagent returned";
 const SUBTASK = "SUBTASK";
 const TEST_TIMEOUT_MS = 240_000;
 
+// One server for the file; each test has its own project in it.
+const shared = sharedOpencode();
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
@@ -63,7 +65,7 @@ async function setUp(steps: ModelStep[], config: Record<string, unknown> = {}) {
 		}
 		return steps[turn++] ?? say("Done.");
 	});
-	oc = await startOpencode({
+	oc = await shared.open({
 		modelServerUrl: model.baseUrl,
 		npmPackages: { "boulder-agent": REPO },
 		plugins: ["boulder-agent"],
@@ -106,7 +108,7 @@ describe("orchestrate mode with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Orchestrate the plan.");
 			await model.waitFor(() => used() >= 7, 150_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			const requests = orchestratorRequests(model);
 			expect(toolText(model, requests[1])).toContain(WARNED);
@@ -150,7 +152,7 @@ describe("orchestrate mode with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Orchestrate the plan.");
 			await model.waitFor(() => used() >= 6, 150_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			const requests = orchestratorRequests(model);
 			expect(toolText(model, requests[1])).toContain("boulder refused your change to `src/direct.txt`");

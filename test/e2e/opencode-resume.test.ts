@@ -64,15 +64,16 @@ describe("resume context with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Work through the plan.");
 			await model.waitFor((server) => nudges(server).length === 1, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 			expect(model.mainRequests().some((request) => contextIn(model as ScriptedModelServer, request))).toBe(false);
 
 			await oc.restart();
 			model.clearRequests();
 			model.setScenario([say("Picking it up at item B."), say("Resting.")]);
+			let mark = await oc.decisionMark();
 			await oc.startTurn("Where were we?", { sessionID });
 			await model.waitFor((server) => nudges(server).length === 1, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID, { from: mark });
 
 			const [first] = model.mainRequests();
 			const context = contextIn(model, first);
@@ -91,17 +92,22 @@ describe("resume context with the real OpenCode", () => {
 			expect(carried).toEqual([expect.objectContaining({ synthetic: true })]);
 
 			model.setScenario([say("Still here.")]);
+			mark = await oc.decisionMark();
 			await oc.startTurn("And now?", { sessionID });
 			await model.waitFor((server) => server.lastUserText()?.includes("And now?") === true, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID, { from: mark });
 			const lines = (await decisions()).filter((record) => record.reason === "resume-context");
 			expect(lines).toHaveLength(1);
 			expect(String(lines[0]?.detail)).toContain("came back after a restart");
 
 			// A compaction: the summary's prompt carries where the work stands, so the summary keeps it.
 			const before = model.requests.length;
+			const compacting = oc.events.mark();
 			await oc.client.summarize(sessionID);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.events.waitFor((e) => e.type === "session.compacted" && e.properties.sessionID === sessionID, {
+				from: compacting,
+			});
+			await oc.waitForIdle(sessionID, { from: compacting });
 			const summarized = model.requests
 				.slice(before)
 				.map((request) => JSON.stringify(request.body))

@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
-import { type OpencodeServer, startOpencode } from "./support/opencode-run.js";
+import { type OpencodeServer, sharedOpencode } from "./support/opencode-run.js";
+import { waitUntil } from "./support/suite.js";
 
 // A tiny plugin: records every event it sees; with `nudge` set, it sends that
 // text once, as a synthetic part, on the first idle of each root session.
@@ -50,6 +51,13 @@ interface LogEntry {
 	properties?: Record<string, unknown>;
 }
 
+/** How many times a session went idle since event index `from`. */
+function idles(oc: OpencodeServer, sessionID: string, from: number): number {
+	return oc.events
+		.forSession(sessionID, from)
+		.filter((e) => e.type === "session.status" && (e.properties.status as { type?: string })?.type === "idle").length;
+}
+
 async function readPluginLog(oc: OpencodeServer): Promise<LogEntry[]> {
 	const text = await readFile(join(oc.projectDir, pluginLog), "utf8").catch(() => "");
 	return text
@@ -57,6 +65,9 @@ async function readPluginLog(oc: OpencodeServer): Promise<LogEntry[]> {
 		.filter((line) => line.trim())
 		.map((line) => JSON.parse(line) as LogEntry);
 }
+
+// One server for the file; each test has its own project, with its own plugin entry, in it.
+const shared = sharedOpencode();
 
 describe("OpenCode e2e infrastructure", () => {
 	let model: ScriptedModelServer;
@@ -75,7 +86,7 @@ describe("OpenCode e2e infrastructure", () => {
 	it("delivers a plugin's synthetic prompt, sent on the first idle, to the model as a user message", async () => {
 		const marker = "BOULDER-SMOKE-NUDGE-7f3a";
 		model.setScenario([{ text: "First answer." }, { text: "Answer to the nudge." }]);
-		oc = await startOpencode({
+		oc = await shared.open({
 			modelServerUrl: model.baseUrl,
 			files: {
 				"vendor/smoke-plugin/package.json": JSON.stringify({
@@ -90,9 +101,15 @@ describe("OpenCode e2e infrastructure", () => {
 			plugins: [["boulder-smoke-plugin", { nudge: marker, log: pluginLog }]],
 		});
 
-		const { sessionID } = await oc.startTurn("Say hello.");
-		await model.waitFor((s) => s.reached(marker, { role: "user", mainOnly: true }));
-		await oc.waitForQuiet(sessionID);
+		const { sessionID, from } = await oc.startTurn("Say hello.");
+		await model.waitFor((s) => s.reached(marker, { role: "user", mainOnly: true }), 60_000);
+		// The nudge's turn is over at the session's second idle; the plugin nudges once, so nothing follows it.
+		await waitUntil(() => idles(oc as OpencodeServer, sessionID, from) >= 2, "the nudge's turn ended");
+		const current = oc;
+		await waitUntil(
+			async () => (await readPluginLog(current)).some((e) => e.kind === "nudged"),
+			"the plugin logged its nudge",
+		);
 
 		const nudgedRequests = model.mainRequests().filter((r) => model.lastUserText(r) === marker);
 		expect(nudgedRequests).toHaveLength(1);
@@ -116,14 +133,14 @@ describe("OpenCode e2e infrastructure", () => {
 			{ content: "Test the parser", status: "pending", priority: "medium" },
 		];
 		model.setScenario([{ toolCalls: [{ name: "todowrite", args: { todos } }] }, { text: "Started on the parser." }]);
-		oc = await startOpencode({
+		oc = await shared.open({
 			modelServerUrl: model.baseUrl,
 			files: { "plugins/smoke-plugin.js": smokePlugin },
 			plugins: [["./plugins/smoke-plugin.js", { log: pluginLog }]],
 		});
 
 		const { sessionID, from } = await oc.startTurn("Plan the parser work.");
-		await oc.waitForIdle(sessionID, { from });
+		await oc.waitForIdle(sessionID, { from, timeoutMs: 60_000 });
 
 		expect(model.toolNames(model.mainRequests()[0])).toContain("todowrite");
 		const results = model.toolResults();

@@ -1,12 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { boulderIn } from "./support/boulder-cli.js";
 import { contentText, type ModelStep, type ScriptedModelServer, startModelServer } from "./support/openai-server.js";
-import { type OpencodeServer, requireBuild, startOpencode } from "./support/opencode-run.js";
-import { NUDGE, REPO, readDecisionLog } from "./support/suite.js";
+import { type OpencodeServer, requireBuild, sharedOpencode } from "./support/opencode-run.js";
+import { NUDGE, REPO, readDecisionLog, waitUntil } from "./support/suite.js";
 
 const CHILD = "CHILD TASK: index the archive.";
 const TEST_TIMEOUT_MS = 150_000;
 
+// One server for the file; each test has its own project in it.
+const shared = sharedOpencode();
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 
@@ -54,7 +56,7 @@ describe("the watchdog with the real OpenCode", () => {
 				}
 				return parentSteps[parentStep++] ?? say("Nothing more.");
 			});
-			oc = await startOpencode({
+			oc = await shared.open({
 				modelServerUrl: model.baseUrl,
 				npmPackages: { "boulder-agent": REPO },
 				plugins: ["boulder-agent"],
@@ -62,13 +64,22 @@ describe("the watchdog with the real OpenCode", () => {
 					"boulder.config.json": JSON.stringify({ countdownMs: 300, watchdog: { limitMs: 4_000, abort } }),
 				},
 			});
+			const current = oc;
 			const parent = await oc.client.createSession();
 			const child = await oc.client.createSession({ parentID: parent.id });
 			await oc.client.promptAsync(child.id, CHILD);
 			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 60_000);
 			await oc.startTurn("Do both items.", { sessionID: parent.id });
 			await model.waitFor(() => parentStep >= 4, 90_000);
-			await oc.waitForQuiet(parent.id, { quietMs: 2_000 });
+			// The parent's first decision after the watchdog's nudge settles it: with the child still running
+			// (not aborted) that may be a wait for it, which would come back only after the child's 120 s.
+			let nudged = -1;
+			await waitUntil(async () => {
+				const records = await readDecisionLog(current.projectDir, { missingIsEmpty: true });
+				nudged = records.findIndex((r) => r.session === parent.id && r.reason === "continue");
+				return nudged >= 0;
+			}, "the watchdog's nudge to the parent");
+			await oc.waitForSettled(parent.id, { from: nudged + 1, until: () => true });
 
 			const nudges = model
 				.mainRequests()

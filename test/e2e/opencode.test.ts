@@ -10,14 +10,22 @@ import {
 	type ScriptedModelServer,
 	startModelServer,
 } from "./support/openai-server.js";
-import { type OpencodeServer, type PluginEntry, requireBuild, startOpencode } from "./support/opencode-run.js";
-import { NUDGE, REPO, readDecisionLog, waitOutSilence } from "./support/suite.js";
+import {
+	type OpencodeServer,
+	type PluginEntry,
+	requireBuild,
+	sharedOpencode,
+	startOpencode,
+} from "./support/opencode-run.js";
+import { NUDGE, REPO, readDecisionLog, waitOutSilence, waitUntil } from "./support/suite.js";
 import { statusesAt, opencodeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const PLUGIN = join(REPO, "dist", "adapters", "opencode", "plugin.js");
 const TEST_TIMEOUT_MS = 120_000;
 
+// One server for the file; each test has its own project (and model server) in it.
+const shared = sharedOpencode();
 let model: ScriptedModelServer | undefined;
 let oc: OpencodeServer | undefined;
 const { boulderOk } = boulderIn(() => (oc as OpencodeServer).cliPlace);
@@ -40,12 +48,14 @@ interface Setup {
 	plugins?: PluginEntry[];
 	files?: Record<string, string>;
 	opencode?: Record<string, unknown>;
+	/** A server of its own: for a test that changes what the whole server sees (its HOME's global config). */
+	ownServer?: boolean;
 }
 
 async function setUp(scenario: ModelStep[] | Parameters<ScriptedModelServer["setScenario"]>[0], setup: Setup = {}) {
 	model = await startModelServer({ fallback: { text: "Nothing more to do." } });
 	model.setScenario(scenario);
-	oc = await startOpencode({
+	const project = {
 		modelServerUrl: model.baseUrl,
 		npmPackages: { "boulder-agent": REPO },
 		plugins: setup.plugins ?? ["boulder-agent"],
@@ -54,7 +64,8 @@ async function setUp(scenario: ModelStep[] | Parameters<ScriptedModelServer["set
 			...setup.files,
 		},
 		...(setup.opencode ? { config: setup.opencode } : {}),
-	});
+	};
+	oc = await (setup.ownServer ? startOpencode(project) : shared.open(project));
 	return { model, oc };
 }
 
@@ -90,7 +101,7 @@ describe("boulder with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Work through the list.");
 			await model.waitForMainRequests(9, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			expect(model.overruns).toBe(0);
 			expect(nudges(model)).toHaveLength(3);
@@ -111,7 +122,7 @@ describe("boulder with the real OpenCode", () => {
 					say("Still thinking."),
 					say("Thinking some more."),
 				],
-				{ plugins: [] },
+				{ plugins: [], ownServer: true },
 			);
 			const installed = await boulderOk("install", "opencode", "--user");
 			const file = /Installed boulder's OpenCode plugin in (.+)\.\n/.exec(installed)?.[1] ?? "";
@@ -121,7 +132,7 @@ describe("boulder with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Fix both items.");
 			await model.waitForMainRequests(5, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			expect(model.mainRequests()).toHaveLength(5);
 			expect(nudges(model)).toHaveLength(3);
@@ -170,7 +181,7 @@ describe("boulder with the real OpenCode", () => {
 
 			await oc.client.replyQuestion(String(asked.properties.id), [["Postgres"]]);
 			await model.waitForMainRequests(5, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			const all = model.mainRequests();
 			const first = nudges(model)[0] as RecordedRequest;
@@ -190,15 +201,16 @@ describe("boulder with the real OpenCode", () => {
 			const { sessionID } = await oc.startTurn("Do both items.");
 			await model.waitForMainRequests(2, 30_000);
 			await oc.client.abort(sessionID);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			expect(nudges(model)).toHaveLength(0);
 			expect(await boulderOk("why")).toMatch(/the run was interrupted/);
 
 			model.setScenario([say("Carrying on with item A."), progress(2, 2), say("Both done.")]);
+			const mark = await oc.decisionMark();
 			const next = await oc.startTurn("Carry on, please.", { sessionID });
 			await model.waitFor((server) => nudges(server).length > 0, 30_000);
-			await oc.waitForQuiet(next.sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(next.sessionID, { from: mark });
 
 			const reasons = (await decisions()).map((record) => `${record.kind}:${record.reason}`);
 			const aborted = reasons.indexOf("event:user-aborted");
@@ -234,14 +246,19 @@ describe("boulder with the real OpenCode", () => {
 
 			const { sessionID, from } = await oc.startTurn("Do both items.");
 			await model.waitForMainRequests(4, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
+			// The second instance notes each idle as OpenCode hands it the event, maybe after boulder decided.
+			const secondLog = join(oc.projectDir, "second-instance.log");
+			const idleNotes = async () =>
+				(await readFile(secondLog, "utf8").catch(() => "")).split("\n").filter((line) => line === "idle").length;
+			await waitUntil(async () => (await idleNotes()) >= 4, "the second instance saw both turns' idles");
 
 			const firstIdle = oc.events.events.slice(from).findIndex((e) => e.type === "session.idle");
 			const idles = oc.events.events
 				.slice(from, from + firstIdle + 1)
 				.filter((e) => e.type === "session.idle" || (e.type === "session.status" && statusOf(e) === "idle"));
 			expect(idles.map((e) => e.type)).toEqual(["session.status", "session.idle"]);
-			const second = (await readFile(join(oc.projectDir, "second-instance.log"), "utf8")).split("\n");
+			const second = (await readFile(secondLog, "utf8")).split("\n");
 			expect(second.filter((line) => line === "loaded")).toHaveLength(1);
 			expect(second.filter((line) => line === "idle").length).toBeGreaterThanOrEqual(4);
 			expect(nudges(model)).toHaveLength(1);
@@ -257,22 +274,30 @@ describe("boulder with the real OpenCode", () => {
 		async () => {
 			const CHILD = "CHILD TASK: summarise the notes.";
 			let parentStep = 0;
+			let parentID = "";
 			const parentSteps = [progress(0, 2), say("Waiting for the helper."), progress(2, 2), say("Both items are done.")];
 			const { model, oc } = await setUp(({ request, server }) => {
 				if (server.userTexts(request).some((text) => text.includes(CHILD))) {
-					return { text: "Child: the notes are summarised.", delayMs: 4_000 };
+					// The child answers once boulder has deferred its parent: that, not a time, is what it waits for.
+					return waitUntil(
+						async () => (await decisions()).some((r) => r.session === parentID && r.reason === "background-busy"),
+						"boulder defers the parent while its child runs",
+					).then(() => ({ text: "Child: the notes are summarised." }));
 				}
 				return parentSteps[parentStep++] ?? say("Nothing more.");
 			});
 
 			const parent = await oc.client.createSession();
+			parentID = parent.id;
 			const child = await oc.client.createSession({ parentID: parent.id });
 			await oc.client.promptAsync(child.id, CHILD);
-			await model.waitFor((server) => server.reached(CHILD, { role: "user", mainOnly: true }), 30_000);
+			// Polled: the model server tells its waiters of a request once its answer is chosen, and the child's
+			// answer waits for the parent's deferral.
+			await waitUntil(() => model.reached(CHILD, { role: "user", mainOnly: true }), "the child's request");
 			await oc.startTurn("Do both items.", { sessionID: parent.id });
 			await model.waitFor(() => parentStep >= 4, 60_000);
-			await oc.waitForQuiet(parent.id, { quietMs: 2_000 });
-			await oc.waitForQuiet(child.id, { quietMs: 500 });
+			await oc.waitForSettled(parent.id);
+			await oc.waitForSettled(child.id);
 
 			const childRequests = model
 				.mainRequests()
@@ -312,7 +337,7 @@ describe("boulder with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Roll the plan.");
 			await model.waitForMainRequests(4, 60_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 2_000 });
+			await oc.waitForSettled(sessionID);
 
 			expect(model.overruns).toBe(0);
 			expect(nudges(model)).toHaveLength(1);
@@ -335,7 +360,7 @@ describe("boulder with the real OpenCode", () => {
 
 			const { sessionID } = await oc.startTurn("Do the three items.");
 			await model.waitForMainRequests(2, 30_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 1_500 });
+			await oc.waitForSettled(sessionID);
 			expect(nudges(model)).toHaveLength(0);
 
 			const before = model.requests.length;
@@ -347,24 +372,27 @@ describe("boulder with the real OpenCode", () => {
 			expect(answers).toEqual([expect.objectContaining({ ignored: true })]);
 
 			model.setScenario([progress(1, 3), say("Item A is done.")]);
+			let mark = await oc.decisionMark();
 			let turn = await oc.startTurn("Start with A, then do the rest.", { sessionID });
 			await model.waitForMainRequests(4, 30_000);
-			await oc.waitForQuiet(turn.sessionID, { quietMs: 1_500 });
+			await oc.waitForSettled(turn.sessionID, { from: mark });
 
 			await oc.restart();
 			model.setScenario([say("I will carry on later.")]);
+			mark = await oc.decisionMark();
 			turn = await oc.startTurn("Carry on.", { sessionID });
 			await model.waitForMainRequests(5, 30_000);
-			await oc.waitForQuiet(turn.sessionID, { quietMs: 1_500 });
+			await oc.waitForSettled(turn.sessionID, { from: mark });
 
 			expect(nudges(model)).toHaveLength(0);
 			expect(await boulderOk("why", "--session", sessionID)).toMatch(/\/boulder stop/);
 			expect(model.userTexts().join("\n")).not.toContain("stopped for this session");
 
 			model.setScenario([progress(3, 3), say("All three are done.")]);
+			mark = await oc.decisionMark();
 			await expect(oc.client.command(sessionID, "boulder", "go")).rejects.toThrow(/500/);
 			await model.waitFor((server) => nudges(server).length > 0, 30_000);
-			await oc.waitForQuiet(sessionID, { quietMs: 1_500 });
+			await oc.waitForSettled(sessionID, { from: mark });
 			expect(nudges(model)).toHaveLength(1);
 		},
 		TEST_TIMEOUT_MS,

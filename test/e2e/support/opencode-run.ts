@@ -2,8 +2,11 @@
 // throwaway project with a throwaway HOME, against a scripted model server, and
 // gives tests a small typed client for its HTTP API and its `/event` stream.
 //
-// Contract: everything lives under one temporary root (project/ and home/);
-// `restart()` keeps both, so sessions, todos and plugin state on disk survive.
+// Contract: everything lives under one temporary root (home/, and the projects:
+// project/ for `startOpencode`, projects/pN/ for each project a shared server
+// opens); `restart()` keeps them all, so sessions, todos and plugin state on
+// disk survive. A shared server (`sharedOpencode`) serves each test's project
+// as its own OpenCode instance, by the `directory` parameter of every request.
 // Startup never touches a package registry: every folder OpenCode installs
 // `@opencode-ai/plugin` into is pre-seeded with a finished install, and npm-name
 // plugins can be pre-seeded into OpenCode's package cache (`npmPackages`).
@@ -16,10 +19,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Event, Message, Part, Session, SessionStatus, Todo } from "@opencode-ai/sdk";
+import { afterAll } from "vitest";
 import type { CliPlace } from "./boulder-cli.js";
 import { harnessBin } from "./harnesses.js";
 import { homeFolders, isolatedEnv } from "./isolated-env.js";
-import { requireBuilt, SILENCE_MS } from "./suite.js";
+import { type DecisionRecord, readDecisionLog, requireBuilt } from "./suite.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The pinned OpenCode binary. */
@@ -32,7 +36,20 @@ export const SMALL_MODEL_ID = "small";
 
 export type PluginEntry = string | [string, Record<string, unknown>];
 
-export interface OpencodeOptions {
+/** What a server process is started with: shared by every project it serves. */
+export interface HostOptions {
+	/** Extra environment for the server process. */
+	env?: Record<string, string>;
+	/** Per-start timeout. Default 60 s. */
+	startTimeoutMs?: number;
+	logLevel?: "DEBUG" | "INFO" | "WARN" | "ERROR";
+}
+
+/** Everything of a server and one project in it (`startOpencode`). */
+export type OpencodeOptions = HostOptions & ProjectOptions;
+
+/** One project's folder and opencode.json. */
+export interface ProjectOptions {
 	/** Base URL of the OpenAI-compatible model server, ending in `/v1`. */
 	modelServerUrl: string;
 	/** `plugin` entries of the project's opencode.json. */
@@ -47,13 +64,8 @@ export interface OpencodeOptions {
 	 * (symlinked into OpenCode's package cache).
 	 */
 	npmPackages?: Record<string, string>;
-	/** Extra environment for the server process. */
-	env?: Record<string, string>;
 	/** `git init` the project so OpenCode takes it as its own worktree. Default true. */
 	git?: boolean;
-	/** Per-start timeout. Default 60 s. */
-	startTimeoutMs?: number;
-	logLevel?: "DEBUG" | "INFO" | "WARN" | "ERROR";
 }
 
 export interface PromptOptions {
@@ -96,10 +108,21 @@ export class OpencodeHttpError extends Error {
 
 /** Typed calls to the OpenCode server's HTTP API. */
 export class OpencodeClient {
-	constructor(readonly baseUrl: string) {}
+	/** `directory`: the project every request is about (OpenCode's `directory` parameter); unset, the server's own folder. */
+	constructor(
+		readonly baseUrl: string,
+		readonly directory?: string,
+	) {}
+
+	/** The URL of a path on this server, for this client's project. */
+	url(path: string): URL {
+		const url = new URL(path, this.baseUrl);
+		if (this.directory) url.searchParams.set("directory", this.directory);
+		return url;
+	}
 
 	async request<T>(method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<T> {
-		const res = await fetch(new URL(path, this.baseUrl), {
+		const res = await fetch(this.url(path), {
 			method,
 			headers: body === undefined ? {} : { "content-type": "application/json" },
 			body: body === undefined ? undefined : JSON.stringify(body),
@@ -198,7 +221,7 @@ export class OpencodeClient {
 
 	/** Opens the `/event` SSE stream and collects every event. */
 	subscribe(): Promise<EventStream> {
-		return EventStream.open(new URL("/event", this.baseUrl).href);
+		return EventStream.open(this.url("/event").href);
 	}
 }
 
@@ -322,48 +345,63 @@ export interface WaitOptions {
 	timeoutMs?: number;
 }
 
-/** A running (or stopped) `opencode serve` in its own throwaway folders. */
-export class OpencodeServer {
-	client: OpencodeClient;
-	/** Events since the current process started (reopened on restart). */
-	events!: EventStream;
+/**
+ * One `opencode serve` process and its throwaway HOME. It serves any number of
+ * projects, each its own folder, told apart by OpenCode's `directory`
+ * parameter: each gets its own instance (its own opencode.json, plugins,
+ * sessions and event stream) in the one process, so a suite pays for one
+ * server start, not one per test.
+ */
+export class OpencodeHost {
 	port = 0;
+	/** The projects open now; a restart reconnects each. */
+	readonly projects = new Set<OpencodeServer>();
 	private child: ChildProcess | undefined;
 	private output: string[] = [];
 	private exited: Promise<void> = Promise.resolve();
+	private opened = 0;
 
 	private constructor(
 		readonly root: string,
-		readonly options: OpencodeOptions,
-	) {
-		this.client = new OpencodeClient("http://127.0.0.1:1");
-	}
+		readonly options: HostOptions,
+		/** The server's working folder: the project of `startOpencode`, an empty folder for a shared host. */
+		private cwd: string,
+	) {}
 
-	/** Creates the throwaway folders, writes the config and starts the server. */
-	static async start(options: OpencodeOptions): Promise<OpencodeServer> {
+	/** Creates the throwaway HOME and starts the server (in an empty folder of its own). */
+	static async start(options: HostOptions = {}): Promise<OpencodeHost> {
 		const root = await mkdtemp(join(tmpdir(), "boulder-e2e-opencode-"));
-		const server = new OpencodeServer(root, options);
+		const host = new OpencodeHost(root, options, join(root, "base"));
 		try {
-			await server.prepare();
-			await server.launch();
+			await host.prepareHome();
+			await mkdir(host.cwd, { recursive: true });
+			await host.launch();
 		} catch (error) {
-			await server.dispose();
+			await host.dispose();
 			throw error;
 		}
-		return server;
+		return host;
 	}
 
-	get projectDir(): string {
-		return join(this.root, "project");
+	/** A host that serves one project, started in that project's folder (what `startOpencode` gives). */
+	static async startWith(options: OpencodeOptions): Promise<OpencodeServer> {
+		const root = await mkdtemp(join(tmpdir(), "boulder-e2e-opencode-"));
+		const host = new OpencodeHost(root, options, join(root, "project"));
+		const project = new OpencodeServer(host, join(root, "project"), options, true);
+		try {
+			await host.prepareHome();
+			await project.prepare();
+			await host.launch();
+			await project.connect();
+		} catch (error) {
+			await project.dispose();
+			throw error;
+		}
+		return project;
 	}
 
 	get homeDir(): string {
 		return join(this.root, "home");
-	}
-
-	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
-	get cliPlace(): CliPlace {
-		return { cwd: this.projectDir, env: { ...process.env, ...homeFolders(this.homeDir), NO_COLOR: "1" } };
 	}
 
 	get url(): string {
@@ -379,15 +417,30 @@ export class OpencodeServer {
 		return this.output.join("");
 	}
 
-	/** Stops the process and starts it again on the same folders (new port). */
+	/** A new project folder served by this process (see `ProjectOptions`); `dispose()` it at the end of its test. */
+	async open(options: ProjectOptions): Promise<OpencodeServer> {
+		this.opened += 1;
+		const project = new OpencodeServer(this, join(this.root, "projects", `p${this.opened}`), options, false);
+		try {
+			await project.prepare();
+			await project.connect();
+		} catch (error) {
+			await project.dispose();
+			throw error;
+		}
+		return project;
+	}
+
+	/** Stops the process and starts it again on the same folders (new port); every open project reconnects. */
 	async restart(): Promise<void> {
 		await this.stop();
 		await this.launch();
+		for (const project of this.projects) await project.connect();
 	}
 
 	/** Kills the server's process group; folders stay. */
 	async stop(): Promise<void> {
-		this.events?.close();
+		for (const project of this.projects) project.events?.close();
 		const child = this.child;
 		if (!child || child.exitCode !== null || child.signalCode !== null) return;
 		const killGroup = (signal: NodeJS.Signals) => {
@@ -407,8 +460,175 @@ export class OpencodeServer {
 	/** Stops the server and removes its folders (kept when BOULDER_E2E_KEEP=1). */
 	async dispose(): Promise<void> {
 		await this.stop();
+		this.projects.clear();
 		if (process.env.BOULDER_E2E_KEEP === "1") return;
 		await rm(this.root, { recursive: true, force: true });
+	}
+
+	/** Fails with the server's recent output. */
+	failure(why: string): Error {
+		return new Error(`opencode serve: ${why}\n--- output ---\n${this.logs().slice(-4_000)}`);
+	}
+
+	/** Whether the process has ended. */
+	get ended(): boolean {
+		const child = this.child;
+		return !child || child.exitCode !== null || child.signalCode !== null;
+	}
+
+	private async prepareHome(): Promise<void> {
+		for (const dir of xdgDirs(this.homeDir)) await mkdir(dir, { recursive: true });
+		await seedPluginInstall(join(this.homeDir, ".config", "opencode"));
+	}
+
+	private async launch(): Promise<void> {
+		const port = await freePort();
+		const env = childEnv(this.homeDir, this.options.env ?? {});
+		const child = spawn(
+			opencodeBin,
+			[
+				"serve",
+				"--port",
+				String(port),
+				"--hostname",
+				"127.0.0.1",
+				"--print-logs",
+				"--log-level",
+				this.options.logLevel ?? "INFO",
+			],
+			{ cwd: this.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+		);
+		this.child = child;
+		this.port = port;
+		if (child.pid) liveGroups.add(child.pid);
+		child.once("exit", () => {
+			if (child.pid) liveGroups.delete(child.pid);
+		});
+		this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+		let listening = false;
+		const onData = (chunk: Buffer) => {
+			const text = chunk.toString("utf8");
+			this.output.push(text);
+			if (text.includes("server listening on")) listening = true;
+		};
+		child.stdout?.on("data", onData);
+		child.stderr?.on("data", onData);
+		let spawnError: Error | undefined;
+		child.once("error", (error) => {
+			spawnError = error;
+		});
+
+		const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
+		const fail = async (why: string) => {
+			await this.stop();
+			throw this.failure(`did not start: ${why}`);
+		};
+		// The line is the one sign the port is open; OpenCode prints it once, so this polls the flag set above.
+		while (!listening) {
+			if (spawnError) return fail(spawnError.message);
+			if (child.exitCode !== null || child.signalCode !== null)
+				return fail(`exited (${child.exitCode ?? child.signalCode})`);
+			if (Date.now() > deadline) return fail("no 'listening' line in time");
+			await sleep(25);
+		}
+		await bootInstance(new OpencodeClient(this.url), this, deadline);
+	}
+}
+
+/**
+ * Asks for a project's sessions until the server answers. A request that
+ * arrives while an instance boots can stay unanswered, so the probe uses
+ * short, growing timeouts. The first request for a folder boots its instance,
+ * which loads its plugins.
+ */
+async function bootInstance(client: OpencodeClient, host: OpencodeHost, deadline: number): Promise<void> {
+	let attemptMs = 1_000;
+	for (;;) {
+		try {
+			await client.request("GET", "/session", undefined, attemptMs);
+			return;
+		} catch (error) {
+			if (host.ended) throw host.failure("exited");
+			if (Date.now() > deadline) throw host.failure(`no answer in time (${String(error)})`);
+			attemptMs = Math.min(attemptMs * 2, 8_000);
+			await sleep(50);
+		}
+	}
+}
+
+/** One project (a folder with its opencode.json) served by an `OpencodeHost`. */
+export class OpencodeServer {
+	client: OpencodeClient;
+	/** Events of this project since the server process started (reopened on restart). */
+	events!: EventStream;
+
+	constructor(
+		readonly host: OpencodeHost,
+		readonly projectDir: string,
+		readonly options: ProjectOptions,
+		/** Whether this project's host is its own: disposing the project disposes the host. */
+		private readonly ownsHost: boolean,
+	) {
+		this.client = new OpencodeClient("http://127.0.0.1:1", projectDir);
+	}
+
+	/** Creates the throwaway folders, writes the config and starts the server. */
+	static start(options: OpencodeOptions): Promise<OpencodeServer> {
+		return OpencodeHost.startWith(options);
+	}
+
+	get root(): string {
+		return this.host.root;
+	}
+
+	get homeDir(): string {
+		return this.host.homeDir;
+	}
+
+	/** Where the real boulder CLI runs as this server's user: in its project, with its HOME and XDG folders. */
+	get cliPlace(): CliPlace {
+		return { cwd: this.projectDir, env: { ...process.env, ...homeFolders(this.homeDir), NO_COLOR: "1" } };
+	}
+
+	get port(): number {
+		return this.host.port;
+	}
+
+	get url(): string {
+		return this.host.url;
+	}
+
+	get pid(): number | undefined {
+		return this.host.pid;
+	}
+
+	/** stdout and stderr of every server process of the host so far. */
+	logs(): string {
+		return this.host.logs();
+	}
+
+	/** Restarts the server process (every project of the host reconnects); the folders stay. */
+	restart(): Promise<void> {
+		return this.host.restart();
+	}
+
+	/** Stops the server process; folders stay. */
+	stop(): Promise<void> {
+		return this.host.stop();
+	}
+
+	/**
+	 * Ends this project: its instance in the server is disposed (its plugins stop). Its folder goes with the
+	 * host's, once the server process is gone: OpenCode may still write into it (`.opencode/`) just after the
+	 * dispose, and a removal racing those writes fails (ENOTEMPTY). The server itself is stopped here only when
+	 * it was this project's own.
+	 */
+	async dispose(): Promise<void> {
+		this.events?.close();
+		this.host.projects.delete(this);
+		if (this.ownsHost) return this.host.dispose();
+		if (!this.host.ended)
+			await this.client.request("POST", "/instance/dispose", undefined, 10_000).catch(() => undefined);
 	}
 
 	/** Sends a prompt to a new or given session and returns the session id. */
@@ -427,32 +647,51 @@ export class OpencodeServer {
 		return this.events.waitForIdle(sessionID, options);
 	}
 
+	/** Index to pass as `from` to `waitForSettled`: the number of decision records so far. */
+	async decisionMark(): Promise<number> {
+		return (await readDecisionLog(this.projectDir, { missingIsEmpty: true })).length;
+	}
+
 	/**
-	 * Waits until a session has been idle, with no event of its own, for `quietMs`
-	 * (`SILENCE_MS` unless told). For "nothing more happens" checks after a plugin
-	 * had its chance to act: a wait on silence, where a wait on the event that
-	 * proves the outcome would be better (docs/architecture.md, "Time in tests").
+	 * Waits until boulder has taken, at or after record `from`, the decision that ends a session's chain of
+	 * turns, and the session is idle: the outcome a test then looks at. Ending: anything but a nudge
+	 * (`inject`, `verify`, which runs the checks and decides again) or a skip that comes back by itself
+	 * (`background-busy`: decided again when the subagent stops; a `retryAt`: decided again then). Nothing
+	 * happens after it until someone writes. `until` replaces the test for one that ends otherwise.
 	 */
-	async waitForQuiet(sessionID: string, options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
-		const quietMs = options.quietMs ?? SILENCE_MS;
-		const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+	async waitForSettled(
+		sessionID: string,
+		options: { from?: number; timeoutMs?: number; until?: (record: DecisionRecord) => boolean } = {},
+	): Promise<DecisionRecord> {
+		const ends = options.until ?? endsTheChain;
+		const timeoutMs = options.timeoutMs ?? 60_000;
+		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const before = this.events.forSession(sessionID).length;
-			await sleep(quietMs);
-			const busy = (await this.client.status())[sessionID];
-			if (this.events.forSession(sessionID).length === before && (!busy || busy.type === "idle")) return;
-			if (Date.now() > deadline) throw new Error(`session ${sessionID} not quiet within the timeout`);
+			const records = (await readDecisionLog(this.projectDir, { missingIsEmpty: true }))
+				.slice(options.from ?? 0)
+				.filter((record) => record.session === sessionID && record.kind !== "event");
+			const last = records.at(-1);
+			if (last && ends(last)) {
+				const status = (await this.client.status())[sessionID];
+				if (!status || status.type === "idle") return last;
+			}
+			if (Date.now() > deadline) {
+				const seen = records.map((record) => `${record.kind}:${record.reason}`).join(", ") || "none";
+				throw new Error(`session ${sessionID} not settled within ${timeoutMs} ms; its decisions: ${seen}`);
+			}
+			await sleep(POLL_MS);
 		}
 	}
 
-	private async prepare(): Promise<void> {
+	/** Writes the project's files, its opencode.json and seeded installs. */
+	async prepare(): Promise<void> {
 		const { options } = this;
 		await mkdir(this.projectDir, { recursive: true });
-		for (const dir of xdgDirs(this.homeDir)) await mkdir(dir, { recursive: true });
 		if (options.git !== false) {
 			const git = (...args: string[]) => execFileSync("git", args, { cwd: this.projectDir, stdio: "ignore" });
 			git("init", "-q");
-			// OpenCode names a project by its first commit; without one it is "global".
+			// OpenCode names a project by its first commit; without one it is "global". The folder's path in
+			// the message keeps two projects made in the same second apart.
 			git(
 				"-c",
 				"user.name=e2e",
@@ -464,7 +703,7 @@ export class OpencodeServer {
 				"-q",
 				"--allow-empty",
 				"-m",
-				"init",
+				`init ${this.projectDir}`,
 			);
 		}
 		for (const [path, content] of Object.entries(options.files ?? {})) {
@@ -473,11 +712,19 @@ export class OpencodeServer {
 			await writeFile(target, content);
 		}
 		await writeFile(join(this.projectDir, "opencode.json"), `${JSON.stringify(this.config(), null, 2)}\n`);
-		await seedPluginInstall(join(this.homeDir, ".config", "opencode"));
 		await seedPluginInstall(join(this.projectDir, ".opencode"));
 		for (const [name, dir] of Object.entries(options.npmPackages ?? {})) {
 			await seedCachedPackage(join(this.homeDir, ".cache", "opencode"), name, resolve(this.projectDir, dir));
 		}
+	}
+
+	/** Boots this project's instance in the (re)started server and opens its event stream. */
+	async connect(): Promise<void> {
+		this.client = new OpencodeClient(this.host.url, this.projectDir);
+		await bootInstance(this.client, this.host, Date.now() + (this.host.options.startTimeoutMs ?? 60_000));
+		this.events = await this.client.subscribe();
+		this.host.projects.add(this);
+		await this.events.waitFor((e) => e.type === "server.connected", { timeoutMs: 10_000 }).catch(() => undefined);
 	}
 
 	private config(): Record<string, unknown> {
@@ -501,75 +748,6 @@ export class OpencodeServer {
 		};
 		if (this.options.plugins) base.plugin = this.options.plugins;
 		return deepMerge(base, this.options.config ?? {});
-	}
-
-	private async launch(): Promise<void> {
-		const port = await freePort();
-		const env = childEnv(this.homeDir, this.options.env ?? {});
-		const child = spawn(
-			opencodeBin,
-			[
-				"serve",
-				"--port",
-				String(port),
-				"--hostname",
-				"127.0.0.1",
-				"--print-logs",
-				"--log-level",
-				this.options.logLevel ?? "INFO",
-			],
-			{ cwd: this.projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-		);
-		this.child = child;
-		this.port = port;
-		if (child.pid) liveGroups.add(child.pid);
-		child.once("exit", () => {
-			if (child.pid) liveGroups.delete(child.pid);
-		});
-		this.client = new OpencodeClient(this.url);
-		this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
-		let listening = false;
-		const onData = (chunk: Buffer) => {
-			const text = chunk.toString("utf8");
-			this.output.push(text);
-			if (text.includes("server listening on")) listening = true;
-		};
-		child.stdout?.on("data", onData);
-		child.stderr?.on("data", onData);
-		let spawnError: Error | undefined;
-		child.once("error", (error) => {
-			spawnError = error;
-		});
-
-		const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
-		const fail = async (why: string) => {
-			await this.stop();
-			throw new Error(`opencode serve did not start: ${why}\n--- output ---\n${this.logs().slice(-4_000)}`);
-		};
-		while (!listening) {
-			if (spawnError) return fail(spawnError.message);
-			if (child.exitCode !== null || child.signalCode !== null)
-				return fail(`exited (${child.exitCode ?? child.signalCode})`);
-			if (Date.now() > deadline) return fail("no 'listening' line in time");
-			await sleep(25);
-		}
-		// A request that arrives while the first instance boots can stay unanswered,
-		// so probe with short, growing timeouts. The probe also boots the project
-		// instance, which loads the plugins.
-		let attemptMs = 1_000;
-		for (;;) {
-			try {
-				await this.client.request("GET", "/session", undefined, attemptMs);
-				break;
-			} catch (error) {
-				if (child.exitCode !== null) return fail(`exited (${child.exitCode})`);
-				if (Date.now() > deadline) return fail(`no answer in time (${String(error)})`);
-				attemptMs = Math.min(attemptMs * 2, 8_000);
-				await sleep(50);
-			}
-		}
-		this.events = await this.client.subscribe();
-		await this.events.waitFor((e) => e.type === "server.connected", { timeoutMs: 10_000 }).catch(() => undefined);
 	}
 }
 
@@ -627,6 +805,16 @@ export async function seedCachedPackage(opencodeCacheDir: string, name: string, 
 	const target = join(opencodeCacheDir, "packages", spec, "node_modules", bare);
 	await mkdir(dirname(target), { recursive: true });
 	if (!existsSync(target)) await symlink(packageDir, target, "dir");
+}
+
+/** How often a wait on a file (the decision log) looks again. */
+const POLL_MS = 50;
+
+/** Whether a decision ends its session's chain of turns (see `waitForSettled`). */
+export function endsTheChain(record: DecisionRecord): boolean {
+	if (record.kind === "inject" || record.kind === "verify") return false;
+	if (record.reason === "background-busy") return false;
+	return typeof record.retryAt !== "number";
 }
 
 function promptBody(input: string | TextPartInput[], options: PromptOptions): Record<string, unknown> {
@@ -698,3 +886,26 @@ function sleep(ms: number): Promise<void> {
 }
 
 export type { Event, Message, Part, Session, SessionStatus, Todo };
+
+/**
+ * One server process for a whole test file (started on first use, stopped after the file): each test
+ * `open()`s its own project in it, with its own opencode.json, plugins and files, and `dispose()`s it.
+ * A test that changes what the whole server sees (its HOME's global config, its environment) starts its
+ * own with `startOpencode` instead.
+ */
+export function sharedOpencode(options: HostOptions = {}): { open(project: ProjectOptions): Promise<OpencodeServer> } {
+	let host: Promise<OpencodeHost> | undefined;
+	afterAll(async () => {
+		const started = await host?.catch(() => undefined);
+		await started?.dispose();
+	});
+	return {
+		async open(project) {
+			host ??= OpencodeHost.start(options).catch((error: unknown) => {
+				host = undefined;
+				throw error;
+			});
+			return (await host).open(project);
+		},
+	};
+}

@@ -38,6 +38,22 @@ export function waitOutSilence(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, SILENCE_MS));
 }
 
+/**
+ * Waits until `check` holds (looking again every 50 ms), for an outcome that shows in a file rather than
+ * in an event: fails naming `what` after `timeoutMs`.
+ */
+export async function waitUntil(
+	check: () => Promise<boolean> | boolean,
+	what: string,
+	timeoutMs = 60_000,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 /** One line of `.boulder/decisions.jsonl`. */
 export type DecisionRecord = Record<string, unknown>;
 
