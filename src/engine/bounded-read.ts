@@ -191,3 +191,25 @@ function problemOf(file: string, error: unknown): FileProblem {
 	const message = error instanceof Error ? error.message : String(error);
 	return new FileProblem(file, "unreadable", message, { cause: error });
 }
+
+/**
+ * The whole lines of the last `tailBytes` of a regular file, oldest first: a
+ * line cut by the start of the window is dropped. For readers that want the
+ * newest record of a kind in a log that only grows (a goal's state in a
+ * transcript). Opened without blocking, as `openRegularFile`.
+ *
+ * Contract: rejects with a `FileProblem` when the file cannot be opened or read.
+ */
+export async function readTailLines(file: string, tailBytes: number): Promise<string[]> {
+	const { handle, size } = await openRegularFile(file);
+	try {
+		const start = Math.max(0, size - tailBytes);
+		const buffer = Buffer.alloc(size - start);
+		await readAt(file, handle, buffer, 0, start);
+		const lines = buffer.toString("utf8").split("\n");
+		if (start > 0) lines.shift();
+		return lines;
+	} finally {
+		await handle.close();
+	}
+}

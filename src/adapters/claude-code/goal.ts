@@ -17,7 +17,7 @@
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
-import { openRegularFile, readAt } from "../../engine/bounded-read.js";
+import { readTailLines } from "../../engine/bounded-read.js";
 
 /** How much of the transcript's end is read. */
 export const GOAL_TAIL_BYTES = 256 * 1024;
@@ -26,18 +26,8 @@ const CLEAR = /^\s*(clear|off|stop|cancel)\b/i;
 
 /** The condition of the goal active in this transcript, or null. */
 export async function activeGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
-	// Only a regular file, opened without blocking: a FIFO or a device in the transcript's place is a problem, never a wait.
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const start = Math.max(0, size - tailBytes);
-		const buffer = Buffer.alloc(size - start);
-		await readAt(file, handle, buffer, 0, start);
-		const lines = buffer.toString("utf8").split("\n");
-		if (start > 0) lines.shift();
-		return goalOfLines(lines);
-	} finally {
-		await handle.close();
-	}
+	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
+	return goalOfLines(await readTailLines(file, tailBytes));
 }
 
 /** Pure: the active goal's condition from transcript lines, oldest first; null when none is active. */

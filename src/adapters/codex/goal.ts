@@ -31,7 +31,7 @@
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
-import { openRegularFile, readAt } from "../../engine/bounded-read.js";
+import { readTailLines } from "../../engine/bounded-read.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the rollout's end is read. */
@@ -54,18 +54,8 @@ export interface CodexGoalReading {
 
 /** The goal and the last turn's start, read from the end of the rollout. */
 export async function readCodexGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<CodexGoalReading> {
-	// Only a regular file, opened without blocking: a FIFO in the rollout's place is a problem, never a wait.
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const start = Math.max(0, size - tailBytes);
-		const buffer = Buffer.alloc(size - start);
-		await readAt(file, handle, buffer, 0, start);
-		const lines = buffer.toString("utf8").split("\n");
-		if (start > 0) lines.shift();
-		return goalOfRolloutLines(lines);
-	} finally {
-		await handle.close();
-	}
+	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
+	return goalOfRolloutLines(await readTailLines(file, tailBytes));
 }
 
 /**

@@ -21,7 +21,7 @@
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no autopilot.
  */
-import { openRegularFile, readAt } from "../../engine/bounded-read.js";
+import { readTailLines } from "../../engine/bounded-read.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the log's end is read: the last user message is in the current turn. */
@@ -39,18 +39,8 @@ export const AUTOPILOT_PROMPT_START = "You have not yet marked the task as compl
 
 /** Whether the session's event log says autopilot is on. */
 export async function readAutopilot(file: string, tailBytes = AUTOPILOT_TAIL_BYTES): Promise<boolean> {
-	// Only a regular file, opened without blocking: a FIFO in the log's place is a problem, never a wait.
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const start = Math.max(0, size - tailBytes);
-		const buffer = Buffer.alloc(size - start);
-		await readAt(file, handle, buffer, 0, start);
-		const lines = buffer.toString("utf8").split("\n");
-		if (start > 0) lines.shift();
-		return autopilotOfLines(lines);
-	} finally {
-		await handle.close();
-	}
+	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
+	return autopilotOfLines(await readTailLines(file, tailBytes));
 }
 
 /** Pure: whether the newest line that says the mode says autopilot; lines oldest first. */

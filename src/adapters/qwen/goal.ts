@@ -21,7 +21,7 @@
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
-import { openRegularFile, readAt } from "../../engine/bounded-read.js";
+import { readTailLines } from "../../engine/bounded-read.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the transcript's end is read. */
@@ -29,18 +29,8 @@ export const GOAL_TAIL_BYTES = 1024 * 1024;
 
 /** The active goal's objective ("a goal" when it names none), or null. */
 export async function readQwenGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
-	// Only a regular file, opened without blocking: a FIFO in the transcript's place is a problem, never a wait.
-	const { handle, size } = await openRegularFile(file);
-	try {
-		const start = Math.max(0, size - tailBytes);
-		const buffer = Buffer.alloc(size - start);
-		await readAt(file, handle, buffer, 0, start);
-		const lines = buffer.toString("utf8").split("\n");
-		if (start > 0) lines.shift();
-		return qwenGoalOfLines(lines);
-	} finally {
-		await handle.close();
-	}
+	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
+	return qwenGoalOfLines(await readTailLines(file, tailBytes));
 }
 
 /** Pure: the active goal from transcript lines, oldest first; null when none is active. */
