@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,13 +30,23 @@ describe("boulder's own types for pi's extension API and the SDK entries", () =>
 				compilerOptions: {
 					// Resolved from the config's own folder otherwise: the project's @types.
 					typeRoots: [join(REPO, "node_modules", "@types")],
+					// A `paths` here replaces the extended one whole: every mapping again, from wherever the harnesses are.
 					paths: {
 						"@earendil-works/pi-coding-agent": [
 							join(HARNESS_MODULES, "@earendil-works", "pi-coding-agent", "dist", "index.d.ts"),
 						],
+						"@anthropic-ai/claude-agent-sdk": [join(HARNESS_MODULES, "@anthropic-ai", "claude-agent-sdk", "sdk.d.ts")],
+						"@openai/codex-sdk": [join(HARNESS_MODULES, "@openai", "codex-sdk", "dist", "index.d.ts")],
+						"boulder-agent/sdk/*": [join(REPO, "src", "sdk", "*.ts")],
 					},
 				},
-				files: [join(REPO, "test", "harnesses", "pi-api-compat.ts")],
+				files: [
+					join(REPO, "test", "harnesses", "pi-api-compat.ts"),
+					join(REPO, "test", "harnesses", "sdk-types-compat.ts"),
+					...(await readdir(join(REPO, "examples", "sdk")))
+						.filter((name) => name.endsWith(".ts"))
+						.map((name) => join(REPO, "examples", "sdk", name)),
+				],
 			}),
 		);
 		const result = await run(process.execPath, [tsc, "-p", config], { cwd: REPO })
