@@ -31,7 +31,16 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+	type Step as ClaudeStep,
+	defaultSideReply,
+	isSubagentRequest,
+	type MessagesBody,
+	type RecordedRequest,
+	startAnthropicServer,
+} from "./support/anthropic-server.js";
 import { boulderIn } from "./support/boulder-cli.js";
+import { cliPlace as claudePlace, createSandbox as createClaudeSandbox, runClaude } from "./support/claude-run.js";
 import { runCodexAppServer } from "./support/codex-app-server.js";
 import { createCodexSandbox, trustHooks } from "./support/codex-run.js";
 import { cliPlace as copilotPlace, createSandbox as createCopilotSandbox, runCopilot } from "./support/copilot-run.js";
@@ -45,10 +54,11 @@ const RUN_MS = 120_000;
 const CAP = 30;
 const RESULTS = join(import.meta.dirname, "..", "..", "bench", "results");
 
-type Scenario = "lazy" | "stalled" | "question" | "churn";
+type Scenario = "lazy" | "long" | "stalled" | "question" | "churn";
 type Mode = "boulder" | "built-in" | "both";
 const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",") as Scenario[] | undefined) ?? [
 	"lazy",
+	"long",
 	"stalled",
 	"question",
 	"churn",
@@ -72,25 +82,38 @@ const rows: Row[] = [];
 
 /** An abstract action of the scripted agent, made concrete per harness. */
 type Action =
-	| { kind: "list"; words: string }
-	| { kind: "finish"; item: number }
+	| { kind: "list"; words: string; total: number }
+	| { kind: "finish"; item: number; total: number }
 	| { kind: "done" }
 	| { kind: "talk"; text: string };
 
+/** 1 … total. */
+function numbers(total: number): number[] {
+	return Array.from({ length: total }, (_, index) => index + 1);
+}
+
+/** How many items the scenario's list has. */
+function itemsOf(scenario: Scenario): number {
+	return scenario === "long" ? 10 : 3;
+}
+
 /** The agent's next action for its `n`-th prompt or continuation (0: the user's prompt). */
 function actionOf(scenario: Scenario, n: number): Action {
-	if (n === 0) return { kind: "list", words: "Item" };
+	const total = itemsOf(scenario);
+	if (n === 0) return { kind: "list", words: "Item", total };
 	switch (scenario) {
 		case "lazy":
-			if (n <= 3) return { kind: "finish", item: n };
-			if (n === 4) return { kind: "done" };
-			return { kind: "talk", text: "All three items are done." };
+		case "long": {
+			if (n <= total) return { kind: "finish", item: n, total };
+			if (n === total + 1) return { kind: "done" };
+			return { kind: "talk", text: "All the items are done." };
+		}
 		case "stalled":
 			return { kind: "talk", text: "Still thinking about it." };
 		case "question":
 			return { kind: "talk", text: QUESTION };
 		case "churn":
-			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string };
+			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string, total };
 	}
 }
 
@@ -98,7 +121,7 @@ function actionOf(scenario: Scenario, n: number): Action {
 function stopText(scenario: Scenario, action: Action): string {
 	if (scenario === "question" && action.kind !== "list") return QUESTION;
 	if (action.kind === "finish") return `Item ${action.item} is done.`;
-	if (action.kind === "done") return "All three items are done.";
+	if (action.kind === "done") return "All the items are done.";
 	return scenario === "question" ? QUESTION : "I made the list.";
 }
 
@@ -109,7 +132,7 @@ class Tally {
 	builtin = 0;
 	requests = 0;
 	done = 0;
-	last: Action = { kind: "list", words: "Item" };
+	last: Action = { kind: "list", words: "Item", total: 3 };
 	/** `prompt`: the request's last input is a prompt (not a tool result), with its text. */
 	next(scenario: Scenario, prompt: string | null, builtinMarker: string): { action: Action } | { stop: string } {
 		this.requests++;
@@ -134,7 +157,8 @@ function rightOutcome(scenario: Scenario, tally: Tally, stopped: boolean): boole
 	if (!stopped) return false;
 	switch (scenario) {
 		case "lazy":
-			return tally.done === 3;
+		case "long":
+			return tally.done === itemsOf(scenario);
 		case "stalled":
 			return tally.continuations() <= 3;
 		case "question":
@@ -156,7 +180,7 @@ function codexStep(action: Action): ReplyStep {
 					{
 						name: "update_plan",
 						args: {
-							plan: [1, 2, 3].map((index) => ({ step: `${action.words} ${index}`, status: "pending" })),
+							plan: numbers(action.total).map((index) => ({ step: `${action.words} ${index}`, status: "pending" })),
 						},
 					},
 				],
@@ -167,7 +191,7 @@ function codexStep(action: Action): ReplyStep {
 					{
 						name: "update_plan",
 						args: {
-							plan: [1, 2, 3].map((index) => ({
+							plan: numbers(action.total).map((index) => ({
 								step: `Item ${index}`,
 								status: index <= action.item ? "completed" : "pending",
 							})),
@@ -193,7 +217,7 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 		const next = tally.next(scenario, prompt, CODEX_GOAL);
 		if ("stop" in next) return { text: next.stop };
 		// The goal's `done` tool exists only beside a goal; alone, the agent just says so.
-		if (next.action.kind === "done" && mode === "boulder") return { text: "All three items are done." };
+		if (next.action.kind === "done" && mode === "boulder") return { text: "All the items are done." };
 		return codexStep(next.action);
 	});
 	try {
@@ -206,7 +230,7 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			modelUrl: server.url,
 			maxTurns: CAP,
 			timeoutMs: RUN_MS,
-			...(mode === "boulder" ? { prompt: "Work through items 1 to 3." } : { goal: "Work through items 1 to 3." }),
+			...(mode === "boulder" ? { prompt: promptOf(scenario) } : { goal: promptOf(scenario) }),
 		});
 		const stopped = !run.runaway && !run.timedOut && tally.continuations() < CAP;
 		return row("Codex 0.171 goals", scenario, mode, tally, stopped);
@@ -226,6 +250,92 @@ function inputText(item: { content?: unknown } | undefined): string {
 		.join("\n");
 }
 
+// ---- Claude Code (-p "/goal …") ---------------------------------------------
+
+/** What the scripted judge says while the condition is unmet; it reaches the agent as the goal's feedback. */
+const CLAUDE_GOAL = "the list is not finished yet";
+
+/** The goal's judge: a side call that demands a JSON object (`output_config.format`). */
+function isClaudeJudge(request: RecordedRequest): boolean {
+	const config = (request.body as MessagesBody).output_config as { format?: { type?: string } } | undefined;
+	return config?.format?.type === "json_schema";
+}
+
+/** The request's last user message as a prompt, or null when it carries a tool result. */
+function claudePrompt(request: RecordedRequest): string | null {
+	const last = (request.body as MessagesBody).messages?.filter((message) => message.role === "user").at(-1);
+	if (last === undefined) return "";
+	if (typeof last.content === "string") return last.content;
+	const blocks = Array.isArray(last.content) ? (last.content as { type?: string; text?: unknown }[]) : [];
+	if (blocks.some((block) => block.type === "tool_result")) return null;
+	return blocks.map((block) => (block.type === "text" ? String(block.text) : "")).join("\n");
+}
+
+function claudeStep(action: Action): ClaudeStep {
+	const list = (words: string, done: number, total: number): ClaudeStep => ({
+		toolUses: [
+			{
+				name: "TodoWrite",
+				input: {
+					todos: numbers(total).map((index) => ({
+						content: `${words} ${index}`,
+						status: index <= done ? "completed" : "pending",
+						activeForm: `Working on ${words.toLowerCase()} ${index}`,
+					})),
+				},
+			},
+		],
+	});
+	switch (action.kind) {
+		case "list":
+			return list(action.words, 0, action.total);
+		case "finish":
+			return list("Item", action.item, action.total);
+		case "done":
+			return { text: "All the items are done." };
+		case "talk":
+			return { text: action.text };
+	}
+}
+
+async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
+	const sandbox = await createClaudeSandbox();
+	const tally = new Tally();
+	const server = await startAnthropicServer(
+		({ request }) => {
+			if (isSubagentRequest(request)) return { text: "Done." };
+			if (tally.requests > CAP * 3) return { text: "Stopping here." };
+			const next = tally.next(scenario, claudePrompt(request), CLAUDE_GOAL);
+			if ("stop" in next) return { text: next.stop };
+			return claudeStep(next.action);
+		},
+		{
+			// An honest judge: met once every item is done, and not before.
+			sideReply: (request) => {
+				if (!isClaudeJudge(request)) return defaultSideReply(request);
+				const met = tally.done === itemsOf(scenario);
+				return {
+					text: JSON.stringify(met ? { ok: true, reason: "every item is done" } : { ok: false, reason: CLAUDE_GOAL }),
+				};
+			},
+		},
+	);
+	try {
+		if (mode !== "built-in")
+			await boulderIn(() => claudePlace(sandbox)).boulderOk("install", "claude-code", "--project");
+		const run = await runClaude(sandbox, {
+			prompt: mode === "boulder" ? promptOf(scenario) : `/goal ${promptOf(scenario)}`,
+			baseUrl: server.url,
+			env: { CLAUDE_CODE_ENABLE_TASKS: "0" },
+			timeoutMs: RUN_MS,
+		});
+		return row("Claude Code 2.1.332 /goal", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
+	} finally {
+		await server.close();
+		await sandbox.dispose();
+	}
+}
+
 // ---- OpenAI-chat harnesses (Copilot, Qwen) ---------------------------------
 
 /** The request's last message as a prompt, or null when it is a tool result. */
@@ -240,24 +350,28 @@ function copilotStep(action: Action): ModelStep {
 	switch (action.kind) {
 		case "list":
 			return action.words === "Item"
-				? sql("INSERT INTO todos (id, title) VALUES ('i1', 'Item 1'), ('i2', 'Item 2'), ('i3', 'Item 3')")
+				? sql(
+						`INSERT INTO todos (id, title) VALUES ${numbers(action.total)
+							.map((index) => `('i${index}', 'Item ${index}')`)
+							.join(", ")}`,
+					)
 				: sql(`UPDATE todos SET title = '${action.words} ' || substr(id, 2)`);
 		case "finish":
 			return sql(`UPDATE todos SET status = 'done' WHERE id = 'i${action.item}'`);
 		case "done":
-			return { toolCalls: [{ name: "task_complete", args: { summary: "All three items are done." } }] };
+			return { toolCalls: [{ name: "task_complete", args: { summary: "All the items are done." } }] };
 		case "talk":
 			return { text: action.text };
 	}
 }
 
 function qwenStep(action: Action): ModelStep {
-	const list = (words: string, done: number) => ({
+	const list = (words: string, done: number, total: number) => ({
 		toolCalls: [
 			{
 				name: "todo_write",
 				args: {
-					todos: [1, 2, 3].map((index) => ({
+					todos: numbers(total).map((index) => ({
 						id: String(index),
 						content: `${words} ${index}`,
 						status: index <= done ? "completed" : "pending",
@@ -268,11 +382,11 @@ function qwenStep(action: Action): ModelStep {
 	});
 	switch (action.kind) {
 		case "list":
-			return list(action.words, 0);
+			return list(action.words, 0, action.total);
 		case "finish":
-			return list("Item", action.item);
+			return list("Item", action.item, action.total);
 		case "done":
-			return { text: "All three items are done." };
+			return { text: "All the items are done." };
 		case "talk":
 			return { text: action.text };
 	}
@@ -290,13 +404,13 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 			const next = tally.next(scenario, chatPrompt(request.body.messages), marker);
 			if ("stop" in next) return { text: next.stop };
 			if (next.action.kind === "done" && !(harness === "copilot" && mode !== "boulder")) {
-				return { text: "All three items are done." };
+				return { text: "All the items are done." };
 			}
 			return harness === "copilot" ? copilotStep(next.action) : qwenStep(next.action);
 		},
 		fallback: { text: "Stopping here." },
 	});
-	const prompt = "Work through items 1 to 3.";
+	const prompt = promptOf(scenario);
 	try {
 		if (harness === "copilot") {
 			const sandbox = await createCopilotSandbox();
@@ -327,6 +441,10 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 	}
 }
 
+function promptOf(scenario: Scenario): string {
+	return `Work through items 1 to ${itemsOf(scenario)}.`;
+}
+
 function row(harness: string, scenario: Scenario, mode: Mode, tally: Tally, stopped: boolean): Row {
 	return {
 		harness,
@@ -341,6 +459,26 @@ function row(harness: string, scenario: Scenario, mode: Mode, tally: Tally, stop
 	};
 }
 
+const ORDER: Record<string, number> = {
+	lazy: 0,
+	long: 1,
+	stalled: 2,
+	question: 3,
+	churn: 4,
+	abort: 5,
+	subagent: 6,
+	verify: 7,
+};
+
+/** Harness by name, then scenario and mode in the order of the lists above. */
+function byCell(a: Row, b: Row): number {
+	return (
+		a.harness.localeCompare(b.harness) ||
+		(ORDER[a.scenario] ?? 9) - (ORDER[b.scenario] ?? 9) ||
+		MODES.indexOf(a.mode) - MODES.indexOf(b.mode)
+	);
+}
+
 function table(all: Row[]): string {
 	const lines = [
 		"| harness | scenario | mode | boulder nudges | built-in continuations | model requests | items done | stopped | right outcome |",
@@ -348,13 +486,14 @@ function table(all: Row[]): string {
 	];
 	for (const r of all) {
 		lines.push(
-			`| ${r.harness} | ${r.scenario} | ${r.mode} | ${r.boulderNudges} | ${r.builtinContinuations} | ${r.requests} | ${r.scenario === "lazy" ? `${r.itemsDone}/3` : "–"} | ${r.stopped ? "yes" : `no (cap ${CAP})`} | ${r.right ? "yes" : "**no**"} |`,
+			`| ${r.harness} | ${r.scenario} | ${r.mode} | ${r.boulderNudges} | ${r.builtinContinuations} | ${r.requests} | ${r.scenario === "lazy" || r.scenario === "long" ? `${r.itemsDone}/${itemsOf(r.scenario)}` : "–"} | ${r.stopped ? "yes" : `no (cap ${CAP})`} | ${r.right ? "yes" : "**no**"} |`,
 		);
 	}
 	return lines.join("\n");
 }
 
-const HARNESSES = (process.env.BOULDER_COMPARE_HARNESSES?.split(",") ?? ["codex", "copilot", "qwen"]) as (
+const HARNESSES = (process.env.BOULDER_COMPARE_HARNESSES?.split(",") ?? ["claude", "codex", "copilot", "qwen"]) as (
+	| "claude"
 	| "codex"
 	| "copilot"
 	| "qwen"
@@ -364,11 +503,12 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 	afterAll(async () => {
 		if (rows.length === 0) return;
 		await mkdir(RESULTS, { recursive: true });
-		// Runs of some harnesses replace those harnesses' rows of earlier runs and keep the rest.
+		// A run of some cells replaces those cells of earlier runs and keeps the rest, in a fixed order.
 		const file = join(RESULTS, "compare-goals.json");
 		const earlier = JSON.parse(await readFile(file, "utf8").catch(() => '{"rows":[]}')) as { rows: Row[] };
-		const ran = new Set(rows.map((one) => one.harness));
-		const all = [...earlier.rows.filter((one) => !ran.has(one.harness)), ...rows];
+		const key = (one: Row) => `${one.harness}|${one.scenario}|${one.mode}`;
+		const ran = new Set(rows.map(key));
+		const all = [...earlier.rows.filter((one) => !ran.has(key(one))), ...rows].sort(byCell);
 		const when = new Date().toISOString();
 		await writeFile(file, `${JSON.stringify({ when, cap: CAP, rows: all }, null, 2)}\n`);
 		await writeFile(join(RESULTS, "compare-goals.md"), `Last run ${when}, one run per cell.\n\n${table(all)}\n`);
@@ -381,7 +521,11 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 					`${harness} · ${scenario} · ${mode}`,
 					async () => {
 						const result =
-							harness === "codex" ? await runCodexCell(scenario, mode) : await runChatCell(harness, scenario, mode);
+							harness === "claude"
+								? await runClaudeCell(scenario, mode)
+								: harness === "codex"
+									? await runCodexCell(scenario, mode)
+									: await runChatCell(harness, scenario, mode);
 						rows.push(result);
 						expect(result.requests).toBeGreaterThan(0);
 					},
