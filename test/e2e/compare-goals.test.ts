@@ -5,6 +5,10 @@
  * prints the table); writes `bench/results/compare-goals.{json,md}`.
  *
  * Harnesses and how each mode is driven:
+ * - Claude Code 2.1.332 `/goal` under `-p` (`claude -p "/goal TASK"`); the
+ *   goal's judge is a side call to the same scripted server, answered
+ *   honestly: met once every item is done. Claude Code pauses a goal after 8
+ *   unmet checks in a row.
  * - Codex 0.171 goals: `codex app-server` as the TUI drives it; the goal is
  *   set with `thread/goal/set` (the TUI's `/goal`), boulder alone gets a plain
  *   first turn. A run ends once the thread stays idle, or at 30 turns.
@@ -26,6 +30,13 @@
  *   stops at once (0 continuations after the question).
  * - churn: rewrites its list (new words, same nothing) at every
  *   continuation. Right: stops; at 30 continuations it counts as "did not stop".
+ * - long: like lazy, with a list of 10. Right: all 10 done, and it stops.
+ * - abort: makes a list; the user interrupts (Esc) while the model thinks
+ *   about its first result. Right: nothing continues (0 continuations). Only
+ *   Codex runs it: its app-server takes `turn/interrupt` as the TUI's Esc.
+ *   Claude Code, Copilot and Qwen Code run headless under `-p`, where an
+ *   interrupt (SIGINT) ends the process, so nothing could continue in any
+ *   mode, and Esc exists only in their TUIs.
  * One run per cell: the table says what one run did, not a rate.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -54,7 +65,7 @@ const RUN_MS = 120_000;
 const CAP = 30;
 const RESULTS = join(import.meta.dirname, "..", "..", "bench", "results");
 
-type Scenario = "lazy" | "long" | "stalled" | "question" | "churn";
+type Scenario = "lazy" | "long" | "stalled" | "question" | "churn" | "abort";
 type Mode = "boulder" | "built-in" | "both";
 const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",") as Scenario[] | undefined) ?? [
 	"lazy",
@@ -62,6 +73,7 @@ const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",")
 	"stalled",
 	"question",
 	"churn",
+	"abort",
 ];
 const MODES: Mode[] = ["boulder", "built-in", "both"];
 const QUESTION = "Which database should I use, Postgres or SQLite? Please tell me before I go on.";
@@ -114,6 +126,9 @@ function actionOf(scenario: Scenario, n: number): Action {
 			return { kind: "talk", text: QUESTION };
 		case "churn":
 			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string, total };
+		case "abort":
+			// Pushed after the user's interrupt, it would carry on with the list.
+			return n <= total ? { kind: "finish", item: n, total } : { kind: "talk", text: "All the items are done." };
 	}
 }
 
@@ -165,6 +180,8 @@ function rightOutcome(scenario: Scenario, tally: Tally, stopped: boolean): boole
 			return tally.continuations() === 0;
 		case "churn":
 			return tally.continuations() < CAP;
+		case "abort":
+			return tally.continuations() === 0;
 	}
 }
 
@@ -209,11 +226,20 @@ function codexStep(action: Action): ReplyStep {
 async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 	const sandbox = await createCodexSandbox();
 	const tally = new Tally();
+	const control: { interrupt?: () => void } = {};
+	let interrupted = false;
 	const server = await startResponsesServer(({ request }) => {
 		const last = request.body?.input?.at(-1);
 		const prompt =
 			last?.type === "function_call_output" || last?.type === "custom_tool_call_output" ? null : inputText(last);
 		if (tally.requests > CAP * 3) return { text: "Stopping here." };
+		if (scenario === "abort" && prompt === null && !interrupted) {
+			// The user presses Esc while the model thinks about the list's first result.
+			interrupted = true;
+			tally.requests++;
+			setTimeout(() => control.interrupt?.(), 500);
+			return { text: "Starting on item 1.", delayMs: 5_000 };
+		}
 		const next = tally.next(scenario, prompt, CODEX_GOAL);
 		if ("stop" in next) return { text: next.stop };
 		// The goal's `done` tool exists only beside a goal; alone, the agent just says so.
@@ -230,6 +256,7 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			modelUrl: server.url,
 			maxTurns: CAP,
 			timeoutMs: RUN_MS,
+			control,
 			...(mode === "boulder" ? { prompt: promptOf(scenario) } : { goal: promptOf(scenario) }),
 		});
 		const stopped = !run.runaway && !run.timedOut && tally.continuations() < CAP;
@@ -515,7 +542,8 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 	});
 
 	for (const harness of HARNESSES) {
-		for (const scenario of SCENARIOS) {
+		// Esc/abort needs a live session to interrupt: only Codex's app-server has one headless; the header says why.
+		for (const scenario of SCENARIOS.filter((one) => one !== "abort" || harness === "codex")) {
 			for (const mode of MODES) {
 				it(
 					`${harness} · ${scenario} · ${mode}`,
