@@ -260,6 +260,11 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			...(mode === "boulder" ? { prompt: promptOf(scenario) } : { goal: promptOf(scenario) }),
 		});
 		const stopped = !run.runaway && !run.timedOut && tally.continuations() < CAP;
+		if (scenario === "abort") {
+			// The interrupt landed: the turn ended interrupted, not by the model's reply.
+			const ends = run.notifications.filter((one) => one.method === "turn/completed");
+			expect(ends.map((one) => (one.params.turn as { status?: unknown } | undefined)?.status)).toContain("interrupted");
+		}
 		return row("Codex 0.171 goals", scenario, mode, tally, stopped);
 	} finally {
 		await server.close();
