@@ -37,8 +37,16 @@
  *   Claude Code, Copilot and Qwen Code run headless under `-p`, where an
  *   interrupt (SIGINT) ends the process, so nothing could continue in any
  *   mode, and Esc exists only in their TUIs.
+ * - verify (Claude Code only so far): a one-item plan whose verify command
+ *   (`node check.mjs`) fails until greeting.txt exists; boulder rolls the
+ *   plan, the built-in is told the same acceptance command in its goal. The
+ *   agent ticks the item without the work and says it is done; shown the
+ *   check's failure (in boulder's nudge, or by running the command when
+ *   pushed without it) it writes the greeting. Right: the greeting is
+ *   written, and it stops.
  * One run per cell: the table says what one run did, not a rate.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -49,6 +57,7 @@ import {
 	type MessagesBody,
 	type RecordedRequest,
 	startAnthropicServer,
+	toolResults,
 } from "./support/anthropic-server.js";
 import { boulderIn } from "./support/boulder-cli.js";
 import { cliPlace as claudePlace, createSandbox as createClaudeSandbox, runClaude } from "./support/claude-run.js";
@@ -58,14 +67,15 @@ import { cliPlace as copilotPlace, createSandbox as createCopilotSandbox, runCop
 import { type ChatMessage, contentText, type ModelStep, startModelServer } from "./support/openai-server.js";
 import { createQwenSandbox, cliPlace as qwenPlace, runQwen } from "./support/qwen-run.js";
 import { type ReplyStep, startResponsesServer } from "./support/responses-server.js";
-import { NUDGE } from "./support/suite.js";
+import { NUDGE, writeProjectFiles } from "./support/suite.js";
+import { VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
 const ON = process.env.BOULDER_COMPARE === "1";
 const RUN_MS = 120_000;
 const CAP = 30;
 const RESULTS = join(import.meta.dirname, "..", "..", "bench", "results");
 
-type Scenario = "lazy" | "long" | "stalled" | "question" | "churn" | "abort";
+type Scenario = "lazy" | "long" | "stalled" | "question" | "churn" | "abort" | "verify";
 type Mode = "boulder" | "built-in" | "both";
 const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",") as Scenario[] | undefined) ?? [
 	"lazy",
@@ -74,6 +84,7 @@ const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",")
 	"question",
 	"churn",
 	"abort",
+	"verify",
 ];
 const MODES: Mode[] = ["boulder", "built-in", "both"];
 const QUESTION = "Which database should I use, Postgres or SQLite? Please tell me before I go on.";
@@ -106,7 +117,7 @@ function numbers(total: number): number[] {
 
 /** How many items the scenario's list has. */
 function itemsOf(scenario: Scenario): number {
-	return scenario === "long" ? 10 : 3;
+	return scenario === "long" ? 10 : scenario === "verify" ? 1 : 3;
 }
 
 /** The agent's next action for its `n`-th prompt or continuation (0: the user's prompt). */
@@ -126,6 +137,8 @@ function actionOf(scenario: Scenario, n: number): Action {
 			return { kind: "talk", text: QUESTION };
 		case "churn":
 			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string, total };
+		case "verify":
+			return { kind: "talk", text: "The work is done." };
 		case "abort":
 			// Pushed after the user's interrupt, it would carry on with the list.
 			return n <= total ? { kind: "finish", item: n, total } : { kind: "talk", text: "All the items are done." };
@@ -147,6 +160,8 @@ class Tally {
 	builtin = 0;
 	requests = 0;
 	done = 0;
+	/** The failing-verify agent sent the command that writes the greeting. */
+	wrote = false;
 	last: Action = { kind: "list", words: "Item", total: 3 };
 	/** `prompt`: the request's last input is a prompt (not a tool result), with its text. */
 	next(scenario: Scenario, prompt: string | null, builtinMarker: string): { action: Action } | { stop: string } {
@@ -173,6 +188,7 @@ function rightOutcome(scenario: Scenario, tally: Tally, stopped: boolean): boole
 	switch (scenario) {
 		case "lazy":
 		case "long":
+		case "verify":
 			return tally.done === itemsOf(scenario);
 		case "stalled":
 			return tally.continuations() <= 3;
@@ -240,6 +256,13 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			setTimeout(() => control.interrupt?.(), 500);
 			return { text: "Starting on item 1.", delayMs: 5_000 };
 		}
+		if (scenario === "verify") {
+			const result = typeof last?.output === "string" ? last.output : JSON.stringify(last?.output ?? "");
+			const move = noteWrite(tally, verifyMove(tally, prompt, result, CODEX_GOAL, mode !== "boulder"));
+			if (move.kind === "shell") return { calls: [{ name: "exec_command", args: { cmd: move.command } }] };
+			if (move.kind === "done") return { calls: [{ name: "update_goal", args: { status: "complete" } }] };
+			return { text: move.text };
+		}
 		const next = tally.next(scenario, prompt, CODEX_GOAL);
 		if ("stop" in next) return { text: next.stop };
 		// The goal's `done` tool exists only beside a goal; alone, the agent just says so.
@@ -247,10 +270,14 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 		return codexStep(next.action);
 	});
 	try {
+		const { boulderOk } = boulderIn(() => ({ cwd: sandbox.project, env: sandbox.env }));
 		if (mode !== "built-in") {
-			const { boulderOk } = boulderIn(() => ({ cwd: sandbox.project, env: sandbox.env }));
 			await boulderOk("install", "codex", "--user");
 			await trustHooks(sandbox, join(sandbox.codexHome, "hooks.json"));
+		}
+		if (scenario === "verify") {
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
+			if (mode !== "built-in") await boulderOk("start", "plan.md");
 		}
 		const run = await runCodexAppServer(sandbox, {
 			modelUrl: server.url,
@@ -260,6 +287,7 @@ async function runCodexCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			...(mode === "boulder" ? { prompt: promptOf(scenario) } : { goal: promptOf(scenario) }),
 		});
 		const stopped = !run.runaway && !run.timedOut && tally.continuations() < CAP;
+		if (scenario === "verify") tally.done = greetingWritten(sandbox.project);
 		if (scenario === "abort") {
 			// The interrupt landed: the turn ended interrupted, not by the model's reply.
 			const ends = run.notifications.filter((one) => one.method === "turn/completed");
@@ -330,6 +358,57 @@ function claudeStep(action: Action): ClaudeStep {
 	}
 }
 
+/** The failing-verify agent's moves, made concrete per harness. */
+type VerifyMove = { kind: "shell"; command: string } | { kind: "done" } | { kind: "talk"; text: string };
+
+const TICK = "sed -i 's/- \\[ \\] Write/- [x] Write/' plan.md";
+const WRITE = "echo hello > greeting.txt";
+
+/**
+ * The failing-verify agent: it ticks the plan's item without doing the work
+ * and says it is done (where the built-in has a "done" tool, it calls it).
+ * Shown the check's failure (in boulder's nudge, or by running the
+ * acceptance command it was told when pushed without it), it writes the
+ * greeting and says so. `result`: the last tool result's text, for a tool
+ * result; `prompt`: the prompt's text, else null.
+ */
+function verifyMove(
+	tally: Tally,
+	prompt: string | null,
+	result: string,
+	builtinMarker: string,
+	doneTool: boolean,
+): VerifyMove {
+	tally.requests++;
+	if (prompt === null) {
+		if (result.includes(VERIFY_FAILURE)) return { kind: "shell", command: WRITE };
+		if (doneTool && tally.n === 1 && tally.last.kind !== "done") {
+			tally.last = { kind: "done" };
+			return { kind: "done" };
+		}
+		return {
+			kind: "talk",
+			text: tally.wrote ? "Wrote the greeting; the check passes now." : "Ticked the item; the work is done.",
+		};
+	}
+	if (tally.n++ === 0) return { kind: "shell", command: TICK };
+	if (prompt.includes(NUDGE)) tally.nudges++;
+	else if (prompt.includes(builtinMarker)) tally.builtin++;
+	if (prompt.includes(VERIFY_FAILURE)) return { kind: "shell", command: WRITE };
+	return { kind: "shell", command: "node check.mjs" };
+}
+
+/** Marks the greeting written once the agent sends the command that writes it. */
+function noteWrite(tally: Tally, move: VerifyMove): VerifyMove {
+	if (move.kind === "shell" && move.command === WRITE) tally.wrote = true;
+	return move;
+}
+
+/** Whether the greeting exists: the failing-verify scenario's one item is done. */
+function greetingWritten(project: string): number {
+	return existsSync(join(project, "greeting.txt")) ? 1 : 0;
+}
+
 async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
 	const sandbox = await createClaudeSandbox();
 	const tally = new Tally();
@@ -337,6 +416,13 @@ async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
 		({ request }) => {
 			if (isSubagentRequest(request)) return { text: "Done." };
 			if (tally.requests > CAP * 3) return { text: "Stopping here." };
+			if (scenario === "verify") {
+				const result = toolResults(request).at(-1)?.text ?? "";
+				const move = noteWrite(tally, verifyMove(tally, claudePrompt(request), result, CLAUDE_GOAL, false));
+				if (move.kind === "shell")
+					return { toolUses: [{ name: "Bash", input: { command: move.command, description: "edit" } }] };
+				return { text: move.kind === "talk" ? move.text : "The work is done." };
+			}
 			const next = tally.next(scenario, claudePrompt(request), CLAUDE_GOAL);
 			if ("stop" in next) return { text: next.stop };
 			return claudeStep(next.action);
@@ -345,7 +431,7 @@ async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
 			// An honest judge: met once every item is done, and not before.
 			sideReply: (request) => {
 				if (!isClaudeJudge(request)) return defaultSideReply(request);
-				const met = tally.done === itemsOf(scenario);
+				const met = scenario === "verify" ? greetingWritten(sandbox.project) === 1 : tally.done === itemsOf(scenario);
 				return {
 					text: JSON.stringify(met ? { ok: true, reason: "every item is done" } : { ok: false, reason: CLAUDE_GOAL }),
 				};
@@ -353,14 +439,19 @@ async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
 		},
 	);
 	try {
-		if (mode !== "built-in")
-			await boulderIn(() => claudePlace(sandbox)).boulderOk("install", "claude-code", "--project");
+		const { boulderOk } = boulderIn(() => claudePlace(sandbox));
+		if (mode !== "built-in") await boulderOk("install", "claude-code", "--project");
+		if (scenario === "verify") {
+			await writeProjectFiles(sandbox.project, VERIFY_FILES);
+			if (mode !== "built-in") await boulderOk("start", "plan.md");
+		}
 		const run = await runClaude(sandbox, {
 			prompt: mode === "boulder" ? promptOf(scenario) : `/goal ${promptOf(scenario)}`,
 			baseUrl: server.url,
 			env: { CLAUDE_CODE_ENABLE_TASKS: "0" },
 			timeoutMs: RUN_MS,
 		});
+		if (scenario === "verify") tally.done = greetingWritten(sandbox.project);
 		return row("Claude Code 2.1.332 /goal", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
 	} finally {
 		await server.close();
@@ -474,6 +565,8 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 }
 
 function promptOf(scenario: Scenario): string {
+	// The built-in mode is told the same acceptance command the plan's verify runs.
+	if (scenario === "verify") return "Roll the plan in plan.md; it is done when `node check.mjs` passes.";
 	return `Work through items 1 to ${itemsOf(scenario)}.`;
 }
 
@@ -548,7 +641,10 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 
 	for (const harness of HARNESSES) {
 		// Esc/abort needs a live session to interrupt: only Codex's app-server has one headless; the header says why.
-		for (const scenario of SCENARIOS.filter((one) => one !== "abort" || harness === "codex")) {
+		for (const scenario of SCENARIOS.filter(
+			(one) =>
+				(one !== "abort" || harness === "codex") && (one !== "verify" || harness === "claude" || harness === "codex"),
+		)) {
 			for (const mode of MODES) {
 				it(
 					`${harness} · ${scenario} · ${mode}`,
