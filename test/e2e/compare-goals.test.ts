@@ -37,7 +37,7 @@
  *   Claude Code, Copilot and Qwen Code run headless under `-p`, where an
  *   interrupt (SIGINT) ends the process, so nothing could continue in any
  *   mode, and Esc exists only in their TUIs.
- * - verify (Claude Code only so far): a one-item plan whose verify command
+ * - verify (not on Qwen Code yet): a one-item plan whose verify command
  *   (`node check.mjs`) fails until greeting.txt exists; boulder rolls the
  *   plan, the built-in is told the same acceptance command in its goal. The
  *   agent ticks the item without the work and says it is done; shown the
@@ -524,6 +524,20 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 	const server = await startModelServer({
 		scenario: ({ request }) => {
 			if (tally.requests > CAP * 3) return { text: "Stopping here." };
+			if (scenario === "verify") {
+				const messages = request.body.messages;
+				const last = messages?.at(-1);
+				const result = last?.role === "tool" ? contentText(last.content) : "";
+				const doneTool = harness === "copilot" && mode !== "boulder";
+				const move = noteWrite(tally, verifyMove(tally, chatPrompt(messages), result, marker, doneTool));
+				if (move.kind === "shell") {
+					const name = harness === "copilot" ? "bash" : "run_shell_command";
+					return { toolCalls: [{ name, args: { command: move.command, description: "Run a command" } }] };
+				}
+				if (move.kind === "done")
+					return { toolCalls: [{ name: "task_complete", args: { summary: "The work is done." } }] };
+				return { text: move.text };
+			}
 			const next = tally.next(scenario, chatPrompt(request.body.messages), marker);
 			if ("stop" in next) return { text: next.stop };
 			if (next.action.kind === "done" && !(harness === "copilot" && mode !== "boulder")) {
@@ -538,10 +552,15 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 		if (harness === "copilot") {
 			const sandbox = await createCopilotSandbox();
 			try {
-				if (mode !== "built-in")
-					await boulderIn(() => copilotPlace(sandbox)).boulderOk("install", "copilot", "--project");
+				const { boulderOk } = boulderIn(() => copilotPlace(sandbox));
+				if (mode !== "built-in") await boulderOk("install", "copilot", "--project");
+				if (scenario === "verify") {
+					await writeProjectFiles(sandbox.project, VERIFY_FILES);
+					if (mode !== "built-in") await boulderOk("start", "plan.md");
+				}
 				const args = mode === "boulder" ? [] : ["--autopilot", "--max-autopilot-continues", String(CAP)];
 				const run = await runCopilot(sandbox, { prompt, baseUrl: server.baseUrl, args, timeoutMs: RUN_MS });
+				if (scenario === "verify") tally.done = greetingWritten(sandbox.project);
 				return row("Copilot 1.0.102 --autopilot", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
 			} finally {
 				await sandbox.dispose();
@@ -549,12 +568,18 @@ async function runChatCell(harness: "copilot" | "qwen", scenario: Scenario, mode
 		}
 		const sandbox = await createQwenSandbox({ model: { name: "m", goalMaxTurns: CAP } });
 		try {
-			if (mode !== "built-in") await boulderIn(() => qwenPlace(sandbox)).boulderOk("install", "qwen", "--project");
+			const { boulderOk } = boulderIn(() => qwenPlace(sandbox));
+			if (mode !== "built-in") await boulderOk("install", "qwen", "--project");
+			if (scenario === "verify") {
+				await writeProjectFiles(sandbox.project, VERIFY_FILES);
+				if (mode !== "built-in") await boulderOk("start", "plan.md");
+			}
 			const run = await runQwen(sandbox, {
 				prompt: mode === "boulder" ? prompt : `/goal ${prompt}`,
 				baseUrl: server.baseUrl,
 				timeoutMs: RUN_MS,
 			});
+			if (scenario === "verify") tally.done = greetingWritten(sandbox.project);
 			return row("Qwen Code 0.24.4 goals", scenario, mode, tally, !run.timedOut && tally.continuations() < CAP);
 		} finally {
 			await sandbox.dispose();
@@ -641,9 +666,10 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 
 	for (const harness of HARNESSES) {
 		// Esc/abort needs a live session to interrupt: only Codex's app-server has one headless; the header says why.
+		// verify on Qwen Code is left out: its edit guard wants a read_file first and its goal's verifier
+		// shares the scripted server, which this script does not answer as a verifier yet.
 		for (const scenario of SCENARIOS.filter(
-			(one) =>
-				(one !== "abort" || harness === "codex") && (one !== "verify" || harness === "claude" || harness === "codex"),
+			(one) => (one !== "abort" || harness === "codex") && (one !== "verify" || harness !== "qwen"),
 		)) {
 			for (const mode of MODES) {
 				it(
