@@ -44,6 +44,10 @@
  *   check's failure (in boulder's nudge, or by running the command when
  *   pushed without it) it writes the greeting. Right: the greeting is
  *   written, and it stops.
+ * - subagent (Claude Code only so far): lists one item, hands it to a
+ *   background subagent and ends its turn to wait; the subagent's end comes
+ *   back as a `<task-notification>` turn and the agent ticks the item. Right:
+ *   the item is done, with no push while the subagent ran.
  * One run per cell: the table says what one run did, not a rate.
  */
 import { existsSync } from "node:fs";
@@ -75,7 +79,7 @@ const RUN_MS = 120_000;
 const CAP = 30;
 const RESULTS = join(import.meta.dirname, "..", "..", "bench", "results");
 
-type Scenario = "lazy" | "long" | "stalled" | "question" | "churn" | "abort" | "verify";
+type Scenario = "lazy" | "long" | "stalled" | "question" | "churn" | "abort" | "verify" | "subagent";
 type Mode = "boulder" | "built-in" | "both";
 const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",") as Scenario[] | undefined) ?? [
 	"lazy",
@@ -85,6 +89,7 @@ const SCENARIOS: Scenario[] = (process.env.BOULDER_COMPARE_SCENARIOS?.split(",")
 	"churn",
 	"abort",
 	"verify",
+	"subagent",
 ];
 const MODES: Mode[] = ["boulder", "built-in", "both"];
 const QUESTION = "Which database should I use, Postgres or SQLite? Please tell me before I go on.";
@@ -117,7 +122,7 @@ function numbers(total: number): number[] {
 
 /** How many items the scenario's list has. */
 function itemsOf(scenario: Scenario): number {
-	return scenario === "long" ? 10 : scenario === "verify" ? 1 : 3;
+	return scenario === "long" ? 10 : scenario === "verify" || scenario === "subagent" ? 1 : 3;
 }
 
 /** The agent's next action for its `n`-th prompt or continuation (0: the user's prompt). */
@@ -138,6 +143,7 @@ function actionOf(scenario: Scenario, n: number): Action {
 		case "churn":
 			return { kind: "list", words: ["Task", "Step", "Part", "Piece", "Bit"][n % 5] as string, total };
 		case "verify":
+		case "subagent":
 			return { kind: "talk", text: "The work is done." };
 		case "abort":
 			// Pushed after the user's interrupt, it would carry on with the list.
@@ -190,6 +196,8 @@ function rightOutcome(scenario: Scenario, tally: Tally, stopped: boolean): boole
 		case "long":
 		case "verify":
 			return tally.done === itemsOf(scenario);
+		case "subagent":
+			return tally.done === 1 && tally.continuations() === 0;
 		case "stalled":
 			return tally.continuations() <= 3;
 		case "question":
@@ -409,11 +417,51 @@ function greetingWritten(project: string): number {
 	return existsSync(join(project, "greeting.txt")) ? 1 : 0;
 }
 
+/**
+ * The subagent agent (Claude Code): it lists one item, hands it to a
+ * subagent (in the background, 2.1.332's default) and ends its turn to wait;
+ * the subagent's end arrives as a `<task-notification>` turn, and the agent
+ * ticks the item. A push while the subagent runs gets "still waiting".
+ */
+function subagentStep(tally: Tally, request: RecordedRequest): ClaudeStep {
+	// The subagent works a while, so the parent's turn ends before it does.
+	if (isSubagentRequest(request)) return { text: "Subagent: item 1 is done.", delayMs: 8_000 };
+	tally.requests++;
+	const prompt = claudePrompt(request);
+	const todo = (status: string): ClaudeStep => ({
+		toolUses: [
+			{ name: "TodoWrite", input: { todos: [{ content: "Item 1", status, activeForm: "Working on item 1" }] } },
+		],
+	});
+	if (prompt === null) {
+		const launched = toolResults(request).some((result) => result.text.includes("agent launched"));
+		if (!launched && tally.n === 1) {
+			tally.n++;
+			const description = "Item 1: do the work";
+			return {
+				toolUses: [
+					{ name: "Agent", input: { description, prompt: `${description}.`, subagent_type: "general-purpose" } },
+				],
+			};
+		}
+		return { text: tally.done === 1 ? "Item 1 is done." : "Waiting for the helper." };
+	}
+	if (tally.n++ === 0) return todo("in_progress");
+	if (prompt.includes("<task-notification>")) {
+		tally.done = 1;
+		return todo("completed");
+	}
+	if (prompt.includes(NUDGE)) tally.nudges++;
+	else if (prompt.includes(CLAUDE_GOAL)) tally.builtin++;
+	return { text: tally.done === 1 ? "Item 1 is done." : "Still waiting for the helper." };
+}
+
 async function runClaudeCell(scenario: Scenario, mode: Mode): Promise<Row> {
 	const sandbox = await createClaudeSandbox();
 	const tally = new Tally();
 	const server = await startAnthropicServer(
 		({ request }) => {
+			if (scenario === "subagent") return subagentStep(tally, request);
 			if (isSubagentRequest(request)) return { text: "Done." };
 			if (tally.requests > CAP * 3) return { text: "Stopping here." };
 			if (scenario === "verify") {
@@ -669,7 +717,10 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 		// verify on Qwen Code is left out: its edit guard wants a read_file first and its goal's verifier
 		// shares the scripted server, which this script does not answer as a verifier yet.
 		for (const scenario of SCENARIOS.filter(
-			(one) => (one !== "abort" || harness === "codex") && (one !== "verify" || harness !== "qwen"),
+			(one) =>
+				(one !== "abort" || harness === "codex") &&
+				(one !== "verify" || harness !== "qwen") &&
+				(one !== "subagent" || harness === "claude"),
 		)) {
 			for (const mode of MODES) {
 				it(
