@@ -714,8 +714,8 @@ describe.skipIf(!ON)("boulder beside the built-in goal modes (BOULDER_COMPARE=1)
 
 	for (const harness of HARNESSES) {
 		// Esc/abort needs a live session to interrupt: only Codex's app-server has one headless; the header says why.
-		// verify on Qwen Code is left out: its edit guard wants a read_file first and its goal's verifier
-		// shares the scripted server, which this script does not answer as a verifier yet.
+		// verify on Qwen Code is left out: its edit guard wants a read_file before the tick, and its goal
+		// completes through the model's update_goal proposal and its verifier, which this script does not play yet.
 		for (const scenario of SCENARIOS.filter(
 			(one) =>
 				(one !== "abort" || harness === "codex") &&
