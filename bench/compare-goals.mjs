@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
  * boulder beside each harness's own "keep going" mode, and each alone, on the
- * same scripted agents, with the real binaries (Codex goals through
- * `codex app-server`, Copilot `--autopilot`, Qwen Code `/goal`). The runs are
+ * same scripted agents, with the real binaries (Claude Code `/goal` under
+ * `-p`, Codex goals through `codex app-server`, Copilot `--autopilot`, Qwen
+ * Code `/goal`). The runs are
  * the e2e file `test/e2e/compare-goals.test.ts` (it needs `npm run build` and
  * the harness binaries); this prints the table it writes to
  * `bench/results/compare-goals.md`.
  *
  * Usage: node bench/compare-goals.mjs [harness,...] [scenario,...]
+ *   harnesses: claude, codex, copilot, qwen; scenarios: lazy, long, stalled,
+ *   question, churn, abort, verify, subagent (each where it can be expressed)
  *   e.g. node bench/compare-goals.mjs codex,qwen stalled,churn
+ * A run replaces the cells it ran in the results and keeps the others.
  * One run per cell: the machine is slow, and each real-binary run costs tens
  * of seconds.
  */

@@ -31,6 +31,8 @@ export interface AppServerRunOptions {
 	settleMs?: number;
 	/** Default 150 s. */
 	timeoutMs?: number;
+	/** Filled in once the thread runs: `interrupt()` sends `turn/interrupt` for the running turn (the TUI's Esc). */
+	control?: { interrupt?: () => void };
 }
 
 export interface AppServerRunResult {
@@ -72,6 +74,7 @@ export async function runCodexAppServer(
 	let turns = 0;
 	let running = false;
 	let goalStatus: string | null = null;
+	let turnId: string | undefined;
 	let idleTimer: NodeJS.Timeout | null = null;
 	let finish: (reason: "settled" | "runaway" | "timeout" | "exit") => void = () => {};
 	const finished = new Promise<"settled" | "runaway" | "timeout" | "exit">((resolve) => {
@@ -113,6 +116,8 @@ export async function runCodexAppServer(
 		const params = (message.params ?? {}) as Record<string, unknown>;
 		notifications.push({ method: message.method, params });
 		if (message.method === "turn/started") {
+			const turn = params.turn as { id?: unknown } | undefined;
+			if (typeof turn?.id === "string") turnId = turn.id;
 			turns++;
 			running = true;
 			if (idleTimer) clearTimeout(idleTimer);
@@ -145,6 +150,12 @@ export async function runCodexAppServer(
 		const thread = (started.result as { thread?: { id?: unknown } } | undefined)?.thread;
 		threadId = typeof thread?.id === "string" ? thread.id : undefined;
 		if (threadId === undefined) throw new Error(`thread/start answered ${JSON.stringify(started)}`);
+		const runningThread = threadId;
+		if (options.control) {
+			options.control.interrupt = () => {
+				if (turnId !== undefined) void request("turn/interrupt", { threadId: runningThread, turnId });
+			};
+		}
 		if (options.goal !== undefined) {
 			const set = await request("thread/goal/set", {
 				threadId,
