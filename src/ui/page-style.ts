@@ -39,7 +39,7 @@ h3 { font-size: 14px; margin: 0; }
 :focus-visible { outline: 2px solid var(--focus); outline-offset: 2px; }
 .top { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 20px; padding: 12px 20px; border-bottom: 1px solid var(--line); background: var(--panel); position: sticky; top: 0; z-index: 5; }
 .summary { margin: 0; flex: 1; }
-.connection { margin: 0; display: flex; align-items: center; gap: 6px; }
+.connection { margin: 0; display: flex; align-items: center; gap: 6px; min-width: 24ch; }
 .connection .dot { width: 9px; height: 9px; border-radius: 50%; background: var(--idle); }
 .connection[data-state="live"] .dot { background: var(--go); }
 .connection[data-state="snapshot"] .dot { background: var(--skip); }
