@@ -147,6 +147,8 @@ export interface SessionStanding {
 	standing: Standing;
 	/** Why its state file cannot be read (standing `problem`); null otherwise. */
 	problem: string | null;
+	/** Where the harness keeps the session's transcript, when its events said. */
+	transcriptPath?: string | null;
 }
 
 export interface StatusAll {
@@ -280,6 +282,7 @@ function withStandings(view: WorktreeStatusView, scopeReads: ScopeReads, skipped
 				worktreeStopped: view.stopped !== null,
 			}),
 			problem: read.kind === "unreadable" ? read.problem.reason : null,
+			transcriptPath: state?.observed.transcriptPath ?? null,
 		});
 	}
 	const problemCount =

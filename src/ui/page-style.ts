@@ -112,6 +112,7 @@ button[aria-pressed="true"] { background: var(--skip-bg); color: var(--skip); bo
 .work:first-of-type, .session:first-of-type { border-top: 0; }
 .row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
 .row .name { font-weight: 600; overflow-wrap: anywhere; }
+.transcript .path { flex: 1 1 12ch; }
 .grow { flex: 1; min-width: 0; }
 .bar { display: inline-block; position: relative; height: 10px; border-radius: 5px; background: var(--bar); overflow: hidden; min-width: 120px; flex: 1; max-width: 260px; }
 .bar-fill { position: absolute; inset: 0; width: 100%; height: 100%; display: block; }

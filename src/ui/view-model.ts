@@ -199,6 +199,7 @@ function sessionView(
 		episodeStartedAt: episode?.startedAt ?? null,
 		stagnation: episode && config ? { count: episode.stagnation, limit: config.stagnationLimit } : null,
 		waiting,
+		transcriptPath: state?.observed.transcriptPath ?? null,
 		last,
 		lastActive: lastActive(session),
 		list: session.work ? null : ownList(state?.todos ?? null),

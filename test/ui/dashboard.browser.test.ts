@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain module of the bench, built against dist/
-import { buildEveryState } from "../../bench/ui-states.mjs";
+import { buildEveryState, TRANSCRIPT } from "../../bench/ui-states.mjs";
 import { runBoulder } from "../e2e/support/boulder-cli.js";
 import { type Browser, launchBrowser, type RunningUi, startUi } from "../e2e/support/ui-browser.js";
 
@@ -236,6 +236,25 @@ describe("every item visible", () => {
 		expect(await parser.locator("pre.output.full").textContent()).toContain("case 1:");
 		const plan = parser.getByRole("button", { name: /^plan of Ship the parser/ });
 		expect(await plan.getAttribute("data-copy")).toBe(join(fixture.parser, "PLAN.md"));
+	});
+});
+
+describe("the transcript path", () => {
+	it("shows where the harness keeps a session's transcript, to copy, and never serves or links it", async () => {
+		const rolling = page.locator('.session[data-scope*="ses-rolling"]');
+		const path = rolling.getByRole("button", { name: /^transcript of / });
+		expect(await path.getAttribute("data-copy")).toBe(TRANSCRIPT);
+		expect(await path.getAttribute("title")).toBe(TRANSCRIPT);
+		expect(await page.locator('[href*="ses-rolling.jsonl"], [src*="ses-rolling.jsonl"]').count()).toBe(0);
+		// Only the page's own modules are served: the path, however asked, is not a file the dashboard gives.
+		const asked = [TRANSCRIPT, `/assets${TRANSCRIPT}`, `/assets/..${TRANSCRIPT}`];
+		const statuses = await page.evaluate(
+			(paths: string[]) => Promise.all(paths.map(async (p) => (await fetch(p, { credentials: "same-origin" })).status)),
+			asked,
+		);
+		expect(statuses).toEqual([404, 404, 404]);
+		// Sessions whose harness said nothing show no transcript line.
+		expect(await page.locator(".session .transcript").count()).toBe(1);
 	});
 });
 

@@ -513,6 +513,17 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 		);
 		body.push(renderItems(list.items, list.next));
 	}
+	if (session.transcriptPath) {
+		// A path to copy, never a link: the dashboard serves no file of a session.
+		body.push(
+			h(
+				"p",
+				{ class: "row transcript" },
+				h("span", { class: "dim" }, "transcript"),
+				middlePath(session.transcriptPath, `transcript of ${session.label}`),
+			),
+		);
+	}
 	if (session.stoppedBy) body.push(h("p", { class: "stopped-line" }, `Stopped by ${session.stoppedBy}.`));
 	if (session.gauges.length > 0) {
 		const gauges = h("div", { class: "gauges" }, ...session.gauges.map(gauge));
