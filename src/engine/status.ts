@@ -252,8 +252,18 @@ type ScopeReads = ReadonlyMap<string, Read<ContinuationState>> | null;
 async function readScopes(store: Store): Promise<ScopeReads> {
 	if (!store.scopeKeys) return null;
 	const keys = [...(await store.scopeKeys())].sort();
-	const reads = await Promise.all(keys.map(async (key) => [key, await store.readScope(key)] as const));
+	const reads = await Promise.all(keys.map(async (key) => [key, await readScope(store, key)] as const));
 	return new Map(reads);
+}
+
+/** A scope that cannot even be opened is unreadable, as the dashboard counts it (`engine/fleet-worktree.ts`). */
+async function readScope(store: Store, key: string): Promise<Read<ContinuationState>> {
+	try {
+		return await store.readScope(key);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { kind: "unreadable", problem: { file: key, movedTo: null, reason, at: 0 } };
+	}
 }
 
 function decisionsOnly(store: Store) {

@@ -2,7 +2,8 @@
  * The dashboard's header and `boulder status --all --json` count from one
  * function (`core/standing.ts`) over the same state: a fleet with a session in
  * every standing (bench/ui-states.mjs, plus an idle session, an unreadable
- * state file, a worktree turned off and one whose folder is gone), read both
+ * state file, an unreadable works file, a worktree turned off and one whose
+ * folder is gone), read both
  * ways, gives the same counts, and each session card once.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -60,6 +61,20 @@ async function everyState() {
 		},
 	}));
 	await recordWorktree(stopped, { env, clock });
+	// A works file that cannot be read: a problem, and its session still counted.
+	const unread = path.join(root, "projects", "unread-works");
+	await mkdir(path.join(unread, ".git"), { recursive: true });
+	const unreadStore = new FileStore(unread, { clock });
+	const asks = scopeKey({ kind: "session", harness: "copilot", sessionId: "ses-asks-too" }) as string;
+	await unreadStore.updateScope(asks, () => ({
+		result: undefined,
+		next: {
+			...emptyContinuationState(),
+			observed: { ...emptyContinuationState().observed, pendingInput: { kind: "permission" } },
+		},
+	}));
+	await writeFile(path.join(unreadStore.dir, "works.json"), "{ not json");
+	await recordWorktree(unread, { env, clock });
 	const gone = path.join(root, "projects", "gone");
 	await mkdir(path.join(gone, ".git"), { recursive: true });
 	await recordWorktree(gone, { env, clock });
@@ -78,7 +93,7 @@ describe("the header's counts and `boulder status --all --json`'s", () => {
 
 		expect(status.counts).toEqual(header);
 		for (const standing of STANDING_ORDER) expect(header.standing[standing], standing).toBeGreaterThan(0);
-		expect(header).toMatchObject({ worktrees: 6, vanished: 1, stopped: 1, withProblem: 2, needYou: 3 });
+		expect(header).toMatchObject({ worktrees: 7, vanished: 1, stopped: 1, withProblem: 3, needYou: 4 });
 
 		const cards = view.worktrees.flatMap((worktree) =>
 			worktree.sessions.map((session) => `${worktree.root} ${session.scope} ${session.standing}`),
