@@ -131,8 +131,9 @@ export interface WorktreeStatusView {
 	standings?: SessionStanding[];
 	/**
 	 * The problems the dashboard's card shows: the worktree's own (its state,
-	 * its config, unreadable decision-log lines), each work whose plan cannot
-	 * be read, each session whose state file cannot be.
+	 * its config, unreadable decision-log lines), each live work whose plan
+	 * cannot be read (a finished work's plan is often removed once done), each
+	 * session whose state file cannot be.
 	 */
 	problemCount?: number;
 	/** Decision-log lines read for this status that could not be parsed. */
@@ -299,7 +300,8 @@ function withStandings(view: WorktreeStatusView, scopeReads: ScopeReads, skipped
 		(view.problem ? 1 : 0) +
 		(view.configProblem ? 1 : 0) +
 		(skipped > 0 ? 1 : 0) +
-		view.works.filter((work) => work.planProblem !== null).length +
+		view.works.filter((work) => (work.status === "active" || work.status === "paused") && work.planProblem !== null)
+			.length +
 		standings.filter((entry) => entry.standing === "problem").length;
 	return { ...view, standings, problemCount, skippedLines: skipped };
 }

@@ -44,6 +44,33 @@ async function everyState() {
 	const broken = scopeKey({ kind: "session", harness: "gemini", sessionId: "ses-broken" }) as string;
 	await store.updateScope(broken, () => ({ result: undefined, next: emptyContinuationState() }));
 	await writeFile(store.scopeFile(broken), '{"schemaVersion": 1, "state": {"cut short');
+	// A finished work whose plan was removed once done: no problem, for the page nor the CLI.
+	await store.updateWorks(() => ({
+		result: undefined,
+		next: {
+			schemaVersion: 2,
+			activeWorkId: null,
+			stopped: null,
+			works: {
+				shipped: {
+					id: "shipped",
+					planPath: "SHIPPED.md",
+					name: "Shipped",
+					status: "completed",
+					startedAt: now - 7_200_000,
+					endedAt: now - 3_600_000,
+					elapsedMs: 3_600_000,
+					sessions: [],
+					agent: null,
+					worktree: extra,
+					subagentSessions: {},
+					verify: [],
+					verifyTimeoutMs: null,
+					lastVerification: null,
+				},
+			},
+		},
+	}));
 	await recordWorktree(extra, { env, clock });
 	const stopped = path.join(root, "projects", "stopped");
 	await mkdir(path.join(stopped, ".git"), { recursive: true });
