@@ -7,8 +7,8 @@
  * "The current turn" is everything after the last line that began one: a
  * prompt the user (or an SDK) sent, or a Stop hook's feedback (ours or
  * another hook's), which is how a continuation enters the transcript. Only
- * that turn is read, from the end of the file backwards, by the shared
- * scanner (`shared/transcript-scan.ts`), within its limits; when a limit
+ * that turn is read, from the end of the file backwards, by the family's
+ * turn reader (`command-hook/turn-reader.ts`), within its limits; when a limit
  * stops the reading before the turn's start, the reading says so (`limit`),
  * and the turn counts as unseen.
  *
@@ -19,18 +19,27 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import {
+	addSpend,
+	askedQuestion,
+	count,
+	noSpend,
 	type ReadLimit,
-	readSettled,
+	type ReadOptions,
+	readTallied,
 	type ScanEnd,
 	type ScanOptions,
-	type SettleOptions,
 	scanTurn,
+	type Tally,
+	type TurnEnd,
+	type TurnFacts,
+	tallyRecords,
+	timeOf,
 	unreadableTranscriptReason,
 	unseenTurnReason,
-} from "../shared/transcript-scan.js";
+} from "../command-hook/turn-reader.js";
 import { isRecord } from "./hook-input.js";
 
-export type { ReadLimit } from "../shared/transcript-scan.js";
+export type { ReadLimit } from "../command-hook/turn-reader.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -49,50 +58,25 @@ export const MAX_KEPT_TEXT = 256 * 1024;
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
 
-export interface TurnReading {
-	/** Real spend of the turn's model calls, each message id counted once. */
-	spend: TokenSpend;
-	/** Distinct model calls (message ids) seen in the turn. */
-	calls: number;
-	/** Uses of `ACTIVITY_TOOLS`. */
-	activity: number;
-	/** The user interrupted the turn (Esc): when, from the line's timestamp (null if it has none). */
-	interrupt: { at: number | null } | null;
-	/** An `AskUserQuestion` call without a result: its question, or a generic text. */
-	pendingQuestion: string | null;
-	/** The text of the turn's last assistant message (all its text blocks), or its last `MAX_KEPT_TEXT` characters. */
-	lastAssistantText: string | null;
+/**
+ * The turn as the transcript shows it: `calls` are distinct message ids,
+ * `pendingQuestion` an `AskUserQuestion` without a result, `lastAssistantText`
+ * all text blocks of the last assistant message (or its last `MAX_KEPT_TEXT`
+ * characters), `startMarker` the `uuid` of the line that began the turn.
+ */
+export interface TurnReading extends TurnFacts, TurnEnd {
 	/** `lastAssistantText` is the end of a longer reply. */
 	lastAssistantTextClipped?: boolean;
-	/** The line that began the turn was found (false: a limit was reached, or no line of the file begins a turn). */
-	foundStart: boolean;
-	/** The `uuid` of the line that began the turn: the same for every report of this turn's end. */
-	startMarker: string | null;
-	/** The file's last line was incomplete and left out. */
-	partialLastLine: boolean;
-	/** Lines that were not JSON objects. */
-	skippedLines: number;
-	/** The harness's copy of the last reply was not found in the file, even after the retries. */
-	lagging: boolean;
-	/** The limit that stopped the reading before the turn's start, if one did. */
-	limit: ReadLimit | null;
 }
 
-export interface ReadTurnOptions extends ScanOptions, SettleOptions {}
+export interface ReadTurnOptions extends ReadOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	return readSettled(
-		async () => {
-			const tally = new TurnTally();
-			return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
-		},
-		options,
-		file,
-	);
+	return readTallied(file, options, () => new TurnTally());
 }
 
 /**
@@ -117,15 +101,15 @@ export interface TurnLines extends ScanEnd {
 /** Reads backwards from the end until the line that began the turn, or a limit. */
 export async function readTurnLines(file: string, options: ScanOptions = {}): Promise<TurnLines> {
 	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, isTurnStart, (line) => newestFirst.push(line));
+	const scan = await scanTurn(file, options, (line) => {
+		newestFirst.push(line);
+		return isTurnStart(line);
+	});
 	return { lines: newestFirst.reverse(), ...scan };
 }
 
-/**
- * What the lines of one turn say, gathered newest line first (the order the
- * file is read in), so nothing but the tallies is kept however long the turn.
- */
-class TurnTally {
+/** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
+class TurnTally implements Tally<TurnReading> {
 	private readonly usage = new Map<string, TokenSpend>();
 	/** Tool uses already answered by a later line. */
 	private readonly answered = new Set<string>();
@@ -141,27 +125,23 @@ class TurnTally {
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
 
-	add(line: Record<string, unknown>): void {
+	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
-		if (line.isSidechain === true) return;
+		if (line.isSidechain === true) return false;
 		const message = isRecord(line.message) ? line.message : null;
-		if (line.type === "assistant" && message) {
-			this.addAssistant(message);
-			return;
-		}
-		if (line.type !== "user" || !message) return;
+		if (line.type === "assistant" && message) this.addAssistant(message);
+		if (line.type !== "user" || !message) return false;
 		for (const block of blocksOf(message.content)) {
 			if (block.type === "tool_result" && typeof block.tool_use_id === "string") this.answered.add(block.tool_use_id);
 		}
-		const text = userText(message.content);
-		if (this.interrupt === null && text?.startsWith(INTERRUPT_PREFIX)) {
-			const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-			this.interrupt = { at: Number.isFinite(at) ? at : null };
+		if (this.interrupt === null && userText(message.content)?.startsWith(INTERRUPT_PREFIX)) {
+			this.interrupt = { at: timeOf(line.timestamp) };
 		}
+		return isTurnStart(line);
 	}
 
 	reading(scan: ScanEnd): TurnReading {
-		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+		let spend = noSpend();
 		for (const one of this.usage.values()) spend = addSpend(spend, one);
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
@@ -193,7 +173,7 @@ class TurnTally {
 			if (block.type !== "tool_use" || typeof block.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(block.name)) this.activity++;
 			if (block.name === QUESTION_TOOL && typeof block.id === "string" && !this.answered.has(block.id)) {
-				this.pendingQuestion ??= questionText(block.input);
+				this.pendingQuestion ??= askedQuestion(block.input);
 			}
 		}
 		if (!this.lastTextDone) this.keepText(texts);
@@ -230,9 +210,7 @@ export function analyseTurn(
 		skippedLines: 0,
 	},
 ): TurnReading {
-	const tally = new TurnTally();
-	for (let index = lines.length - 1; index >= 0; index--) tally.add(lines[index] as Record<string, unknown>);
-	return tally.reading({ ...flags, limit: flags.limit ?? null });
+	return tallyRecords(new TurnTally(), lines, { ...flags, limit: flags.limit ?? null });
 }
 
 /**
@@ -266,14 +244,6 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
 	return Array.isArray(content) ? content.filter(isRecord) : [];
 }
 
-function questionText(input: unknown): string {
-	if (isRecord(input) && Array.isArray(input.questions)) {
-		const first = input.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return "the agent asked the user a question";
-}
-
 function spendOf(usage: Record<string, unknown>): TokenSpend {
 	return {
 		input: count(usage.input_tokens),
@@ -290,12 +260,4 @@ function maxSpend(a: TokenSpend | undefined, b: TokenSpend): TokenSpend {
 		output: Math.max(a.output, b.output),
 		cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
 	};
-}
-
-function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
-	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

@@ -9,8 +9,9 @@
  * agent: the user's prompt, or the reason of an agentStop block (ours or
  * another hook's), which Copilot enqueues as a user message. Lines of
  * subagents carry an `agentId` and begin no turn; their model calls are the
- * session's spend all the same. The scan is the shared backwards one
- * (`shared/transcript-scan.ts`), bounded the same way.
+ * session's spend all the same. The scan is the family's backwards one
+ * (`command-hook/turn-reader.ts`), bounded the same way; Copilot's tally
+ * keeps the turn's lines and reads them in file order (`analyseTurn`).
  *
  * Copilot writes the log lazily and does not wait for it before it runs a
  * hook (1.0.102): at agentStop the file may still lack the whole turn, even
@@ -21,16 +22,24 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
-import { type AwaitOptions, awaitRecord } from "../shared/await-record.js";
-import { isRecord } from "../shared/hook-input.js";
 import {
-	type ReadLimit,
+	addSpend,
+	count,
+	GENERIC_QUESTION,
+	noSpend,
+	readTally,
+	type ScanEnd,
 	type ScanOptions,
 	scanTurn,
+	type Tally,
 	type TranscriptNames,
+	type TurnFacts,
+	timeOf,
 	unreadableTranscriptReason,
 	unseenTurnReason,
-} from "../shared/transcript-scan.js";
+} from "../command-hook/turn-reader.js";
+import { type AwaitOptions, awaitRecord } from "../shared/await-record.js";
+import { isRecord } from "../shared/hook-input.js";
 
 /** Tools that change files: work the todo list may not show yet. Shell commands do not count. */
 export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["create", "edit", "apply_patch", "str_replace_editor"]);
@@ -38,28 +47,20 @@ export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["create", "edit", "a
 /** Tools that wait for the user: a question, or the approval of a plan. */
 export const QUESTION_TOOLS: ReadonlySet<string> = new Set(["ask_user", "exit_plan_mode"]);
 
-export interface TurnReading {
-	/** Real spend of the turn's model calls (the main agent's and its subagents'). */
-	spend: TokenSpend;
-	calls: number;
-	/** Uses of `ACTIVITY_TOOLS` by the main agent. */
-	activity: number;
+/**
+ * The turn as the event log shows it: spend and `calls` are the main
+ * agent's and its subagents', `activity` and `pendingQuestion` (a question
+ * tool without a result yet) the main agent's, `lastAssistantText` its last
+ * non-empty message, `startMarker` the `id` of the `user.message` line that
+ * began the turn.
+ */
+export interface TurnReading extends Omit<TurnFacts, "interrupt">, ScanEnd {
 	/** The user aborted the turn: when (null if the line has no time). */
 	abort: { at: number | null } | null;
-	/** A question tool the main agent called that has no result yet. */
-	pendingQuestion: string | null;
 	/** The reasons of agentStop hooks that blocked (continued the agent) in the turn, oldest first. */
 	stopBlocks: string[];
-	/** The main agent's last non-empty message in the turn. */
-	lastAssistantText: string | null;
-	foundStart: boolean;
 	/** The hook invocation's own `hook.start` line was found (always false when none was asked for). */
 	ownRecordSeen: boolean;
-	/** The `id` of the `user.message` line that began the turn. */
-	startMarker: string | null;
-	partialLastLine: boolean;
-	skippedLines: number;
-	limit: ReadLimit | null;
 }
 
 /** A hook invocation's own line in the log: its `hook.start`, whose `input` carries the hook input's `timestamp`. */
@@ -75,17 +76,28 @@ export interface TurnOptions extends ScanOptions {
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readTurn(file: string, options: TurnOptions = {}): Promise<TurnReading> {
-	let newestFirst: Record<string, unknown>[] = [];
-	const own = options.own;
-	let ownRecordSeen = false;
-	const scan = await scanTurn(file, options, isTurnStart, (line) => {
-		if (own && !ownRecordSeen && isOwnRecord(line, own)) {
-			ownRecordSeen = true;
-			newestFirst = [];
+	return readTally(file, options, new CopilotTally(options.own));
+}
+
+/** Copilot's tally: the turn's lines, newest first, none after the invocation's own line; read in file order. */
+class CopilotTally implements Tally<TurnReading> {
+	private newestFirst: Record<string, unknown>[] = [];
+	private ownRecordSeen = false;
+
+	constructor(private readonly own: OwnRecord | undefined) {}
+
+	add(line: Record<string, unknown>): boolean {
+		if (this.own && !this.ownRecordSeen && isOwnRecord(line, this.own)) {
+			this.ownRecordSeen = true;
+			this.newestFirst = [];
 		}
-		newestFirst.push(line);
-	});
-	return { ...analyseTurn(newestFirst.reverse()), ...scan, ownRecordSeen };
+		this.newestFirst.push(line);
+		return isTurnStart(line);
+	}
+
+	reading(scan: ScanEnd): TurnReading {
+		return { ...analyseTurn(this.newestFirst.toReversed()), ...scan, ownRecordSeen: this.ownRecordSeen };
+	}
 }
 
 function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
@@ -129,7 +141,7 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
 ): Omit<TurnReading, "foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"> {
-	let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+	let spend = noSpend();
 	let calls = 0;
 	let activity = 0;
 	let abort: TurnReading["abort"] = null;
@@ -175,7 +187,7 @@ export function analyseTurn(
 				break;
 			}
 			case "abort":
-				if (main) abort = { at: timeOf(line) };
+				if (main) abort = { at: timeOf(line.timestamp) };
 				break;
 		}
 	}
@@ -228,7 +240,7 @@ export async function readBlockChain(file: string, options: ScanOptions = {}): P
 		}
 		return true;
 	};
-	await scanTurn(file, options, chainStart, () => undefined);
+	await scanTurn(file, options, chainStart);
 	return blocks;
 }
 
@@ -257,9 +269,7 @@ export function unreadableReason(file: string | null, error: unknown): string {
 function questionText(tool: string, args: unknown): string {
 	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";
 	const question = isRecord(args) ? (args.question ?? args.message) : null;
-	return typeof question === "string" && question.trim() !== ""
-		? question.trim()
-		: "the agent asked the user a question";
+	return typeof question === "string" && question.trim() !== "" ? question.trim() : GENERIC_QUESTION;
 }
 
 /** `inputTokens` counts the whole prompt, cache reads included; those are not spend. */
@@ -269,17 +279,4 @@ function spendOf(usage: Record<string, unknown>): TokenSpend {
 		output: count(usage.outputTokens),
 		cacheWrite: count(usage.cacheWriteTokens),
 	};
-}
-
-function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
-	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function timeOf(line: Record<string, unknown>): number | null {
-	const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-	return Number.isFinite(at) ? at : null;
 }

@@ -1,22 +1,29 @@
 /**
- * Reads the current turn of a harness's JSONL transcript from the end of the
- * file backwards, in chunks, line by line, as far back as the line that
- * began the turn: a transcript of hundreds of MB costs what its last turn
- * costs. Lines are split on newline bytes before they are decoded, so a chunk
- * that begins inside a line or inside a multibyte character changes nothing,
- * and no line is copied more than once. Which line begins a turn is the
- * harness's to say (Claude Code's prompt lines, Codex's user messages).
+ * The command-hook family's one turn reader: what a harness's session log
+ * (JSONL, one record a line) says about the turn that just ended. A harness
+ * supplies its **tally** (`Tally`): what each of its record kinds counts as
+ * (spend, a file edit, a question, an interrupt, the last reply) and which
+ * record is the turn's boundary; the reader does the rest, the same for all.
+ *
+ * Reading: from the end of the file backwards, in chunks, line by line, as
+ * far back as the record the tally names the turn's boundary, so a log of
+ * hundreds of MB costs what its last turn costs. Lines are split on newline
+ * bytes before they are decoded, so a chunk that begins inside a line or
+ * inside a multibyte character changes nothing, and no line is copied more
+ * than once.
  *
  * Untrusted: only a regular file is opened (see `engine/bounded-read.ts`), no
  * more than `maxBytes` is read, and no line longer than `maxLineBytes` is
  * built. When either limit stops the reading before the turn's start, the
  * scan says so (`limit`). A last line cut short (the harness is still writing
  * it) is left out and reported; a line that is not JSON is skipped and
- * counted.
+ * counted. A harness that writes its log after it ran the hook is waited for
+ * (`readSettled`).
  */
 import { stat } from "node:fs/promises";
+import type { TokenSpend } from "../../core/turns.js";
 import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
-import { isRecord, messageOf } from "./hook-input.js";
+import { isRecord, messageOf } from "../shared/hook-input.js";
 
 /** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
 export interface ReadLimit {
@@ -59,18 +66,17 @@ export const SCAN_DEFAULTS = {
 };
 
 /**
- * Hands the file's lines to `visit`, parsed, newest first, up to and
- * including the line that begins the turn (`isTurnStart`). One chunk buffer serves the whole
- * scan: a line inside a chunk is decoded from it; a line that spans chunks is
- * only measured while its start is looked for, then read once, whole, from
- * the file. So a long line costs its length, not its length squared, and a
- * line too long to use is never held in memory.
+ * Hands the file's lines to `take`, parsed, newest first, until `take` says
+ * a line began the turn (that line is taken too). One chunk buffer serves the
+ * whole scan: a line inside a chunk is decoded from it; a line that spans
+ * chunks is only measured while its start is looked for, then read once,
+ * whole, from the file. So a long line costs its length, not its length
+ * squared, and a line too long to use is never held in memory.
  */
 export async function scanTurn(
 	file: string,
 	options: ScanOptions,
-	isTurnStart: (line: Record<string, unknown>) => boolean,
-	visit: (line: Record<string, unknown>) => void,
+	take: (line: Record<string, unknown>) => boolean,
 ): Promise<ScanEnd> {
 	const chunkBytes = Math.max(1, options.chunkBytes ?? SCAN_DEFAULTS.chunkBytes);
 	const maxBytes = Math.max(0, options.maxBytes ?? SCAN_DEFAULTS.maxBytes);
@@ -81,7 +87,7 @@ export async function scanTurn(
 		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
 		let lastLine = true;
 		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
-		const take = (bytes: Buffer): boolean => {
+		const takeLine = (bytes: Buffer): boolean => {
 			const last = lastLine;
 			lastLine = false;
 			const text = bytes.toString("utf8");
@@ -92,8 +98,7 @@ export async function scanTurn(
 				else end.skippedLines++;
 				return false;
 			}
-			visit(value);
-			end.foundStart = isTurnStart(value);
+			end.foundStart = take(value);
 			return end.foundStart;
 		};
 		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
@@ -120,13 +125,13 @@ export async function scanTurn(
 				if (newline === -1) break;
 				const start = position + newline + 1;
 				if (lineEnd - start > maxLineBytes) return tooLong();
-				if (take(await lineBytes(start, lineEnd, position, length))) return end;
+				if (takeLine(await lineBytes(start, lineEnd, position, length))) return end;
 				lineEnd = position + newline;
 				stop = newline;
 			}
 			if (lineEnd - position > maxLineBytes) return tooLong();
 		}
-		if (lineEnd > 0) take(await lineBytes(0, lineEnd, 0, length));
+		if (lineEnd > 0) takeLine(await lineBytes(0, lineEnd, 0, length));
 		return end;
 	} finally {
 		await handle.close();
@@ -263,6 +268,112 @@ async function versionOf(file: string): Promise<string | null> {
 function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
 }
+
+/** What a tally finds in a turn: the fields the harnesses' readings share (each says what they are in its log). */
+export interface TurnFacts {
+	/** Real spend of the turn's model calls (cache reads are not spend). */
+	spend: TokenSpend;
+	/** Model calls counted in the spend. */
+	calls: number;
+	/** Uses of the harness's file-changing tools: work the todo list may not show yet. Commands do not count. */
+	activity: number;
+	/** The user interrupted the turn (Esc): when, from the record's timestamp (null if it has none). */
+	interrupt: { at: number | null } | null;
+	/** A question to the user (or a plan put forward for approval) without an answer: its text. */
+	pendingQuestion: string | null;
+	/** The text of the turn's last reply. */
+	lastAssistantText: string | null;
+	/** The id of the record that began the turn: the same for every report of this turn's end. */
+	startMarker: string | null;
+}
+
+/** How a settled reading ended. */
+export interface TurnEnd extends ScanEnd {
+	/** The harness's copy of the last reply was not found in the file, even after the retries. */
+	lagging: boolean;
+}
+
+/** How a reading of the file goes: its limits, and its waits for a lagging file. */
+export interface ReadOptions extends ScanOptions, SettleOptions {}
+
+/**
+ * A harness's record tally: what each record of its log counts as, taken
+ * newest first (the order the file is read in), so that nothing but the
+ * counts is kept however long the turn. `add` says whether the record is the
+ * turn's boundary (the reading stops there); `reading` gives the harness's
+ * reading of the turn once the records are in, from how the scan ended.
+ */
+export interface Tally<R, Line = Record<string, unknown>> {
+	add(record: Line): boolean;
+	reading(end: ScanEnd): R;
+}
+
+/** One reading of the file's current turn through `tally`. */
+export async function readTally<R>(file: string, options: ScanOptions, tally: Tally<R>): Promise<R> {
+	return tally.reading(await scanTurn(file, options, (record) => tally.add(record)));
+}
+
+/**
+ * The file's current turn through a fresh tally (`makeTally`), read again
+ * while the file lags behind the harness (`readSettled`).
+ *
+ * Contract: rejects only when the file cannot be opened or read, with a
+ * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
+ */
+export async function readTallied<R extends Settling>(
+	file: string,
+	options: ReadOptions,
+	makeTally: () => Tally<R>,
+): Promise<R> {
+	return readSettled(() => readTally(file, options, makeTally()), options, file);
+}
+
+/**
+ * Pure: the reading of records given in file order, fed to `tally` newest
+ * first; up to the turn's boundary (`untilStart`), or all of them.
+ */
+export function tallyRecords<R, Line = Record<string, unknown>>(
+	tally: Tally<R, Line>,
+	records: readonly Line[],
+	end: ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
+	untilStart = false,
+): R {
+	for (let index = records.length - 1; index >= 0; index--) {
+		if (tally.add(records[index] as Line) && untilStart) break;
+	}
+	return tally.reading(end);
+}
+
+/** No spend yet. */
+export function noSpend(): TokenSpend {
+	return { input: 0, output: 0, cacheWrite: 0 };
+}
+
+export function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
+	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
+}
+
+/** A token count as a log writes it: a finite positive number, whole; anything else is none. */
+export function count(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+/** When a record happened, from its ISO `timestamp` (null if it has none). */
+export function timeOf(timestamp: unknown): number | null {
+	const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
+	return Number.isFinite(at) ? at : null;
+}
+
+/** The question an ask-the-user tool's `{questions: [{question}]}` input asks first, or a generic text. */
+export function askedQuestion(input: unknown): string {
+	if (isRecord(input) && Array.isArray(input.questions)) {
+		const first = input.questions.find(isRecord);
+		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
+	}
+	return GENERIC_QUESTION;
+}
+
+export const GENERIC_QUESTION = "the agent asked the user a question";
 
 /** What the harness calls the file and the input field that names it (Copilot CLI: its `transcriptPath` event log). */
 export interface TranscriptNames {
