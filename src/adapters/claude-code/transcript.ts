@@ -18,25 +18,7 @@
  * was but the file does not end with it yet, the read is retried briefly.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import {
-	addSpend,
-	askedQuestion,
-	count,
-	noSpend,
-	type ReadLimit,
-	type ReadOptions,
-	readTallied,
-	type ScanEnd,
-	type ScanOptions,
-	scanTurn,
-	type Tally,
-	type TurnEnd,
-	type TurnFacts,
-	tallyRecords,
-	timeOf,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../command-hook/turn-reader.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "./hook-input.js";
 
 export type { ReadLimit } from "../command-hook/turn-reader.js";
@@ -64,19 +46,19 @@ const STOP_CONTEXT_MARK = "Stop hook additional context:";
  * all text blocks of the last assistant message (or its last `MAX_KEPT_TEXT`
  * characters), `startMarker` the `uuid` of the line that began the turn.
  */
-export interface TurnReading extends TurnFacts, TurnEnd {
+export interface TurnReading extends reader.TurnFacts, reader.TurnEnd {
 	/** `lastAssistantText` is the end of a longer reply. */
 	lastAssistantTextClipped?: boolean;
 }
 
-export interface ReadTurnOptions extends ReadOptions {}
+export interface ReadTurnOptions extends reader.ReadOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	return readTallied(file, options, () => new TurnTally());
+	return reader.readTallied(file, options, () => new TurnTally());
 }
 
 /**
@@ -85,23 +67,23 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
  * continued: an interrupt or a pending question may be in what was not seen.
  */
 export function unseenReason(file: string, reading: TurnReading): string | null {
-	return unseenTurnReason(file, reading);
+	return reader.unseenTurnReason(file, reading);
 }
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Claude Code", file, error);
+	return reader.unreadableTranscriptReason("Claude Code", file, error);
 }
 
-export interface TurnLines extends ScanEnd {
+export interface TurnLines extends reader.ScanEnd {
 	/** Parsed lines in file order, from the turn's first line (when found) to the end. */
 	lines: Record<string, unknown>[];
 }
 
 /** Reads backwards from the end until the line that began the turn, or a limit. */
-export async function readTurnLines(file: string, options: ScanOptions = {}): Promise<TurnLines> {
+export async function readTurnLines(file: string, options: reader.ScanOptions = {}): Promise<TurnLines> {
 	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, (line) => {
+	const scan = await reader.scanTurn(file, options, (line) => {
 		newestFirst.push(line);
 		return isTurnStart(line);
 	});
@@ -109,7 +91,7 @@ export async function readTurnLines(file: string, options: ScanOptions = {}): Pr
 }
 
 /** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
-class TurnTally implements Tally<TurnReading> {
+class TurnTally implements reader.Tally<TurnReading> {
 	private readonly usage = new Map<string, TokenSpend>();
 	/** Tool uses already answered by a later line. */
 	private readonly answered = new Set<string>();
@@ -135,14 +117,14 @@ class TurnTally implements Tally<TurnReading> {
 			if (block.type === "tool_result" && typeof block.tool_use_id === "string") this.answered.add(block.tool_use_id);
 		}
 		if (this.interrupt === null && userText(message.content)?.startsWith(INTERRUPT_PREFIX)) {
-			this.interrupt = { at: timeOf(line.timestamp) };
+			this.interrupt = { at: reader.timeOf(line.timestamp) };
 		}
 		return isTurnStart(line);
 	}
 
-	reading(scan: ScanEnd): TurnReading {
-		let spend = noSpend();
-		for (const one of this.usage.values()) spend = addSpend(spend, one);
+	reading(scan: reader.ScanEnd): TurnReading {
+		let spend = reader.noSpend();
+		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
@@ -173,7 +155,7 @@ class TurnTally implements Tally<TurnReading> {
 			if (block.type !== "tool_use" || typeof block.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(block.name)) this.activity++;
 			if (block.name === QUESTION_TOOL && typeof block.id === "string" && !this.answered.has(block.id)) {
-				this.pendingQuestion ??= askedQuestion(block.input);
+				this.pendingQuestion ??= reader.askedQuestion(block.input);
 			}
 		}
 		if (!this.lastTextDone) this.keepText(texts);
@@ -204,13 +186,13 @@ class TurnTally implements Tally<TurnReading> {
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
-	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: ReadLimit | null } = {
+	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: reader.ReadLimit | null } = {
 		foundStart: true,
 		partialLastLine: false,
 		skippedLines: 0,
 	},
 ): TurnReading {
-	return tallyRecords(new TurnTally(), lines, { ...flags, limit: flags.limit ?? null });
+	return reader.tallyRecords(new TurnTally(), lines, { ...flags, limit: flags.limit ?? null });
 }
 
 /**
@@ -246,9 +228,9 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
 
 function spendOf(usage: Record<string, unknown>): TokenSpend {
 	return {
-		input: count(usage.input_tokens),
-		output: count(usage.output_tokens),
-		cacheWrite: count(usage.cache_creation_input_tokens),
+		input: reader.count(usage.input_tokens),
+		output: reader.count(usage.output_tokens),
+		cacheWrite: reader.count(usage.cache_creation_input_tokens),
 	};
 }
 

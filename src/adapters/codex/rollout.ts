@@ -14,22 +14,7 @@
  * `response_id`. Cached input is not spend; cache writes are counted once.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import {
-	addSpend,
-	askedQuestion,
-	count,
-	noSpend,
-	type ReadOptions,
-	readTallied,
-	type ScanEnd,
-	type Tally,
-	type TurnEnd,
-	type TurnFacts,
-	tallyRecords,
-	timeOf,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../command-hook/turn-reader.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** Codex's ask-the-user tool. */
@@ -44,24 +29,24 @@ const STARTING_ITEMS: ReadonlySet<string> = new Set(["UserMessage", "HookPrompt"
  * `request_user_input` the user never answered, `startMarker` the id of the
  * item that began the turn. Codex's file edits are not counted.
  */
-export interface RolloutTurn extends Omit<TurnFacts, "activity">, TurnEnd {}
+export interface RolloutTurn extends Omit<reader.TurnFacts, "activity">, reader.TurnEnd {}
 
-export interface ReadRolloutOptions extends ReadOptions {}
+export interface ReadRolloutOptions extends reader.ReadOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readRolloutTurn(file: string, options: ReadRolloutOptions = {}): Promise<RolloutTurn> {
-	return readTallied(file, options, () => new RolloutTally());
+	return reader.readTallied(file, options, () => new RolloutTally());
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseRolloutTurn(
 	lines: readonly Record<string, unknown>[],
-	scan: ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
+	scan: reader.ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
 ): RolloutTurn {
-	return tallyRecords(new RolloutTally(), lines, scan);
+	return reader.tallyRecords(new RolloutTally(), lines, scan);
 }
 
 export function isRolloutTurnStart(line: Record<string, unknown>): boolean {
@@ -69,11 +54,11 @@ export function isRolloutTurnStart(line: Record<string, unknown>): boolean {
 }
 
 export function unseenReason(file: string, reading: RolloutTurn): string | null {
-	return unseenTurnReason(file, reading);
+	return reader.unseenTurnReason(file, reading);
 }
 
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Codex", file, error);
+	return reader.unreadableTranscriptReason("Codex", file, error);
 }
 
 /** The id of the item a turn-starting line holds; null for any other line. */
@@ -88,7 +73,7 @@ function startMarkerOf(line: Record<string, unknown>): string | null {
 }
 
 /** Codex's tally: usage records (spend by response), aborts, question calls and their outputs, assistant messages. */
-class RolloutTally implements Tally<RolloutTurn> {
+class RolloutTally implements reader.Tally<RolloutTurn> {
 	private readonly usage = new Map<string, TokenSpend>();
 	/** Outputs of tool calls already seen (a later line), by call id. */
 	private readonly outputs = new Map<string, string>();
@@ -105,9 +90,9 @@ class RolloutTally implements Tally<RolloutTurn> {
 		return isRolloutTurnStart(line);
 	}
 
-	reading(scan: ScanEnd): RolloutTurn {
-		let spend = noSpend();
-		for (const one of this.usage.values()) spend = addSpend(spend, one);
+	reading(scan: reader.ScanEnd): RolloutTurn {
+		let spend = reader.noSpend();
+		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
 		return {
 			...scan,
 			spend,
@@ -125,7 +110,7 @@ class RolloutTally implements Tally<RolloutTurn> {
 			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
 			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
 		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
-			this.interrupt ??= { at: timeOf(line.timestamp) };
+			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
 		} else if (line.type !== "response_item") {
 			return;
 		} else if (payload.type === "function_call_output" && typeof payload.call_id === "string") {
@@ -133,7 +118,7 @@ class RolloutTally implements Tally<RolloutTurn> {
 			this.outputs.set(payload.call_id, output);
 		} else if (payload.type === "function_call" && payload.name === QUESTION_TOOL) {
 			if (typeof payload.call_id === "string" && !answered(this.outputs.get(payload.call_id))) {
-				this.pendingQuestion ??= askedQuestion(parsedArguments(payload.arguments));
+				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
 			}
 		} else if (payload.type === "message" && payload.role === "assistant") {
 			this.lastText ??= outputText(payload.content);
@@ -180,8 +165,8 @@ function outputText(content: unknown): string | null {
 
 /** Input tokens include the cached ones (not spend) and the cache writes (counted as such). */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
-	const input = count(usage.input_tokens);
-	const cached = count(usage.cached_input_tokens);
-	const cacheWrite = count(usage.cache_write_input_tokens);
-	return { input: Math.max(0, input - cached - cacheWrite), output: count(usage.output_tokens), cacheWrite };
+	const input = reader.count(usage.input_tokens);
+	const cached = reader.count(usage.cached_input_tokens);
+	const cacheWrite = reader.count(usage.cache_write_input_tokens);
+	return { input: Math.max(0, input - cached - cacheWrite), output: reader.count(usage.output_tokens), cacheWrite };
 }

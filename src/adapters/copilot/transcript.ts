@@ -22,22 +22,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
-import {
-	addSpend,
-	count,
-	GENERIC_QUESTION,
-	noSpend,
-	readTally,
-	type ScanEnd,
-	type ScanOptions,
-	scanTurn,
-	type Tally,
-	type TranscriptNames,
-	type TurnFacts,
-	timeOf,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../command-hook/turn-reader.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { type AwaitOptions, awaitRecord } from "../shared/await-record.js";
 import { isRecord } from "../shared/hook-input.js";
 
@@ -54,7 +39,7 @@ export const QUESTION_TOOLS: ReadonlySet<string> = new Set(["ask_user", "exit_pl
  * non-empty message, `startMarker` the `id` of the `user.message` line that
  * began the turn.
  */
-export interface TurnReading extends Omit<TurnFacts, "interrupt">, ScanEnd {
+export interface TurnReading extends Omit<reader.TurnFacts, "interrupt">, reader.ScanEnd {
 	/** The user aborted the turn: when (null if the line has no time). */
 	abort: { at: number | null } | null;
 	/** The reasons of agentStop hooks that blocked (continued the agent) in the turn, oldest first. */
@@ -69,18 +54,18 @@ export interface OwnRecord {
 	timestamp: number;
 }
 
-export interface TurnOptions extends ScanOptions {
+export interface TurnOptions extends reader.ScanOptions {
 	/** Read the turn that ends at this invocation's own line; lines after it are not the turn's. */
 	own?: OwnRecord;
 }
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readTurn(file: string, options: TurnOptions = {}): Promise<TurnReading> {
-	return readTally(file, options, new CopilotTally(options.own));
+	return reader.readTally(file, options, new CopilotTally(options.own));
 }
 
 /** Copilot's tally: the turn's lines, newest first, none after the invocation's own line; read in file order. */
-class CopilotTally implements Tally<TurnReading> {
+class CopilotTally implements reader.Tally<TurnReading> {
 	private newestFirst: Record<string, unknown>[] = [];
 	private ownRecordSeen = false;
 
@@ -95,7 +80,7 @@ class CopilotTally implements Tally<TurnReading> {
 		return isTurnStart(line);
 	}
 
-	reading(scan: ScanEnd): TurnReading {
+	reading(scan: reader.ScanEnd): TurnReading {
 		return { ...analyseTurn(this.newestFirst.toReversed()), ...scan, ownRecordSeen: this.ownRecordSeen };
 	}
 }
@@ -118,7 +103,7 @@ function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
 export async function readOwnTurn(
 	file: string,
 	own: OwnRecord,
-	options: ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
+	options: reader.ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
 ): Promise<TurnReading> {
 	const read = options.read ?? readTurn;
 	const waitForFile = options.waitForFile ?? true;
@@ -141,7 +126,7 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
 ): Omit<TurnReading, "foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"> {
-	let spend = noSpend();
+	let spend = reader.noSpend();
 	let calls = 0;
 	let activity = 0;
 	let abort: TurnReading["abort"] = null;
@@ -156,7 +141,7 @@ export function analyseTurn(
 			case "session.usage_record": {
 				const usage = isRecord(data.usage) ? data.usage : null;
 				if (!usage) break;
-				spend = addSpend(spend, spendOf(usage));
+				spend = reader.addSpend(spend, spendOf(usage));
 				calls++;
 				break;
 			}
@@ -187,7 +172,7 @@ export function analyseTurn(
 				break;
 			}
 			case "abort":
-				if (main) abort = { at: timeOf(line.timestamp) };
+				if (main) abort = { at: reader.timeOf(line.timestamp) };
 				break;
 		}
 	}
@@ -217,7 +202,7 @@ export const COPILOT_BLOCK_CAP = 8;
  * turn something else began (the user's prompt). Read backwards like a turn,
  * within the same limits; a chain longer than they allow counts what was read.
  */
-export async function readBlockChain(file: string, options: ScanOptions = {}): Promise<number> {
+export async function readBlockChain(file: string, options: reader.ScanOptions = {}): Promise<number> {
 	let blocks = 0;
 	let echo: string | null = null;
 	const chainStart = (line: Record<string, unknown>): boolean => {
@@ -240,19 +225,19 @@ export async function readBlockChain(file: string, options: ScanOptions = {}): P
 		}
 		return true;
 	};
-	await scanTurn(file, options, chainStart);
+	await reader.scanTurn(file, options, chainStart);
 	return blocks;
 }
 
 /** The session's event log, as the reasons below name it. */
-const EVENT_LOG: TranscriptNames = { file: "event log", field: "transcriptPath" };
+const EVENT_LOG: reader.TranscriptNames = { file: "event log", field: "transcriptPath" };
 
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenReason(
 	file: string,
 	reading: Pick<TurnReading, "foundStart" | "limit" | "skippedLines">,
 ): string | null {
-	return unseenTurnReason(file, reading, EVENT_LOG);
+	return reader.unseenTurnReason(file, reading, EVENT_LOG);
 }
 
 /** Why the turn cannot be seen when the log never held this invocation's own line, naming the file. */
@@ -263,20 +248,20 @@ export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: n
 
 /** Why the event log could not be read at all, naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
+	return reader.unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
 }
 
 function questionText(tool: string, args: unknown): string {
 	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";
 	const question = isRecord(args) ? (args.question ?? args.message) : null;
-	return typeof question === "string" && question.trim() !== "" ? question.trim() : GENERIC_QUESTION;
+	return typeof question === "string" && question.trim() !== "" ? question.trim() : reader.GENERIC_QUESTION;
 }
 
 /** `inputTokens` counts the whole prompt, cache reads included; those are not spend. */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
 	return {
-		input: Math.max(0, count(usage.inputTokens) - count(usage.cacheReadTokens)),
-		output: count(usage.outputTokens),
-		cacheWrite: count(usage.cacheWriteTokens),
+		input: Math.max(0, reader.count(usage.inputTokens) - reader.count(usage.cacheReadTokens)),
+		output: reader.count(usage.outputTokens),
+		cacheWrite: reader.count(usage.cacheWriteTokens),
 	};
 }

@@ -34,17 +34,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import { readRegularFile } from "../../engine/bounded-read.js";
-import {
-	count,
-	noSpend,
-	parseLine,
-	type ScanEnd,
-	type Tally,
-	type TurnFacts,
-	tallyRecords,
-	timeOf,
-	unreadableTranscriptReason,
-} from "../command-hook/turn-reader.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /**
@@ -67,7 +57,7 @@ const EXIT_PLAN_MODE = "exit_plan_mode";
  * `lastAssistantText` the text of the finished reply, `interrupt` a cancel
  * note, `startMarker` the id of the message that began the turn.
  */
-export interface TurnReading extends Omit<TurnFacts, "pendingQuestion">, Pick<ScanEnd, "skippedLines"> {
+export interface TurnReading extends Omit<reader.TurnFacts, "pendingQuestion">, Pick<reader.ScanEnd, "skippedLines"> {
 	/** The turn ends with a model reply that has text and calls no tool. */
 	finished: boolean;
 	/** The text that began the turn. */
@@ -110,14 +100,14 @@ export async function readTurn(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): P
 export function turnOf(text: string): TurnReading {
 	const lines = text.split("\n");
 	const { messages, skippedLines } = replay(lines.slice(turnStart(lines)));
-	const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines, limit: null };
+	const end: reader.ScanEnd = { foundStart: false, partialLastLine: false, skippedLines, limit: null };
 	const tally = new GeminiTally(planModeOf(lines), lastTodoInput(lines));
-	return tallyRecords(tally, messages, end, true);
+	return reader.tallyRecords(tally, messages, end, true);
 }
 
 /** Gemini's tally, newest message first: model replies (spend, edits, the last reply), cancel notes, the prompt. */
-class GeminiTally implements Tally<TurnReading, GeminiMessage> {
-	private readonly spend = noSpend();
+class GeminiTally implements reader.Tally<TurnReading, GeminiMessage> {
+	private readonly spend = reader.noSpend();
 	private calls = 0;
 	private activity = 0;
 	private last: GeminiMessage | undefined;
@@ -146,7 +136,7 @@ class GeminiTally implements Tally<TurnReading, GeminiMessage> {
 		return false;
 	}
 
-	reading(end: ScanEnd): TurnReading {
+	reading(end: reader.ScanEnd): TurnReading {
 		const last = this.last;
 		const lastText = last?.type === "gemini" ? textOf(last.content) : null;
 		const finished = last !== undefined && lastText !== null && toolCallsOf(last).length === 0;
@@ -158,7 +148,7 @@ class GeminiTally implements Tally<TurnReading, GeminiMessage> {
 			lastAssistantText: finished ? lastText : null,
 			startMarker: this.begun?.id ?? null,
 			prompt: this.begun ? promptText(this.begun.content) : null,
-			interrupt: this.cancelled ? { at: timeOf(this.cancelled.timestamp) } : null,
+			interrupt: this.cancelled ? { at: reader.timeOf(this.cancelled.timestamp) } : null,
 			planMode: this.planMode,
 			todoInput: this.todoInput,
 			skippedLines: end.skippedLines,
@@ -172,7 +162,7 @@ export function replay(lines: readonly string[]): { messages: GeminiMessage[]; s
 	let skippedLines = 0;
 	for (const line of lines) {
 		if (line.trim() === "") continue;
-		const value = parseLine(line);
+		const value = reader.parseLine(line);
 		if (value === null) {
 			skippedLines++;
 			continue;
@@ -193,7 +183,7 @@ function turnStart(lines: readonly string[]): number {
 	for (let index = lines.length - 1; index >= 0; index--) {
 		const line = lines[index] as string;
 		if (line.trim() === "") continue;
-		const value = parseLine(line);
+		const value = reader.parseLine(line);
 		if (value === null) continue;
 		if (setMessages(value) !== null) return index;
 		if (value.type === "user" && promptText(value.content) !== null) return index;
@@ -235,7 +225,7 @@ function lastTodoInput(lines: readonly string[]): unknown {
 function* messagesNaming(lines: readonly string[], word: string): Generator<Record<string, unknown>> {
 	for (const line of lines) {
 		if (!line.includes(word)) continue;
-		const value = parseLine(line);
+		const value = reader.parseLine(line);
 		if (value === null) continue;
 		for (const message of setMessages(value) ?? [value]) if (isRecord(message)) yield message;
 	}
@@ -301,8 +291,8 @@ function toolCallsOf(message: { toolCalls?: unknown }): ToolCall[] {
  */
 function addTokens(spend: TokenSpend, tokens: unknown): void {
 	if (!isRecord(tokens)) return;
-	spend.input += Math.max(0, count(tokens.input) - count(tokens.cached)) + count(tokens.tool);
-	spend.output += count(tokens.output) + count(tokens.thoughts);
+	spend.input += Math.max(0, reader.count(tokens.input) - reader.count(tokens.cached)) + reader.count(tokens.tool);
+	spend.output += reader.count(tokens.output) + reader.count(tokens.thoughts);
 }
 
 /**
@@ -317,5 +307,5 @@ export function unfinishedReason(file: string, reading: TurnReading): string | n
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Gemini CLI", file, error);
+	return reader.unreadableTranscriptReason("Gemini CLI", file, error);
 }

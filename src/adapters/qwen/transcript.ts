@@ -20,21 +20,7 @@
  */
 
 import type { TokenSpend } from "../../core/turns.js";
-import {
-	addSpend,
-	askedQuestion,
-	count,
-	noSpend,
-	type ReadOptions,
-	readTallied,
-	type ScanEnd,
-	type Tally,
-	type TurnEnd,
-	type TurnFacts,
-	tallyRecords,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../command-hook/turn-reader.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** Tools that change files: work the list may not show yet. Shell commands do not count. */
@@ -53,7 +39,7 @@ export const NO_RESPONSE_TEXT = "[no response text]";
  * answer, and `foundStart` says the turn's start (the previous final reply,
  * or a `user` record) was found.
  */
-export interface QwenTurn extends Omit<TurnFacts, "interrupt" | "startMarker">, TurnEnd {
+export interface QwenTurn extends Omit<reader.TurnFacts, "interrupt" | "startMarker">, reader.TurnEnd {
 	/** The `uuid` of the turn's last reply: the same for every report of this turn's end. */
 	endMarker: string | null;
 	/**
@@ -64,7 +50,7 @@ export interface QwenTurn extends Omit<TurnFacts, "interrupt" | "startMarker">, 
 	continuations: number | null;
 }
 
-export interface ReadQwenTurnOptions extends ReadOptions {
+export interface ReadQwenTurnOptions extends reader.ReadOptions {
 	/** Count the prompt's earlier final replies up to this many (0: do not read past the current turn). */
 	countUpTo?: number;
 }
@@ -73,22 +59,22 @@ export interface ReadQwenTurnOptions extends ReadOptions {
 export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = {}): Promise<QwenTurn> {
 	// A turn without text is reported as a placeholder the file does not hold: nothing to wait for.
 	const expectLastText = options.expectLastText === NO_RESPONSE_TEXT ? null : options.expectLastText;
-	return readTallied(file, { ...options, expectLastText }, () => new QwenTally(options.countUpTo ?? 0));
+	return reader.readTallied(file, { ...options, expectLastText }, () => new QwenTally(options.countUpTo ?? 0));
 }
 
 /** Pure: what the records of a transcript (file order) say about its last turn. */
 export function analyseQwenTurn(records: readonly Record<string, unknown>[], countUpTo = 0): QwenTurn {
-	return tallyRecords(new QwenTally(countUpTo), records, undefined, true);
+	return reader.tallyRecords(new QwenTally(countUpTo), records, undefined, true);
 }
 
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenReason(file: string, turn: QwenTurn): string | null {
-	return unseenTurnReason(file, turn);
+	return reader.unseenTurnReason(file, turn);
 }
 
 /** Why the transcript could not be read at all, naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Qwen Code", file, error);
+	return reader.unreadableTranscriptReason("Qwen Code", file, error);
 }
 
 /**
@@ -96,8 +82,8 @@ export function unreadableReason(file: string | null, error: unknown): string {
  * results and the answered calls), then, while counting, the earlier final
  * replies. Its boundary is the reading's end, not the turn's start.
  */
-class QwenTally implements Tally<QwenTurn> {
-	private spend = noSpend();
+class QwenTally implements reader.Tally<QwenTurn> {
+	private spend = reader.noSpend();
 	private calls = 0;
 	private activity = 0;
 	private readonly answered = new Set<string>();
@@ -145,7 +131,7 @@ class QwenTally implements Tally<QwenTurn> {
 	}
 
 	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
-	reading(scan: ScanEnd): QwenTurn {
+	reading(scan: reader.ScanEnd): QwenTurn {
 		const { partialLastLine, skippedLines, limit } = scan;
 		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
 		return {
@@ -175,7 +161,7 @@ class QwenTally implements Tally<QwenTurn> {
 			this.lastText = text.trim() === "" ? null : text;
 		}
 		this.calls++;
-		if (isRecord(line.usageMetadata)) this.spend = addSpend(this.spend, spendOf(line.usageMetadata));
+		if (isRecord(line.usageMetadata)) this.spend = reader.addSpend(this.spend, spendOf(line.usageMetadata));
 		for (const part of partsOf(message)) {
 			const call = isRecord(part.functionCall) ? part.functionCall : null;
 			if (!call || typeof call.name !== "string") continue;
@@ -183,7 +169,7 @@ class QwenTally implements Tally<QwenTurn> {
 			const waits = call.name === QUESTION_TOOL || call.name === PLAN_TOOL;
 			if (waits && !(typeof call.id === "string" && this.answered.has(call.id))) {
 				this.pendingQuestion ??=
-					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : askedQuestion(call.args);
+					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : reader.askedQuestion(call.args);
 			}
 		}
 	}
@@ -200,11 +186,11 @@ function partsOf(message: Record<string, unknown>): Record<string, unknown>[] {
 
 /** OpenAI-style usage as Qwen Code records it: the prompt count includes the cached part, which is not spend. */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
-	const prompt = count(usage.promptTokenCount);
-	const cached = Math.min(prompt, count(usage.cachedContentTokenCount));
+	const prompt = reader.count(usage.promptTokenCount);
+	const cached = Math.min(prompt, reader.count(usage.cachedContentTokenCount));
 	return {
 		input: prompt - cached,
-		output: count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount),
+		output: reader.count(usage.candidatesTokenCount) + reader.count(usage.thoughtsTokenCount),
 		cacheWrite: 0,
 	};
 }
