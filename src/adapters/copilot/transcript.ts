@@ -64,9 +64,9 @@ export async function readTurn(file: string, options: TurnOptions = {}): Promise
 	return reader.readTally(file, options, new CopilotTally(options.own));
 }
 
-/** Copilot's tally: the turn's lines, newest first, none after the invocation's own line; read in file order. */
+/** Copilot's tally: the turn's counts, begun afresh at the invocation's own line (lines after it are not the turn's). */
 class CopilotTally implements reader.Tally<TurnReading> {
-	private newestFirst: Record<string, unknown>[] = [];
+	private counts = new TurnCounts();
 	private ownRecordSeen = false;
 
 	constructor(private readonly own: OwnRecord | undefined) {}
@@ -74,14 +74,13 @@ class CopilotTally implements reader.Tally<TurnReading> {
 	add(line: Record<string, unknown>): boolean {
 		if (this.own && !this.ownRecordSeen && isOwnRecord(line, this.own)) {
 			this.ownRecordSeen = true;
-			this.newestFirst = [];
+			this.counts = new TurnCounts();
 		}
-		this.newestFirst.push(line);
-		return isTurnStart(line);
+		return this.counts.add(line);
 	}
 
 	reading(scan: reader.ScanEnd): TurnReading {
-		return { ...analyseTurn(this.newestFirst.toReversed()), ...scan, ownRecordSeen: this.ownRecordSeen };
+		return { ...this.counts.reading(), ...scan, ownRecordSeen: this.ownRecordSeen };
 	}
 }
 
@@ -122,70 +121,96 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 	return line.type === "user.message" && line.agentId === undefined;
 }
 
+type TurnCountsReading = Omit<
+	TurnReading,
+	"foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"
+>;
+
 /** Pure: what the lines of one turn (file order, the start line first) say. */
-export function analyseTurn(
-	lines: readonly Record<string, unknown>[],
-): Omit<TurnReading, "foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"> {
-	let spend = reader.noSpend();
-	let calls = 0;
-	let activity = 0;
-	let abort: TurnReading["abort"] = null;
-	let lastAssistantText: string | null = null;
-	const asked = new Map<string, string>();
-	const stopBlocks: string[] = [];
-	const start = lines[0] && isTurnStart(lines[0]) ? lines[0] : null;
-	for (const line of lines) {
+export function analyseTurn(lines: readonly Record<string, unknown>[]): TurnCountsReading {
+	return reader.tallyRecords(new TurnCounts(), lines);
+}
+
+/** What the lines of a turn say, newest first: the main agent's and its subagents' model calls, the main agent's tools, words, blocks and aborts. */
+class TurnCounts implements reader.Tally<TurnCountsReading> {
+	private spend = reader.noSpend();
+	private calls = 0;
+	private activity = 0;
+	private abort: TurnReading["abort"] = null;
+	private lastAssistantText: string | null = null;
+	private readonly stopBlocksNewestFirst: string[] = [];
+	/** Question calls not completed by a later line, by call id: the newest call's question, and (counted from the end) where its calls began. */
+	private readonly open = new Map<string, { question: string; from: number }>();
+	/** Call ids a later line completed: older calls of theirs were answered. */
+	private readonly completed = new Set<string>();
+	private taken = 0;
+	private oldest: Record<string, unknown> | null = null;
+
+	add(line: Record<string, unknown>): boolean {
+		this.oldest = line;
+		const at = this.taken++;
 		const data = isRecord(line.data) ? line.data : {};
 		const main = line.agentId === undefined;
 		switch (line.type) {
-			case "session.usage_record": {
-				const usage = isRecord(data.usage) ? data.usage : null;
-				if (!usage) break;
-				spend = reader.addSpend(spend, spendOf(usage));
-				calls++;
+			case "session.usage_record":
+				if (!isRecord(data.usage)) break;
+				this.spend = reader.addSpend(this.spend, spendOf(data.usage));
+				this.calls++;
 				break;
-			}
 			case "assistant.message":
-				if (main && typeof data.content === "string" && data.content.trim() !== "") lastAssistantText = data.content;
+				if (main && typeof data.content === "string" && data.content.trim() !== "")
+					this.lastAssistantText ??= data.content;
 				break;
-			case "tool.execution_start": {
+			case "tool.execution_start":
 				if (!main || typeof data.toolName !== "string") break;
-				if (ACTIVITY_TOOLS.has(data.toolName)) activity++;
+				if (ACTIVITY_TOOLS.has(data.toolName)) this.activity++;
 				if (QUESTION_TOOLS.has(data.toolName) && typeof data.toolCallId === "string") {
-					asked.set(data.toolCallId, questionText(data.toolName, data.arguments));
+					this.ask(data.toolCallId, questionText(data.toolName, data.arguments), at);
 				}
 				break;
-			}
 			case "tool.execution_complete":
-				if (typeof data.toolCallId === "string") asked.delete(data.toolCallId);
+				if (typeof data.toolCallId === "string") this.completed.add(data.toolCallId);
 				break;
 			case "hook.end": {
 				const output = isRecord(data.output) ? data.output : null;
-				if (
-					main &&
-					data.hookType === "agentStop" &&
-					output?.decision === "block" &&
-					typeof output.reason === "string"
-				) {
-					stopBlocks.push(output.reason);
-				}
+				const blocked = data.hookType === "agentStop" && output?.decision === "block";
+				if (main && blocked && typeof output.reason === "string") this.stopBlocksNewestFirst.push(output.reason);
 				break;
 			}
 			case "abort":
-				if (main) abort = { at: reader.timeOf(line.timestamp) };
+				if (main) this.abort ??= { at: reader.timeOf(line.timestamp) };
 				break;
 		}
+		return isTurnStart(line);
 	}
-	return {
-		spend,
-		calls,
-		activity,
-		abort,
-		pendingQuestion: [...asked.values()].at(-1) ?? null,
-		stopBlocks,
-		lastAssistantText,
-		startMarker: typeof start?.id === "string" ? start.id : null,
-	};
+
+	reading(): TurnCountsReading {
+		let pending: { question: string; from: number } | null = null;
+		for (const call of this.open.values()) if (pending === null || call.from < pending.from) pending = call;
+		const start = this.oldest && isTurnStart(this.oldest) ? this.oldest : null;
+		return {
+			spend: this.spend,
+			calls: this.calls,
+			activity: this.activity,
+			abort: this.abort,
+			pendingQuestion: pending?.question ?? null,
+			stopBlocks: this.stopBlocksNewestFirst.toReversed(),
+			lastAssistantText: this.lastAssistantText,
+			startMarker: typeof start?.id === "string" ? start.id : null,
+		};
+	}
+
+	/**
+	 * A question call not completed later is open; of the open calls, the one
+	 * asked last (where its run of calls began, for a call id asked again) is
+	 * the pending question, with the newest call's words.
+	 */
+	private ask(id: string, question: string, at: number): void {
+		if (this.completed.has(id)) return;
+		const open = this.open.get(id);
+		if (open) open.from = at;
+		else this.open.set(id, { question, from: at });
+	}
 }
 
 /**
