@@ -104,3 +104,30 @@ export function countStandings(worktrees: readonly WorktreeStandings[]): Standin
 	}
 	return { worktrees: worktrees.length, withProblem, stopped, vanished, needYou, sessions, standing };
 }
+
+/** The states in the order the header names them, with their words. */
+export const STANDINGS: readonly { standing: Standing; words: string }[] = [
+	{ standing: "rolling", words: "rolling" },
+	{ standing: "waiting", words: "waiting for you" },
+	{ standing: "verify-failed", words: "verify failed" },
+	{ standing: "held", words: "held (no progress or budget spent)" },
+	{ standing: "problem", words: "unreadable" },
+	{ standing: "off", words: "turned off" },
+	{ standing: "done", words: "done" },
+	{ standing: "idle", words: "idle" },
+];
+
+/** The header's line of words, e.g. "3 worktrees · 1 with a problem · 4 sessions: 2 rolling, 1 waiting for you". */
+export function summaryText(counts: StandingCounts): string {
+	const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+	const worktreeParts = [
+		plural(counts.worktrees, "worktree", "worktrees"),
+		`${counts.withProblem} with a problem`,
+		`${counts.stopped} stopped`,
+		...(counts.vanished > 0 ? [`${counts.vanished} vanished`] : []),
+	];
+	const sessionParts = STANDINGS.filter((entry) => counts.standing[entry.standing] > 0).map(
+		(entry) => `${counts.standing[entry.standing]} ${entry.words}`,
+	);
+	return `${worktreeParts.join(" · ")} · ${plural(counts.sessions, "session", "sessions")}${sessionParts.length > 0 ? `: ${sessionParts.join(", ")}` : ""}`;
+}

@@ -1,5 +1,6 @@
 /** The pure render functions and formatters: data in, text out. */
 import { describe, expect, it } from "vitest";
+import { countStandings } from "../../src/core/standing.js";
 import type { WorkStatusView } from "../../src/engine/status.js";
 import { formatElapsed } from "../../src/present/format-time.js";
 import { renderConfig } from "../../src/present/render/config.js";
@@ -105,6 +106,24 @@ describe("renderStatus", () => {
 		expect(text).toContain("continuation is stopped here (by `boulder stop`, 14:00); `boulder go` turns it on");
 		expect(text).toContain("active  progress unknown");
 		expect(text).toContain("problem   the plan file PLAN.md is missing");
+	});
+});
+
+describe("renderStatus --all", () => {
+	it("opens with the dashboard header's line: the worktrees and every session in one standing", () => {
+		const counts = countStandings([
+			{ problems: 1, stopped: false, vanished: false, sessions: ["rolling", "waiting", "held"] },
+			{ problems: 0, stopped: true, vanished: false, sessions: ["off"] },
+		]);
+		const text = renderStatus(report([], { all: true, counts }), plainColors);
+		expect(text.split("\n")[0]).toBe(
+			"2 worktrees · 1 with a problem · 1 stopped · 4 sessions: 1 rolling, 1 waiting for you, 1 held (no progress or budget spent), 1 turned off",
+		);
+	});
+
+	it("prints no such line for one worktree, whose header is the worktree itself", () => {
+		const counts = countStandings([{ problems: 0, stopped: false, vanished: false, sessions: ["rolling"] }]);
+		expect(renderStatus(report([], { counts }), plainColors)).not.toContain("session");
 	});
 });
 

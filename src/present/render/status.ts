@@ -5,6 +5,7 @@
  * Sessions that roll their own todo list get a block of their own.
  */
 import { clipTitle } from "../../core/clip.js";
+import { summaryText } from "../../core/standing.js";
 import type { ListSessionStatus, StandingCounts, WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
 import { formatElapsed, formatWhen } from "../format-time.js";
 import type { Style } from "../style.js";
@@ -20,7 +21,7 @@ export interface StatusReport {
 	vanished: string[];
 	/** `--all`: the index could not be read, so no worktree is known; why, and where it went. */
 	indexProblem?: string | null;
-	/** Every session in exactly one standing, as the dashboard's header counts them (`--json` only). */
+	/** Every session in exactly one standing, as the dashboard's header counts them; `--all` prints their line first. */
 	counts?: StandingCounts;
 }
 
@@ -30,6 +31,8 @@ export function renderStatus(report: StatusReport, c: Style): string {
 		blocks.unshift(c.red(`${report.indexProblem}; \`boulder doctor\` says more`));
 	} else if (report.all && report.worktrees.length === 0 && report.vanished.length === 0) {
 		blocks.push(c.dim("No worktrees known yet: `boulder start PLAN.md` in one adds it."));
+	} else if (report.all && report.counts) {
+		blocks.unshift(c.bold(summaryText(report.counts)));
 	}
 	if (report.vanished.length > 0) {
 		blocks.push(
