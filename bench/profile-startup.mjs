@@ -1,7 +1,9 @@
 /**
  * Where a fresh boulder process spends its start-up: V8 CPU profiles
- * (`node --cpu-prof`) of the Claude Code Stop hook (the session of
- * `fixtures/hook-session.mjs`) and of `boulder --version`, `status` and
+ * (`node --cpu-prof`) of the Claude Code Stop and PreToolUse hooks on the
+ * path `hook-latency.mjs` times (a started plan with open items, the state
+ * already there: `fixtures/plan-session.mjs`), of the Stop on a todo list
+ * (`fixtures/hook-session.mjs`), and of `boulder --version`, `status` and
  * `why`, summed over several runs and grouped by what the time went to: a
  * source module of boulder, a package, Node's module loader, the compiler,
  * the garbage collector.
@@ -21,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHookSession } from "./fixtures/hook-session.mjs";
+import { createPlanSession } from "./fixtures/plan-session.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -47,9 +50,26 @@ try {
 	const regions = regionsOf(readFileSync(readableMain, "utf8"));
 
 	const session = createHookSession(path.join(root, "session"), loader);
+	const plan = createPlanSession(path.join(root, "plan"), repoRoot);
 	const subjects = [
 		{
-			name: "Claude Code Stop hook (readable bundle, warm code cache)",
+			name: "Claude Code Stop hook continuing a plan (readable bundle, warm code cache)",
+			args: [readableLoader, "Stop"],
+			input: plan.stopInput,
+			before: plan.restore,
+			env: plan.env,
+			cwd: plan.project,
+		},
+		{
+			name: "Claude Code PreToolUse hook on a plan (readable bundle, warm code cache)",
+			args: [readableLoader, "PreToolUse"],
+			input: plan.preToolInput,
+			before: plan.restore,
+			env: plan.env,
+			cwd: plan.project,
+		},
+		{
+			name: "Claude Code Stop hook on a todo list (readable bundle, warm code cache)",
 			args: [readableLoader, "Stop"],
 			input: session.stopInput,
 			before: session.restore,
@@ -69,7 +89,12 @@ try {
 				process.execPath,
 				// The first run is a warm-up (it writes the hook's code cache) and is not profiled.
 				[...(run < 0 ? [] : ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]), ...subject.args],
-				{ input: subject.input ?? "", env: session.env, cwd: session.project, encoding: "utf8" },
+				{
+					input: subject.input ?? "",
+					env: subject.env ?? session.env,
+					cwd: subject.cwd ?? session.project,
+					encoding: "utf8",
+				},
 			);
 			if (child.status !== 0) throw new Error(`${subject.name} exited ${child.status}: ${child.stderr}`);
 		}
@@ -122,6 +147,8 @@ function groupOf(frame, readableMain, regions) {
 	}
 	const file = url.startsWith("file://") ? fileURLToPath(url) : url;
 	if (file === readableMain) return `bundle: ${regionAt(regions, frame.lineNumber)}`;
+	// The readable build's other files (the loader): named without the folder it was built in.
+	if (path.dirname(file) === path.dirname(readableMain)) return `readable build: ${path.basename(file)}`;
 	const inModules = file.lastIndexOf(`node_modules${path.sep}`);
 	if (inModules >= 0) {
 		const [scope, name] = file.slice(inModules + 13).split(path.sep);
