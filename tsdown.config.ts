@@ -128,9 +128,23 @@ const lazyBuiltins = {
 	},
 };
 
+/**
+ * A hook bundle's file operations done synchronously (`shims/fs-promises.cjs`,
+ * `shims/graceful-fs-sync.cjs`): a hook process waits for each one anyway,
+ * and the thread pool's hand-offs cost it more than the operations. Only the
+ * hook bundles: the CLI's bundle also runs the dashboard, which must not block.
+ */
+const hookAlias = {
+	...common.alias,
+	"graceful-fs": fileURLToPath(new URL("./src/adapters/hook/shims/graceful-fs-sync.cjs", import.meta.url)),
+	"node:fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
+	"fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
+};
+
 export default defineConfig([
 	...HOOK_HARNESSES.map((harness) => ({
 		...common,
+		alias: hookAlias,
 		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
 		plugins: [hookEntries, asciiOutput],
 	})),

@@ -1,7 +1,9 @@
 /**
  * Where a fresh boulder process spends its start-up: V8 CPU profiles
- * (`node --cpu-prof`) of the Claude Code Stop hook (the session of
- * `fixtures/hook-session.mjs`) and of `boulder --version`, `status` and
+ * (`node --cpu-prof`) of the Claude Code Stop and PreToolUse hooks on the
+ * path `hook-latency.mjs` times (a started plan with open items, the state
+ * already there: `fixtures/plan-session.mjs`), of the Stop on a todo list
+ * (`fixtures/hook-session.mjs`), and of `boulder --version`, `status` and
  * `why`, summed over several runs and grouped by what the time went to: a
  * source module of boulder, a package, Node's module loader, the compiler,
  * the garbage collector.
@@ -21,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHookSession } from "./fixtures/hook-session.mjs";
+import { createPlanSession } from "./fixtures/plan-session.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -47,9 +50,26 @@ try {
 	const regions = regionsOf(readFileSync(readableMain, "utf8"));
 
 	const session = createHookSession(path.join(root, "session"), loader);
+	const plan = createPlanSession(path.join(root, "plan"), repoRoot);
 	const subjects = [
 		{
-			name: "Claude Code Stop hook (readable bundle, warm code cache)",
+			name: "Claude Code Stop hook continuing a plan (readable bundle, warm code cache)",
+			args: [readableLoader, "Stop"],
+			input: plan.stopInput,
+			before: plan.restore,
+			env: plan.env,
+			cwd: plan.project,
+		},
+		{
+			name: "Claude Code PreToolUse hook on a plan (readable bundle, warm code cache)",
+			args: [readableLoader, "PreToolUse"],
+			input: plan.preToolInput,
+			before: plan.restore,
+			env: plan.env,
+			cwd: plan.project,
+		},
+		{
+			name: "Claude Code Stop hook on a todo list (readable bundle, warm code cache)",
 			args: [readableLoader, "Stop"],
 			input: session.stopInput,
 			before: session.restore,
@@ -69,7 +89,12 @@ try {
 				process.execPath,
 				// The first run is a warm-up (it writes the hook's code cache) and is not profiled.
 				[...(run < 0 ? [] : ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]), ...subject.args],
-				{ input: subject.input ?? "", env: session.env, cwd: session.project, encoding: "utf8" },
+				{
+					input: subject.input ?? "",
+					env: subject.env ?? session.env,
+					cwd: subject.cwd ?? session.project,
+					encoding: "utf8",
+				},
 			);
 			if (child.status !== 0) throw new Error(`${subject.name} exited ${child.status}: ${child.stderr}`);
 		}
@@ -82,10 +107,16 @@ try {
 		sections.push(section(subject.name, groups, total / RUNS));
 		console.log(`${subject.name}: ${(total / RUNS / 1000).toFixed(1)} ms sampled per run`);
 	}
+	const phases = phaseSection(root, plan);
 	const text = [
 		"# Start-up profile",
 		"",
-		`\`node bench/profile-startup.mjs ${RUNS}\`, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs.`,
+		`\`node bench/profile-startup.mjs ${RUNS}\`, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load ${os
+			.loadavg()
+			.map((load) => load.toFixed(2))
+			.join(" ")}.`,
+		"",
+		...phases,
 		`Self time per group, mean of ${RUNS} runs of \`node --cpu-prof\` (sampled every 0.1 ms; a loaded machine stretches every line alike).`,
 		"",
 		...sections,
@@ -97,6 +128,97 @@ try {
 } finally {
 	if (process.env.BENCH_KEEP === "1") console.error(`profiles kept in ${path.join(root, "profiles")}`);
 	else rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Where the CPU time of the shipped hook goes, phase by phase: the shipped
+ * bundle and loader (not the readable build), run as the portable command
+ * runs them, with a preloaded file that reads the process's CPU time
+ * (`process.cpuUsage()`, every thread) and the clock when node has started,
+ * around the code cache's compile and the bundle's evaluation, and at exit.
+ * Beside it, `node -e 0` with the same preload: node's own start.
+ */
+function phaseSection(root, plan) {
+	const marks = path.join(root, "phase-marks.cjs");
+	writeFileSync(
+		marks,
+		`const vm = require("node:vm");
+const seen = [];
+const mark = (name) => { const { user, system } = process.cpuUsage(); seen.push([name, (user + system) / 1000, performance.now()]); };
+mark("start");
+const Script = vm.Script;
+vm.Script = function (...args) {
+	mark("read");
+	const script = new Script(...args);
+	mark("compile");
+	const run = script.runInThisContext.bind(script);
+	script.runInThisContext = (...more) => { const body = run(...more); return (...call) => { const out = body(...call); mark("evaluate"); return out; }; };
+	return script;
+};
+process.on("exit", () => { mark("exit"); process.stderr.write("\\n" + JSON.stringify(seen)); });
+`,
+	);
+	const subjects = [
+		{ name: "Stop, continuing a plan", args: [loader, "Stop", "--boulder-hook=portable"], input: plan.stopInput },
+		{
+			name: "Stop, session already bound",
+			args: [loader, "Stop", "--boulder-hook=portable"],
+			input: plan.stopInput,
+			bound: true,
+		},
+		{ name: "PreToolUse", args: [loader, "PreToolUse", "--boulder-hook=portable"], input: plan.preToolInput },
+		{ name: "node -e 0", args: ["-e", "0"], input: "" },
+	];
+	const names = ["start", "read", "compile", "evaluate", "exit"];
+	const rows = [];
+	for (const subject of subjects) {
+		const sums = new Map();
+		let counted = 0;
+		for (let run = -1; run < RUNS; run++) {
+			if (subject.bound) plan.restoreBound();
+			else plan.restore();
+			const child = spawnSync(process.execPath, ["-r", marks, ...subject.args], {
+				input: subject.input,
+				env: plan.env,
+				cwd: plan.project,
+				encoding: "utf8",
+			});
+			if (child.status !== 0) throw new Error(`${subject.name} exited ${child.status}: ${child.stderr}`);
+			if (run < 0) continue;
+			const seen = new Map(
+				JSON.parse(child.stderr.trim().split("\n").at(-1)).map(([name, cpu, wall]) => [name, { cpu, wall }]),
+			);
+			counted++;
+			let before = { cpu: 0, wall: 0 };
+			for (const name of names) {
+				const at = seen.get(name);
+				if (!at) continue;
+				const sum = sums.get(name) ?? { cpu: 0, wall: 0 };
+				sum.cpu += at.cpu - before.cpu;
+				sum.wall += at.wall - before.wall;
+				sums.set(name, sum);
+				before = at;
+			}
+		}
+		const cell = (name) => {
+			const sum = sums.get(name);
+			return sum ? `${(sum.cpu / counted).toFixed(1)} (${(sum.wall / counted).toFixed(1)})` : "";
+		};
+		const total = [...sums.values()].reduce((a, b) => ({ cpu: a.cpu + b.cpu, wall: a.wall + b.wall }));
+		rows.push(
+			`| ${subject.name} | ${names.map(cell).join(" | ")} | ${(total.cpu / counted).toFixed(1)} (${(total.wall / counted).toFixed(1)}) |`,
+		);
+	}
+	return [
+		"## Phases of the shipped hook (CPU ms, and wall ms in brackets)",
+		"",
+		`Mean of ${RUNS} runs each: the shipped loader as the portable command runs it, on the session of \`fixtures/plan-session.mjs\`. CPU is the process's (every thread) from \`process.cpuUsage()\`; *run* ends at the \`exit\` event, before node tears down (for \`node -e 0\`, it is node running \`-e 0\`). *node start*: until the loader's first line; *read*: the loader reads the bundle and its code cache; *compile*: V8 takes the bundle from the cache; *evaluate*: the bundle's modules run their top level (zod building every schema among them); *run*: the hook's work, to exit (file reads and writes with their fsyncs, the decision).`,
+		"",
+		"| hook | node start | read | compile | evaluate | run | total |",
+		"|---|---:|---:|---:|---:|---:|---:|",
+		...rows,
+		"",
+	];
 }
 
 /** Adds each sample's time to its frame's group; returns the profile's total in µs. */
@@ -122,6 +244,8 @@ function groupOf(frame, readableMain, regions) {
 	}
 	const file = url.startsWith("file://") ? fileURLToPath(url) : url;
 	if (file === readableMain) return `bundle: ${regionAt(regions, frame.lineNumber)}`;
+	// The readable build's other files (the loader): named without the folder it was built in.
+	if (path.dirname(file) === path.dirname(readableMain)) return `readable build: ${path.basename(file)}`;
 	const inModules = file.lastIndexOf(`node_modules${path.sep}`);
 	if (inModules >= 0) {
 		const [scope, name] = file.slice(inModules + 13).split(path.sep);

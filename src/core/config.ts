@@ -169,18 +169,43 @@ const configSchema = () =>
 /**
  * Built when first used: a hook process that finds no config file (the
  * usual case) takes `defaultConfig()` and never needs the schema, whose
- * building is a good share of a hook's start-up.
+ * building (and first parse) is a good share of a hook's start-up.
  */
 export const Config = z.lazy(configSchema);
 export type Config = z.infer<typeof Config>;
 export type ConfigInput = z.input<typeof Config>;
 
-let defaults: Config | undefined;
+/**
+ * What `Config.parse({})` gives, written out so that the usual hook (no
+ * config file) neither builds nor runs the schema. The schema's defaults are
+ * still the source: a test holds the two equal (`test/core/config-defaults.test.ts`).
+ */
+const DEFAULTS: Config = {
+	enabled: true,
+	budgets: {
+		autoTurns: 40,
+		tokens: 4_000_000,
+		wallClockMs: 180 * MINUTE,
+		perItem: { autoTurns: 5, tokens: 1_000_000, wallClockMs: 20 * MINUTE },
+		ceiling: { autoTurns: 400, tokens: 100_000_000, wallClockMs: 720 * MINUTE },
+	},
+	stagnationLimit: 3,
+	activityGrace: 2,
+	backoff: { baseMs: 5 * SECOND, capMs: 5 * MINUTE, maxFailures: 6 },
+	countdownMs: 2 * SECOND,
+	skipAgents: ["plan", "compaction"],
+	questionDetection: true,
+	builtInGoals: "stand-down",
+	verifyTimeoutMs: 5 * MINUTE,
+	nextItems: 3,
+	orchestrate: { edits: "warn" },
+	watchdog: { limitMs: 30 * MINUTE, perAgent: {}, abort: false },
+	hygiene: { editsBeforeReminder: 8 },
+};
 
-/** The config when no file sets anything; parsed once, on first use. */
+/** The config when no file sets anything (one object, shared, as a parse once cached would be). */
 export function defaultConfig(): Config {
-	defaults ??= Config.parse({});
-	return defaults;
+	return DEFAULTS;
 }
 
 export interface ConfigIssue {

@@ -97,6 +97,21 @@ describe("the packed tarball", () => {
 		expect(ours).toEqual([]);
 	}, 120_000);
 
+	it("does a hook's file operations synchronously, and leaves the CLI (and its dashboard) node's own", async () => {
+		const hooks = (await readdir(path.join(unpacked, "dist", "hook"))).filter((name) => name.endsWith("-main.cjs"));
+		expect(hooks).toContain("claude-code-main.cjs");
+		const asynchronous = /require\(["'`](node:)?fs\/promises["'`]\)/;
+		for (const name of hooks) {
+			const bundle = await readFile(path.join(unpacked, "dist", "hook", name), "utf8");
+			// The stand-in (src/adapters/hook/shims/fs-promises.cjs) is there, node's thread-pool `fs/promises` is not.
+			expect(bundle, name).toContain("EBADF: file closed");
+			expect(bundle, name).not.toMatch(asynchronous);
+		}
+		const cli = await readFile(path.join(unpacked, "dist", "cli", "boulder-main.cjs"), "utf8");
+		expect(cli).toMatch(asynchronous);
+		expect(cli).not.toContain("EBADF: file closed");
+	});
+
 	it("ships each program the package names", async () => {
 		for (const file of Object.values(pkg.bin)) {
 			await expect(readFile(path.join(unpacked, file))).resolves.toBeDefined();
