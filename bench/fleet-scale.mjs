@@ -92,6 +92,7 @@ function snapshot(root, i, note) {
 	};
 }
 
+const loadBefore = os.loadavg().map((value) => Math.round(value * 100) / 100);
 const cluster = await startPgCluster();
 const db = new pg.Client({ connectionString: cluster.url });
 let browser = null;
@@ -106,20 +107,13 @@ try {
 		"INSERT INTO boulder_machines (machine) SELECT 'm' || lpad(g::text, 3, '0') FROM generate_series(0, $1 - 1) g",
 		[MACHINES],
 	);
-	for (let start = 0; start < WORKTREES; start += 200) {
-		const values = [];
-		const params = [];
-		for (let i = start; i < Math.min(WORKTREES, start + 200); i++) {
-			const machine = `m${String(i % MACHINES).padStart(3, "0")}`;
-			const root = `/home/dev/projects/repo-${i}`;
-			params.push(machine, `wt${i}`, root, JSON.stringify(snapshot(root, i, `decision ${i}`)), Date.now());
-			const n = params.length;
-			values.push(`($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n})`);
-		}
-		await db.query(
-			`INSERT INTO boulder_worktrees (machine, worktree_id, root, snapshot, snapshot_at) VALUES ${values.join(", ")}`,
-			params,
-		);
+	// Each snapshot stored as the shipper stores it (with its summary).
+	const { storeSnapshot } = await import(dist("fleet/shipper.js"));
+	for (let i = 0; i < WORKTREES; i++) {
+		const machine = `m${String(i % MACHINES).padStart(3, "0")}`;
+		const root = `/home/dev/projects/repo-${i}`;
+		const view = snapshot(root, i, `decision ${i}`);
+		await storeSnapshot(db, { machine, id: `wt${i}`, root, view, text: JSON.stringify(view), now: Date.now() });
 	}
 	await db.query(
 		`INSERT INTO boulder_decisions (machine, worktree_id, rec_key, seq, at, kind, reason, harness, session, work, record)
@@ -128,6 +122,9 @@ try {
 		 FROM generate_series(0, $1 - 1) g`,
 		[ROWS, MACHINES, WORKTREES, Date.now() - ROWS],
 	);
+	// The rows were made inside the server, not by shippers: their tallies are made from them once.
+	const { REBUILD_TALLIES } = await import(dist("fleet/schema.js"));
+	await db.query(`BEGIN; ${REBUILD_TALLIES} COMMIT;`);
 	await db.query("ANALYZE");
 	const fillMs = performance.now() - fillStarted;
 
@@ -183,9 +180,15 @@ try {
 	for (let run = 0; run < RUNS; run++) {
 		const note = `live update ${run}`;
 		const start = performance.now();
-		await db.query("UPDATE boulder_worktrees SET snapshot = $1::jsonb WHERE worktree_id = 'wt0'", [
-			JSON.stringify(snapshot("/home/dev/projects/repo-0", 0, note)),
-		]);
+		const view = snapshot("/home/dev/projects/repo-0", 0, note);
+		await storeSnapshot(db, {
+			machine: "m000",
+			id: "wt0",
+			root: view.worktree,
+			view,
+			text: JSON.stringify(view),
+			now: Date.now(),
+		});
 		await db.query("SELECT pg_notify('boulder_fleet', 'm000')");
 		await page.waitForFunction(
 			(text) => document.querySelector("[data-worktree=wt0]")?.textContent?.includes(text),
@@ -197,6 +200,14 @@ try {
 		live.push(performance.now() - start);
 	}
 	const size = await db.query("SELECT pg_total_relation_size('boulder_decisions') AS bytes");
+	// The read alone, in process (what the command and the page wait on the database and the summaries for).
+	const { readFleet } = await import(dist("fleet/read.js"));
+	const reads = [];
+	for (let run = 0; run < RUNS; run++) {
+		const start = performance.now();
+		await readFleet(db, {}, Date.now());
+		reads.push(performance.now() - start);
+	}
 	const result = {
 		at: new Date().toISOString(),
 		scale: { machines: MACHINES, worktrees: WORKTREES, works: WORKTREES, decisionRows: ROWS },
@@ -204,6 +215,8 @@ try {
 		cores: os.cpus().length,
 		fillSeconds: Math.round(fillMs / 100) / 10,
 		decisionTableBytes: Number(size.rows[0].bytes),
+		loadBefore,
+		readFleetInProcessMs: stats(reads),
 		statusFleetJsonMs: stats(statusTimes),
 		statusFleetJsonBytes: statusBytes,
 		dashboardFirstScreenMs: stats(firstScreen),

@@ -14,8 +14,22 @@ export type Db = Client;
 /** How long a connection attempt may take before the shipper backs off. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * `pg` asks, as it loads, whether it runs on Cloudflare Workers: where
+ * `navigator` is not defined (Node 20) it builds a `Response` to find out,
+ * which makes Node load and compile its whole `fetch` (undici), a good part
+ * of a fleet command's start. Newer Node defines `navigator.userAgent`; it is
+ * set the same way for the load alone, and taken away again.
+ */
 function pgModule(): typeof import("pg") {
-	return createRequire(import.meta.url)("pg") as typeof import("pg");
+	const scope = globalThis as { navigator?: unknown };
+	const shim = scope.navigator === undefined;
+	if (shim) scope.navigator = { userAgent: `Node.js/${process.versions.node}` };
+	try {
+		return createRequire(import.meta.url)("pg") as typeof import("pg");
+	} finally {
+		if (shim) delete scope.navigator;
+	}
 }
 
 /**
