@@ -30,7 +30,7 @@ import { type Clock, systemClock } from "../state/store.js";
 import { readWorktreeList } from "../state/worktree-index.js";
 import { applyCommand, type FleetCommand } from "./apply.js";
 import { type FleetSettings, redact } from "./config.js";
-import { connectFleet, type Db, messageOf } from "./db.js";
+import { closeFleet, connectFleet, type Db, messageOf } from "./db.js";
 import { createOtelSink, type OtelSink, otelEnabled } from "./otel.js";
 import { INSERT_DECISIONS } from "./schema.js";
 import { summarize, summaryColumns } from "./summary.js";
@@ -178,7 +178,7 @@ export async function runShipper(options: ShipOptions): Promise<ShipResult> {
 			});
 			throw error;
 		} finally {
-			await db?.end().catch(() => {});
+			await closeFleet(db);
 			await otel?.close().catch(() => {});
 		}
 	});
