@@ -48,11 +48,14 @@ function pgModule(): typeof import("pg") {
  * server cannot be reached, and `fleet-schema-newer` when the database was
  * set up by a newer boulder.
  */
-export async function connectFleet(settings: FleetSettings, options: { migrate?: boolean } = {}): Promise<Db> {
+export async function connectFleet(
+	settings: FleetSettings,
+	options: { migrate?: boolean; connectTimeoutMs?: number } = {},
+): Promise<Db> {
 	const { Client } = pgModule();
 	const config: ClientConfig = {
 		...settings.client,
-		connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+		connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
 		query_timeout: QUERY_TIMEOUT_MS,
 		keepAlive: true,
 		application_name: `boulder ${settings.machine}`.slice(0, 63),
