@@ -56,7 +56,8 @@ else await parent();
 /**
  * One machine: writes its share of decisions at a steady pace, while a
  * shipper runs as the hook starts it (`boulder fleet ship --background`, a
- * process of its own), started again whenever none runs. Told `kill`, it
+ * process of its own), started again whenever the hook would start one
+ * (none runs, and the last one is not backing off after a failure). Told `kill`, it
  * SIGKILLs the running shipper wherever it is (mid-batch, mid-linger).
  */
 async function child() {
@@ -65,6 +66,7 @@ async function child() {
 	const { recordWorktree } = await import(dist("state/worktree-index.js"));
 	const { runShipper, readBacklog } = await import(dist("fleet/shipper.js"));
 	const { settingsFrom } = await import(dist("fleet/config.js"));
+	const { shipperWanted } = await import(dist("state/fleet-files.js"));
 	const [, , , name, home, url, perSecond, seconds, sessions, skewMs, lingerMs] = process.argv;
 	const env = {
 		PATH: process.env.PATH,
@@ -90,14 +92,17 @@ async function child() {
 			killed++;
 		}
 	});
+	// As the hook does after each decision: a shipper is started when none runs and the last is not backing off.
 	const shipper = (async () => {
 		while (writing) {
-			current = spawn(process.execPath, [path.join(repoRoot, "bin", "boulder.js"), "fleet", "ship", "--background"], {
-				env,
-				stdio: "ignore",
-			});
-			await new Promise((resolve) => current.once("exit", resolve));
-			current = null;
+			if (shipperWanted(env, Date.now())) {
+				current = spawn(process.execPath, [path.join(repoRoot, "bin", "boulder.js"), "fleet", "ship", "--background"], {
+					env,
+					stdio: "ignore",
+				});
+				await new Promise((resolve) => current.once("exit", resolve));
+				current = null;
+			}
 			await new Promise((resolve) => setTimeout(resolve, 300));
 		}
 	})();
