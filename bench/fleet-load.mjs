@@ -225,14 +225,17 @@ async function parent() {
 			);
 		}
 		const faults = [];
+		let pgIsDown = false;
 		if (pgDown > 0) {
 			faults.push(
 				(async () => {
 					await new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / 3));
 					cluster.stop();
+					pgIsDown = true;
 					const at = Date.now();
 					await new Promise((resolve) => setTimeout(resolve, pgDown * 1000));
 					cluster.start();
+					pgIsDown = false;
 					return { pgDownMs: Date.now() - at };
 				})(),
 			);
@@ -276,7 +279,8 @@ async function parent() {
 				})(),
 			);
 		}
-		if (hooks) faults.push(hookProbe(root, proxy, shipTo, () => writing));
+		const phase = () => (proxy ? `proxy ${proxy.mode}` : pgIsDown ? "PostgreSQL down" : "PostgreSQL up");
+		if (hooks) faults.push(hookProbe(root, phase, shipTo, () => writing));
 		const writersDone = Promise.all(done).then(() => {
 			writing = false;
 		});
@@ -339,9 +343,10 @@ async function parent() {
  * The real Claude Code `Stop` hook (the bundle), again and again while the
  * load runs: once with the fleet on (through the proxy when there is one;
  * its hooks start its shippers) and once with it off, alternating, each
- * timed and filed under the proxy's mode when it started.
+ * timed and filed under the proxy's mode (or whether PostgreSQL was up)
+ * when it started.
  */
-async function hookProbe(root, proxy, url, running) {
+async function hookProbe(root, phase, url, running) {
 	const { spawn } = await import("node:child_process");
 	const bundle = path.join(repoRoot, "dist", "hook", "claude-code.cjs");
 	const session = createHookSession(path.join(root, "probe"), bundle);
@@ -369,9 +374,9 @@ async function hookProbe(root, proxy, url, running) {
 			["fleet on", on],
 			["fleet off", session.env],
 		]) {
-			const mode = proxy ? proxy.mode : "no proxy";
+			const mode = phase();
 			const ms = await run(env);
-			const key = name === "fleet off" ? name : `${name}, proxy ${mode}`;
+			const key = name === "fleet off" ? name : `${name}, ${mode}`;
 			times[key] ??= [];
 			times[key].push(ms);
 		}
