@@ -10,8 +10,8 @@
  *
  * Faults, each on request: `--pg-down S` stops PostgreSQL S seconds in the
  * middle of the run and starts it again; `--kills K` SIGKILLs machines'
- * shippers K times in all during the run (each restarts at once, as the next
- * hook would start it); `--skew` sets every other machine's clock an hour
+ * shippers K times in all during the run (each time the next machine whose
+ * shipper runs; another starts as the next hook would start it); `--skew` sets every other machine's clock an hour
  * ahead and the others an hour behind (records' `at`), and checks order per
  * machine by sequence; `--proxy` puts a loopback proxy
  * (`fixtures/flaky-proxy.mjs`) between the shippers and PostgreSQL and
@@ -87,10 +87,13 @@ async function child() {
 	let current = null;
 	let killed = 0;
 	process.on("message", (message) => {
-		if (message.kill && current) {
+		if (!message.kill) return;
+		const landed = Boolean(current);
+		if (current) {
 			current.kill("SIGKILL");
 			killed++;
 		}
+		process.send?.({ killAnswer: landed });
 	});
 	// As the hook does after each decision: a shipper is started when none runs and the last is not backing off.
 	const shipper = (async () => {
@@ -190,6 +193,7 @@ async function parent() {
 		const cpuBefore = postgresCpu(cluster.dir);
 		const started = Date.now();
 		const children = [];
+		const answers = new Map();
 		let written = 0;
 		let shippersKilled = 0;
 		const done = [];
@@ -215,6 +219,7 @@ async function parent() {
 			done.push(
 				new Promise((resolve) =>
 					proc.on("message", (message) => {
+						if ("killAnswer" in message) answers.get(proc)?.(message.killAnswer);
 						if (message.done) {
 							written += message.written;
 							shippersKilled += message.killed;
@@ -241,16 +246,30 @@ async function parent() {
 			);
 		}
 		let killed = 0;
+		let killTries = 0;
+		/** Asks a machine to SIGKILL its shipper; whether one was running to kill. */
+		const askKill = (proc) =>
+			new Promise((resolve) => {
+				answers.set(proc, (landed) => {
+					answers.delete(proc);
+					resolve(landed);
+				});
+				proc.send({ kill: true });
+			});
 		if (kills > 0) {
 			faults.push(
 				(async () => {
 					const every = (seconds * 1000 * 0.8) / kills;
 					for (let k = 0; k < kills; k++) {
 						await new Promise((resolve) => setTimeout(resolve, every));
-						children[k % machines].send({ kill: true });
+						// The next machine whose shipper runs (while PostgreSQL is down, most are backing off).
+						for (let i = 0; i < machines; i++) {
+							killTries++;
+							if (await askKill(children[(k + i) % machines])) break;
+						}
 						killed++;
 					}
-					return { killsSent: killed };
+					return { killsSent: killed, killTries };
 				})(),
 			);
 		}
