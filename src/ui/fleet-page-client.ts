@@ -60,6 +60,12 @@ async function read(machines) {
 				const machine = view.machines.find((one) => one.machine === name);
 				if (machine) state.machines.set(name, machine);
 				else state.machines.delete(name);
+				// A machine that joined since the last whole read: the machine filter offers it too.
+				const select = document.getElementById("f-machine");
+				if (machine && !Array.from(select.options).some((option) => option.value === name)) {
+					const names = Array.from(select.options).map((option) => option.value).filter(Boolean);
+					fillMachines([...names, name].sort());
+				}
 				renderMachine(name);
 			}
 			renderSummary();
@@ -67,6 +73,7 @@ async function read(machines) {
 		document.getElementById("problem").textContent = "";
 		document.body.dataset.renderedAt = String(Date.now());
 		document.body.dataset.readMs = String(Math.round(performance.now() - started));
+		document.body.dataset.lastRead = wanted === null ? "*" : [...new Set(wanted)].join(" ");
 	} catch (error) {
 		document.getElementById("problem").textContent = "Could not read the fleet: " + error.message;
 	} finally {
