@@ -15,7 +15,7 @@
  * Writes `bench/results/fleet-scale.json`. Timings are reported, never asserted.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -92,6 +92,7 @@ function snapshot(root, i, note) {
 	};
 }
 
+const loadBefore = os.loadavg().map((value) => Math.round(value * 100) / 100);
 const cluster = await startPgCluster();
 const db = new pg.Client({ connectionString: cluster.url });
 let browser = null;
@@ -106,20 +107,13 @@ try {
 		"INSERT INTO boulder_machines (machine) SELECT 'm' || lpad(g::text, 3, '0') FROM generate_series(0, $1 - 1) g",
 		[MACHINES],
 	);
-	for (let start = 0; start < WORKTREES; start += 200) {
-		const values = [];
-		const params = [];
-		for (let i = start; i < Math.min(WORKTREES, start + 200); i++) {
-			const machine = `m${String(i % MACHINES).padStart(3, "0")}`;
-			const root = `/home/dev/projects/repo-${i}`;
-			params.push(machine, `wt${i}`, root, JSON.stringify(snapshot(root, i, `decision ${i}`)), Date.now());
-			const n = params.length;
-			values.push(`($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n})`);
-		}
-		await db.query(
-			`INSERT INTO boulder_worktrees (machine, worktree_id, root, snapshot, snapshot_at) VALUES ${values.join(", ")}`,
-			params,
-		);
+	// Each snapshot stored as the shipper stores it (with its summary).
+	const { storeSnapshot } = await import(dist("fleet/shipper.js"));
+	for (let i = 0; i < WORKTREES; i++) {
+		const machine = `m${String(i % MACHINES).padStart(3, "0")}`;
+		const root = `/home/dev/projects/repo-${i}`;
+		const view = snapshot(root, i, `decision ${i}`);
+		await storeSnapshot(db, { machine, id: `wt${i}`, root, view, text: JSON.stringify(view), now: Date.now() });
 	}
 	await db.query(
 		`INSERT INTO boulder_decisions (machine, worktree_id, rec_key, seq, at, kind, reason, harness, session, work, record)
@@ -128,6 +122,9 @@ try {
 		 FROM generate_series(0, $1 - 1) g`,
 		[ROWS, MACHINES, WORKTREES, Date.now() - ROWS],
 	);
+	// The rows were made inside the server, not by shippers: their tallies are made from them once.
+	const { REBUILD_TALLIES } = await import(dist("fleet/schema.js"));
+	await db.query(`BEGIN; ${REBUILD_TALLIES} COMMIT;`);
 	await db.query("ANALYZE");
 	const fillMs = performance.now() - fillStarted;
 
@@ -161,6 +158,19 @@ try {
 		statusBytes = result.stdout.length;
 		if (run > 0) statusTimes.push(ms);
 	}
+	// The same command's CPU time (user + system), which a busy machine does not stretch as it does the wall time.
+	const statusCpu = [];
+	if (existsSync("/usr/bin/time")) {
+		for (let run = 0; run < RUNS; run++) {
+			const result = spawnSync(
+				"/usr/bin/time",
+				["-f", "cpu %U %S", process.execPath, path.join(repoRoot, "bin", "boulder.js"), "status", "--fleet", "--json"],
+				{ env, encoding: "utf8", maxBuffer: 1024 * 1024 * 1024 },
+			);
+			const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
+			if (result.status === 0 && cpu) statusCpu.push((Number(cpu[1]) + Number(cpu[2])) * 1000);
+		}
+	}
 
 	const { startFleetDashboard } = await import(dist("ui/index.js"));
 	const { settingsFrom } = await import(dist("fleet/config.js"));
@@ -183,9 +193,15 @@ try {
 	for (let run = 0; run < RUNS; run++) {
 		const note = `live update ${run}`;
 		const start = performance.now();
-		await db.query("UPDATE boulder_worktrees SET snapshot = $1::jsonb WHERE worktree_id = 'wt0'", [
-			JSON.stringify(snapshot("/home/dev/projects/repo-0", 0, note)),
-		]);
+		const view = snapshot("/home/dev/projects/repo-0", 0, note);
+		await storeSnapshot(db, {
+			machine: "m000",
+			id: "wt0",
+			root: view.worktree,
+			view,
+			text: JSON.stringify(view),
+			now: Date.now(),
+		});
 		await db.query("SELECT pg_notify('boulder_fleet', 'm000')");
 		await page.waitForFunction(
 			(text) => document.querySelector("[data-worktree=wt0]")?.textContent?.includes(text),
@@ -197,6 +213,14 @@ try {
 		live.push(performance.now() - start);
 	}
 	const size = await db.query("SELECT pg_total_relation_size('boulder_decisions') AS bytes");
+	// The read alone, in process (what the command and the page wait on the database and the summaries for).
+	const { readFleet } = await import(dist("fleet/read.js"));
+	const reads = [];
+	for (let run = 0; run < RUNS; run++) {
+		const start = performance.now();
+		await readFleet(db, {}, Date.now());
+		reads.push(performance.now() - start);
+	}
 	const result = {
 		at: new Date().toISOString(),
 		scale: { machines: MACHINES, worktrees: WORKTREES, works: WORKTREES, decisionRows: ROWS },
@@ -204,7 +228,10 @@ try {
 		cores: os.cpus().length,
 		fillSeconds: Math.round(fillMs / 100) / 10,
 		decisionTableBytes: Number(size.rows[0].bytes),
+		loadBefore,
+		readFleetInProcessMs: stats(reads),
 		statusFleetJsonMs: stats(statusTimes),
+		statusFleetJsonCpuMs: statusCpu.length > 0 ? stats(statusCpu) : null,
 		statusFleetJsonBytes: statusBytes,
 		dashboardFirstScreenMs: stats(firstScreen),
 		dashboardLiveUpdateMs: stats(live),

@@ -12,7 +12,7 @@
  * foreground.
  */
 import { createHash } from "node:crypto";
-import { readWorktreeStatus } from "../engine/status.js";
+import { readWorktreeStatus, type WorktreeStatusView } from "../engine/status.js";
 import { findProject, projectStore } from "../engine/worktree.js";
 import {
 	freshCursor,
@@ -30,8 +30,10 @@ import { type Clock, systemClock } from "../state/store.js";
 import { readWorktreeList } from "../state/worktree-index.js";
 import { applyCommand, type FleetCommand } from "./apply.js";
 import { type FleetSettings, redact } from "./config.js";
-import { connectFleet, type Db, messageOf } from "./db.js";
+import { closeFleet, connectFleet, type Db, messageOf } from "./db.js";
 import { createOtelSink, type OtelSink, otelEnabled } from "./otel.js";
+import { INSERT_DECISIONS } from "./schema.js";
+import { summarize, summaryColumns } from "./summary.js";
 
 type Env = NodeJS.ProcessEnv;
 
@@ -176,7 +178,7 @@ export async function runShipper(options: ShipOptions): Promise<ShipResult> {
 			});
 			throw error;
 		} finally {
-			await db?.end().catch(() => {});
+			await closeFleet(db);
 			await otel?.close().catch(() => {});
 		}
 	});
@@ -246,26 +248,19 @@ export async function shipWorktree(
 	const read = readOutbox(store.paths.decisions, cursor, ctx.batch);
 	const rows = read.lines.filter((line) => line.record !== null);
 	if (rows.length > 0) {
-		await ctx.db.query(
-			`INSERT INTO boulder_decisions (machine, worktree_id, rec_key, seq, at, kind, reason, harness, session, work, record)
-			 SELECT $1, $2, k, s, a, kd, r, h, se, w, rec
-			 FROM unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
-			   AS t(k, s, a, kd, r, h, se, w, rec)
-			 ON CONFLICT DO NOTHING`,
-			[
-				ctx.machine,
-				id,
-				rows.map((line) => line.key),
-				rows.map((line) => line.seq),
-				rows.map((line) => line.record?.at ?? 0),
-				rows.map((line) => line.record?.kind ?? ""),
-				rows.map((line) => line.record?.reason ?? ""),
-				rows.map((line) => line.record?.harness ?? null),
-				rows.map((line) => line.record?.session ?? null),
-				rows.map((line) => line.record?.work ?? null),
-				rows.map((line) => JSON.stringify(line.record)),
-			],
-		);
+		await ctx.db.query(INSERT_DECISIONS, [
+			ctx.machine,
+			id,
+			rows.map((line) => line.key),
+			rows.map((line) => line.seq),
+			rows.map((line) => line.record?.at ?? 0),
+			rows.map((line) => line.record?.kind ?? ""),
+			rows.map((line) => line.record?.reason ?? ""),
+			rows.map((line) => line.record?.harness ?? null),
+			rows.map((line) => line.record?.session ?? null),
+			rows.map((line) => line.record?.work ?? null),
+			rows.map((line) => JSON.stringify(line.record)),
+		]);
 		await ctx.afterInsert?.();
 	}
 	cursor = read.next;
@@ -276,18 +271,40 @@ export async function shipWorktree(
 		const text = JSON.stringify(view);
 		const hash = createHash("sha256").update(text).digest("hex").slice(0, 16);
 		if (hash !== cursor.snapshotHash) {
-			await ctx.db.query(
-				`INSERT INTO boulder_worktrees (machine, worktree_id, root, snapshot, snapshot_at) VALUES ($1, $2, $3, $4::jsonb, $5)
-				 ON CONFLICT (machine, worktree_id) DO UPDATE SET root = EXCLUDED.root, snapshot = EXCLUDED.snapshot,
-				   snapshot_at = EXCLUDED.snapshot_at, shipped_at = now()`,
-				[ctx.machine, id, store.worktree, text, now],
-			);
+			await storeSnapshot(ctx.db, { machine: ctx.machine, id, root: store.worktree, view, text, now });
 			cursor = { ...cursor, snapshotHash: hash };
 			snapshot = true;
 		}
 	}
 	if (read.lines.length > 0 || snapshot || cursor.epoch !== read.next.epoch) await writeShipCursor(ctx.env, cursor);
 	return { shipped: rows.length, skipped: read.lines.length - rows.length, snapshot, more: read.more };
+}
+
+/**
+ * Stores a worktree's status snapshot with its summary (the fleet-wide
+ * view's row) and the states and harnesses in it, in one statement.
+ */
+export async function storeSnapshot(
+	db: Db,
+	{
+		machine,
+		id,
+		root,
+		view,
+		text,
+		now,
+	}: { machine: string; id: string; root: string; view: WorktreeStatusView; text: string; now: number },
+): Promise<void> {
+	const summary = summarize(view);
+	const { states, harnesses } = summaryColumns(summary);
+	await db.query(
+		`INSERT INTO boulder_worktrees (machine, worktree_id, root, snapshot, snapshot_at, summary, states, harnesses)
+		 VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::text[], $8::text[])
+		 ON CONFLICT (machine, worktree_id) DO UPDATE SET root = EXCLUDED.root, snapshot = EXCLUDED.snapshot,
+		   snapshot_at = EXCLUDED.snapshot_at, summary = EXCLUDED.summary, states = EXCLUDED.states,
+		   harnesses = EXCLUDED.harnesses, shipped_at = now()`,
+		[machine, id, root, text, now, JSON.stringify(summary), states, harnesses],
+	);
 }
 
 /**

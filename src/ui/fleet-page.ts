@@ -3,7 +3,10 @@
  * local one, reading from PostgreSQL (docs/fleet.md). One route, `/fleet`,
  * with its script, its view as JSON, its live stream and its commands under
  * it. Live updates use `LISTEN/NOTIFY` as a doorbell: each notification
- * tells the page to re-read the whole view, so a lost one loses nothing.
+ * names the machine that shipped, and the page re-reads that machine (every
+ * machine when it cannot tell, and on every reconnect), so a lost one loses
+ * nothing. The view is the summaries (`fleet/summary.ts`), never whole
+ * snapshots.
  *
  * Same guard as the local dashboard: 127.0.0.1 only, a random token per
  * start, changes only from the page's own origin. The connection is shown
@@ -76,12 +79,15 @@ const PAGE = `<!doctype html>
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem;color:#1d1d1f;background:#fbfbfd}
 h1{font-size:1.3rem;margin:0}.dim,small{color:#5c5c66}nav{display:flex;gap:1rem;margin:1rem 0}
-.machine{border:1px solid #d2d2d7;border-radius:8px;padding:.75rem 1rem;margin:.75rem 0;background:#fff}
+.machine{border:1px solid #d2d2d7;border-radius:8px;padding:.75rem 1rem;margin:.75rem 0;background:#fff;content-visibility:auto;contain-intrinsic-size:auto 40rem}
 .machine h2{font-size:1.1rem;margin:.2rem 0}.worktree h3{font-size:.95rem;margin:.6rem 0 .3rem;font-weight:600}
 .row{padding:.25rem 0;border-top:1px solid #eee}.last{color:#5c5c66;font-size:.9em}
 .badge{display:inline-block;min-width:6rem;font-size:.8em;padding:0 .4rem;border-radius:4px;margin-right:.5rem;background:#eee}
 .needs-person{background:#ffe4c4}.stuck{background:#ffd0d0}.rolling{background:#d8ecff}.done{background:#d9f5d9}
 button{margin-left:.5rem;font:inherit;padding:.1rem .6rem}#notice[data-state=refused],#problem{color:#b00020}`;
+
+/** More machines than this rang at once: the page re-reads the whole view. */
+const MACHINES_PER_RING = 20;
 
 const text = z.string().check(z.minLength(1), z.maxLength(500));
 const CommandBody = z.strictObject({
@@ -96,9 +102,9 @@ export async function startFleetDashboard(options: FleetDashboardOptions): Promi
 	const { settings } = options;
 	const db = await connectFleet(settings);
 	const bell = await connectFleet(settings, { migrate: false });
-	const listeners = new Set<() => void>();
-	bell.on("notification", () => {
-		for (const listener of listeners) listener();
+	const listeners = new Set<(machine: string) => void>();
+	bell.on("notification", (message) => {
+		for (const listener of listeners) listener(message.payload ?? "");
 	});
 	await bell.query(`LISTEN ${CHANNEL_ROWS}`);
 	const token = newToken();
@@ -144,7 +150,8 @@ interface FleetAppOptions {
 	db: Db;
 	settings: FleetSettings;
 	clock: Clock;
-	listeners: Set<() => void>;
+	/** Called with the machine that rang (a shipper's NOTIFY payload), "" when unknown. */
+	listeners: Set<(machine: string) => void>;
 	/** Who the target's log says sent a command. */
 	from: string;
 	heartbeatMs?: number;
@@ -193,6 +200,8 @@ function fleetApp(options: FleetAppOptions): Hono {
 		};
 		try {
 			const report = await readFleet(options.db, filter, options.clock.now());
+			// A re-read of the machine that rang (`part`) needs no list of every machine.
+			if (c.req.query("part")) return c.json({ ...report, connection: options.settings.display });
 			const all = await options.db.query<{ machine: string }>("SELECT machine FROM boulder_machines ORDER BY machine");
 			return c.json({
 				...report,
@@ -206,10 +215,11 @@ function fleetApp(options: FleetAppOptions): Hono {
 
 	app.get("/fleet/events", (c) =>
 		streamSSE(c, async (stream) => {
-			let rung = false;
+			// The machines that rang since the last event: the page re-reads only them; "" (unknown) or many, everything.
+			const rung = new Set<string>();
 			let wake: (() => void) | null = null;
-			const listener = () => {
-				rung = true;
+			const listener = (machine: string) => {
+				rung.add(machine);
 				wake?.();
 			};
 			options.listeners.add(listener);
@@ -218,9 +228,10 @@ function fleetApp(options: FleetAppOptions): Hono {
 				wake?.();
 			});
 			while (!stream.aborted && !stream.closed) {
-				if (rung) {
-					rung = false;
-					await stream.writeSSE({ event: "changed", data: "" });
+				if (rung.size > 0) {
+					const machines = rung.has("") || rung.size > MACHINES_PER_RING ? null : [...rung];
+					rung.clear();
+					await stream.writeSSE({ event: "changed", data: JSON.stringify(machines) });
 					continue;
 				}
 				await new Promise<void>((resolve) => {
@@ -228,7 +239,7 @@ function fleetApp(options: FleetAppOptions): Hono {
 					setTimeout(resolve, options.heartbeatMs ?? 15_000).unref?.();
 				});
 				wake = null;
-				if (!rung && !stream.aborted) await stream.writeSSE({ event: "ping", data: "" });
+				if (rung.size === 0 && !stream.aborted) await stream.writeSSE({ event: "ping", data: "" });
 			}
 			options.listeners.delete(listener);
 		}),

@@ -170,8 +170,8 @@ describe("the fleet with the real Claude Code", () => {
 
 			const view = JSON.parse(await runBoulderOk(["status", "--fleet", "--json"], laptop));
 			const runnerView = view.machines.find((machine: { machine: string }) => machine.machine === "runner");
-			expect(runnerView.worktrees[0].view.stopped).toMatchObject({ by: "the fleet, from laptop" });
-			expect(runnerView.worktrees[0].view.works[0].progress.open).toBeGreaterThan(0);
+			expect(runnerView.worktrees[0].stopped).toMatchObject({ by: "the fleet, from laptop" });
+			expect(runnerView.worktrees[0].works[0].progress.open).toBeGreaterThan(0);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -147,7 +147,9 @@ describe("boulder status --fleet", () => {
 		expect(report.machines.map((m: { machine: string }) => m.machine)).toEqual(["laptop", "runner"]);
 		const runnerView = report.machines[1].worktrees[0];
 		expect(runnerView.root).toBe(rootB);
-		expect(runnerView.view.works[0]).toMatchObject({ status: "active", name: expect.any(String) });
+		expect(runnerView.works[0]).toMatchObject({ status: "active", name: expect.any(String), state: "rolling" });
+		const detail = JSON.parse((await laptop.cli(["status", "--fleet", "--json", "--machine", "runner"])).out);
+		expect(detail.machines[0].worktrees[0].view.works[0]).toMatchObject({ status: "active", planPath: "PLAN.md" });
 		const text = await laptop.cli(["status", "--fleet"]);
 		expect(text.out).toContain("runner");
 		expect(text.out).toContain("Ship it (ship-it)  active  1/3 done");

@@ -98,6 +98,8 @@ describe("boulder ui --fleet in a real browser", () => {
 		await ship(runner);
 		await expect.poll(() => page.locator("[data-machine=runner] [data-session=live-session]").count(), LIVE).toBe(1);
 		expect(await page.evaluate(() => document.body.dataset.renderedAt)).not.toBe(before);
+		// The ring named the machine that shipped: only it was read again.
+		expect(await page.evaluate(() => document.body.dataset.lastRead)).toBe("runner");
 		expect(await page.locator("[data-machine=runner] [data-session=live-session]").textContent()).toContain(
 			"codex live-session · its own list · 1/2 done",
 		);

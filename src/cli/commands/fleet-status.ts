@@ -1,7 +1,9 @@
 /**
  * `boulder status --fleet [--json] [--machine M] [--state S] [--harness H]`:
  * every machine of the fleet, from PostgreSQL, each with its worktrees in the
- * words of the local `boulder status` (the snapshots are its views).
+ * words of the local `boulder status` (the snapshots are its views). The
+ * JSON of the whole fleet carries each worktree's summary; with `--machine`
+ * each worktree also carries its whole view, as the text shows it.
  */
 import { BoulderError } from "../../core/errors.js";
 import { FLEET_STATES, type FleetState } from "../../fleet/fleet-state.js";
@@ -21,7 +23,12 @@ export async function fleetStatus(cli: Cli, options: FleetStatusOptions): Promis
 	if (options.state !== undefined && !FLEET_STATES.includes(options.state as FleetState)) {
 		throw new BoulderError("usage", `--state: expected one of ${FLEET_STATES.join(", ")}, got "${options.state}"`);
 	}
-	const { connectFleet, fleetSettings, readFleet } = await import("../../fleet/index.js");
+	// Only what reading needs (not the shipper, the engine's apply or OpenTelemetry).
+	const [{ connectFleet }, { fleetSettings }, { readFleet }] = await Promise.all([
+		import("../../fleet/db.js"),
+		import("../../fleet/config.js"),
+		import("../../fleet/read.js"),
+	]);
 	const settings = await fleetSettings(cli.io.env);
 	if (!settings.enabled) {
 		throw new BoulderError(
@@ -40,9 +47,12 @@ export async function fleetStatus(cli: Cli, options: FleetStatusOptions): Promis
 				...(options.harness ? { harness: options.harness } : {}),
 			},
 			now,
+			// The whole snapshots for one machine's detail and for the text, which draws them as the local status does.
+			{ views: options.machine !== undefined || !options.json },
 		);
 		if (options.json) {
-			cli.out(JSON.stringify(report, null, 2));
+			// One line: a fleet's report runs to megabytes, and indenting it doubles that (pipe it to `jq`).
+			cli.out(JSON.stringify(report));
 			return EXIT.ok;
 		}
 		const c = cli.colors();
@@ -53,7 +63,15 @@ export async function fleetStatus(cli: Cli, options: FleetStatusOptions): Promis
 			const pending = machine.pendingCommands > 0 ? ` · ${machine.pendingCommands} command(s) not yet applied` : "";
 			blocks.push(
 				`${c.bold(c.cyan(machine.machine))} · last shipped ${formatWhen(machine.lastSeen, now)}${pending}`,
-				renderStatus({ now, all: true, worktrees: machine.worktrees.map((worktree) => worktree.view), vanished: [] }, c)
+				renderStatus(
+					{
+						now,
+						all: true,
+						worktrees: machine.worktrees.flatMap((worktree) => (worktree.view ? [worktree.view] : [])),
+						vanished: [],
+					},
+					c,
+				)
 					.split("\n")
 					.map((line) => (line ? `  ${line}` : line))
 					.join("\n"),

@@ -4,7 +4,13 @@ import type { DoctorCheck, DoctorContext, DoctorFinding } from "../../engine/doc
 import { stateCheck } from "../../engine/state-check.js";
 import { configCheck } from "./config-check.js";
 
-export const BUILTIN_CHECKS: readonly DoctorCheck[] = [stateCheck, configCheck];
+/** The fleet's check (docs/fleet.md), loaded only when the doctor runs. */
+const fleetCheck: DoctorCheck = {
+	name: "fleet",
+	run: async (context) => (await import("../../fleet/doctor.js")).fleetCheck.run(context),
+};
+
+export const BUILTIN_CHECKS: readonly DoctorCheck[] = [stateCheck, configCheck, fleetCheck];
 
 export function doctorChecks(adapters: AdapterRegistry): DoctorCheck[] {
 	return [...BUILTIN_CHECKS, ...adapters.all.map((adapter) => adapter.doctor)];
