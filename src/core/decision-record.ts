@@ -26,6 +26,8 @@ export const DecisionRecord = z.object({
 	figures: z.optional(z.record(z.string(), z.number())),
 	key: z.optional(z.nullable(z.string())),
 	retryAt: z.optional(z.nullable(z.number())),
+	/** The harness's id of the user prompt the turn answers (Claude Code's `prompt_id`), to join its own telemetry. */
+	promptId: z.optional(z.string()),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 
@@ -39,6 +41,7 @@ export interface EventFields {
 	session?: string | null;
 	work?: string | null;
 	key?: string | null;
+	promptId?: string | null;
 }
 
 /** The one factory of event lines: every writer of an event goes through it. */
@@ -56,5 +59,6 @@ export function eventRecord(fields: EventFields): DecisionRecord {
 		detail: fields.detail,
 	};
 	if (fields.key) record.key = fields.key;
+	if (fields.promptId) record.promptId = fields.promptId;
 	return record;
 }

@@ -18,6 +18,8 @@ export interface SessionRef {
 	agent?: string | null;
 	/** Where the harness keeps this session's transcript, when its event says: kept on the session's state to show. */
 	transcriptPath?: string | null;
+	/** The harness's id of the user prompt this turn answers, when its event says (Claude Code's `prompt_id`): logged on each record. */
+	promptId?: string | null;
 }
 
 export interface IdleFacts {

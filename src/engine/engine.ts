@@ -323,6 +323,7 @@ export class Engine {
 					session: ref?.sessionId ?? null,
 					reason: "error",
 					detail: `${where}: ${message}`,
+					promptId: ref?.promptId,
 				}),
 			);
 		} catch {
@@ -525,6 +526,7 @@ export class Engine {
 				reason,
 				detail,
 				key,
+				promptId: ref.promptId,
 			}),
 		);
 	}
@@ -550,6 +552,7 @@ export class Engine {
 			key: decision.key,
 			retryAt: decision.retryAt,
 			figures: { ...decision.figures },
+			...(ref.promptId ? { promptId: ref.promptId } : {}),
 		});
 		return { ...verdict, work: work ? { id: work.id, name: work.name } : null };
 	}
