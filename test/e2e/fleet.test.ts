@@ -75,7 +75,7 @@ afterAll(async () => {
 	// A shipper the hooks started may still linger: ask it to stop by letting the database go.
 	cluster?.destroy();
 	await sandbox?.dispose();
-	if (laptopHome) await rm(laptopHome, { recursive: true, force: true });
+	if (laptopHome) await rm(laptopHome, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 const bash = (command: string): ReplyStep => ({

@@ -85,7 +85,14 @@ export async function createSandbox(): Promise<ClaudeSandbox> {
 	await mkdir(home, { recursive: true });
 	// A project, as boulder keeps state only in one: a git worktree (the `.git` folder is all it looks for).
 	await mkdir(join(project, ".git"), { recursive: true });
-	return { root, home, project, dispose: () => rm(root, { recursive: true, force: true }) };
+	// A process the hooks left detached (the fleet's shipper, say) may still write its code cache here as it exits:
+	// rm retries a folder that filled again while it was being emptied (ENOTEMPTY) rather than failing the suite.
+	return {
+		root,
+		home,
+		project,
+		dispose: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+	};
 }
 
 /** Writes the project's `.claude/settings.json` (hooks go under `settings.hooks`). */
