@@ -29,6 +29,9 @@ export const claudeCodeAdapter = commandHookAdapter({
 	options: (flags) => ({ todoTools: flags.includes(TODO_TOOLS_FLAG) }),
 	events: [...HOOK_EVENTS, WATCHDOG_HOOK],
 	dialect: () => import("./dialect.js"),
-	install: async () => ({ install: (await import("./install.js")).install, doctor: (await import("./doctor.js")).doctor }),
+	install: async () => ({
+		install: (await import("./install.js")).install,
+		doctor: (await import("./doctor.js")).doctor,
+	}),
 	normalizeTodos: normalizeClaudeTodoWrite,
 });

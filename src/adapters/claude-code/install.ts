@@ -75,15 +75,17 @@ export const formFor = (scope: InstallScope, root: string = packageRoot()) => fa
 export const hookLinkFile = (env: NodeJS.ProcessEnv) => linkFileOf(env, HOOK_LINK);
 export const hookLinkText = (bundle: string) => linkTextOf(bundle, LINK);
 export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
-export type { InstallReport } from "../shared/install-report.js";
 export type { SettingsEditResult } from "../shared/hooks-file.js";
+export type { InstallReport } from "../shared/install-report.js";
 export type InstallOptions = family.InstallOptions;
 
 export const installClaudeCodeWithNotes = (options: family.InstallOptions) => family.installHooks(install, options);
-export const installClaudeCode = async (options: family.InstallOptions) => (await installClaudeCodeWithNotes(options)).report;
+export const installClaudeCode = async (options: family.InstallOptions) =>
+	(await installClaudeCodeWithNotes(options)).report;
 export const uninstallClaudeCode = (options: family.InstallOptions) => family.uninstallHooks(install, options);
 /** Pure: the settings text with exactly boulder's hooks for `form`; the same bytes when they are there already. */
-export const withOurHooks = (text: string, file: string, form: HookForm) => family.withOurHooks(install, text, file, form);
+export const withOurHooks = (text: string, file: string, form: HookForm) =>
+	family.withOurHooks(install, text, file, form);
 /** Pure: the settings text without boulder's hook entries; everything else byte for byte. */
 export const withoutOurHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
 /** Our entries, read back from a settings value: one per command of ours, with its event, word and form. */

@@ -57,7 +57,9 @@ export const doctor: HooksDoctor = {
 		ok: (file, { version, count, where }) =>
 			DOCTOR_TEXT.ok(
 				file,
-				where === null ? `pinned to boulder ${version}, trusted, ${count} events` : `portable, trusted; here they run ${where}`,
+				where === null
+					? `pinned to boulder ${version}, trusted, ${count} events`
+					: `portable, trusted; here they run ${where}`,
 			),
 	},
 	place: (scope) => `${scope} hooks`,
@@ -71,8 +73,10 @@ export const doctor: HooksDoctor = {
 		}
 		const trust = trustOf(file, value, readHookStates(config), (handler) => parseOurCommand(handler.command) !== null);
 		const with_ = (status: TrustStatus) => trust.filter((one) => one.status === status).map((one) => one.event);
-		if (with_("untrusted").length > 0) say("problem", DOCTOR_TEXT.untrusted(file, with_("untrusted")), DOCTOR_TEXT.trustFix);
-		if (with_("modified").length > 0) say("problem", DOCTOR_TEXT.modified(file, with_("modified")), DOCTOR_TEXT.trustFix);
+		if (with_("untrusted").length > 0)
+			say("problem", DOCTOR_TEXT.untrusted(file, with_("untrusted")), DOCTOR_TEXT.trustFix);
+		if (with_("modified").length > 0)
+			say("problem", DOCTOR_TEXT.modified(file, with_("modified")), DOCTOR_TEXT.trustFix);
 		if (with_("disabled").length > 0) {
 			say("warn", DOCTOR_TEXT.disabled(file, with_("disabled")), "turn them on again with /hooks in Codex");
 		}
@@ -91,4 +95,5 @@ async function readText(file: string): Promise<string | null> {
 
 export const installCodex = (options: family.InstallOptions) => family.installHooks(install, options);
 export const uninstallCodex = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-export const checkCodexHooks = (context: family.Place, version?: string) => checkHooks(install, doctor, context, version);
+export const checkCodexHooks = (context: family.Place, version?: string) =>
+	checkHooks(install, doctor, context, version);

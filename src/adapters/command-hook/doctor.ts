@@ -27,7 +27,7 @@ import { messageOf } from "../shared/hook-input.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { harnessVersionFindings } from "../shared/tested-versions.js";
-import { entriesIn, type HooksInstall, type Place, valueIn } from "./install.js";
+import { entriesIn, type HooksInstall, type Place, shadowedBy, valueIn } from "./install.js";
 import { type HookRegistration, wordOf } from "./registrations.js";
 
 /** How serious a missing registration is, in every harness's doctor. */
@@ -49,6 +49,8 @@ export interface DoctorWords {
 	otherVersion(file: string, installed: string, where: string, version: string): string;
 	noneFound(file: string): string;
 	linkGone?(link: string, target: string): string;
+	/** The harness reads `reader` and not the hooks in `file` (`HooksInstall.eventMapFile`). */
+	shadowed?(file: string, reader: string): string;
 	/** All is well with the hooks in `file`: `where` is what portable hooks run here, null for pinned ones. */
 	ok(file: string, said: { scope: string; version: string; count: number; where: string | null }): string;
 }
@@ -60,10 +62,14 @@ export interface HooksDoctor {
 	place?(scope: string, file: string): string;
 	/** About every file read, holding boulder's hooks or not (Gemini CLI's switch that turns hooks off). */
 	inspect?(file: string, value: unknown): DoctorFinding[];
-	/** A problem when the harness does not read `file` (Droid: a `settings.json` beside a `hooks.json`); null: it does. */
-	misplaced?(scope: string, file: string): DoctorFinding | null;
 	/** More about one file of boulder's hooks (Codex's trust). */
-	judge?(said: { scope: string; file: string; value: unknown; entries: Entry[]; context: Place }): Promise<DoctorFinding[]>;
+	judge?(said: {
+		scope: string;
+		file: string;
+		value: unknown;
+		entries: Entry[];
+		context: Place;
+	}): Promise<DoctorFinding[]>;
 	/** Other places boulder runs from (Claude Code's plugins), each with the command that removes it. */
 	elsewhere?(values: Map<string, unknown>, context: Place, version: string): Promise<Elsewhere[]>;
 	/** Said once boulder is installed anywhere (Claude Code's todo tools, Qwen Code's cap). */
@@ -114,9 +120,10 @@ export async function checkHooks(
 			if (!values.has(scope)) values.set(scope, value);
 			findings.push(...(doctor.inspect?.(file, value) ?? []));
 			if (entries.length === 0) continue;
-			const misplaced = doctor.misplaced?.(scope, file) ?? null;
-			if (misplaced !== null) {
-				findings.push(misplaced);
+			const reader = shadowedBy(spec, file);
+			if (reader !== null && words.shadowed) {
+				const fix = `\`boulder uninstall ${spec.harness} --${scope}\`, then \`boulder install ${spec.harness} --${scope}\``;
+				findings.push(say("problem", words.shadowed(file, reader), fix, file));
 				continue;
 			}
 			places.push({

@@ -70,10 +70,8 @@ export interface HooksInstall {
 	title: string;
 	/** In the order `boulder doctor` and `installedScopes` go through them. */
 	scopes: readonly string[];
-	/** The files that may hold boulder's hooks in a scope, the one it installs into first. */
+	/** The files that may hold boulder's hooks in a scope, the one it installs into first (see `fileFor`). */
 	files(scope: string, place: Place): readonly string[];
-	/** Where an install goes, when it depends on what is there (Droid); else the scope's first file. */
-	target?(scope: string, place: Place): Promise<string>;
 	registrations: readonly HookRegistration[];
 	command: CommandSpelling;
 	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}`. */
@@ -82,7 +80,10 @@ export interface HooksInstall {
 	commandKey?: string;
 	/** `own`: a file of boulder's alone (Copilot CLI); `settings` (the default): a settings object with `hooks`. */
 	layout?: "settings" | "own";
-	/** A file of this name is the event map itself (Droid's `hooks.json`). */
+	/**
+	 * A file of this name is the event map itself, and the harness reads it
+	 * in place of the scope's settings file's hooks (Droid's `hooks.json`).
+	 */
 	eventMapFile?: string;
 	syntax?: JsonDialect;
 	/** What a new settings file starts with besides `hooks`, and what alone does not keep a file at uninstall (Qwen Code's `$version`). */
@@ -201,9 +202,25 @@ export function withoutOurHooks(spec: HooksInstall, text: string, file: string):
 	return edited(spec, file, text, (wrapped) => hooksFile.withoutOurHooks(hooksDialect(spec), wrapped, file));
 }
 
-/** The scope's file for an install: what `target` says, else the first. */
+/**
+ * The scope's file for an install: the first. A harness with an event-map
+ * file reads a scope's settings file's hooks only when there is no event-map
+ * file, so the settings file gets them when it keeps hooks already and there
+ * is none (creating one would silence them).
+ */
 export async function fileFor(spec: HooksInstall, scope: string, place: Place): Promise<string> {
-	return spec.target ? spec.target(scope, place) : (spec.files(scope, place)[0] as string);
+	const [first, settings] = spec.files(scope, place) as [string, string | undefined];
+	if (spec.eventMapFile === undefined || settings === undefined || existsSync(first)) return first;
+	const text = await readConfigText(settings);
+	const value = text === null || text.trim() === "" ? null : valueIn(spec, text, settings);
+	return isRecord(value) && "hooks" in value ? settings : first;
+}
+
+/** The event-map file beside `file` that the harness reads instead of it, or null (see `fileFor`). */
+export function shadowedBy(spec: HooksInstall, file: string): string | null {
+	if (spec.eventMapFile === undefined || isEventMap(spec, file)) return null;
+	const map = path.join(path.dirname(file), spec.eventMapFile);
+	return existsSync(map) ? map : null;
 }
 
 export async function installHooks(spec: HooksInstall, options: InstallOptions): Promise<InstallResult> {
@@ -211,11 +228,11 @@ export async function installHooks(spec: HooksInstall, options: InstallOptions):
 	const form = options.form ?? options.program ?? formFor(options.scope, root, spec.command.bundle);
 	const bundle = isPortable(form) ? path.join(root, spec.command.bundle) : form.bundle;
 	if (!existsSync(bundle)) throw new BoulderError("not-found", spec.text.noBundle(bundle));
-	const file = await fileFor(spec , options.scope, options);
+	const file = await fileFor(spec, options.scope, options);
 	const original = await readConfigText(file);
 	// A file of boulder's own that holds anyone else's hooks is refused before anything is written.
-	if (spec.layout === "own" && original !== null) entriesIn(spec , original, file);
-	const hooks = withOurHooks(spec , original ?? "", file, form);
+	if (spec.layout === "own" && original !== null) entriesIn(spec, original, file);
+	const hooks = withOurHooks(spec, original ?? "", file, form);
 	const also = (await spec.alsoEdit?.(hooks.text, file, options)) ?? { text: hooks.text, changed: false };
 	const link = isPortable(form) && spec.command.link ? await linkForUser(options, spec.command.link, bundle) : null;
 	const notes = [...(await spec.notes({ form, link, root, file, options })), ...(also.notes ?? [])];
@@ -235,10 +252,10 @@ export async function uninstallHooks(spec: HooksInstall, options: Place & { scop
 	for (const file of files) {
 		const original = await readConfigText(file);
 		if (original === null) continue;
-		const edit = withoutOurHooks(spec , original, file);
+		const edit = withoutOurHooks(spec, original, file);
 		if (edit.removed === 0 && !own) continue;
 		// A file of boulder's own goes whole, with the folders the install made for it.
-		const empty = own || isEmpty(spec , edit.text, file);
+		const empty = own || isEmpty(spec, edit.text, file);
 		const { removed, backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
 		if (own && !removed) await unlink(file);
 		return { file, action: "removed", backup, entries: edit.removed };
@@ -259,7 +276,9 @@ export async function installedScopes(spec: HooksInstall, place: Place) {
 /** Nothing but the stamp left (an event-map file: an empty map). */
 function isEmpty(spec: HooksInstall, text: string, file: string): boolean {
 	const value = plainValue(hooksFile.parseSettings(hooksDialect(spec), text, file));
-	const rest = isRecord(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !spec.stamp?.[key])) : value;
+	const rest = isRecord(value)
+		? Object.fromEntries(Object.entries(value).filter(([key]) => !spec.stamp?.[key]))
+		: value;
 	return sameJson(rest, {});
 }
 

@@ -7,7 +7,14 @@
  * bundle may load that.
  */
 import { type OurCommand, ourCommandReader } from "../shared/hook-command.js";
-import { HOOK_MARKER, type HookForm, hookArguments, isPortable, PORTABLE_TAG, pinnedCommand } from "../shared/hook-form.js";
+import {
+	HOOK_MARKER,
+	type HookForm,
+	hookArguments,
+	isPortable,
+	PORTABLE_TAG,
+	pinnedCommand,
+} from "../shared/hook-form.js";
 import type { HookLink } from "../shared/hook-link.js";
 import { portableCommand } from "../shared/portable-command.js";
 
@@ -48,5 +55,10 @@ export function hookCommand(spelling: CommandSpelling, form: HookForm, word: str
 
 /** Reads back the commands boulder installs for a harness; null for anyone else's. */
 export function commandReader(spelling: CommandSpelling): (command: unknown) => OurCommand | null {
-	return ourCommandReader({ harness: spelling.harness, marker: HOOK_MARKER, portableTag: PORTABLE_TAG, bin: spelling.bin });
+	return ourCommandReader({
+		harness: spelling.harness,
+		marker: HOOK_MARKER,
+		portableTag: PORTABLE_TAG,
+		bin: spelling.bin,
+	});
 }

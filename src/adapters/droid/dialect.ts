@@ -15,17 +15,23 @@
  *   text that is no hook record, no context and no Droid reminder. It records
  *   no token usage, so a Droid turn's spend is not known (zero).
  */
+import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
 import type { TodoStatus } from "../../core/todos.js";
+import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
+import type { HooksInstall, Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
+import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE, isPortable } from "../shared/hook-form.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
+import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import * as scan from "../shared/transcript-scan.js";
 
 export const HARNESS = "droid";
 const TITLE = "Factory Droid";
 const TODO_TOOL = "TodoWrite";
+const PROJECT_DIR = "FACTORY_PROJECT_DIR";
 
 /** What boulder registers (timeouts in seconds, as Droid reads them): the Stop may run a plan's verify commands. */
 export const REGISTRATIONS: readonly HookRegistration[] = [
@@ -133,8 +139,59 @@ export const dialect: CommandHookDialect = {
 	harness: HARNESS,
 	events: EVENTS,
 	registrations: REGISTRATIONS,
-	projectDirVar: "FACTORY_PROJECT_DIR",
+	projectDirVar: PROJECT_DIR,
 	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
 	handle: (input, engine) => handleClaudeStyleHook(input, DROID, { engine, readTurn: readDroidTurn }),
 	stopEvent: "Stop",
 };
+
+const INSTALL_TEXT = {
+	...hooksInstallText(TITLE, { holds: "a JSON object" }),
+	portable: portableHooksNote({ onPath: BOULDER_HOOK_BIN, notice: false }),
+	noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
+};
+
+const folderOf = (scope: string, place: Place) =>
+	scope === "user" ? path.join(place.env.HOME ?? "", ".factory") : path.join(place.cwd, ".factory");
+
+export const INSTALL: HooksInstall = {
+	harness: HARNESS,
+	title: TITLE,
+	scopes: ["project", "user"],
+	files: (scope, place) => ["hooks.json", "settings.json"].map((name) => path.join(folderOf(scope, place), name)),
+	eventMapFile: "hooks.json",
+	registrations: REGISTRATIONS,
+	command: {
+		harness: HARNESS,
+		projectDirVar: PROJECT_DIR,
+		bundle: BOULDER_HOOK_BUNDLE,
+		bin: BOULDER_HOOK_BIN,
+		link: null,
+	},
+	text: INSTALL_TEXT,
+	notes: ({ form }) => [
+		isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle),
+		INSTALL_TEXT.noCap,
+	],
+};
+
+export const droidAdapter = commandHookAdapter({
+	name: HARNESS,
+	title: TITLE,
+	program: "droid",
+	scopes: [
+		{
+			name: "project",
+			help: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
+		},
+		{ name: "user", help: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy" },
+	],
+	defaultScope: "project",
+	events: EVENTS,
+	dialect: async () => ({ dialect }),
+	install: async () => ({
+		install: INSTALL,
+		doctor: { text: commandHookDoctorText(TITLE, HARNESS), place: (_scope, file) => file },
+	}),
+	normalizeTodos: normalizeDroidTodos,
+});

@@ -41,7 +41,12 @@ export const install: family.HooksInstall = {
 	files: (scope, place) => [settingsFile(scope as InstallScope, place)],
 	registrations: REGISTRATIONS,
 	command: SPELLING,
-	entry: (command, { event, timeout }) => ({ name: `boulder-${event}`, type: "command", command, timeout: timeout * 1000 }),
+	entry: (command, { event, timeout }) => ({
+		name: `boulder-${event}`,
+		type: "command",
+		command,
+		timeout: timeout * 1000,
+	}),
 	syntax: "jsonc",
 	text: INSTALL_TEXT,
 	notes: ({ form, link, root }) => [
@@ -65,7 +70,8 @@ export const doctor: HooksDoctor = {
 
 export const installGemini = (options: family.InstallOptions) => family.installHooks(install, options);
 export const uninstallGemini = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-export const withOurHooks = (text: string, file: string, form: HookForm) => family.withOurHooks(install, text, file, form);
+export const withOurHooks = (text: string, file: string, form: HookForm) =>
+	family.withOurHooks(install, text, file, form);
 export const withoutOurHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
 export const ourEntries = (settings: unknown) => entriesOf(family.hooksDialect(install), settings);
 export const hookGroup = (form: HookForm, registration: HookRegistration) =>

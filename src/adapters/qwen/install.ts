@@ -76,4 +76,5 @@ export const uninstallQwen = (options: family.InstallOptions) => family.uninstal
 export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
 	family.withOurHooks(install, text, file, form);
 export const withoutOurQwenHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
-export const checkQwenHooks = (context: family.Place, version?: string) => checkHooks(install, doctor, context, version);
+export const checkQwenHooks = (context: family.Place, version?: string) =>
+	checkHooks(install, doctor, context, version);

@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hookCommand, PORTABLE } from "../../../src/adapters/codex/hook-config.js";
 import { install } from "../../../src/adapters/codex/install.js";
-import { portableHere } from "../../../src/adapters/command-hook/doctor.js";
 import { NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/messages.js";
+import { portableHere } from "../../../src/adapters/command-hook/doctor.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 

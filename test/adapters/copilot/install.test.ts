@@ -3,12 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-	hookCommand,
-	PORTABLE,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "../../../src/adapters/copilot/hook-config.js";
+import { hookCommand, PORTABLE, parseOurCommand, REGISTRATIONS } from "../../../src/adapters/copilot/hook-config.js";
 import {
 	checkCopilotHooks,
 	hooksFile,
