@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { checkHooks, doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
 import { HARNESS, isRecord } from "./hook-input.js";
 import { claudeConfigDir, INSTALL_SCOPES, install } from "./install.js";
@@ -35,9 +35,7 @@ export const doctor: HooksDoctor = {
 };
 
 export const claudeCodeDoctorCheck = doctorCheck(install, doctor);
-
-export const checkClaudeCodeHooks = (context: ClaudeCodeCheckContext, version?: string) =>
-	checkHooks(install, doctor, context, version);
+export const checkClaudeCodeHooks = claudeCodeDoctorCheck.hooks;
 
 /**
  * Whether the agent is offered a todo list boulder can follow: on Claude Code

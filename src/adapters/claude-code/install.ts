@@ -20,22 +20,23 @@ import os from "node:os";
 import path from "node:path";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { isPortable } from "../shared/hook-form.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
-import * as hooksFile from "../shared/hooks-file.js";
 import { plainValue } from "../shared/settings-json.js";
 import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { INSTALL_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
 import { settingsTurnOn, TODO_TOOLS_VARIABLE, turnsOn, withTodoTools } from "./todo-tools.js";
 
-export const INSTALL_SCOPES = ["project", "local", "user"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
-export function settingsFile(scope: InstallScope, place: family.Place): string {
-	if (scope === "user") return path.join(claudeConfigDir(place.env), "settings.json");
-	return path.join(place.cwd, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
-}
+/** Where its settings are: the project's (committed), this project's for you alone, the user's. */
+const WHERE = {
+	project: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.json"),
+	local: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.local.json"),
+	user: ({ env }: family.Place) => path.join(claudeConfigDir(env), "settings.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
+export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
@@ -45,8 +46,7 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	title: "Claude Code",
-	scopes: INSTALL_SCOPES,
-	files: (scope, place) => [settingsFile(scope as InstallScope, place)],
+	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	entry: hookEntryOf,
@@ -79,19 +79,14 @@ export type { SettingsEditResult } from "../shared/hooks-file.js";
 export type { InstallReport } from "../shared/install-report.js";
 export type InstallOptions = family.InstallOptions;
 
-export const installClaudeCodeWithNotes = (options: family.InstallOptions) => family.installHooks(install, options);
+export const {
+	install: installClaudeCodeWithNotes,
+	uninstall: uninstallClaudeCode,
+	withOurHooks,
+	withoutOurHooks,
+	ourEntries,
+	parseSettings,
+	hooksObject,
+} = family.installerOf(install);
 export const installClaudeCode = async (options: family.InstallOptions) =>
 	(await installClaudeCodeWithNotes(options)).report;
-export const uninstallClaudeCode = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-/** Pure: the settings text with exactly boulder's hooks for `form`; the same bytes when they are there already. */
-export const withOurHooks = (text: string, file: string, form: HookForm) =>
-	family.withOurHooks(install, text, file, form);
-/** Pure: the settings text without boulder's hook entries; everything else byte for byte. */
-export const withoutOurHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
-/** Our entries, read back from a settings value: one per command of ours, with its event, word and form. */
-export const ourEntries = (settings: unknown) => hooksFile.ourEntries(family.hooksDialect(install), settings);
-/** Parses settings text (a byte order mark allowed) into its tree. Contract: throws `BoulderError("settings-invalid")`. */
-export const parseSettings = (text: string, file: string) =>
-	hooksFile.parseSettings(family.hooksDialect(install), text, file);
-/** Every event's groups: the value of a settings file's `hooks` (and of the plugins' `hooks/hooks.json`). */
-export const hooksObject = (form: HookForm) => hooksFile.hooksObject(family.hooksDialect(install), form);

@@ -15,8 +15,8 @@
  * so it gets 15 minutes; every other hook does a few locked file updates.
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE, type HookForm } from "../shared/hook-form.js";
+import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
+import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
 import { HARNESS } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
@@ -50,11 +50,8 @@ export const SPELLING: CommandSpelling = {
 	notInstalled: JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
 };
 
-/** The shell command Codex runs for `event`. */
-export const hookCommand = (form: HookForm, event: string): string => spelled(SPELLING, form, event);
-
-/** Reads back a command boulder installed; null for anyone else's. */
-export const parseOurCommand = commandReader(SPELLING);
+/** The command the harness runs for an event, and the reader of the commands boulder installed. */
+export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
 
 export {
 	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,

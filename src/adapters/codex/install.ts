@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
-import { checkHooks, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { isPortable } from "../shared/hook-form.js";
 import { parseOurCommand, REGISTRATIONS, SPELLING } from "./hook-config.js";
@@ -22,24 +22,23 @@ import { HARNESS } from "./hook-input.js";
 import { DOCTOR_TEXT, INSTALL_TEXT, PROJECT_TRUST_NOTE, TRUST_NOTE } from "./messages.js";
 import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
-export const INSTALL_SCOPES = ["user", "project"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv): string {
 	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
 }
 
-export function hooksFile(scope: InstallScope, place: family.Place): string {
-	if (scope === "user") return path.join(codexHome(place.env), "hooks.json");
-	return path.join(place.cwd, ".codex", "hooks.json");
-}
+/** Where its hooks files are: the user's (the default), the project's. */
+const WHERE = {
+	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),
+	project: ({ cwd }: family.Place) => path.join(cwd, ".codex", "hooks.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	title: "Codex",
-	scopes: INSTALL_SCOPES,
-	files: (scope, place) => [hooksFile(scope as InstallScope, place)],
+	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	text: INSTALL_TEXT,
@@ -53,7 +52,6 @@ export const install: family.HooksInstall = {
 export const doctor: HooksDoctor = {
 	text: {
 		...DOCTOR_TEXT,
-		otherVersion: (file, installed, _where, version) => DOCTOR_TEXT.otherVersion(file, installed, version),
 		ok: (file, { version, count, where }) =>
 			DOCTOR_TEXT.ok(
 				file,
@@ -93,7 +91,5 @@ async function readText(file: string): Promise<string | null> {
 	}
 }
 
-export const installCodex = (options: family.InstallOptions) => family.installHooks(install, options);
-export const uninstallCodex = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-export const checkCodexHooks = (context: family.Place, version?: string) =>
-	checkHooks(install, doctor, context, version);
+export const { install: installCodex, uninstall: uninstallCodex } = family.installerOf(install);
+export const { hooks: checkCodexHooks } = doctorCheck(install, doctor);

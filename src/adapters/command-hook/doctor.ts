@@ -27,7 +27,7 @@ import { messageOf } from "../shared/hook-input.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { harnessVersionFindings } from "../shared/tested-versions.js";
-import { entriesIn, type HooksInstall, type Place, shadowedBy, valueIn } from "./install.js";
+import { entriesIn, filesOf, type HooksInstall, type Place, shadowedBy, valueIn } from "./install.js";
 import { type HookRegistration, wordOf } from "./registrations.js";
 
 /** How serious a missing registration is, in every harness's doctor. */
@@ -46,7 +46,8 @@ export interface DoctorWords {
 	twiceFix?: string;
 	missingEvents(file: string, events: string[]): string;
 	programGone(file: string, program: string): string;
-	otherVersion(file: string, installed: string, where: string, version: string): string;
+	/** `where`: the program the hooks run, or where portable hooks found it. */
+	otherVersion(file: string, installed: string, version: string, where: string): string;
 	noneFound(file: string): string;
 	linkGone?(link: string, target: string): string;
 	/** The harness reads `reader` and not the hooks in `file` (`HooksInstall.eventMapFile`). */
@@ -82,10 +83,14 @@ export interface Elsewhere {
 	findings: DoctorFinding[];
 }
 
-/** The doctor check of a harness: its hooks, then how its installed version compares with the tested ones. */
+/**
+ * The doctor check of a harness: its hooks, then how its installed version
+ * compares with the tested ones; `hooks` alone, for a given boulder version.
+ */
 export function doctorCheck(spec: HooksInstall, doctor: HooksDoctor) {
 	return {
 		name: spec.harness,
+		hooks: (context: Place, version?: string) => checkHooks(spec, doctor, context, version),
 		run: async (context: Place) => [
 			...(await checkHooks(spec, doctor, context)),
 			...harnessVersionFindings(spec.harness, context.env),
@@ -104,8 +109,8 @@ export async function checkHooks(
 	const findings: DoctorFinding[] = [];
 	const places: Array<{ place: string; removeFix: string }> = [];
 	const values = new Map<string, unknown>();
-	for (const scope of spec.scopes) {
-		for (const file of spec.files(scope, context)) {
+	for (const scope of Object.keys(spec.where)) {
+		for (const file of filesOf(spec, scope, context)) {
 			let value: unknown;
 			let entries: Entry[];
 			try {
@@ -177,7 +182,7 @@ function judge(
 		if (!existsSync(bundle) || entry === undefined) continue;
 		const installed = packageAt(rootOfBundle(bundle))?.version ?? entry.version;
 		if (installed !== version) {
-			found.push(say("warn", words.otherVersion(file, installed, bundle, version), reinstall, file));
+			found.push(say("warn", words.otherVersion(file, installed, version, bundle), reinstall, file));
 		}
 	}
 	if (entries.some((entry) => entry.form === "portable")) {
@@ -212,7 +217,7 @@ export function judgeFound(
 				: installed.kind === "path"
 					? `\`npm install --global boulder-agent@${version}\``
 					: relink;
-		found.push(say("warn", words.otherVersion(file, installed.version, installed.where, version), fix, file));
+		found.push(say("warn", words.otherVersion(file, installed.version, version, installed.where), fix, file));
 	}
 	return found;
 }

@@ -68,10 +68,12 @@ export interface Installed {
 export interface HooksInstall {
 	harness: string;
 	title: string;
-	/** In the order `boulder doctor` and `installedScopes` go through them. */
-	scopes: readonly string[];
-	/** The files that may hold boulder's hooks in a scope, the one it installs into first (see `fileFor`). */
-	files(scope: string, place: Place): readonly string[];
+	/**
+	 * Where its files are, per scope, in the order `boulder doctor` and
+	 * `installedScopes` go through them: the file that holds boulder's hooks,
+	 * or the files that may, the one it installs into first (see `fileFor`).
+	 */
+	where: Readonly<Record<string, (place: Place) => string | readonly string[]>>;
 	registrations: readonly HookRegistration[];
 	command: CommandSpelling;
 	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}`. */
@@ -209,7 +211,7 @@ export function withoutOurHooks(spec: HooksInstall, text: string, file: string):
  * is none (creating one would silence them).
  */
 export async function fileFor(spec: HooksInstall, scope: string, place: Place): Promise<string> {
-	const [first, settings] = spec.files(scope, place) as [string, string | undefined];
+	const [first, settings] = filesOf(spec, scope, place) as [string, string | undefined];
 	if (spec.eventMapFile === undefined || settings === undefined || existsSync(first)) return first;
 	const text = await readConfigText(settings);
 	const value = text === null || text.trim() === "" ? null : valueIn(spec, text, settings);
@@ -248,7 +250,7 @@ export async function installHooks(spec: HooksInstall, options: InstallOptions):
 
 export async function uninstallHooks(spec: HooksInstall, options: Place & { scope: string }): Promise<InstallReport> {
 	const own = spec.layout === "own";
-	const files = spec.files(options.scope, options);
+	const files = filesOf(spec, options.scope, options);
 	for (const file of files) {
 		const original = await readConfigText(file);
 		if (original === null) continue;
@@ -267,10 +269,16 @@ export async function uninstallHooks(spec: HooksInstall, options: Place & { scop
 export async function installedScopes(spec: HooksInstall, place: Place) {
 	const { scopesHolding } = await import("../shared/installed-scopes.js");
 	return scopesHolding(
-		spec.scopes,
-		(scope) => spec.files(scope, place),
+		Object.keys(spec.where),
+		(scope) => filesOf(spec, scope, place),
 		(text, file) => entriesIn(spec, text, file).length > 0,
 	);
+}
+
+/** The files of a scope (none for a scope the harness does not have). */
+export function filesOf(spec: HooksInstall, scope: string, place: Place): readonly string[] {
+	const files = spec.where[scope]?.(place) ?? [];
+	return typeof files === "string" ? [files] : files;
 }
 
 /** Nothing but the stamp left (an event-map file: an empty map). */
@@ -323,4 +331,24 @@ function ownEntries(spec: HooksInstall, text: string, file: string): Array<OurCo
 		}
 	}
 	return found;
+}
+
+/** A harness's installer as functions of its own (its tests and its public surface call them). */
+export function installerOf(spec: HooksInstall) {
+	const dialect = () => hooksDialect(spec);
+	return {
+		install: (options: InstallOptions) => installHooks(spec, options),
+		uninstall: (options: Place & { scope: string }) => uninstallHooks(spec, options),
+		/** Pure: the text with exactly boulder's hooks for `form`; the same bytes when they are there already. */
+		withOurHooks: (text: string, file: string, form: HookForm) => withOurHooks(spec, text, file, form),
+		/** Pure: the text without boulder's hook entries; everything else byte for byte. */
+		withoutOurHooks: (text: string, file: string) => withoutOurHooks(spec, text, file),
+		/** Our entries, read back from a settings value: one per command of ours, with its event, word and form. */
+		ourEntries: (settings: unknown) => hooksFile.ourEntries(dialect(), settings),
+		/** Parses settings text (a byte order mark allowed). Contract: throws `BoulderError("settings-invalid")`. */
+		parseSettings: (text: string, file: string) => hooksFile.parseSettings(dialect(), text, file),
+		/** Every event's groups: the value of a settings file's `hooks`. */
+		hooksObject: (form: HookForm) => hooksFile.hooksObject(dialect(), form),
+		group: (form: HookForm, registration: HookRegistration) => dialect().group(form, registration),
+	};
 }

@@ -62,3 +62,11 @@ export function commandReader(spelling: CommandSpelling): (command: unknown) => 
 		bin: spelling.bin,
 	});
 }
+
+/** A harness's two command functions, bound to its spelling: `hookCommand(form, word)` and `parseOurCommand(command)`. */
+export function commandsOf(spelling: CommandSpelling) {
+	return {
+		hookCommand: (form: HookForm, word: string) => hookCommand(spelling, form, word),
+		parseOurCommand: commandReader(spelling),
+	};
+}

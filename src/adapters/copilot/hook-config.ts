@@ -16,8 +16,8 @@
  * others do a few locked file updates and get a minute.
  */
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE, type HookForm } from "../shared/hook-form.js";
+import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
+import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
 import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
@@ -46,10 +46,7 @@ export const SPELLING: CommandSpelling = {
 	link: BOULDER_HOOK_LINK,
 };
 
-/** The `bash` command Copilot runs for `event`. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => spelled(SPELLING, form, event);
-
-/** Reads back a command boulder installed; null for anyone else's. */
-export const parseOurCommand = commandReader(SPELLING);
+/** The command the harness runs for an event, and the reader of the commands boulder installed. */
+export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
 
 export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";

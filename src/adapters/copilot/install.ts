@@ -12,20 +12,20 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { checkHooks, type HooksDoctor } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
 import { HOOKS_FILE, REGISTRATIONS, SPELLING } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { DOCTOR_TEXT, INSTALL_TEXT } from "./messages.js";
 
-export const INSTALL_SCOPES = ["project", "user"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
-export function hooksFile(scope: InstallScope, place: family.Place): string {
-	if (scope === "user") return path.join(copilotHome(place.env), "hooks", HOOKS_FILE);
-	return path.join(place.cwd, ".github", "hooks", HOOKS_FILE);
-}
+/** Where boulder's hooks file is: the project's hooks folder (the default), the user's. */
+const WHERE = {
+	project: ({ cwd }: family.Place) => path.join(cwd, ".github", "hooks", HOOKS_FILE),
+	user: ({ env }: family.Place) => path.join(copilotHome(env), "hooks", HOOKS_FILE),
+};
+export type InstallScope = keyof typeof WHERE;
+export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
 /** `$COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(env: NodeJS.ProcessEnv): string {
@@ -35,8 +35,7 @@ export function copilotHome(env: NodeJS.ProcessEnv): string {
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	title: "Copilot CLI",
-	scopes: INSTALL_SCOPES,
-	files: (scope, place) => [hooksFile(scope as InstallScope, place)],
+	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	layout: "own",
@@ -52,14 +51,13 @@ export const install: family.HooksInstall = {
 export const doctor: HooksDoctor = {
 	text: {
 		...DOCTOR_TEXT,
+		otherVersion: (file, installed, version, where) => DOCTOR_TEXT.otherVersion(file, installed, where, version),
 		ok: (file, { version, count, where }) =>
 			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
 	},
 	place: (scope) => `${scope} hooks`,
 };
 
-export const installCopilot = (options: family.InstallOptions) => family.installHooks(install, options);
-export const uninstallCopilot = (options: family.InstallOptions) => family.uninstallHooks(install, options);
+export const { install: installCopilot, uninstall: uninstallCopilot } = family.installerOf(install);
 export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
-export const checkCopilotHooks = (context: family.Place, version?: string) =>
-	checkHooks(install, doctor, context, version);
+export const { hooks: checkCopilotHooks } = doctorCheck(install, doctor);

@@ -151,14 +151,12 @@ const INSTALL_TEXT = {
 	noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
 };
 
-const folderOf = (scope: string, place: Place) =>
-	scope === "user" ? path.join(place.env.HOME ?? "", ".factory") : path.join(place.cwd, ".factory");
+const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
 export const INSTALL: HooksInstall = {
 	harness: HARNESS,
 	title: TITLE,
-	scopes: ["project", "user"],
-	files: (scope, place) => ["hooks.json", "settings.json"].map((name) => path.join(folderOf(scope, place), name)),
+	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
 	registrations: REGISTRATIONS,
 	command: {

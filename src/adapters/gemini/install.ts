@@ -12,22 +12,21 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { checkHooks, type HooksDoctor } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
-import { ourEntries as entriesOf } from "../shared/hooks-file.js";
-import { type HookRegistration, REGISTRATIONS, SPELLING } from "./hook-config.js";
+import { REGISTRATIONS, SPELLING } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { DOCTOR_TEXT, INSTALL_TEXT } from "./messages.js";
 
-export const INSTALL_SCOPES = ["user", "project"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
-export function settingsFile(scope: InstallScope, place: family.Place): string {
-	if (scope === "user") return path.join(geminiHome(place.env), ".gemini", "settings.json");
-	return path.join(place.cwd, ".gemini", "settings.json");
-}
+/** Where its settings are: the user's (the default), the project's. */
+const WHERE = {
+	user: ({ env }: family.Place) => path.join(geminiHome(env), ".gemini", "settings.json"),
+	project: ({ cwd }: family.Place) => path.join(cwd, ".gemini", "settings.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
 /** Gemini CLI's home: `$GEMINI_CLI_HOME`, else the user's. */
 export function geminiHome(env: NodeJS.ProcessEnv): string {
@@ -37,8 +36,7 @@ export function geminiHome(env: NodeJS.ProcessEnv): string {
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	title: "Gemini CLI",
-	scopes: INSTALL_SCOPES,
-	files: (scope, place) => [settingsFile(scope as InstallScope, place)],
+	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	entry: (command, { event, timeout }) => ({
@@ -57,7 +55,6 @@ export const install: family.HooksInstall = {
 export const doctor: HooksDoctor = {
 	text: {
 		...DOCTOR_TEXT,
-		otherVersion: (file, installed, _where, version) => DOCTOR_TEXT.otherVersion(file, installed, version),
 		ok: (file, { version, count, where }) =>
 			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, where),
 	},
@@ -68,13 +65,12 @@ export const doctor: HooksDoctor = {
 			: [],
 };
 
-export const installGemini = (options: family.InstallOptions) => family.installHooks(install, options);
-export const uninstallGemini = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-export const withOurHooks = (text: string, file: string, form: HookForm) =>
-	family.withOurHooks(install, text, file, form);
-export const withoutOurHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
-export const ourEntries = (settings: unknown) => entriesOf(family.hooksDialect(install), settings);
-export const hookGroup = (form: HookForm, registration: HookRegistration) =>
-	family.hooksDialect(install).group(form, registration);
-export const checkGeminiHooks = (context: family.Place, version?: string) =>
-	checkHooks(install, doctor, context, version);
+export const {
+	install: installGemini,
+	uninstall: uninstallGemini,
+	withOurHooks,
+	withoutOurHooks,
+	ourEntries,
+	group: hookGroup,
+} = family.installerOf(install);
+export const { hooks: checkGeminiHooks } = doctorCheck(install, doctor);

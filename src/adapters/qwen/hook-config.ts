@@ -9,8 +9,8 @@
  * for Qwen Code; with neither it exits quietly).
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE, type HookForm } from "../shared/hook-form.js";
+import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
+import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 /** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
@@ -38,10 +38,7 @@ export const SPELLING: CommandSpelling = {
 	link: null,
 };
 
-/** The shell command Qwen Code runs for `event`. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => spelled(SPELLING, form, event);
-
-/** Reads back a command boulder installed for Qwen Code; null for anyone else's. */
-export const parseOurCommand = commandReader(SPELLING);
+/** The command the harness runs for an event, and the reader of the commands boulder installed. */
+export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
 
 export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";

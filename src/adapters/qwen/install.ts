@@ -14,28 +14,27 @@
  */
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
-import { checkHooks, type HooksDoctor } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { isPortable } from "../shared/hook-form.js";
 import { effectiveCap, MAX_CAP, qwenHome } from "./cap.js";
 import { REGISTRATIONS, SPELLING } from "./hook-config.js";
 import { HARNESS } from "./hook-input.js";
 import { CAP_TEXT, DOCTOR_TEXT, INSTALL_TEXT } from "./messages.js";
 import { withRaisedCap } from "./raise-cap.js";
 
-export const INSTALL_SCOPES = ["project", "user"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
-export function settingsFile(scope: InstallScope, place: family.Place): string {
-	if (scope === "user") return path.join(qwenHome(place.env), "settings.json");
-	return path.join(place.cwd, ".qwen", "settings.json");
-}
+/** Where its settings are: the project's (the default), the user's. */
+const WHERE = {
+	project: ({ cwd }: family.Place) => path.join(cwd, ".qwen", "settings.json"),
+	user: ({ env }: family.Place) => path.join(qwenHome(env), "settings.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	title: "Qwen Code",
-	scopes: INSTALL_SCOPES,
-	files: (scope, place) => [settingsFile(scope as InstallScope, place)],
+	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	/** The settings version Qwen Code 0.24 stamps into the files it reads. */
@@ -58,7 +57,6 @@ async function capNote(options: family.InstallOptions, file: string, raised: boo
 export const doctor: HooksDoctor = {
 	text: {
 		...DOCTOR_TEXT,
-		otherVersion: (file, installed, _where, version) => DOCTOR_TEXT.otherVersion(file, installed, version),
 		ok: (file, { version, count, where }) =>
 			DOCTOR_TEXT.ok(file, where === null ? `pinned to boulder ${version}` : "portable", count),
 	},
@@ -71,10 +69,10 @@ export const doctor: HooksDoctor = {
 	},
 };
 
-export const installQwen = (options: family.InstallOptions) => family.installHooks(install, options);
-export const uninstallQwen = (options: family.InstallOptions) => family.uninstallHooks(install, options);
-export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
-	family.withOurHooks(install, text, file, form);
-export const withoutOurQwenHooks = (text: string, file: string) => family.withoutOurHooks(install, text, file);
-export const checkQwenHooks = (context: family.Place, version?: string) =>
-	checkHooks(install, doctor, context, version);
+export const {
+	install: installQwen,
+	uninstall: uninstallQwen,
+	withOurHooks: withOurQwenHooks,
+	withoutOurHooks: withoutOurQwenHooks,
+} = family.installerOf(install);
+export const { hooks: checkQwenHooks } = doctorCheck(install, doctor);

@@ -150,7 +150,7 @@ export function commandHookDoctorText(title: string, harness: string) {
 		notInstalled: `boulder's ${title} hooks are not in this project's or your user hooks`,
 		installFix: `\`boulder install ${harness}\`, if you use ${title} here`,
 		unreadable: (file: string, problem: string) => `${file} cannot be read (${problem})`,
-		otherVersion: (file: string, installed: string, where: string, version: string) =>
+		otherVersion: (file: string, installed: string, version: string, where: string) =>
 			`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
 		noneFound: (file: string) =>
 			`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they do nothing`,
