@@ -15,8 +15,7 @@
  * so it gets 15 minutes; every other hook does a few locked file updates.
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
+import { boulderHook, commandsOf } from "../command-hook/spelling.js";
 import { HARNESS } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
@@ -41,14 +40,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING: CommandSpelling = {
-	harness: HARNESS,
-	projectDirVar: null,
-	bundle: BOULDER_HOOK_BUNDLE,
-	bin: BOULDER_HOOK_BIN,
+export const SPELLING = boulderHook(HARNESS, null, {
 	link: null,
 	notInstalled: JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
-};
+});
 
 /** The command the harness runs for an event, and the reader of the commands boulder installed. */
 export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);

@@ -8,6 +8,8 @@
  */
 import { type OurCommand, ourCommandReader } from "../shared/hook-command.js";
 import {
+	BOULDER_HOOK_BIN,
+	BOULDER_HOOK_BUNDLE,
 	HOOK_MARKER,
 	type HookForm,
 	hookArguments,
@@ -15,7 +17,7 @@ import {
 	PORTABLE_TAG,
 	pinnedCommand,
 } from "../shared/hook-form.js";
-import type { HookLink } from "../shared/hook-link.js";
+import { BOULDER_HOOK_LINK, type HookLink } from "../shared/hook-link.js";
 import { portableCommand } from "../shared/portable-command.js";
 
 export interface CommandSpelling {
@@ -68,5 +70,26 @@ export function commandsOf(spelling: CommandSpelling) {
 	return {
 		hookCommand: (form: HookForm, word: string) => hookCommand(spelling, form, word),
 		parseOurCommand: commandReader(spelling),
+	};
+}
+
+/**
+ * The spelling of a harness that runs the family's one hook program,
+ * `boulder-hook.cjs <harness> <event>` (every one but Claude Code): that
+ * program, on the PATH as `boulder-hook`, and the one user's link that serves
+ * them all, unless `rest` says otherwise (`link: null`: its installer writes none).
+ */
+export function boulderHook(
+	harness: string,
+	projectDirVar: string | null,
+	rest: Partial<CommandSpelling> = {},
+): CommandSpelling {
+	return {
+		harness,
+		projectDirVar,
+		bundle: BOULDER_HOOK_BUNDLE,
+		bin: BOULDER_HOOK_BIN,
+		link: BOULDER_HOOK_LINK,
+		...rest,
 	};
 }

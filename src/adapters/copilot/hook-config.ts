@@ -16,9 +16,7 @@
  * others do a few locked file updates and get a minute.
  */
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
-import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
+import { boulderHook, commandsOf } from "../command-hook/spelling.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 export const STOP_TIMEOUT_SECONDS = 900;
@@ -38,13 +36,7 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 /** boulder's own hooks file, in either hooks folder. */
 export const HOOKS_FILE = "boulder.json";
 
-export const SPELLING: CommandSpelling = {
-	harness: HARNESS,
-	projectDirVar: "COPILOT_PROJECT_DIR",
-	bundle: BOULDER_HOOK_BUNDLE,
-	bin: BOULDER_HOOK_BIN,
-	link: BOULDER_HOOK_LINK,
-};
+export const SPELLING = boulderHook(HARNESS, "COPILOT_PROJECT_DIR");
 
 /** The command the harness runs for an event, and the reader of the commands boulder installed. */
 export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);

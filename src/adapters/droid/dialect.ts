@@ -23,7 +23,8 @@ import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } fro
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksInstall, Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE, isPortable } from "../shared/hook-form.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { BOULDER_HOOK_BIN, isPortable } from "../shared/hook-form.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
 import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import * as scan from "../shared/transcript-scan.js";
@@ -159,13 +160,7 @@ export const INSTALL: HooksInstall = {
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
 	registrations: REGISTRATIONS,
-	command: {
-		harness: HARNESS,
-		projectDirVar: PROJECT_DIR,
-		bundle: BOULDER_HOOK_BUNDLE,
-		bin: BOULDER_HOOK_BIN,
-		link: null,
-	},
+	command: boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
 	notes: ({ form }) => [
 		isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle),

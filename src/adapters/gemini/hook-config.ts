@@ -19,9 +19,7 @@
  * decides whether to compress at all, and nothing of boulder needs it.
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
-import { BOULDER_HOOK_LINK } from "../shared/hook-link.js";
+import { boulderHook, commandsOf } from "../command-hook/spelling.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 import { TODO_TOOL } from "./todos.js";
 
@@ -37,14 +35,7 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING: CommandSpelling = {
-	harness: HARNESS,
-	projectDirVar: "GEMINI_PROJECT_DIR",
-	projectDirQuoted: true,
-	bundle: BOULDER_HOOK_BUNDLE,
-	bin: BOULDER_HOOK_BIN,
-	link: BOULDER_HOOK_LINK,
-};
+export const SPELLING = boulderHook(HARNESS, "GEMINI_PROJECT_DIR", { projectDirQuoted: true });
 
 /** The command the harness runs for an event, and the reader of the commands boulder installed. */
 export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);

@@ -9,8 +9,7 @@
  * for Qwen Code; with neither it exits quietly).
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type CommandSpelling, commandsOf } from "../command-hook/spelling.js";
-import { BOULDER_HOOK_BIN, BOULDER_HOOK_BUNDLE } from "../shared/hook-form.js";
+import { boulderHook, commandsOf } from "../command-hook/spelling.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 /** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
@@ -30,13 +29,7 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING: CommandSpelling = {
-	harness: HARNESS,
-	projectDirVar: "QWEN_PROJECT_DIR",
-	bundle: BOULDER_HOOK_BUNDLE,
-	bin: BOULDER_HOOK_BIN,
-	link: null,
-};
+export const SPELLING = boulderHook(HARNESS, "QWEN_PROJECT_DIR", { link: null });
 
 /** The command the harness runs for an event, and the reader of the commands boulder installed. */
 export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
