@@ -202,12 +202,13 @@ export function judgeFound(
 	const say = sayer(spec.harness);
 	const relink = `\`boulder install ${spec.harness} --project\``;
 	const found: DoctorFinding[] = [];
-	if (installed.danglingLink && words.linkGone) {
+	const told = installed.danglingLink !== undefined && words.linkGone !== undefined;
+	if (told && installed.danglingLink && words.linkGone) {
 		const { link, target } = installed.danglingLink;
 		found.push(say("problem", words.linkGone(link, target), relink, link));
 	}
 	if (installed.kind === "none") {
-		if (!installed.danglingLink) found.push(say("problem", words.noneFound(file), relink, file));
+		if (!told) found.push(say("problem", words.noneFound(file), relink, file));
 		return found;
 	}
 	if (installed.version !== null && installed.version !== version) {

@@ -305,8 +305,13 @@ function edited(
 ): hooksFile.SettingsEditResult {
 	if (!isEventMap(spec, file)) return edit(text);
 	const result = edit(`${WRAP}${text.trim() === "" ? "{}" : text}}`);
-	const inner = result.text.startsWith(WRAP) ? result.text.slice(WRAP.length, -1) : "{}\n";
-	return { ...result, text: text.trim() === "" ? `${JSON.stringify(JSON.parse(inner), null, 2)}\n` : inner };
+	if (text.trim() !== "" && result.text.startsWith(WRAP) && result.text.endsWith("}")) {
+		return { ...result, text: result.text.slice(WRAP.length, -1) };
+	}
+	// The map was written anew (a new file, or one that held boulder's hooks alone): as JSON.stringify lays it out.
+	const value = plainValue(hooksFile.parseSettings(hooksDialect(spec), result.text, file));
+	const map = isRecord(value) && isRecord(value.hooks) ? value.hooks : {};
+	return { ...result, text: `${JSON.stringify(map, null, 2)}\n` };
 }
 
 /** Boulder's entries in a file of its own; anything else in it is refused. */

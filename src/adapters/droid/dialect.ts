@@ -21,6 +21,7 @@ import type { TodoStatus } from "../../core/todos.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
+import type { HooksDoctor } from "../command-hook/doctor.js";
 import type { HooksInstall, Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
@@ -154,7 +155,7 @@ const INSTALL_TEXT = {
 
 const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
-export const INSTALL: HooksInstall = {
+export const install: HooksInstall = {
 	harness: HARNESS,
 	title: TITLE,
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
@@ -167,6 +168,8 @@ export const INSTALL: HooksInstall = {
 		INSTALL_TEXT.noCap,
 	],
 };
+
+export const doctor: HooksDoctor = { text: commandHookDoctorText(TITLE, HARNESS), place: (_scope, file) => file };
 
 export const droidAdapter = commandHookAdapter({
 	name: HARNESS,
@@ -182,9 +185,6 @@ export const droidAdapter = commandHookAdapter({
 	defaultScope: "project",
 	events: EVENTS,
 	dialect: async () => ({ dialect }),
-	install: async () => ({
-		install: INSTALL,
-		doctor: { text: commandHookDoctorText(TITLE, HARNESS), place: (_scope, file) => file },
-	}),
+	install: async () => ({ install, doctor }),
 	normalizeTodos: normalizeDroidTodos,
 });

@@ -113,6 +113,26 @@ describe("Factory Droid install", () => {
 	});
 });
 
+describe("Factory Droid install over a hand-edited hooks.json", () => {
+	it("puts back every hook of boulder's when one event was taken out by hand, and loses none", async () => {
+		await install("user");
+		const file = join(user(), "hooks.json");
+		const edited = JSON.parse(await read(file)) as Record<string, unknown>;
+		delete edited.PreCompact;
+		await writeFile(file, JSON.stringify(edited, null, 2));
+
+		expect((await install("user")).report).toMatchObject({ file, action: "updated" });
+		expect(Object.keys(JSON.parse(await read(file)) as object)).toEqual([
+			"SessionStart",
+			"UserPromptSubmit",
+			"PostToolUse",
+			"Stop",
+			"SubagentStop",
+			"PreCompact",
+		]);
+	});
+});
+
 describe("Factory Droid doctor", () => {
 	const findings = () => droidAdapter.doctor.run({ ...place, cwd: place.cwd } as never);
 
