@@ -101,7 +101,7 @@ export const LINK: HookLink = {
 	link: HOOK_LINK,
 	bundle: HOOK_BUNDLE,
 	writtenBy: "Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
-	notice: { event: "SessionStart", output: JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
+	notice: { event: "SessionStart", output: /* @__PURE__ */ JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
 };
 
 /**
@@ -114,7 +114,7 @@ export const SPELLING: CommandSpelling = {
 	bundle: HOOK_BUNDLE,
 	bin: HOOK_BIN,
 	link: LINK,
-	notInstalled: JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
+	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
 	quote: (word) => shellWord(word),
 };
 
@@ -135,7 +135,7 @@ export function matcherGroup(program: HookForm, registration: HookRegistration):
 export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed; null for anyone else's. */
-export const parseOurCommand = commandReader(SPELLING);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 /** Claude Code expands this in a plugin's hook commands. */
 export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";

@@ -15,7 +15,8 @@
  * so it gets 15 minutes; every other hook does a few locked file updates.
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { boulderHook, commandsOf } from "../command-hook/spelling.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import type { HookForm } from "../shared/hook-form.js";
 import { HARNESS } from "./hook-input.js";
 import { NOT_INSTALLED_NOTICE } from "./messages.js";
 
@@ -40,13 +41,14 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING = boulderHook(HARNESS, null, {
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, null, {
 	link: null,
-	notInstalled: JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
+	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
 });
 
-/** The command the harness runs for an event, and the reader of the commands boulder installed. */
-export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: string): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export {
 	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,

@@ -65,14 +65,6 @@ export function commandReader(spelling: CommandSpelling): (command: unknown) => 
 	});
 }
 
-/** A harness's two command functions, bound to its spelling: `hookCommand(form, word)` and `parseOurCommand(command)`. */
-export function commandsOf(spelling: CommandSpelling) {
-	return {
-		hookCommand: (form: HookForm, word: string) => hookCommand(spelling, form, word),
-		parseOurCommand: commandReader(spelling),
-	};
-}
-
 /**
  * The spelling of a harness that runs the family's one hook program,
  * `boulder-hook.cjs <harness> <event>` (every one but Claude Code): that

@@ -16,7 +16,8 @@
  * others do a few locked file updates and get a minute.
  */
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { boulderHook, commandsOf } from "../command-hook/spelling.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import type { HookForm } from "../shared/hook-form.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 export const STOP_TIMEOUT_SECONDS = 900;
@@ -36,9 +37,10 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 /** boulder's own hooks file, in either hooks folder. */
 export const HOOKS_FILE = "boulder.json";
 
-export const SPELLING = boulderHook(HARNESS, "COPILOT_PROJECT_DIR");
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "COPILOT_PROJECT_DIR");
 
-/** The command the harness runs for an event, and the reader of the commands boulder installed. */
-export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";

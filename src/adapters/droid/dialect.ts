@@ -147,11 +147,14 @@ export const dialect: CommandHookDialect = {
 	stopEvent: "Stop",
 };
 
-const INSTALL_TEXT = {
-	...hooksInstallText(TITLE, { holds: "a JSON object" }),
-	portable: portableHooksNote({ onPath: BOULDER_HOOK_BIN, notice: false }),
-	noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
-};
+// The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
+const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
+	/* @__PURE__ */ hooksInstallText(TITLE, { holds: "a JSON object" }),
+	{
+		portable: /* @__PURE__ */ portableHooksNote({ onPath: BOULDER_HOOK_BIN, notice: false }),
+		noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
+	},
+);
 
 const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
@@ -161,7 +164,7 @@ export const install: HooksInstall = {
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
 	registrations: REGISTRATIONS,
-	command: boulderHook(HARNESS, PROJECT_DIR, { link: null }),
+	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
 	notes: ({ form }) => [
 		isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle),
@@ -169,9 +172,12 @@ export const install: HooksInstall = {
 	],
 };
 
-export const doctor: HooksDoctor = { text: commandHookDoctorText(TITLE, HARNESS), place: (_scope, file) => file };
+export const doctor: HooksDoctor = {
+	text: /* @__PURE__ */ commandHookDoctorText(TITLE, HARNESS),
+	place: (_scope, file) => file,
+};
 
-export const droidAdapter = commandHookAdapter({
+export const droidAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: TITLE,
 	program: "droid",

@@ -19,7 +19,8 @@
  * decides whether to compress at all, and nothing of boulder needs it.
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { boulderHook, commandsOf } from "../command-hook/spelling.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import type { HookForm } from "../shared/hook-form.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 import { TODO_TOOL } from "./todos.js";
 
@@ -35,9 +36,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING = boulderHook(HARNESS, "GEMINI_PROJECT_DIR", { projectDirQuoted: true });
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "GEMINI_PROJECT_DIR", { projectDirQuoted: true });
 
-/** The command the harness runs for an event, and the reader of the commands boulder installed. */
-export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";

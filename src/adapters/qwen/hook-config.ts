@@ -9,7 +9,8 @@
  * for Qwen Code; with neither it exits quietly).
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { boulderHook, commandsOf } from "../command-hook/spelling.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import type { HookForm } from "../shared/hook-form.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 /** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
@@ -29,9 +30,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING = boulderHook(HARNESS, "QWEN_PROJECT_DIR", { link: null });
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "QWEN_PROJECT_DIR", { link: null });
 
-/** The command the harness runs for an event, and the reader of the commands boulder installed. */
-export const { hookCommand, parseOurCommand } = commandsOf(SPELLING);
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";
