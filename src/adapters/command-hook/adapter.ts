@@ -5,21 +5,18 @@
  * (`install.ts`, `doctor.ts` of this family, with the harness's data) and its
  * dialect (the hook). Imports nothing heavy at load time.
  */
-import type { NormalizedTodos } from "../../core/todo-normalize.js";
-import type { HarnessAdapter, InstallFlagInfo, InstallScopeInfo } from "../types.js";
+import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
 import type { HooksDoctor } from "./doctor.js";
 import { hookEntry } from "./entry.js";
 import type { HooksInstall } from "./install.js";
 
-export interface CommandHookHarness {
-	name: string;
-	title: string;
-	/** The harness's own command on the PATH: `claude`. */
-	program: string;
-	scopes: readonly InstallScopeInfo[];
-	defaultScope: string;
-	installFlags?: readonly InstallFlagInfo[];
+/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
+export interface CommandHookHarness
+	extends Pick<
+		HarnessAdapter,
+		"name" | "title" | "program" | "scopes" | "defaultScope" | "installFlags" | "normalizeTodos"
+	> {
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
@@ -27,7 +24,6 @@ export interface CommandHookHarness {
 	dialect(): Promise<{ dialect: CommandHookDialect }>;
 	/** The harness's install spec and doctor. */
 	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
-	normalizeTodos(input: unknown): NormalizedTodos;
 }
 
 export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter {
