@@ -87,6 +87,9 @@ export {
 	PORTABLE_TAG,
 } from "../shared/hook-form.js";
 
+/** The variable Claude Code sets to the project's folder, where the portable command looks first. */
+export const PROJECT_DIR_VAR = "CLAUDE_PROJECT_DIR";
+
 /** The hook program (the loader of the bundle), relative to the package root. */
 export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
 
@@ -110,7 +113,7 @@ export const LINK: HookLink = {
  */
 export const SPELLING: CommandSpelling = {
 	harness: null,
-	projectDirVar: "CLAUDE_PROJECT_DIR",
+	projectDirVar: PROJECT_DIR_VAR,
 	bundle: HOOK_BUNDLE,
 	bin: HOOK_BIN,
 	link: LINK,

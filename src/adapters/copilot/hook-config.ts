@@ -37,7 +37,10 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 /** boulder's own hooks file, in either hooks folder. */
 export const HOOKS_FILE = "boulder.json";
 
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "COPILOT_PROJECT_DIR");
+/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
+export const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
+
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
 
 /** The command the harness runs for an event; and the reader of the commands boulder installed. */
 export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);

@@ -36,7 +36,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "GEMINI_PROJECT_DIR", { projectDirQuoted: true });
+/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
+export const PROJECT_DIR_VAR = "GEMINI_PROJECT_DIR";
+
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true });
 
 /** The command the harness runs for an event; and the reader of the commands boulder installed. */
 export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);

@@ -30,7 +30,10 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, "QWEN_PROJECT_DIR", { link: null });
+/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
+export const PROJECT_DIR_VAR = "QWEN_PROJECT_DIR";
+
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null });
 
 /** The command the harness runs for an event; and the reader of the commands boulder installed. */
 export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
