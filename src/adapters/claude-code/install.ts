@@ -45,7 +45,6 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
-	title: "Claude Code",
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,

@@ -37,7 +37,6 @@ export const hooksFile = (scope: InstallScope, place: family.Place): string => W
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
-	title: "Codex",
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,

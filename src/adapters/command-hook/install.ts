@@ -67,7 +67,6 @@ export interface Installed {
 /** What is true of one harness's install alone: the rest is this file's. */
 export interface HooksInstall {
 	harness: string;
-	title: string;
 	/**
 	 * Where its files are, per scope, in the order `boulder doctor` and
 	 * `installedScopes` go through them: the file that holds boulder's hooks,

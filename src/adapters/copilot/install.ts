@@ -34,7 +34,6 @@ export function copilotHome(env: NodeJS.ProcessEnv): string {
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
-	title: "Copilot CLI",
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,

@@ -160,7 +160,6 @@ const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) =
 
 export const install: HooksInstall = {
 	harness: HARNESS,
-	title: TITLE,
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
 	registrations: REGISTRATIONS,

@@ -35,7 +35,6 @@ export function geminiHome(env: NodeJS.ProcessEnv): string {
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
-	title: "Gemini CLI",
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,

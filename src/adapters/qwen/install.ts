@@ -33,7 +33,6 @@ export const settingsFile = (scope: InstallScope, place: family.Place): string =
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
-	title: "Qwen Code",
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
