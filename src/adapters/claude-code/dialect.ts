@@ -24,7 +24,7 @@ import { NOTHING } from "../shared/hook-answer.js";
 import type { HookStreams } from "../types.js";
 import { handleHook, sessionRefOf } from "./events.js";
 import { activeGoal } from "./goal.js";
-import { PROJECT_DIR_VAR, REGISTRATIONS, WATCHDOG_HOOK } from "./hook-config.js";
+import { REGISTRATIONS, WATCHDOG_HOOK } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
@@ -48,7 +48,7 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "CLAUDE_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
 		stopEvent: "Stop",

@@ -9,7 +9,7 @@ import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { readAutopilot } from "./autopilot.js";
 import { handleHook } from "./events.js";
-import { PROJECT_DIR_VAR, REGISTRATIONS } from "./hook-config.js";
+import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTodos } from "./todos.js";
 import { readBlockChain, readTurn } from "./transcript.js";
@@ -27,7 +27,7 @@ export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "COPILOT_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) =>
 			handleHook(input, {

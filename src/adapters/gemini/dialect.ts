@@ -8,7 +8,7 @@
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { handleHook } from "./events.js";
-import { PROJECT_DIR_VAR, REGISTRATIONS } from "./hook-config.js";
+import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readTurn } from "./transcript.js";
 
@@ -24,7 +24,7 @@ export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "GEMINI_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) => handleHook(input, { engine, readTurn: read }),
 		stopEvent: "AfterAgent",

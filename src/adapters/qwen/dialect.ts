@@ -10,7 +10,7 @@ import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { effectiveCap } from "./cap.js";
 import { handleQwenHook, type QwenHookDeps } from "./events.js";
 import { readQwenGoal } from "./goal.js";
-import { PROJECT_DIR_VAR, REGISTRATIONS } from "./hook-config.js";
+import { REGISTRATIONS } from "./hook-config.js";
 import { HARNESS, HOOK_EVENTS, parseQwenHookInput, type QwenHookInput } from "./hook-input.js";
 import { readQwenTurn } from "./transcript.js";
 
@@ -25,7 +25,7 @@ export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialec
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "QWEN_PROJECT_DIR",
 		parse: parseQwenHookInput,
 		stopEvent: "Stop",
 		handle: (input, engine, streams) =>
