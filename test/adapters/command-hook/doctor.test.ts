@@ -85,6 +85,20 @@ async function dropEvent(spec: HooksInstall, file: string, event: string): Promi
 	await writeFile(file, JSON.stringify(value, null, 2));
 }
 
+describe("the family's install data", () => {
+	it("spells each portable command with the project-folder variable its dialect reads", async () => {
+		for (const [name, load] of Object.entries(HARNESSES)) {
+			const { dialect } = (await import(`../../../src/adapters/${name}/dialect.ts`)) as {
+				dialect: { projectDirVar: string | null };
+			};
+			expect({ name, variable: (await load()).install.command.projectDirVar }).toEqual({
+				name,
+				variable: dialect.projectDirVar,
+			});
+		}
+	});
+});
+
 describe.each(Object.keys(HARNESSES))("boulder doctor for %s", (name) => {
 	it("is content with a current pinned install, and says the same as every harness of each way it breaks", async () => {
 		const harness = await (HARNESSES[name] as () => Promise<Harness>)();
