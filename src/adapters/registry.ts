@@ -5,7 +5,7 @@
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/adapter.js";
 import { copilotAdapter } from "./copilot/adapter.js";
-import { droidAdapter } from "./droid/adapter.js";
+import { droidAdapter } from "./droid/dialect.js";
 import { geminiAdapter } from "./gemini/adapter.js";
 import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";

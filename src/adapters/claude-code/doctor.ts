@@ -1,42 +1,17 @@
 /**
- * `boulder doctor`'s Claude Code check: where boulder runs from in Claude Code
- * (hooks in the user, project or local settings; the boulder plugin), and
- * whether what each runs is there and is this version of boulder:
- *
- * - pinned hooks: the node and the hook program they name;
- * - portable hooks and the marketplace plugin: the boulder they find here,
- *   looked up as the shell does it (`hook-config.ts`): the project's
- *   devDependency, the user's link, the PATH;
- * - the plugin: its folder in Claude Code's plugin cache and its version.
- *
- * Every finding that needs action names the one command that fixes it.
+ * Claude Code's part of `boulder doctor` (`command-hook/doctor.ts` does what
+ * every harness's does): its words, the boulder plugin (its folder in Claude
+ * Code's plugin cache, its version, and for the marketplace plugin's portable
+ * hooks the boulder they find here), and whether the agent is offered a todo
+ * list boulder can follow at all.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { MISSING_EVENT_SEVERITY, missingRegistrations } from "../command-hook/doctor.js";
-import { packageAt, packageVersion } from "../shared/config-file.js";
-import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
-import { rootOfBundle } from "../shared/programs.js";
-import { plainValue } from "../shared/settings-json.js";
-import {
-	compareVersions,
-	harnessVersionFindings,
-	installedVersion,
-	TESTED,
-	type TestedHarness,
-} from "../shared/tested-versions.js";
-import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, type OurCommand, REGISTRATIONS } from "./hook-config.js";
-import { isRecord, messageOf } from "./hook-input.js";
-import {
-	claudeConfigDir,
-	INSTALL_SCOPES,
-	type InstallScope,
-	ourEntries,
-	parseSettings,
-	settingsFile,
-} from "./install.js";
+import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
+import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
+import { HARNESS, isRecord } from "./hook-input.js";
+import { claudeConfigDir, INSTALL_SCOPES, install } from "./install.js";
 import { DOCTOR_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
 import { settingsTurnOn, TODO_TOOLS_OFF_SINCE, TODO_TOOLS_VARIABLE, turnsOn } from "./todo-tools.js";
 
@@ -44,138 +19,35 @@ export type ClaudeCodeFinding = DoctorFinding;
 
 export type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
-const CHECK = "claude-code";
-
-export const claudeCodeDoctorCheck = {
-	name: CHECK,
-	run: async (context: ClaudeCodeCheckContext) => [
-		...(await checkClaudeCodeHooks(context)),
-		...harnessVersionFindings(CHECK, context.env),
-	],
+export const doctor: HooksDoctor = {
+	text: {
+		...DOCTOR_TEXT,
+		ok: (file, { scope, version, count, where }) =>
+			where === null ? DOCTOR_TEXT.pinnedOk(file, scope, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
+	},
+	elsewhere: async (settings, context, version) =>
+		enabledPlugins(settings, context.env).map((plugin) => ({
+			place: `plugin ${plugin.id}`,
+			removeFix: `keep one: \`claude plugin uninstall ${plugin.id}\``,
+			findings: judgePlugin(plugin, version, context),
+		})),
+	installed: async (settings, context) => judgeTodoTools(settings, context),
 };
 
-export async function checkClaudeCodeHooks(
-	context: ClaudeCodeCheckContext,
-	version: string = packageVersion(),
-): Promise<ClaudeCodeFinding[]> {
-	const findings: ClaudeCodeFinding[] = [];
-	const places: string[] = [];
-	const settings = new Map<InstallScope, unknown>();
-	for (const scope of INSTALL_SCOPES) {
-		const file = settingsFile(scope, context);
-		let value: unknown;
-		try {
-			value = plainValue(parseSettings(await readFile(file, "utf8"), file));
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-			findings.push(problem(DOCTOR_TEXT.unreadable(file, messageOf(error)), DOCTOR_TEXT.unreadableFix, file));
-			continue;
-		}
-		settings.set(scope, value);
-		const entries = ourEntries(value);
-		if (entries.length === 0) continue;
-		places.push(`${scope} settings`);
-		findings.push(...judgeHooks(scope, file, entries, version, context));
-	}
-	for (const plugin of enabledPlugins(settings, context.env)) {
-		places.push(`plugin ${plugin.id}`);
-		findings.push(...judgePlugin(plugin, version, context));
-	}
-	if (places.length === 0) {
-		findings.push({ check: CHECK, level: "ok", message: DOCTOR_TEXT.notInstalled, fix: DOCTOR_TEXT.installFix });
-	}
-	if (places.length > 0) findings.push(...judgeTodoTools(settings, context));
-	if (places.length > 1) {
-		const last = places[places.length - 1] ?? "";
-		const fix = last.startsWith("plugin ")
-			? `keep one: \`claude plugin uninstall ${last.slice("plugin ".length)}\``
-			: `keep one: \`boulder uninstall claude-code --${last.split(" ")[0]}\``;
-		findings.push({ check: CHECK, level: "warn", message: DOCTOR_TEXT.twice(places), fix });
-	}
-	return findings;
-}
+export const claudeCodeDoctorCheck = doctorCheck(install, doctor);
+export const checkClaudeCodeHooks = claudeCodeDoctorCheck.hooks;
 
 /**
  * Whether the agent is offered a todo list boulder can follow: on Claude Code
  * 2.1.233 and later only with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (a settings
  * file's `env`, or the environment). Not said for an older Claude Code.
  */
-function judgeTodoTools(settings: Map<InstallScope, unknown>, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
+function judgeTodoTools(settings: Map<string, unknown>, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
 	if (turnsOn(context.env[TODO_TOOLS_VARIABLE]) || [...settings.values()].some(settingsTurnOn)) return [];
-	const installed = installedVersion(TESTED[CHECK] as TestedHarness, context.env);
+	const installed = installedVersion(TESTED[HARNESS] as TestedHarness, context.env);
 	if (installed !== null && compareVersions(installed, TODO_TOOLS_OFF_SINCE) < 0) return [];
 	const scope = INSTALL_SCOPES.find((each) => settings.has(each)) ?? "local";
 	return [warn(TODO_TOOLS_TEXT.doctorOff(installed), TODO_TOOLS_TEXT.doctorFix(scope))];
-}
-
-function judgeHooks(
-	scope: InstallScope,
-	file: string,
-	entries: Array<OurCommand & { word: string }>,
-	version: string,
-	context: ClaudeCodeCheckContext,
-): ClaudeCodeFinding[] {
-	const reinstall = `\`boulder install claude-code --${scope}\``;
-	const found: ClaudeCodeFinding[] = [];
-	const missing = missingRegistrations(REGISTRATIONS, entries);
-	if (missing.length > 0) {
-		found.push({
-			...warn(DOCTOR_TEXT.missingEvents(file, missing), reinstall, file),
-			level: MISSING_EVENT_SEVERITY,
-		});
-	}
-	const pinned = entries.filter((entry) => entry.form === "pinned");
-	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
-		if (!existsSync(program)) found.push(problem(DOCTOR_TEXT.programGone(file, program), reinstall, file));
-	}
-	for (const entry of pinned) {
-		if (!existsSync(entry.bundle) || found.some((finding) => finding.message.includes(entry.bundle))) continue;
-		// The package around the program says what runs now (a clone may have moved on); the marker, what was installed.
-		const installed = packageAt(rootOfBundle(entry.bundle))?.version ?? entry.version;
-		if (installed !== version) {
-			found.push(warn(DOCTOR_TEXT.otherVersion(file, installed, entry.bundle, version), reinstall, file));
-		}
-	}
-	if (entries.some((entry) => entry.form === "portable")) {
-		found.push(...judgeFound(file, findInstalled(context), version, reinstall));
-	}
-	if (found.length === 0) {
-		const message = pinned.length
-			? DOCTOR_TEXT.pinnedOk(file, scope, version, entries.length)
-			: DOCTOR_TEXT.portableOk(file, version, findInstalled(context).where);
-		found.push({ check: CHECK, level: "ok", message, fix: null, file });
-	}
-	return found;
-}
-
-/** What portable hooks (or the marketplace plugin's) run here, judged. Nothing is reported when it is this version. */
-function judgeFound(file: string, installed: Installed, version: string, relink: string): ClaudeCodeFinding[] {
-	const found: ClaudeCodeFinding[] = [];
-	if (installed.danglingLink) {
-		const { link, target } = installed.danglingLink;
-		found.push(problem(DOCTOR_TEXT.linkGone(link, target), "`boulder install claude-code --project`", link));
-	}
-	if (installed.kind === "none") {
-		if (!installed.danglingLink) {
-			found.push(problem(DOCTOR_TEXT.noneFound(file), "`boulder install claude-code --project`", file));
-		}
-		return found;
-	}
-	if (installed.version !== null && installed.version !== version) {
-		const fix =
-			installed.kind === "project"
-				? `\`npm install --save-dev boulder-agent@${version}\``
-				: installed.kind === "path"
-					? `\`npm install --global boulder-agent@${version}\``
-					: relink;
-		found.push(warn(DOCTOR_TEXT.otherVersion(file, installed.version, installed.where, version), fix, file));
-	}
-	return found;
-}
-
-/** The boulder the portable hooks run here, found the way the shell finds it. */
-export function findInstalled(context: ClaudeCodeCheckContext): Installed {
-	return findInstalledBoulder(context, { bundle: HOOK_BUNDLE, link: HOOK_LINK, bin: HOOK_BIN });
 }
 
 interface EnabledPlugin {
@@ -186,7 +58,7 @@ interface EnabledPlugin {
 }
 
 /** boulder's plugins that a settings file enables, with the folder Claude Code installed each into. */
-function enabledPlugins(settings: Map<InstallScope, unknown>, env: NodeJS.ProcessEnv): EnabledPlugin[] {
+function enabledPlugins(settings: Map<string, unknown>, env: NodeJS.ProcessEnv): EnabledPlugin[] {
 	const ids = new Set<string>();
 	for (const value of settings.values()) {
 		const enabled = isRecord(value) && isRecord(value.enabledPlugins) ? value.enabledPlugins : {};
@@ -199,18 +71,11 @@ function enabledPlugins(settings: Map<InstallScope, unknown>, env: NodeJS.Proces
 
 /** Claude Code's record of installed plugins (`plugins/installed_plugins.json`, version 2): id → install folder. */
 function readInstalledPlugins(env: NodeJS.ProcessEnv): Record<string, string> {
-	const file = path.join(claudeConfigDir(env), "plugins", "installed_plugins.json");
-	let value: unknown;
-	try {
-		value = JSON.parse(readFileSync(file, "utf8"));
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) return {};
-		throw error;
-	}
+	const value = readJson(path.join(claudeConfigDir(env), "plugins", "installed_plugins.json"));
 	const found: Record<string, string> = {};
 	const plugins = isRecord(value) && isRecord(value.plugins) ? value.plugins : {};
 	for (const [id, installs] of Object.entries(plugins)) {
-		const first = Array.isArray(installs) ? installs.find((install) => isRecord(install)) : undefined;
+		const first = Array.isArray(installs) ? installs.find((one) => isRecord(one)) : undefined;
 		if (isRecord(first) && typeof first.installPath === "string") found[id] = first.installPath;
 	}
 	return found;
@@ -228,29 +93,21 @@ function judgePlugin(plugin: EnabledPlugin, version: string, context: ClaudeCode
 		found.push(warn(DOCTOR_TEXT.pluginVersion(plugin.id, installed, version), `\`claude plugin update ${plugin.id}\``));
 	}
 	const hooks = readFileOrNull(path.join(plugin.folder, "hooks", "hooks.json"));
-	const portable = hooks?.includes("--boulder-hook=portable") ?? false;
-	const here = portable ? findInstalled(context) : null;
+	const here = hooks?.includes("--boulder-hook=portable") ? portableHere(install, context) : null;
 	if (here !== null) {
-		for (const finding of judgeFound(
-			`the plugin ${plugin.id}`,
-			here,
-			version,
-			"`boulder install claude-code --project`",
-		)) {
-			found.push(
-				finding.level === "problem" && here.kind === "none"
-					? { ...finding, fix: "`npm install --global boulder-agent`" }
-					: finding,
-			);
+		for (const finding of judgeFound(install, doctor.text, `the plugin ${plugin.id}`, here, version)) {
+			const none = finding.level === "problem" && here.kind === "none";
+			found.push(none ? { ...finding, fix: "`npm install --global boulder-agent`" } : finding);
 		}
 	}
 	if (found.length === 0) {
 		const where = here ? `runs boulder ${here.version ?? "?"}, ${here.where}` : plugin.folder;
-		found.push({ check: CHECK, level: "ok", message: DOCTOR_TEXT.pluginOk(plugin.id, where), fix: null });
+		found.push({ check: HARNESS, level: "ok", message: DOCTOR_TEXT.pluginOk(plugin.id, where), fix: null });
 	}
 	return found;
 }
 
+/** A JSON file's value; null when it is absent or not JSON. */
 function readJson(file: string): unknown {
 	const text = readFileOrNull(file);
 	if (text === null) return null;
@@ -271,10 +128,10 @@ function readFileOrNull(file: string): string | null {
 	}
 }
 
-function problem(message: string, fix: string, file?: string): ClaudeCodeFinding {
-	return { check: CHECK, level: "problem", message, fix, ...(file ? { file } : {}) };
+function problem(message: string, fix: string): ClaudeCodeFinding {
+	return { check: HARNESS, level: "problem", message, fix };
 }
 
-function warn(message: string, fix: string, file?: string): ClaudeCodeFinding {
-	return { check: CHECK, level: "warn", message, fix, ...(file ? { file } : {}) };
+function warn(message: string, fix: string): ClaudeCodeFinding {
+	return { check: HARNESS, level: "warn", message, fix };
 }

@@ -31,19 +31,12 @@
  */
 
 import { type HookRegistration as FamilyRegistration, wordOf } from "../command-hook/registrations.js";
-import { ourCommandReader } from "../shared/hook-command.js";
-import {
-	groupedHook,
-	HOOK_MARKER,
-	type HookForm,
-	isPortable,
-	PORTABLE_TAG,
-	pinnedCommand,
-} from "../shared/hook-form.js";
-import { portableCommand } from "../shared/portable-command.js";
+import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
+import { groupedHook, type HookForm } from "../shared/hook-form.js";
+import type { HookLink } from "../shared/hook-link.js";
 import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookEvent } from "./hook-input.js";
-import { NOT_INSTALLED_NOTICE } from "./messages.js";
+import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "./messages.js";
 
 export type HookRegistration = FamilyRegistration<HookEvent>;
 
@@ -94,6 +87,9 @@ export {
 	PORTABLE_TAG,
 } from "../shared/hook-form.js";
 
+/** The variable Claude Code sets to the project's folder, where the portable command looks first. */
+export const PROJECT_DIR_VAR = "CLAUDE_PROJECT_DIR";
+
 /** The hook program (the loader of the bundle), relative to the package root. */
 export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
 
@@ -103,44 +99,46 @@ export const HOOK_BIN = "boulder-claude-code-hook";
 /** The per-user link to an installed boulder's hook program, under `$XDG_DATA_HOME` (default `~/.local/share`). */
 export const HOOK_LINK = "boulder/claude-code-hook.cjs";
 
+/** The per-user link the portable commands look for (`shared/hook-link.ts`). */
+export const LINK: HookLink = {
+	link: HOOK_LINK,
+	bundle: HOOK_BUNDLE,
+	writtenBy: "Written by `boulder install claude-code`: Claude Code's portable hooks run the boulder at this path.",
+	notice: { event: "SessionStart", output: /* @__PURE__ */ JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
+};
+
+/**
+ * Claude Code's commands name no harness (the program is its own); the
+ * notice is JSON Claude Code shows the user (`systemMessage`), never the model.
+ */
+export const SPELLING: CommandSpelling = {
+	harness: null,
+	projectDirVar: PROJECT_DIR_VAR,
+	bundle: HOOK_BUNDLE,
+	bin: HOOK_BIN,
+	link: LINK,
+	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
+	quote: (word) => shellWord(word),
+};
+
 /** The shell command Claude Code runs for `word`, an event or the watcher (it runs commands with `sh -c`). */
-export function hookCommand(program: HookForm, word: string): string {
-	if (!isPortable(program)) return pinnedCommand(program, word, shellWord);
-	// The notice is JSON Claude Code shows the user (`systemMessage`), never the model.
-	return portableCommand({
-		projectDirVar: "CLAUDE_PROJECT_DIR",
-		bundle: HOOK_BUNDLE,
-		link: HOOK_LINK,
-		bin: HOOK_BIN,
-		args: word,
-		otherwise: word === "SessionStart" ? `echo '${JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE })}'` : "exit 0",
-	});
+export const hookCommand = (program: HookForm, word: string): string => spelled(SPELLING, program, word);
+
+/** One hook entry: the watcher's runs in the background and may wake the agent. */
+export function hookEntryOf(command: string, registration: HookRegistration): Record<string, unknown> {
+	const hook = { type: "command", command, timeout: registration.timeout };
+	return registration.asyncRewake ? { ...hook, asyncRewake: true } : hook;
 }
 
-/** The matcher groups for one event, as settings files and hooks.json hold them. */
+/** The matcher group for one registration, as settings files and hooks.json hold it. */
 export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	const hook = { type: "command", command: hookCommand(program, wordOf(registration)), timeout: registration.timeout };
-	return groupedHook(registration.asyncRewake ? { ...hook, asyncRewake: true } : hook, registration);
-}
-
-/** Every event's groups: the value of a settings file's `hooks`. */
-export function hooksObject(program: HookForm): Record<string, unknown[]> {
-	const hooks: Record<string, unknown[]> = {};
-	for (const registration of REGISTRATIONS) {
-		hooks[registration.event] = [...(hooks[registration.event] ?? []), matcherGroup(program, registration)];
-	}
-	return hooks;
+	return groupedHook(hookEntryOf(hookCommand(program, wordOf(registration)), registration), registration);
 }
 
 export type { OurCommand } from "../shared/hook-command.js";
 
-/** Reads back a command boulder installed; null for anyone else's. Claude Code's commands name no harness. */
-export const parseOurCommand = ourCommandReader({
-	harness: null,
-	marker: HOOK_MARKER,
-	portableTag: PORTABLE_TAG,
-	bin: HOOK_BIN,
-});
+/** Reads back a command boulder installed; null for anyone else's. */
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 /** Claude Code expands this in a plugin's hook commands. */
 export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";

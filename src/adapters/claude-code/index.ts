@@ -3,9 +3,10 @@ export { claudeCodeAdapter } from "./adapter.js";
 export { type HookStreams, runClaudeCodeHook } from "./dialect.js";
 export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
 export { answerFor, type HookAnswer, type HookDeps, handleHook } from "./events.js";
-export { HOOK_MARKER, type HookProgram, hookCommand, hooksObject, REGISTRATIONS } from "./hook-config.js";
+export { HOOK_MARKER, type HookProgram, hookCommand, REGISTRATIONS } from "./hook-config.js";
 export { HARNESS, HOOK_EVENTS, type HookEvent, type HookInput, parseHookInput } from "./hook-input.js";
 export {
+	hooksObject,
 	type InstallReport,
 	type InstallScope,
 	installClaudeCode,

@@ -40,7 +40,7 @@ export const DOCTOR_TEXT = {
 	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
-	otherVersion: (file: string, installed: string, where: string, version: string) =>
+	otherVersion: (file: string, installed: string, version: string, where: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
 	pinnedOk: (file: string, scope: string, version: string, count: number) =>
 		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${count} entries)`,

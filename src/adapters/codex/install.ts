@@ -1,168 +1,94 @@
 /**
- * `boulder install codex` / `boulder uninstall codex`: boulder's hooks merged
- * into (or taken out of) one of Codex's hooks files.
+ * Codex's part of the family's installer and doctor (`command-hook/
+ * install.ts`, `command-hook/doctor.ts`): where its hooks files live, and
+ * whether Codex will run the hooks at all, which is Codex's alone: it skips
+ * hooks the user has not trusted (or that changed since), and a project's
+ * hooks file in a project it does not trust (`trust.ts`). Installing does not
+ * trust the hooks: that is the user's review in Codex, and the install says
+ * how (`TRUST_NOTE`).
  *
  * - user:    `$CODEX_HOME/hooks.json` (default `~/.codex`): every project, just you
  * - project: `<cwd>/.codex/hooks.json` (committed, shared with the team)
- *
- * The project file gets the portable commands (`hook-config.ts`): no path of
- * this machine. The user file pins this node and this copy's hook program.
- *
- * The file is edited in place (`shared/hooks-file.ts`), with the same
- * guarantees as every installer: the user's other hooks and layout keep
- * every byte, nothing is written when nothing changes, the old file is first
- * copied to the user's state folder, a file the installer created goes again
- * at uninstall, and a file that is not valid JSON is refused, never rewritten.
- *
- * Installing does not trust the hooks: that is the user's review in Codex,
- * and the install says how (`TRUST_NOTE`).
  */
-import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { BoulderError } from "../../core/errors.js";
-import {
-	PACKAGE_NAME,
-	packageRoot,
-	packageVersion,
-	readConfigText,
-	sameJson,
-	writeConfigText,
-	writeOrRemoveConfig,
-} from "../shared/config-file.js";
-import {
-	type HooksDialect,
-	ourEntries as ourEntriesOf,
-	parseSettings,
-	withOurHooks as withOurHooksOf,
-	withoutOurHooks as withoutOurHooksOf,
-} from "../shared/hooks-file.js";
-import type { InstallReport } from "../shared/install-report.js";
-import { plainValue } from "../shared/settings-json.js";
-import {
-	HOOK_BIN,
-	HOOK_BUNDLE,
-	type HookForm,
-	type HookProgram,
-	type HookRegistration,
-	isPortable,
-	matcherGroup,
-	type OurCommand,
-	PORTABLE,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "./hook-config.js";
-import { INSTALL_TEXT, PROJECT_TRUST_NOTE, TRUST_NOTE } from "./messages.js";
-
-export const INSTALL_SCOPES = ["user", "project"] as const;
-export type InstallScope = (typeof INSTALL_SCOPES)[number];
-
-export interface Place {
-	cwd: string;
-	env: NodeJS.ProcessEnv;
-}
-
-export interface InstallOptions extends Place {
-	scope: InstallScope;
-	/** The form to write; defaults to the scope's. */
-	program?: HookForm;
-	root?: string;
-	now?: () => Date;
-}
-
-/** Codex's hooks, as the shared hooks-file editor reads and writes them. */
-export const DIALECT: HooksDialect<HookForm, OurCommand, HookRegistration> = {
-	registrations: REGISTRATIONS,
-	group: matcherGroup,
-	parseOurs: parseOurCommand,
-	text: INSTALL_TEXT,
-};
+import type { DoctorFinding } from "../../engine/doctor-types.js";
+import { doctorCheck, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
+import * as family from "../command-hook/install.js";
+import { isPortable } from "../shared/hook-form.js";
+import { parseOurCommand, REGISTRATIONS, SPELLING } from "./hook-config.js";
+import { HARNESS } from "./hook-input.js";
+import { DOCTOR_TEXT, INSTALL_TEXT, PROJECT_TRUST_NOTE, TRUST_NOTE } from "./messages.js";
+import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv): string {
 	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
 }
 
-export function hooksFile(scope: InstallScope, place: Place): string {
-	if (scope === "user") return path.join(codexHome(place.env), "hooks.json");
-	return path.join(place.cwd, ".codex", "hooks.json");
-}
+/** Where its hooks files are: the user's (the default), the project's. */
+const WHERE = {
+	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),
+	project: ({ cwd }: family.Place) => path.join(cwd, ".codex", "hooks.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
-export function thisProgram(root: string = packageRoot()): HookProgram {
-	return { node: process.execPath, bundle: path.join(root, HOOK_BUNDLE), version: packageVersion(root) };
-}
+export const install: family.HooksInstall = {
+	harness: HARNESS,
+	where: WHERE,
+	registrations: REGISTRATIONS,
+	command: SPELLING,
+	text: INSTALL_TEXT,
+	notes: ({ form, options }) => {
+		if (!isPortable(form)) return [INSTALL_TEXT.pinned(form.node, form.bundle), TRUST_NOTE];
+		const here = portableHere(install, options);
+		return [INSTALL_TEXT.portable(here.kind === "none" ? null : here.where), PROJECT_TRUST_NOTE, TRUST_NOTE];
+	},
+};
 
-export function formFor(scope: InstallScope, root: string = packageRoot()): HookForm {
-	return scope === "project" ? PORTABLE : thisProgram(root);
-}
-
-export async function installCodex(options: InstallOptions): Promise<{ report: InstallReport; notes: string[] }> {
-	const root = options.root ?? packageRoot();
-	const program = options.program ?? formFor(options.scope, root);
-	const bundle = isPortable(program) ? path.join(root, HOOK_BUNDLE) : program.bundle;
-	if (!existsSync(bundle)) throw new BoulderError("not-found", INSTALL_TEXT.noBundle(bundle));
-	const file = hooksFile(options.scope, options);
-	const original = await readConfigText(file);
-	const edit = withOurHooksOf(DIALECT, original ?? "", file, program);
-	const notes = isPortable(program)
-		? [INSTALL_TEXT.portable(portableFinds(options)), PROJECT_TRUST_NOTE, TRUST_NOTE]
-		: [INSTALL_TEXT.pinned(program.node, program.bundle), TRUST_NOTE];
-	if (!edit.changed) return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes };
-	const backup = await writeConfigText(file, original, edit.text, options);
-	const action = edit.removed > 0 ? "updated" : "installed";
-	return { report: { file, action, backup, entries: edit.added }, notes };
-}
-
-export async function uninstallCodex(options: InstallOptions): Promise<InstallReport> {
-	const file = hooksFile(options.scope, options);
-	const original = await readConfigText(file);
-	if (original === null) return { file, action: "absent", backup: null, entries: 0 };
-	const edit = withoutOurHooksOf(DIALECT, original, file);
-	if (edit.removed === 0) return { file, action: "absent", backup: null, entries: 0 };
-	const empty = sameJson(plainValue(parseSettings(DIALECT, edit.text, file)), {});
-	const { backup } = await writeOrRemoveConfig(file, original, edit.text, empty, options);
-	return { file, action: "removed", backup, entries: edit.removed };
-}
-
-/** As the shell's `-O`: each exists and belongs to this user (links followed). Where there are no users, true. */
-function ownedByUser(...files: string[]): boolean {
-	const uid = process.getuid?.();
-	if (uid === undefined) return true;
-	return files.every((file) => {
-		try {
-			return statSync(file).uid === uid;
-		} catch {
-			return false;
+export const doctor: HooksDoctor = {
+	text: {
+		...DOCTOR_TEXT,
+		ok: (file, { version, count, where }) =>
+			DOCTOR_TEXT.ok(
+				file,
+				where === null
+					? `pinned to boulder ${version}, trusted, ${count} events`
+					: `portable, trusted; here they run ${where}`,
+			),
+	},
+	place: (scope) => `${scope} hooks`,
+	judge: async ({ scope, file, value, context }) => {
+		const found: DoctorFinding[] = [];
+		const say = (level: DoctorFinding["level"], message: string, fix: string) =>
+			found.push({ check: HARNESS, level, message, fix, file });
+		const config = (await readText(path.join(codexHome(context.env), "config.toml"))) ?? "";
+		if (scope === "project" && !projectTrusted(config, path.resolve(context.cwd))) {
+			say("warn", DOCTOR_TEXT.projectUntrusted(path.resolve(context.cwd)), DOCTOR_TEXT.projectTrustFix);
 		}
-	});
-}
-
-export function ourEntries(hooks: unknown): OurCommand[] {
-	return ourEntriesOf(DIALECT, hooks);
-}
-
-/**
- * What the portable commands run here, in words, as the shell finds it
- * (`hook-config.ts`): upwards from the folder to the project's root, a copy
- * that is the user's own; else the PATH. null when nothing.
- */
-export function portableFinds(place: Place): string | null {
-	let dir = path.resolve(place.cwd);
-	for (;;) {
-		const own = path.join(dir, "node_modules", PACKAGE_NAME, HOOK_BUNDLE);
-		if (existsSync(own)) {
-			if (ownedByUser(path.join(dir, "node_modules"), path.join(dir, "node_modules", PACKAGE_NAME), own)) {
-				return `the project's devDependency, ${own}`;
-			}
-			break;
+		const trust = trustOf(file, value, readHookStates(config), (handler) => parseOurCommand(handler.command) !== null);
+		const with_ = (status: TrustStatus) => trust.filter((one) => one.status === status).map((one) => one.event);
+		if (with_("untrusted").length > 0)
+			say("problem", DOCTOR_TEXT.untrusted(file, with_("untrusted")), DOCTOR_TEXT.trustFix);
+		if (with_("modified").length > 0)
+			say("problem", DOCTOR_TEXT.modified(file, with_("modified")), DOCTOR_TEXT.trustFix);
+		if (with_("disabled").length > 0) {
+			say("warn", DOCTOR_TEXT.disabled(file, with_("disabled")), "turn them on again with /hooks in Codex");
 		}
-		if (existsSync(path.join(dir, ".git")) || existsSync(path.join(dir, "package.json"))) break;
-		const parent = path.dirname(dir);
-		if (parent === dir) break;
-		dir = parent;
+		return found;
+	},
+};
+
+async function readText(file: string): Promise<string | null> {
+	try {
+		return await readFile(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
 	}
-	for (const folder of (place.env.PATH ?? "").split(path.delimiter)) {
-		if (folder !== "" && existsSync(path.join(folder, HOOK_BIN))) return `${path.join(folder, HOOK_BIN)} on the PATH`;
-	}
-	return null;
 }
+
+export const { install: installCodex, uninstall: uninstallCodex } = family.installerOf(install);
+export const { hooks: checkCodexHooks } = doctorCheck(install, doctor);

@@ -10,9 +10,20 @@
  *
  * 1. A folder `src/adapters/<name>/` with a `dialect.ts` that exports
  *    `dialect: CommandHookDialect` (the harness's name, events, registration
- *    table, input reader, project-folder variable, event mapping), and an
- *    `adapter.ts` whose `HarnessAdapter` has `hook: hookEntry(dialect.events,
- *    () => import("./dialect.js"))`, plus its installer and doctor.
+ *    table, input reader, project-folder variable, event mapping), its
+ *    install data, a `HooksInstall` (`install.ts`: the scopes and where each
+ *    scope's file is, the registration table, how the command is spelled,
+ *    `CommandSpelling` in `spelling.ts`: the project-folder variable, the
+ *    user's link or none, the notice; what one entry looks like; the file's
+ *    layout; the words and notes), and the adapter,
+ *    `commandHookAdapter({name, title, program, scopes, events, dialect,
+ *    install, normalizeTodos})` (`adapter.ts`). The installer, the doctor
+ *    (`doctor.ts`: a `HooksDoctor` with its words, and checks of what only it
+ *    has) and the one finder of the boulder a portable command runs are the
+ *    family's. Factory Droid is all of it in one file (`droid/dialect.ts`);
+ *    a harness with more of its own splits it into `hook-config.ts` (the
+ *    registrations and spelling, which the hook bundle may load),
+ *    `install.ts` and `adapter.ts`.
  * 2. One line in `src/adapters/registry.ts`. That line is the only list: the
  *    CLI reads it, and the build (`tsdown.config.ts`) reads it to write one
  *    hook bundle per command-hook harness (`dist/hook/<name>-main.cjs`, which
@@ -43,7 +54,7 @@
  *      (`registrations.ts`).
  * 4. Tests beside the others in `test/adapters/<name>/`: the input reader, the
  *    event mapping against a fake engine, the installer's byte-for-byte round
- *    trip, the doctor; an e2e file against the real binary.
+ *    trip through the adapter, the doctor; an e2e file against the real binary.
  *
  * Contract: a dialect's `handle` throws only what the engine throws; the
  * runtime records anything else and lets the agent stop.

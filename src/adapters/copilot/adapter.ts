@@ -1,21 +1,15 @@
 /**
- * GitHub Copilot CLI as the adapter registry sees it: boulder's own hooks
- * file in Copilot's hooks folders, the shared hook program
- * (`boulder-hook.cjs copilot <event>`), the `todos` table of its session
- * database. The installer, the doctor check and the hook runtime load on
+ * GitHub Copilot CLI as the adapter registry sees it (`command-hook/
+ * adapter.ts`): boulder's own hooks file in Copilot's hooks folders, the
+ * shared hook program (`boulder-hook.cjs copilot <event>`), the `todos` table
+ * of its session database. The installer, the doctor and the hook load on
  * first use.
  */
-import { hookEntry } from "../command-hook/entry.js";
-import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { commandHookAdapter } from "../command-hook/adapter.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
-import { INSTALL_TEXT } from "./messages.js";
 import { normalizeCopilotTodos } from "./todos.js";
 
-function placeOf(place: InstallPlace) {
-	return { cwd: place.cwd, env: place.env, scope: place.scope as "project" | "user" };
-}
-
-export const copilotAdapter: HarnessAdapter = {
+export const copilotAdapter = commandHookAdapter({
 	name: HARNESS,
 	title: "Copilot CLI",
 	program: "copilot",
@@ -30,28 +24,8 @@ export const copilotAdapter: HarnessAdapter = {
 		},
 	],
 	defaultScope: "project",
-	async install(place) {
-		const { installCopilot } = await import("./install.js");
-		const { report, notes } = await installCopilot(placeOf(place));
-		return { report, text: INSTALL_TEXT, notes };
-	},
-	async uninstall(place) {
-		const { uninstallCopilot } = await import("./install.js");
-		return { report: await uninstallCopilot(placeOf(place)), text: INSTALL_TEXT, notes: [] };
-	},
-	async installedScopes(place) {
-		const { INSTALL_SCOPES, hooksFile, ourEntries } = await import("./install.js");
-		const { scopesHolding } = await import("../shared/installed-scopes.js");
-		return scopesHolding(
-			INSTALL_SCOPES,
-			(scope) => hooksFile(scope, place),
-			(text, file) => ourEntries(text, file).length > 0,
-		);
-	},
-	doctor: {
-		name: HARNESS,
-		run: async (context) => (await import("./doctor.js")).copilotDoctorCheck.run(context),
-	},
-	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
+	events: HOOK_EVENTS,
+	dialect: () => import("./dialect.js"),
+	install: () => import("./install.js"),
 	normalizeTodos: normalizeCopilotTodos,
-};
+});

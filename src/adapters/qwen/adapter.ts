@@ -1,28 +1,18 @@
 /**
- * Qwen Code as the adapter registry sees it: hooks in its settings files
- * (Claude Code's pattern), served by the one hook program
- * (`boulder-hook.cjs qwen <Event>`), its `todo_write` list. The installer,
- * the doctor check and the hook runtime load on first use.
+ * Qwen Code as the adapter registry sees it (`command-hook/adapter.ts`):
+ * hooks in its settings files (Claude Code's pattern), served by the one hook
+ * program (`boulder-hook.cjs qwen <Event>`), its `todo_write` list. The
+ * installer, the doctor and the hook load on first use.
  */
-import { hookEntry } from "../command-hook/entry.js";
-import type { HarnessAdapter, InstallPlace } from "../types.js";
+import { commandHookAdapter } from "../command-hook/adapter.js";
 import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
-import { CAP_TEXT, INSTALL_TEXT } from "./messages.js";
+import { CAP_TEXT } from "./messages.js";
 import { normalizeQwenTodoWrite } from "./todos.js";
 
 /** Spelled out here, not imported, so the registry does not load the installer. */
 const RAISE_CAP_FLAG = "raise-cap";
 
-function placeOf(place: InstallPlace) {
-	return {
-		cwd: place.cwd,
-		env: place.env,
-		scope: place.scope as "project" | "user",
-		raiseCap: place.flags?.includes(RAISE_CAP_FLAG) ?? false,
-	};
-}
-
-export const qwenAdapter: HarnessAdapter = {
+export const qwenAdapter = commandHookAdapter({
 	name: HARNESS,
 	title: "Qwen Code",
 	program: "qwen",
@@ -35,28 +25,9 @@ export const qwenAdapter: HarnessAdapter = {
 	],
 	defaultScope: "project",
 	installFlags: [{ name: RAISE_CAP_FLAG, help: CAP_TEXT.flagHelp }],
-	async install(place) {
-		const { installQwen } = await import("./install.js");
-		const { report, notes } = await installQwen(placeOf(place));
-		return { report, text: INSTALL_TEXT, notes };
-	},
-	async uninstall(place) {
-		const { uninstallQwen } = await import("./install.js");
-		return { report: await uninstallQwen(placeOf(place)), text: INSTALL_TEXT, notes: [] };
-	},
-	async installedScopes(place) {
-		const { INSTALL_SCOPES, settingsFile, withoutOurQwenHooks } = await import("./install.js");
-		const { scopesHolding } = await import("../shared/installed-scopes.js");
-		return scopesHolding(
-			INSTALL_SCOPES,
-			(scope) => settingsFile(scope, place),
-			(text, file) => withoutOurQwenHooks(text, file).removed > 0,
-		);
-	},
-	doctor: {
-		name: HARNESS,
-		run: async (context) => (await import("./doctor.js")).qwenDoctorCheck.run(context),
-	},
-	hook: hookEntry(HOOK_EVENTS, () => import("./dialect.js")),
+	options: (flags) => ({ raiseCap: flags.includes(RAISE_CAP_FLAG) }),
+	events: HOOK_EVENTS,
+	dialect: () => import("./dialect.js"),
+	install: () => import("./install.js"),
 	normalizeTodos: normalizeQwenTodoWrite,
-};
+});

@@ -1,34 +1,16 @@
 /**
- * Which Qwen Code hooks boulder installs, with what timeout, and the command
- * line of each: shared by the installer, `boulder doctor` and the tests.
- * Qwen Code reads hooks as Claude Code does (`hooks.<Event>` groups of
- * `{type: "command", command, timeout}` in its settings; timeouts in
- * seconds) and runs each command with `sh -c`.
- *
- * A command comes in one of two forms:
- *
- * - pinned: this machine's node and the absolute path of one copy of
- *   boulder's hook program, `dist/hook/boulder-hook.cjs qwen <Event>` (user
- *   settings, which stay on this machine);
- * - portable: no path of any machine, for a project's settings a team
- *   commits. It runs the project's own boulder-agent (devDependency), else
- *   the `boulder-hook` program on the PATH (a global install); with neither
- *   it exits quietly, so a teammate without boulder sees no hook errors.
+ * Which Qwen Code hooks boulder installs, with what timeout, and how their
+ * command is spelled (`command-hook/spelling.ts`). Qwen Code reads hooks as
+ * Claude Code does (`hooks.<Event>` groups of `{type: "command", command,
+ * timeout}` in its settings; timeouts in seconds) and runs each command with
+ * `sh -c`: `dist/hook/boulder-hook.cjs qwen <Event>`, pinned (user settings)
+ * or portable (a project's settings a team commits: the project's own
+ * boulder-agent, else `boulder-hook` on the PATH; the installer links nothing
+ * for Qwen Code; with neither it exits quietly).
  */
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { ourCommandReader } from "../shared/hook-command.js";
-import {
-	BOULDER_HOOK_BIN,
-	BOULDER_HOOK_BUNDLE,
-	groupedHook,
-	HOOK_MARKER,
-	type HookForm,
-	hookArguments,
-	isPortable,
-	PORTABLE_TAG,
-	pinnedCommand,
-} from "../shared/hook-form.js";
-import { portableCommand } from "../shared/portable-command.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import type { HookForm } from "../shared/hook-form.js";
 import { HARNESS, type HookEvent } from "./hook-input.js";
 
 /** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
@@ -48,45 +30,13 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export {
-	BOULDER_HOOK_BIN as HOOK_BIN,
-	BOULDER_HOOK_BUNDLE as HOOK_BUNDLE,
-	HOOK_MARKER,
-	type HookForm,
-	type HookProgram,
-	isPortable,
-	PORTABLE,
-	PORTABLE_TAG,
-} from "../shared/hook-form.js";
+/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
+export const PROJECT_DIR_VAR = "QWEN_PROJECT_DIR";
 
-/** The shell command Qwen Code runs for `event`. */
-export function hookCommand(form: HookForm, event: HookEvent): string {
-	const args = hookArguments(HARNESS, event);
-	if (!isPortable(form)) return pinnedCommand(form, args);
-	// The installer links nothing for Qwen Code: the project's boulder, else a global install.
-	return portableCommand({
-		projectDirVar: "QWEN_PROJECT_DIR",
-		bundle: BOULDER_HOOK_BUNDLE,
-		link: null,
-		bin: BOULDER_HOOK_BIN,
-		args,
-		otherwise: "exit 0",
-	});
-}
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null });
 
-export function matcherGroup(form: HookForm, registration: HookRegistration): Record<string, unknown> {
-	return groupedHook(
-		{ type: "command", command: hookCommand(form, registration.event), timeout: registration.timeout },
-		registration,
-	);
-}
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
-export type { OurCommand } from "../shared/hook-command.js";
-
-/** Reads back a command boulder installed for Qwen Code; null for anyone else's. */
-export const parseOurCommand = ourCommandReader({
-	harness: HARNESS,
-	marker: HOOK_MARKER,
-	portableTag: PORTABLE_TAG,
-	bin: BOULDER_HOOK_BIN,
-});
+export { type HookForm, type HookProgram, PORTABLE } from "../shared/hook-form.js";

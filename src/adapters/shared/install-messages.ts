@@ -139,3 +139,23 @@ export function hooksDoctorText(title: string) {
 		missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
 	};
 }
+
+/**
+ * Every word of `boulder doctor` for a command-hook harness that says nothing
+ * of its own (`title`: "Factory Droid", `harness`: "droid").
+ */
+export function commandHookDoctorText(title: string, harness: string) {
+	return {
+		...hooksDoctorText(title),
+		notInstalled: `boulder's ${title} hooks are not in this project's or your user hooks`,
+		installFix: `\`boulder install ${harness}\`, if you use ${title} here`,
+		unreadable: (file: string, problem: string) => `${file} cannot be read (${problem})`,
+		otherVersion: (file: string, installed: string, version: string, where: string) =>
+			`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
+		noneFound: (file: string) =>
+			`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they do nothing`,
+		shadowed: (file: string, reader: string) =>
+			`${title} reads ${reader}, not the hooks in ${file}: boulder's do not run`,
+		ok: (file: string, said: { count: number }) => `hooks installed in ${file} (${said.count} events)`,
+	};
+}

@@ -12,8 +12,12 @@ import { PACKAGE_NAME } from "./config-file.js";
 import { HOOK_MARKER, PORTABLE_TAG } from "./hook-form.js";
 
 export interface PortableFinder {
-	/** The variable the harness sets to the project's folder: `CLAUDE_PROJECT_DIR`. */
-	projectDirVar: string;
+	/**
+	 * The variable the harness sets to the project's folder: `CLAUDE_PROJECT_DIR`;
+	 * null: the harness names none (Codex), so the command looks upwards from
+	 * the session's folder (`upwards`).
+	 */
+	projectDirVar: string | null;
 	/** The harness puts the folder in the command already quoted for the shell (Gemini CLI), so it goes outside double quotes. */
 	projectDirQuoted?: boolean;
 	/** The hook program, relative to the package root: `dist/hook/claude-code.cjs`. */
@@ -29,6 +33,7 @@ export interface PortableFinder {
 }
 
 export function portableCommand(finder: PortableFinder): string {
+	if (finder.projectDirVar === null) return upwards(finder);
 	const own = `$${finder.projectDirVar}/node_modules/${PACKAGE_NAME}/${finder.bundle}`;
 	const args = `${finder.args} ${HOOK_MARKER}=${PORTABLE_TAG}`;
 	return [
@@ -36,6 +41,26 @@ export function portableCommand(finder: PortableFinder): string {
 		...(finder.link === null ? [] : [`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${finder.link}"`]),
 		`[ -f "$h" ] && exec node "$h" ${args}`,
 		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${args}`,
+		finder.otherwise,
+	].join("; ");
+}
+
+/**
+ * The finder of a harness that names no project folder: from `$PWD` upwards,
+ * but never past the project's root (the first folder with a `.git` or a
+ * `package.json`): a `node_modules` in a shared parent such as `/tmp` is
+ * anyone's. What it finds runs only when the `node_modules` folder, the
+ * package and the hook program are all the user's own (`-O`); the `${d%/*}`
+ * walk is built in, so nothing forks either. No link: the walk is the project's.
+ */
+function upwards(finder: PortableFinder): string {
+	const run = `${finder.args} ${HOOK_MARKER}=${PORTABLE_TAG}`;
+	const own = `node_modules/${PACKAGE_NAME}/${finder.bundle}`;
+	return [
+		`d="$PWD"`,
+		`while [ -n "$d" ] && [ ! -f "$d/${own}" ] && [ ! -e "$d/.git" ] && [ ! -f "$d/package.json" ]; do d="\${d%/*}"; done`,
+		`[ -n "$d" ] && [ -O "$d/node_modules" ] && [ -O "$d/node_modules/${PACKAGE_NAME}" ] && [ -O "$d/${own}" ] && exec node "$d/${own}" ${run}`,
+		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${run}`,
 		finder.otherwise,
 	].join("; ");
 }

@@ -14,7 +14,6 @@ import {
 	HOOK_BUNDLE,
 	HOOK_LINK,
 	hookCommand,
-	hooksObject,
 	PLUGIN_ROOT,
 	PORTABLE,
 	parseOurCommand,
@@ -24,6 +23,7 @@ import {
 	wordOf,
 } from "../../../src/adapters/claude-code/hook-config.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
+import { hooksObject } from "../../../src/adapters/claude-code/install.js";
 import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
 import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";

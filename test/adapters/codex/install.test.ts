@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkCodexHooks } from "../../../src/adapters/codex/doctor.js";
 import {
 	HOOK_BUNDLE,
 	hookCommand,
@@ -11,7 +10,7 @@ import {
 	parseOurCommand,
 	REGISTRATIONS,
 } from "../../../src/adapters/codex/hook-config.js";
-import { hooksFile, installCodex, uninstallCodex } from "../../../src/adapters/codex/install.js";
+import { checkCodexHooks, hooksFile, installCodex, uninstallCodex } from "../../../src/adapters/codex/install.js";
 import {
 	hookTrustHash,
 	projectTrusted,

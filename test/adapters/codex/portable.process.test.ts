@@ -12,8 +12,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hookCommand, PORTABLE } from "../../../src/adapters/codex/hook-config.js";
-import { portableFinds } from "../../../src/adapters/codex/install.js";
+import { install } from "../../../src/adapters/codex/install.js";
 import { NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/messages.js";
+import { portableHere } from "../../../src/adapters/command-hook/doctor.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -82,7 +83,7 @@ describe("the portable Codex hook", () => {
 		expect(run(hookCommand(PORTABLE, "UserPromptSubmit"), below, env, input)).toBe("");
 
 		expect(existsSync(path.join(folder, ".boulder"))).toBe(false);
-		expect(portableFinds({ cwd: below, env })).toBeNull();
+		expect(portableHere(install, { cwd: below, env }).kind).toBe("none");
 	});
 
 	it.runIf(process.getuid?.() === 0)(
@@ -102,7 +103,7 @@ describe("the portable Codex hook", () => {
 
 			expect(existsSync(path.join(loose, ".boulder"))).toBe(false);
 			expect(existsSync(path.join(root, "shared", ".boulder"))).toBe(false);
-			expect(portableFinds({ cwd: loose, env })).toBeNull();
+			expect(portableHere(install, { cwd: loose, env }).kind).toBe("none");
 		},
 	);
 });

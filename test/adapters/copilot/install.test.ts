@@ -3,15 +3,14 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { checkCopilotHooks } from "../../../src/adapters/copilot/doctor.js";
+import { hookCommand, PORTABLE, parseOurCommand, REGISTRATIONS } from "../../../src/adapters/copilot/hook-config.js";
 import {
-	hookCommand,
+	checkCopilotHooks,
+	hooksFile,
 	hooksFileText,
-	PORTABLE,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "../../../src/adapters/copilot/hook-config.js";
-import { hooksFile, installCopilot, uninstallCopilot } from "../../../src/adapters/copilot/install.js";
+	installCopilot,
+	uninstallCopilot,
+} from "../../../src/adapters/copilot/install.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
 
 let dir: string;

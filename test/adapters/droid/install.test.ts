@@ -9,7 +9,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { droidAdapter } from "../../../src/adapters/droid/adapter.js";
+import { droidAdapter } from "../../../src/adapters/droid/dialect.js";
+import { packageVersion } from "../../../src/adapters/shared/config-file.js";
 
 let root: string;
 let place: { cwd: string; env: NodeJS.ProcessEnv };
@@ -28,6 +29,14 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 const install = (scope: string) => droidAdapter.install({ ...place, scope });
 const uninstall = (scope: string) => droidAdapter.uninstall({ ...place, scope });
 const read = (file: string) => readFile(file, "utf8");
+
+/** This version of boulder as the project's devDependency, which the portable hooks run. */
+async function devDependency(project: string): Promise<void> {
+	const pkg = join(project, "node_modules", "boulder-agent");
+	await mkdir(join(pkg, "dist", "hook"), { recursive: true });
+	await writeFile(join(pkg, "dist", "hook", "boulder-hook.cjs"), "// the hook\n");
+	await writeFile(join(pkg, "package.json"), JSON.stringify({ name: "boulder-agent", version: packageVersion() }));
+}
 
 /** A hooks.json the user wrote, with a hook of their own (top level: the event map, as Droid reads it). */
 const THEIRS = '{\n  "Stop": [\n    { "hooks": [{ "type": "command", "command": "my-own-hook" }] }\n  ]\n}\n';
@@ -104,6 +113,26 @@ describe("Factory Droid install", () => {
 	});
 });
 
+describe("Factory Droid install over a hand-edited hooks.json", () => {
+	it("puts back every hook of boulder's when one event was taken out by hand, and loses none", async () => {
+		await install("user");
+		const file = join(user(), "hooks.json");
+		const edited = JSON.parse(await read(file)) as Record<string, unknown>;
+		delete edited.PreCompact;
+		await writeFile(file, JSON.stringify(edited, null, 2));
+
+		expect((await install("user")).report).toMatchObject({ file, action: "updated" });
+		expect(Object.keys(JSON.parse(await read(file)) as object)).toEqual([
+			"SessionStart",
+			"UserPromptSubmit",
+			"PostToolUse",
+			"Stop",
+			"SubagentStop",
+			"PreCompact",
+		]);
+	});
+});
+
 describe("Factory Droid doctor", () => {
 	const findings = () => droidAdapter.doctor.run({ ...place, cwd: place.cwd } as never);
 
@@ -112,6 +141,11 @@ describe("Factory Droid doctor", () => {
 			expect.objectContaining({ level: "ok", message: expect.stringMatching(/not in/) }),
 		);
 		await install("project");
+		// The portable hooks find nothing yet: a problem, as in every command-hook harness's doctor.
+		expect(await findings()).toContainEqual(
+			expect.objectContaining({ level: "problem", message: expect.stringMatching(/find no installed boulder here/) }),
+		);
+		await devDependency(place.cwd);
 		expect(await findings()).toContainEqual(
 			expect.objectContaining({ level: "ok", message: expect.stringContaining(join(project(), "hooks.json")) }),
 		);

@@ -3,16 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { checkGeminiHooks } from "../../../src/adapters/gemini/doctor.js";
 import {
 	type HookProgram,
 	hookCommand,
-	hookGroup,
 	PORTABLE,
 	parseOurCommand,
 	REGISTRATIONS,
 } from "../../../src/adapters/gemini/hook-config.js";
 import {
+	checkGeminiHooks,
+	hookGroup,
 	installGemini,
 	ourEntries,
 	settingsFile,

@@ -1,0 +1,59 @@
+/**
+ * A command-hook harness as the adapter registry sees it, from its data: the
+ * harness's name, title, program and scopes for the CLI, and two loaders, so
+ * a CLI command that needs neither loads neither: its install spec and doctor
+ * (`install.ts`, `doctor.ts` of this family, with the harness's data) and its
+ * dialect (the hook). Imports nothing heavy at load time.
+ */
+import type { HarnessAdapter } from "../types.js";
+import type { CommandHookDialect } from "./dialect.js";
+import type { HooksDoctor } from "./doctor.js";
+import { hookEntry } from "./entry.js";
+import type { HooksInstall } from "./install.js";
+
+/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
+export interface CommandHookHarness
+	extends Pick<
+		HarnessAdapter,
+		"name" | "title" | "program" | "scopes" | "defaultScope" | "installFlags" | "normalizeTodos"
+	> {
+	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
+	options?(flags: readonly string[]): Record<string, unknown>;
+	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
+	events: readonly string[];
+	dialect(): Promise<{ dialect: CommandHookDialect }>;
+	/** The harness's install spec and doctor. */
+	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
+}
+
+export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter {
+	const family = async () => {
+		const [spec, flow, doctor] = await Promise.all([harness.install(), import("./install.js"), import("./doctor.js")]);
+		return { ...spec, flow, check: doctor.doctorCheck(spec.install, spec.doctor) };
+	};
+	return {
+		name: harness.name,
+		title: harness.title,
+		program: harness.program,
+		scopes: harness.scopes,
+		defaultScope: harness.defaultScope,
+		...(harness.installFlags ? { installFlags: harness.installFlags } : {}),
+		async install(place) {
+			const { install, flow } = await family();
+			const options = { ...place, ...harness.options?.(place.flags ?? []) };
+			const { report, notes, remarks } = await flow.installHooks(install, options);
+			return { report, text: install.text, notes, ...(remarks.length > 0 ? { remarks } : {}) };
+		},
+		async uninstall(place) {
+			const { install, flow } = await family();
+			return { report: await flow.uninstallHooks(install, place), text: install.text, notes: [] };
+		},
+		async installedScopes(place) {
+			const { install, flow } = await family();
+			return flow.installedScopes(install, place);
+		},
+		doctor: { name: harness.name, run: async (context) => (await family()).check.run(context) },
+		hook: hookEntry(harness.events, harness.dialect),
+		normalizeTodos: harness.normalizeTodos,
+	};
+}
