@@ -26,11 +26,18 @@
  *   never a user turn. A `resume` or `compact` SessionStart carries the
  *   resume context.
  */
-import type { Engine, SessionRef } from "../../engine/engine.js";
-import { claudeCodeMeanings, type EventSpec, handleFamilyHook, on, readOwn } from "../command-hook/events.js";
+import type { Engine } from "../../engine/engine.js";
+import {
+	claudeCodeMeanings,
+	type EventSpec,
+	type Hook,
+	handleFamilyHook,
+	on,
+	readOwn,
+} from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { type CommandHookInput, stringField } from "../shared/hook-input.js";
+import { stringField } from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
@@ -50,18 +57,18 @@ export const EDIT_TOOL = "apply_patch";
 
 const NO_GOAL: CodexGoalReading = { goal: null, lastTurn: null };
 
-function goalOf(input: CommandHookInput, ref: SessionRef, deps: HookDeps): Promise<CodexGoalReading> {
-	return readOwn(input, ref, deps.engine, "reading Codex's goal from the rollout", deps.readGoal, NO_GOAL);
+function goalOf(hook: Hook<RolloutTurn, HookDeps>): Promise<CodexGoalReading> {
+	return readOwn(hook, "reading Codex's goal from the rollout", hook.deps.readGoal, NO_GOAL);
 }
 
 export const CODEX: EventSpec<RolloutTurn, HookDeps> = {
 	harness: HARNESS,
 	events: {
 		...claudeCodeMeanings,
-		Interrupt: async (input, ref, deps) => {
+		Interrupt: async (hook) => {
 			// `codex exec` aborting the goal's turn as it shuts down is no user's abort.
-			if (isGoalShutdownInterrupt(await goalOf(input, ref, deps))) return NOTHING;
-			await deps.engine.sessionEvent(ref, { type: "interrupt" });
+			if (isGoalShutdownInterrupt(await goalOf(hook))) return NOTHING;
+			await hook.deps.engine.sessionEvent(hook.ref, { type: "interrupt" });
 			return NOTHING;
 		},
 		PreCompact: on.compaction,
@@ -70,13 +77,13 @@ export const CODEX: EventSpec<RolloutTurn, HookDeps> = {
 	subagentStop: "SubagentStop",
 	unseenReason,
 	unreadableReason,
-	provenance: (input) => (isBoulderPrompt(stringField(input, "prompt")) ? null : "user"),
+	provenance: ({ input }) => (isBoulderPrompt(stringField(input, "prompt")) ? null : "user"),
 	todoTool: { name: PLAN_TOOL, list: (toolInput) => normalizeCodexPlan(toolInput), noun: "plan" },
 	editTools: [EDIT_TOOL],
 	sessionStart: { context: ["resume", "compact"], compaction: true },
 	stop: {
-		driver: async (input, ref, deps) => {
-			const goal = await goalOf(input, ref, deps);
+		driver: async (hook) => {
+			const goal = await goalOf(hook);
 			return goal.goal !== null && goalCanContinue(goal) ? goalDriverName(goal.goal) : null;
 		},
 	},

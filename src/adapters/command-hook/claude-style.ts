@@ -35,14 +35,14 @@
  */
 import type { NormalizedTodos } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
-import type { Provenance, TokenSpend } from "../../core/turns.js";
+import type { Provenance } from "../../core/turns.js";
 import type { Engine, SessionRef } from "../../engine/engine.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, stringField } from "../shared/hook-input.js";
 import {
 	type EventSpec,
-	sessionRefOf as familyRefOf,
-	type Handler,
+	type FamilyTurn,
+	type Hook,
 	handleFamilyHook,
 	noteInterrupt,
 	noteWarnings,
@@ -54,19 +54,8 @@ import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js"
 
 type HookInput = CommandHookInput;
 
-/** What the event mapping needs of a turn as the harness's transcript shows it. */
-export interface ClaudeStyleTurn {
-	spend: TokenSpend;
-	/** File edits the turn made. */
-	activity: number;
-	/** The user interrupted the turn (Esc): when. */
-	interrupt: { at: number | null } | null;
-	/** A question to the user without an answer: its text. */
-	pendingQuestion: string | null;
-	lastAssistantText: string | null;
-	/** The same for every report of this turn's end. */
-	startMarker: string | null;
-}
+/** What the event mapping needs of a turn as the harness's transcript shows it: all the family reads. */
+export type ClaudeStyleTurn = Required<FamilyTurn>;
 
 /** A harness of the Claude Code shape: what its dialect says differently. */
 export interface ClaudeStyleSpec<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
@@ -97,7 +86,7 @@ export interface ClaudeStyleDeps<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
 }
 
 type Deps = ClaudeStyleDeps;
-type On = Handler<ClaudeStyleTurn, Deps>;
+type Call = Hook<ClaudeStyleTurn, Deps>;
 
 /** Why boulder waits after the user ran one of its read-only slash commands. */
 export function lookingAtBoulder(command: string): string {
@@ -112,17 +101,23 @@ const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/comm
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
 
 export function sessionRefOf(input: HookInput, harness: string): SessionRef {
-	return familyRefOf(input, harness, "SubagentStop");
+	return {
+		harness,
+		sessionId: input.sessionId,
+		subagent: input.agentId !== null || input.event === "SubagentStop",
+		agent: input.agentType,
+	};
 }
 
 /** The family's spec for a harness of the Claude Code shape. */
 function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 	const goalName = spec.goalName ?? "the harness's goal";
 	const { tools } = spec;
-	const onToolUsed: On = async (input, ref, deps, family) => {
+	const onToolUsed = async (hook: Call): Promise<HookAnswer> => {
+		const { input, ref, deps } = hook;
 		const tool = stringField(input, "tool_name");
-		if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(input, ref, deps);
-		if (tool === null || !tools.tasks.includes(tool)) return on.toolUsed(input, ref, deps, family);
+		if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(hook);
+		if (tool === null || !tools.tasks.includes(tool)) return on.toolUsed(hook);
 		let warnings: string[] = [];
 		await deps.engine.todosUpdated(ref, (current: readonly Todo[]) => {
 			const next = applyClaudeTaskEvent(current, {
@@ -140,8 +135,9 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 		harness: spec.harness,
 		events: {
 			Stop: on.stop,
-			SubagentStop: async (input, ref, deps) => {
-				await deps.engine.onIdle(ref, {});
+			SubagentStop: async (hook) => {
+				const { input, ref, deps } = hook;
+				await on.idle(hook);
 				// A background subagent has ended: the parent's watcher must stop waiting on it, since a
 				// watcher still running holds back the notification that wakes the parent.
 				if (input.agentId !== null) {
@@ -149,9 +145,9 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 				}
 				return NOTHING;
 			},
-			UserPromptSubmit: async (input, ref, deps, family) => {
-				await onUserPrompt(input, ref, deps, family);
-				return onSubagentNotification(input, ref, deps);
+			UserPromptSubmit: async (hook) => {
+				await onUserPrompt(hook);
+				return onSubagentNotification(hook);
 			},
 			PreToolUse: onToolAsked,
 			PostToolUse: onToolUsed,
@@ -161,6 +157,7 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 			PostCompact: on.compaction,
 		},
 		subagentStop: "SubagentStop",
+		refOf: (input) => sessionRefOf(input, spec.harness),
 		unseenReason: spec.unseenReason,
 		unreadableReason: spec.unreadableReason,
 		todoTool: {
@@ -172,15 +169,8 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 		sessionStart: { context: ["resume", "compact"], resetsBackground: true, notesInterrupt: true },
 		stop: {
 			background: "named",
-			driver: async (input, ref, deps) => {
-				const goal = await readOwn(
-					input,
-					ref,
-					deps.engine,
-					`reading ${goalName} from the transcript`,
-					deps.readGoal,
-					null,
-				);
+			driver: async (hook) => {
+				const goal = await readOwn(hook, `reading ${goalName} from the transcript`, hook.deps.readGoal, null);
 				return goal === null ? null : `${goalName} "${goal}"`;
 			},
 		},
@@ -196,14 +186,10 @@ export function handleClaudeStyleHook<T extends ClaudeStyleTurn>(
 	return handleFamilyHook<ClaudeStyleTurn, Deps>(input, familySpecOf(spec as unknown as ClaudeStyleSpec), deps);
 }
 
-async function onUserPrompt(
-	input: HookInput,
-	ref: SessionRef,
-	deps: Deps,
-	family: EventSpec<ClaudeStyleTurn, Deps>,
-): Promise<void> {
+async function onUserPrompt(hook: Call): Promise<void> {
+	const { input, ref, deps } = hook;
 	const { engine } = deps;
-	await noteInterrupt(input, ref, deps, family);
+	await noteInterrupt(hook);
 	const look = lookCommandOf(stringField(input, "prompt") ?? "");
 	if (look !== null) {
 		await engine.turnStarted(ref, "system");
@@ -231,7 +217,7 @@ export function provenanceOf(source: string | null, prompt: string | null = null
  * refuse it (a deny the model reads); todo hygiene may remind the agent to
  * update its list (context, which reaches the model with the tool's result).
  */
-async function onToolAsked(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
 	const tool = stringField(input, "tool_name");
 	if (tool === null || ref.subagent) return NOTHING;
 	const toolInput = isRecord(input.fields.tool_input) ? input.fields.tool_input : {};
@@ -256,7 +242,7 @@ function contextFor(hookEventName: string, context: string | null): HookAnswer {
  * orchestrate mode the verification note rides on it as context (the Agent
  * tool's result was only the launch).
  */
-async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onSubagentNotification({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const notification = subagentNotificationOf(stringField(input, "prompt"));
 	if (notification === null || (notification.status !== null && notification.status !== "completed")) return NOTHING;
@@ -273,7 +259,7 @@ async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: D
  * new turn. A subagent launched into the background has not returned yet: its
  * note rides on the `<task-notification>` turn that brings its end.
  */
-async function onSubagentResult(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onSubagentResult({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const response = isRecord(input.fields.tool_response) ? input.fields.tool_response : {};
 	if (typeof response.status === "string" && response.status !== "completed") return NOTHING;

@@ -74,56 +74,49 @@ export interface EventDeps<T> {
 	readTurn(file: string, options: TurnReadOptions): Promise<T>;
 }
 
+/** One hook call: its input, the session it concerns, the dialect's deps and spec. */
+export interface Hook<T, D extends EventDeps<T> = EventDeps<T>> {
+	input: CommandHookInput;
+	ref: SessionRef;
+	deps: D;
+	spec: EventSpec<T, D>;
+}
+
+/** One event's meaning. Contract: throws only what the engine throws. */
+export type Handler<T, D extends EventDeps<T>> = (hook: Hook<T, D>) => Promise<HookAnswer>;
+type Meaning = <T, D extends EventDeps<T>>(hook: Hook<T, D>) => Promise<HookAnswer>;
+
 /** The turn read for a Stop, or why it cannot be judged. */
 export interface Seen<T> {
 	turn: T | null;
 	unseen: string | null;
 }
 
-type Input = CommandHookInput;
-
-/** One event's meaning for a harness. Contract: throws only what the engine throws. */
-export type Handler<T, D extends EventDeps<T>> = (
-	input: Input,
-	ref: SessionRef,
-	deps: D,
-	spec: EventSpec<T, D>,
-) => Promise<HookAnswer>;
-
-/** One of the family's meanings, for any harness (`on`). */
-type Meaning = <T, D extends EventDeps<T>>(
-	input: Input,
-	ref: SessionRef,
-	deps: D,
-	spec: EventSpec<T, D>,
-) => Promise<HookAnswer>;
-
 /** The harness's continuation cap, as data: the policy reads it as `HarnessCap`. */
-export interface CapSpec<T, D> {
-	/** The harness as `why` names it. */
+export interface CapSpec<T, D extends EventDeps<T>> {
+	/** The harness as `why` names it, and where the user raises the cap (null: nothing does). */
 	harness: string;
-	/** Where the user raises the cap; null where nothing does. */
 	lift: string | null;
 	/** The blocks in a row it honours plus the one it overrides; read before the turn, which may count up to it. */
 	limit(deps: D): number | Promise<number>;
 	/** How many it has honoured in a row; null: not known, no cap is stated. Rejects: the turn is unseen. */
-	inRow(input: Input, ref: SessionRef, turn: T | null, deps: D): number | null | Promise<number | null>;
+	inRow(hook: Hook<T, D>, turn: T | null): number | null | Promise<number | null>;
 }
 
-export interface StopSpec<T, D> {
+export interface StopSpec<T, D extends EventDeps<T>> {
 	/** Reads the turn; default `seeTurn`, the transcript at the input's path. */
-	see?(input: Input, ref: SessionRef, deps: D): Promise<Seen<T>>;
+	see?(hook: Hook<T, D>): Promise<Seen<T>>;
 	/** What the Stop notes first from the turn it read (Gemini CLI's and Copilot CLI's todo lists). */
-	before?(input: Input, ref: SessionRef, turn: T | null, deps: D): Promise<void>;
+	before?(hook: Hook<T, D>, turn: T | null): Promise<void>;
 	/** The last reply's text; default the input's `last_assistant_message`, else the turn's. */
-	lastText?(input: Input, turn: FamilyTurn | null): string | null;
+	lastText?(input: CommandHookInput, turn: FamilyTurn | null): string | null;
 	/** The input's `background_tasks`: their count, or their names too. */
 	background?: "count" | "named";
 	/** Why boulder waits for the user when no question is pending (the harness's plan mode); null: it does not. */
-	waitsFor?(input: Input, turn: T | null): string | null;
+	waitsFor?(input: CommandHookInput, turn: T | null): string | null;
 	cap?: CapSpec<T, D>;
 	/** Another driver of the session, as `why` names it (read with `readOwn`); null: none. */
-	driver?(input: Input, ref: SessionRef, deps: D): Promise<string | null>;
+	driver?(hook: Hook<T, D>): Promise<string | null>;
 	/** The transcript is written before the hook runs (Gemini CLI): a turn it does not show made no model request. */
 	recordedBeforeHook?: true;
 	/** False: the answer reports the delivery once written (Copilot CLI). Default: printing it is the delivery. */
@@ -165,12 +158,14 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	 * and every event is the main session's.
 	 */
 	subagentStop: string | null;
+	/** The session an input concerns, where the dialect says more of it than `sessionRefOf` does. */
+	refOf?(input: CommandHookInput): SessionRef;
 	/** Why a turn that was read cannot be judged (a limit, no start, not finished), or null. */
 	unseenReason(file: string, turn: T): string | null;
 	/** Why the transcript could not be read (a null file: the input names none). */
 	unreadableReason(file: string | null, error: unknown): string;
 	/** Who started the turn a prompt announces; null: none (boulder's own nudge echoed back). Default: the user. */
-	provenance?(input: Input, ref: SessionRef, deps: D): Provenance | null | Promise<Provenance | null>;
+	provenance?(hook: Hook<T, D>): Provenance | null | Promise<Provenance | null>;
 	todoTool?: TodoToolSpec;
 	/** Tools whose use is a file edit, counted when used (Codex: code-mode scripts hide them from the rollout). */
 	editTools?: readonly string[];
@@ -184,7 +179,7 @@ interface SpecFields<T, D extends EventDeps<T>> {
 export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, D> &
 	(T extends FamilyTurn ? { view?(turn: T): FamilyTurn } : { view(turn: T): FamilyTurn });
 
-export function sessionRefOf(input: Input, harness: string, subagentStop: string | null): SessionRef {
+export function sessionRefOf(input: CommandHookInput, harness: string, subagentStop: string | null): SessionRef {
 	const { sessionId, agentId, agentType } = input;
 	if (subagentStop === null) return { harness, sessionId, subagent: false, agent: null };
 	return { harness, sessionId, subagent: agentId !== null || input.event === subagentStop, agent: agentType };
@@ -192,14 +187,15 @@ export function sessionRefOf(input: Input, harness: string, subagentStop: string
 
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
 export async function handleFamilyHook<T, D extends EventDeps<T>>(
-	input: Input,
+	input: CommandHookInput,
 	spec: EventSpec<T, D>,
 	deps: D,
 ): Promise<HookAnswer> {
 	const handler = spec.events[input.event];
 	// An event the dialect reads but this harness has no meaning for.
 	if (handler === undefined) return NOTHING;
-	return handler(input, sessionRefOf(input, spec.harness, spec.subagentStop), deps, spec);
+	const ref = spec.refOf?.(input) ?? sessionRefOf(input, spec.harness, spec.subagentStop);
+	return handler({ input, ref, deps, spec });
 }
 
 function viewOf<T>(spec: { view?(turn: T): FamilyTurn }, turn: T | null): FamilyTurn | null {
@@ -207,11 +203,12 @@ function viewOf<T>(spec: { view?(turn: T): FamilyTurn }, turn: T | null): Family
 	return spec.view ? spec.view(turn) : (turn as FamilyTurn);
 }
 
-const stop: Meaning = async (input, ref, deps, spec) => {
+const stop: Meaning = async (hook) => {
+	const { input, ref, deps, spec } = hook;
 	const how = spec.stop ?? {};
 	const limit = how.cap ? await how.cap.limit(deps) : undefined;
-	const { turn, unseen } = await (how.see?.(input, ref, deps) ?? seeTurn(input, ref, deps, spec, limit));
-	await how.before?.(input, ref, turn, deps);
+	const { turn, unseen } = await (how.see?.(hook) ?? seeTurn(hook, limit));
+	await how.before?.(hook, turn);
 	const seen = viewOf(spec, turn);
 	const lastText = how.lastText?.(input, seen);
 	const facts: IdleFacts & { interruptAt?: number | null } = {
@@ -229,13 +226,13 @@ const stop: Meaning = async (input, ref, deps, spec) => {
 	else if (wait !== null) facts.pendingInput = { kind: "wait", detail: wait };
 	if (how.cap && limit !== undefined) {
 		try {
-			const inRow = await how.cap.inRow(input, ref, turn, deps);
+			const inRow = await how.cap.inRow(hook, turn);
 			if (inRow !== null) facts.harnessCap = { harness: how.cap.harness, limit, inRow, lift: how.cap.lift };
 		} catch (error) {
 			facts.turnUnseen ??= `its continuations in a row cannot be counted in ${input.transcriptPath} (${messageOf(error)})`;
 		}
 	}
-	const driver = (await how.driver?.(input, ref, deps)) ?? null;
+	const driver = (await how.driver?.(hook)) ?? null;
 	if (driver !== null) facts.otherDriver = driver;
 	const end = { outcome: "end" as const, ...(seen ? endOf(seen, how.recordedBeforeHook) : {}) };
 	const { engine } = deps;
@@ -254,11 +251,8 @@ function endOf(turn: FamilyTurn, recordedBeforeHook: true | undefined) {
 }
 
 /** The current turn as the transcript shows it for a Stop, or why it cannot be seen (then no nudge follows). */
-export async function seeTurn<T>(
-	input: Input,
-	ref: SessionRef,
-	deps: EventDeps<T>,
-	spec: Pick<SpecFields<T, EventDeps<T>>, "unseenReason" | "unreadableReason">,
+export async function seeTurn<T, D extends EventDeps<T>>(
+	{ input, ref, deps, spec }: Hook<T, D>,
 	countUpTo?: number,
 ): Promise<Seen<T>> {
 	if (ref.subagent) return { turn: null, unseen: null };
@@ -283,10 +277,7 @@ export async function seeTurn<T>(
  * transcript exists.
  */
 export async function readTurnOf<T, D extends EventDeps<T>>(
-	input: Input,
-	ref: SessionRef,
-	deps: D,
-	spec: EventSpec<T, D>,
+	{ input, ref, deps, spec }: Hook<T, D>,
 	options: { missingIsNormal: boolean; inSubagents?: boolean },
 ): Promise<FamilyTurn | null> {
 	if (input.transcriptPath === null || (ref.subagent && !options.inSubagents)) return null;
@@ -306,14 +297,9 @@ export async function readTurnOf<T, D extends EventDeps<T>>(
  * when the state already holds an abort at least as recent, nor when the
  * state's turn began after it.
  */
-export async function noteInterrupt<T, D extends EventDeps<T>>(
-	input: Input,
-	ref: SessionRef,
-	deps: D,
-	spec: EventSpec<T, D>,
-): Promise<void> {
-	const turn = await readTurnOf(input, ref, deps, spec, { missingIsNormal: true });
-	if (turn?.interrupt) await deps.engine.interruptSeen(ref, turn.interrupt.at);
+export async function noteInterrupt<T, D extends EventDeps<T>>(hook: Hook<T, D>): Promise<void> {
+	const turn = await readTurnOf(hook, { missingIsNormal: true });
+	if (turn?.interrupt) await hook.deps.engine.interruptSeen(hook.ref, turn.interrupt.at);
 }
 
 /**
@@ -322,9 +308,7 @@ export async function noteInterrupt<T, D extends EventDeps<T>>(
  * when it cannot be read, which is recorded as `what`.
  */
 export async function readOwn<R>(
-	input: Input,
-	ref: SessionRef,
-	engine: Engine,
+	{ input, ref, deps }: Pick<Hook<unknown>, "input" | "ref" | "deps">,
 	what: string,
 	read: ((file: string) => Promise<R>) | undefined,
 	none: R,
@@ -333,7 +317,7 @@ export async function readOwn<R>(
 	try {
 		return await read(input.transcriptPath);
 	} catch (error) {
-		await engine.recordError(ref, what, error);
+		await deps.engine.recordError(ref, what, error);
 		return none;
 	}
 }
@@ -354,24 +338,26 @@ export async function noteWarnings(engine: Engine, ref: SessionRef, where: strin
 }
 
 /** Claude Code's StopFailure, which Qwen Code copied: `error`, `error_details` and the reply shown. */
-const failure: Meaning = async (input, ref, deps, spec) => {
+const failure: Meaning = async (hook) => {
+	const { input, ref, deps, spec } = hook;
 	const error = stringField(input, "error") ?? "unknown error";
 	const details = input.fields.error_details;
 	const shown = stringField(input, LAST_MESSAGE);
 	const all = [error, typeof details === "string" ? details : JSON.stringify(details ?? ""), shown ?? ""].join(" ");
-	const turn = await readTurnOf(input, ref, deps, spec, spec.failure ?? { missingIsNormal: false });
+	const turn = await readTurnOf(hook, spec.failure ?? { missingIsNormal: false });
 	const message = shown ? `${error} (${shown})` : error;
 	await modelCallFailed(deps.engine, ref, { all, message, ...(turn ? { spend: turn.spend } : {}) });
 	return NOTHING;
 };
 
-const sessionStart: Meaning = async (input, ref, deps, spec) => {
+const sessionStart: Meaning = async (hook) => {
+	const { input, ref, deps, spec } = hook;
 	const how = spec.sessionStart ?? { context: [] };
 	const source = stringField(input, "source");
 	if (source === "compact") {
 		if (how.compaction) await deps.engine.sessionEvent(ref, { type: "compaction" });
 	} else {
-		if (how.notesInterrupt) await noteInterrupt(input, ref, deps, spec);
+		if (how.notesInterrupt) await noteInterrupt(hook);
 		if (how.resetsBackground) await deps.engine.backgroundChanged(ref, 0);
 	}
 	const resumed = how.context.find((wanted) => wanted === source);
@@ -379,7 +365,7 @@ const sessionStart: Meaning = async (input, ref, deps, spec) => {
 	return (how.answer ?? sessionStartContext)(await deps.engine.resumeContext(ref, resumed));
 };
 
-const toolUsed: Meaning = async (input, ref, { engine }, spec) => {
+const toolUsed: Meaning = async ({ input, ref, deps: { engine }, spec }) => {
 	const tool = stringField(input, "tool_name");
 	const todo = spec.todoTool;
 	if (tool !== null && spec.editTools?.includes(tool)) await engine.activity(ref);
@@ -395,36 +381,30 @@ const toolUsed: Meaning = async (input, ref, { engine }, spec) => {
 	return NOTHING;
 };
 
-const idle: Meaning = async (_input, ref, deps) => {
-	await deps.engine.onIdle(ref, {});
-	return NOTHING;
-};
-
-const prompt: Meaning = async (input, ref, deps, spec) => {
-	const provenance = spec.provenance ? await spec.provenance(input, ref, deps) : "user";
-	if (provenance !== null) await deps.engine.turnStarted(ref, provenance);
-	return NOTHING;
-};
-
-const compaction: Meaning = async (_input, ref, deps) => {
-	await deps.engine.sessionEvent(ref, { type: "compaction" });
-	return NOTHING;
-};
-
 /** The family's meanings, for a spec's `events` table. */
 export const on = {
 	/** The turn ends and the agent is idle: the engine decides whether to continue it. */
 	stop,
 	/** A subagent is idle: asked of the engine as a subagent, which is never continued. */
-	idle,
+	idle: (async ({ ref, deps }) => {
+		await deps.engine.onIdle(ref, {});
+		return NOTHING;
+	}) satisfies Meaning,
 	/** A prompt starts a turn, whose provenance the spec says. */
-	prompt,
+	prompt: (async (hook) => {
+		const provenance = hook.spec.provenance ? await hook.spec.provenance(hook) : "user";
+		if (provenance !== null) await hook.deps.engine.turnStarted(hook.ref, provenance);
+		return NOTHING;
+	}) satisfies Meaning,
 	/** A tool was used: the todo tool's list, a file edit. */
 	toolUsed,
 	sessionStart,
 	/** The turn ended on a failed model call. */
 	failure,
-	compaction,
+	compaction: (async ({ ref, deps }) => {
+		await deps.engine.sessionEvent(ref, { type: "compaction" });
+		return NOTHING;
+	}) satisfies Meaning,
 	/** Answered with nothing (an event an older install still registers). */
 	nothing: (async () => NOTHING) satisfies Meaning,
 };

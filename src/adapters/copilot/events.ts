@@ -37,6 +37,7 @@
 import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
 import {
 	type EventSpec,
+	type Hook,
 	handleFamilyHook,
 	modelCallFailed,
 	noteWarnings,
@@ -46,7 +47,7 @@ import {
 } from "../command-hook/events.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
@@ -75,23 +76,18 @@ export interface HookDeps {
 }
 
 type Input = CommandHookInput;
+type Call = Hook<TurnReading, HookDeps>;
 
 /**
- * The engine's inject as agentStop's output: a block carries the nudge, and
- * printing it is the delivery; anything else lets the agent stop.
+ * The engine's inject as agentStop's output: a block carries the nudge,
+ * reported delivered once printed; anything else lets the agent stop.
  */
 export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
-	if (result.kind !== "inject") return NOTHING;
-	const { key, text } = result;
-	return {
-		output: { decision: "block", reason: text },
-		written: () => engine.delivered(ref, key),
-		failed: (why) => engine.deliveryFailed(ref, key, why),
-	};
+	return result.kind === "inject" ? blockAnswer(result, ref, engine) : NOTHING;
 }
 
 /** Who sent a prompt: Copilot echoing a block or running autopilot (`system`), the user, or boulder (no turn). */
-async function provenanceOf(input: Input, ref: SessionRef, deps: HookDeps) {
+async function provenanceOf({ input, ref, deps }: Call) {
 	const prompt = stringField(input, "prompt") ?? "";
 	if (ref.subagent || isBoulderPrompt(prompt)) return null;
 	// Autopilot's own continuation: Copilot's prompt, not the user's (no new episode).
@@ -130,7 +126,7 @@ async function blockedWith(input: Input, file: string, prompt: string, deps: Hoo
 }
 
 /** Reads the session database's todo list into the engine; a database that cannot be read is logged and left. */
-async function noteTodos(input: Input, ref: SessionRef, deps: HookDeps): Promise<void> {
+async function noteTodos({ input, ref, deps }: Call): Promise<void> {
 	if (input.transcriptPath === null) return;
 	const database = sessionDbOf(input.transcriptPath);
 	try {
@@ -144,7 +140,7 @@ async function noteTodos(input: Input, ref: SessionRef, deps: HookDeps): Promise
 }
 
 /** The current turn as the event log shows it once Copilot has written this agentStop's own line, or why it cannot be seen. */
-async function seeOwnTurn(input: Input, _ref: SessionRef, deps: HookDeps): Promise<Seen<TurnReading>> {
+async function seeOwnTurn({ input, deps }: Call): Promise<Seen<TurnReading>> {
 	const file = input.transcriptPath;
 	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
 	const own = ownRecordOf(input);
@@ -179,10 +175,9 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 	events: {
 		sessionStart: on.sessionStart,
 		userPromptSubmitted: on.prompt,
-		agentStop: (input, ref, deps, spec) =>
-			ref.subagent ? on.idle(input, ref, deps, spec) : on.stop(input, ref, deps, spec),
+		agentStop: (hook) => (hook.ref.subagent ? on.idle(hook) : on.stop(hook)),
 		subagentStop: on.idle,
-		errorOccurred: async (input, ref, deps) => {
+		errorOccurred: async ({ input, ref, deps }) => {
 			if (ref.subagent || input.fields.recoverable === true || stringField(input, "errorContext") !== "model_call") {
 				return NOTHING;
 			}
@@ -191,7 +186,7 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 			return NOTHING;
 		},
 		preCompact: on.compaction,
-		sessionEnd: async (input, ref, deps) => {
+		sessionEnd: async ({ input, ref, deps }) => {
 			if (stringField(input, "reason") === "abort") await deps.engine.sessionEvent(ref, { type: "abort" });
 			return NOTHING;
 		},
@@ -207,18 +202,18 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 	},
 	stop: {
 		see: seeOwnTurn,
-		before: (input, ref, _turn, deps) => noteTodos(input, ref, deps),
+		before: noteTodos,
 		lastText: (_input, turn) => turn?.lastAssistantText ?? null,
 		cap: {
 			harness: "Copilot CLI",
 			lift: null,
 			limit: () => COPILOT_BLOCK_CAP + 1,
-			inRow: (input, ref, _turn, deps) =>
+			inRow: ({ input, ref, deps }) =>
 				input.transcriptPath === null || ref.subagent ? null : deps.readBlockChain(input.transcriptPath),
 		},
-		driver: async (input, ref, deps) => {
+		driver: async (hook) => {
 			const what = "reading Copilot's autopilot mode from the event log";
-			return (await readOwn(input, ref, deps.engine, what, deps.readAutopilot, false)) ? AUTOPILOT_DRIVER : null;
+			return (await readOwn(hook, what, hook.deps.readAutopilot, false)) ? AUTOPILOT_DRIVER : null;
 		},
 		deliverNow: false,
 		answer: answerFor,

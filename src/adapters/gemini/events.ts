@@ -82,7 +82,7 @@ export const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	subagentStop: null,
 	unseenReason: unfinishedReason,
 	unreadableReason,
-	provenance: (input) => provenanceOf(textField(input, "prompt") ?? ""),
+	provenance: ({ input }) => provenanceOf(textField(input, "prompt") ?? ""),
 	todoTool: {
 		name: TODO_TOOL,
 		list: (toolInput) => normalizeGeminiTodos(toolInput),
@@ -91,7 +91,7 @@ export const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	sessionStart: { context: ["resume"] },
 	stop: {
 		// Its warnings were recorded when AfterTool heard the same call.
-		before: async (_input, ref, turn, deps) => {
+		before: async ({ ref, deps }, turn) => {
 			if (turn && turn.todoInput !== null)
 				await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
 		},

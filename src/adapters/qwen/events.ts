@@ -83,7 +83,7 @@ export const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
 	unseenReason,
 	unreadableReason,
 	view: (turn) => ({ ...turn, startMarker: turn.endMarker }),
-	provenance: (input) => promptProvenance(input.fields),
+	provenance: ({ input }) => promptProvenance(input.fields),
 	todoTool: { name: TODO_TOOL, list: todoWriteList },
 	sessionStart: { context: ["resume", "compact"], resetsBackground: true },
 	stop: {
@@ -94,17 +94,10 @@ export const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
 			harness: "Qwen Code",
 			lift: CAP_LIFT,
 			limit: (deps) => deps.cap(),
-			inRow: (_input, _ref, turn) => turn?.continuations ?? null,
+			inRow: (_hook, turn) => turn?.continuations ?? null,
 		},
-		driver: async (input, ref, deps) => {
-			const goal = await readOwn(
-				input,
-				ref,
-				deps.engine,
-				"reading Qwen Code's goal from the transcript",
-				deps.readGoal,
-				null,
-			);
+		driver: async (hook) => {
+			const goal = await readOwn(hook, "reading Qwen Code's goal from the transcript", hook.deps.readGoal, null);
 			return goal === null ? null : qwenGoalDriverName(goal);
 		},
 	},
