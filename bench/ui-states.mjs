@@ -15,6 +15,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
+/** Where Claude Code would keep the rolling session's transcript: shown on its card to copy, never read. */
+export const TRANSCRIPT = "/home/jo/.claude/projects/-home-jo-src-parser/ses-rolling.jsonl";
+
 const PLAN =
 	"---\nverify: npm test\n---\n# Ship the parser\n\n- [x] Read the spec\n- [x] Write the failing tests\n- [x] Make them pass\n- [ ] Handle empty input\n  - [ ] returns an empty list\n  - [x] never throws\n- [ ] Document it\n";
 
@@ -157,6 +160,7 @@ export async function buildEveryState(options) {
 	await scope(parser.store, "claude-code", "ses-rolling", {
 		episode: episode(4, 1_800_000),
 		lastDecision: decision("inject", "continue", now - 2 * minute),
+		observed: { transcriptPath: TRANSCRIPT },
 	});
 	await scope(parser.store, "claude-code", "ses-stuck", {
 		episode: episode(6, 900_000, 3),

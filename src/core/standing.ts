@@ -41,3 +41,66 @@ export function sessionStanding({ state, unreadable, worktreeStopped }: Standing
 	if (last.reason.startsWith("budget-") || last.reason === "stagnation" || last.reason === "harness-cap") return "held";
 	return "idle";
 }
+
+/** Every standing, in the order the header and `boulder status --all --json` name them. */
+export const STANDING_ORDER: readonly Standing[] = [
+	"rolling",
+	"waiting",
+	"verify-failed",
+	"held",
+	"problem",
+	"off",
+	"done",
+	"idle",
+];
+
+/** The states a person resolves: their cards come first and make the "needs me" list. */
+export const NEEDS_PERSON: ReadonlySet<Standing> = new Set(["problem", "waiting", "verify-failed", "held"]);
+
+/** One worktree as the counts see it: how many problems its card shows, its switch, and each session's standing. */
+export interface WorktreeStandings {
+	/** Its own (state, config, decision log), its works' plans' and its sessions' state files'. */
+	problems: number;
+	stopped: boolean;
+	vanished: boolean;
+	sessions: readonly Standing[];
+}
+
+/**
+ * The dashboard's header and `boulder status --all --json`'s `counts`: every
+ * session in exactly one standing, and the worktrees by what they need.
+ */
+export interface StandingCounts {
+	worktrees: number;
+	/** Worktrees with at least one problem. */
+	withProblem: number;
+	/** Worktrees turned off as a whole (`boulder stop`), vanished ones aside. */
+	stopped: number;
+	/** Worktrees in the index whose folder is gone. */
+	vanished: number;
+	/** Worktrees with something for a person to do: a problem, or a session waiting, failed or held. */
+	needYou: number;
+	sessions: number;
+	standing: Record<Standing, number>;
+}
+
+export function countStandings(worktrees: readonly WorktreeStandings[]): StandingCounts {
+	const standing = Object.fromEntries(STANDING_ORDER.map((entry) => [entry, 0])) as Record<Standing, number>;
+	let sessions = 0;
+	let withProblem = 0;
+	let stopped = 0;
+	let vanished = 0;
+	let needYou = 0;
+	for (const worktree of worktrees) {
+		if (worktree.vanished) {
+			vanished++;
+			continue;
+		}
+		for (const session of worktree.sessions) standing[session]++;
+		sessions += worktree.sessions.length;
+		if (worktree.problems > 0) withProblem++;
+		if (worktree.stopped) stopped++;
+		if (worktree.problems > 0 || worktree.sessions.some((session) => NEEDS_PERSON.has(session))) needYou++;
+	}
+	return { worktrees: worktrees.length, withProblem, stopped, vanished, needYou, sessions, standing };
+}

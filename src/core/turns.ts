@@ -147,6 +147,12 @@ export const ContinuationState = z.object({
 		pendingInput: z.nullable(
 			z.object({ kind: z.enum(["question", "permission", "wait"]), detail: z.optional(z.string()) }),
 		),
+		/**
+		 * Where the harness keeps the session's transcript, when its events say
+		 * (Claude Code's `transcript_path`): shown to copy, never read or served
+		 * by a face. Optional, so a file written before it reads as it is.
+		 */
+		transcriptPath: z.optional(z.string()),
 	}),
 });
 export type ContinuationState = z.infer<typeof ContinuationState>;

@@ -16,6 +16,8 @@ export interface SessionRef {
 	/** A subagent or child session: owns no continuation. */
 	subagent?: boolean;
 	agent?: string | null;
+	/** Where the harness keeps this session's transcript, when its event says: kept on the session's state to show. */
+	transcriptPath?: string | null;
 }
 
 export interface IdleFacts {

@@ -599,6 +599,7 @@ function stateOf(current: Read<ContinuationState>, now: number): ContinuationSta
 function observe(state: ContinuationState, ref: SessionRef): ContinuationState {
 	const observed = { ...state.observed, harness: ref.harness, sessionId: ref.sessionId };
 	if (ref.agent) observed.agent = ref.agent;
+	if (ref.transcriptPath) observed.transcriptPath = ref.transcriptPath;
 	return { ...state, observed };
 }
 

@@ -6,7 +6,8 @@
  *
  * It must stay fast across many worktrees: each worktree costs one works-file
  * read, one bounded read of the decision log's newest lines, one read per
- * session of a live work, and per plan a stat, plus a read and a parse only
+ * scope state (each session's standing, `core/standing.ts`, is counted the
+ * way the dashboard's header counts it), and per plan a stat, plus a read and a parse only
  * when the plan changed since the worktree's plan-summary cache was written
  * (`state/plan-summaries.ts`). Worktrees are read a few at a time.
  */
@@ -19,10 +20,18 @@ import { parsePlan } from "../core/plan-parser.js";
 import { type PlanProgress, type PlanSummary, summarizePlan } from "../core/plan-summary.js";
 import type { ForeignWork } from "../core/policy.js";
 import { scopeKey, sessionOfScopeKey } from "../core/scope-key.js";
+import {
+	countStandings,
+	type Standing,
+	type StandingCounts,
+	sessionStanding,
+	type WorktreeStandings,
+} from "../core/standing.js";
 import { canonicalText, countTodos, nextOpenTodos, type Todo } from "../core/todos.js";
+import type { ContinuationState } from "../core/turns.js";
 import { FileStore } from "../state/file-store.js";
 import type { PlanSummaries } from "../state/plan-summaries.js";
-import type { StateProblem, Store } from "../state/store.js";
+import type { Read, StateProblem, Store } from "../state/store.js";
 import type { Work, WorkStatus, WorkVerification } from "../state/works.js";
 import { readWorktreeList, type WorktreeIndexOptions } from "../state/worktree-index.js";
 import { loadConfig } from "./config-loader.js";
@@ -35,6 +44,7 @@ import { findProject, projectStore } from "./worktree.js";
 export const DECISIONS_SCANNED = 500;
 
 export type { PlanProgress } from "../core/plan-summary.js";
+export type { Standing, StandingCounts } from "../core/standing.js";
 
 export interface SessionStatus {
 	harness: string;
@@ -113,6 +123,33 @@ export interface WorktreeStatusView {
 	problem: string | null;
 	/** Why the worktree's effective config is invalid: nothing is continued there until it is fixed. */
 	configProblem: string | null;
+	/**
+	 * Every session with a state file here (bound to a work, rolling its own
+	 * list, or neither), where it stands (`core/standing.ts`): one each, the
+	 * dashboard's session cards. Absent from a status written before it.
+	 */
+	standings?: SessionStanding[];
+	/**
+	 * The problems the dashboard's card shows: the worktree's own (its state,
+	 * its config, unreadable decision-log lines), each live work whose plan
+	 * cannot be read (a finished work's plan is often removed once done), each
+	 * session whose state file cannot be.
+	 */
+	problemCount?: number;
+	/** Decision-log lines read for this status that could not be parsed. */
+	skippedLines?: number;
+}
+
+/** One session's standing, as `standings` lists it. */
+export interface SessionStanding {
+	scope: string;
+	harness: string | null;
+	sessionId: string | null;
+	standing: Standing;
+	/** Why its state file cannot be read (standing `problem`); null otherwise. */
+	problem: string | null;
+	/** Where the harness keeps the session's transcript, when its events said. */
+	transcriptPath?: string | null;
 }
 
 export interface StatusAll {
@@ -121,6 +158,8 @@ export interface StatusAll {
 	vanished: string[];
 	/** Why no worktree is known: the index could not be read (and where it went). */
 	indexProblem: string | null;
+	/** The dashboard header's counts, from the same function: every session in exactly one standing. */
+	counts: StandingCounts;
 }
 
 export interface StatusOptions {
@@ -153,14 +192,19 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	};
 	// A read command never changes state: a bad works file is reported where it is, not moved aside.
 	const works = await (store.peekWorks ? store.peekWorks() : store.readWorks());
-	if (works.kind === "unreadable") return { ...view, problem: unreadableWorks(works.problem) };
+	const scopeReads = await readScopes(store);
+	if (works.kind === "unreadable") {
+		const problem = unreadableWorks(works.problem);
+		return withStandings({ ...view, problem }, scopeReads, 0);
+	}
 	const file = works.kind === "ok" ? works.value : null;
-	const lists = await listSessions(store, file ? Object.values(file.works) : []);
+	const lists = listSessions(scopeReads, file ? Object.values(file.works) : []);
 	// Newest first, reading stops once every work and list session has its last decision: older lines are never parsed.
 	const unseen = new Set(file ? Object.keys(file.works) : []);
 	const unseenSessions = new Set(lists.map((list) => sessionKey(list.harness, list.sessionId)));
 	let newest = false;
-	const decisions = await store.readDecisions({
+	const read = store instanceof FileStore ? store.readDecisionLog.bind(store) : decisionsOnly(store);
+	const { records: decisions, skipped } = await read({
 		limit: DECISIONS_SCANNED,
 		enough: (record) => {
 			if (standing(record)) newest = true;
@@ -172,12 +216,12 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 		},
 	});
 	const sessions = withLastDecisions(lists, decisions);
-	if (!file) return { ...view, lastDecision: lastOf(decisions), sessions };
+	if (!file) return withStandings({ ...view, lastDecision: lastOf(decisions), sessions }, scopeReads, skipped);
 	const lastByWork = new Map<string, DecisionRecord>();
 	for (const record of decisions) if (record.work && standing(record)) lastByWork.set(record.work, record);
 	const plans = options.plans ?? filePlans;
 	const summaries = await openSummaries(store, plans);
-	const scopes = await keptScopes(store, Object.values(file.works));
+	const scopes = scopeReads ? new Set(scopeReads.keys()) : null;
 	const live = Object.values(file.works).some((work) => work.status === "active" || work.status === "paused");
 	const trust = live ? await store.readTrust() : null;
 	const rows = await Promise.all(
@@ -187,6 +231,7 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 				plans,
 				summaries,
 				scopes,
+				scopeReads,
 				active: file.activeWorkId === work.id,
 				lastDecision: lastByWork.get(work.id) ?? null,
 				trust,
@@ -195,7 +240,88 @@ export async function readWorktreeStatus(store: Store, options: StatusOptions): 
 	);
 	await keepSummaries(store, summaries);
 	rows.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.startedAt - a.startedAt);
-	return { ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions), sessions };
+	return withStandings(
+		{ ...view, stopped: file.stopped, works: rows, lastDecision: lastOf(decisions), sessions },
+		scopeReads,
+		skipped,
+	);
+}
+
+/** Every scope's state as read, by key; null when the store cannot list its scopes. */
+type ScopeReads = ReadonlyMap<string, Read<ContinuationState>> | null;
+
+async function readScopes(store: Store): Promise<ScopeReads> {
+	if (!store.scopeKeys) return null;
+	const keys = [...(await store.scopeKeys())].sort();
+	const reads = await Promise.all(keys.map(async (key) => [key, await readScope(store, key)] as const));
+	return new Map(reads);
+}
+
+/** A scope that cannot even be opened is unreadable, as the dashboard counts it (`engine/fleet-worktree.ts`). */
+async function readScope(store: Store, key: string): Promise<Read<ContinuationState>> {
+	try {
+		return await store.readScope(key);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { kind: "unreadable", problem: { file: key, movedTo: null, reason, at: 0 } };
+	}
+}
+
+function decisionsOnly(store: Store) {
+	return async (query: Parameters<Store["readDecisions"]>[0]) => ({
+		records: await store.readDecisions(query),
+		skipped: 0,
+	});
+}
+
+/**
+ * The view with each session's standing and the count of the problems its
+ * card shows, decided as the dashboard decides them (`core/standing.ts`).
+ */
+function withStandings(view: WorktreeStatusView, scopeReads: ScopeReads, skipped: number): WorktreeStatusView {
+	const standings: SessionStanding[] = [];
+	for (const [scope, read] of scopeReads ?? []) {
+		const state = read.kind === "ok" ? read.value : null;
+		const decoded = sessionOfScopeKey(scope);
+		standings.push({
+			scope,
+			harness: state?.observed.harness ?? decoded?.harness ?? null,
+			sessionId: state?.observed.sessionId ?? decoded?.sessionId ?? null,
+			standing: sessionStanding({
+				state,
+				unreadable: read.kind === "unreadable",
+				worktreeStopped: view.stopped !== null,
+			}),
+			problem: read.kind === "unreadable" ? read.problem.reason : null,
+			transcriptPath: state?.observed.transcriptPath ?? null,
+		});
+	}
+	const problemCount =
+		(view.problem ? 1 : 0) +
+		(view.configProblem ? 1 : 0) +
+		(skipped > 0 ? 1 : 0) +
+		view.works.filter((work) => (work.status === "active" || work.status === "paused") && work.planProblem !== null)
+			.length +
+		standings.filter((entry) => entry.standing === "problem").length;
+	return { ...view, standings, problemCount, skippedLines: skipped };
+}
+
+/** The worktree as the counts see it. */
+export function worktreeStandings(view: WorktreeStatusView): WorktreeStandings {
+	return {
+		problems: view.problemCount ?? 0,
+		stopped: view.stopped !== null,
+		vanished: false,
+		sessions: (view.standings ?? []).map((entry) => entry.standing),
+	};
+}
+
+/** The counts of a status: its worktrees, and those of the index whose folder is gone. */
+export function statusCounts(worktrees: readonly WorktreeStatusView[], vanished: readonly string[]): StandingCounts {
+	return countStandings([
+		...worktrees.map(worktreeStandings),
+		...vanished.map(() => ({ problems: 0, stopped: false, vanished: true, sessions: [] })),
+	]);
 }
 
 function sessionKey(harness: string, sessionId: string): string {
@@ -207,18 +333,17 @@ function sessionKey(harness: string, sessionId: string): string {
  * every session scope with a list, unless the session is bound to a live
  * work (it rolls the plan, and shows under it).
  */
-async function listSessions(store: Store, works: readonly Work[]): Promise<ListSessionStatus[]> {
-	if (!store.scopeKeys) return [];
+function listSessions(scopeReads: ScopeReads, works: readonly Work[]): ListSessionStatus[] {
+	if (!scopeReads) return [];
 	const bound = new Set(
 		works
 			.filter((work) => work.status === "active" || work.status === "paused")
 			.flatMap((work) => work.sessions.map((session) => sessionKey(session.harness, session.sessionId))),
 	);
 	const found: ListSessionStatus[] = [];
-	for (const key of [...(await store.scopeKeys())].sort()) {
+	for (const [key, read] of scopeReads) {
 		const decoded = sessionOfScopeKey(key);
 		if (!decoded) continue;
-		const read = await store.readScope(key);
 		if (read.kind !== "ok") continue;
 		const state = read.value;
 		const todos = state.todos ?? [];
@@ -286,10 +411,17 @@ export async function readStatusAll(
 				sessions: [],
 				problem: error instanceof Error ? error.message : String(error),
 				configProblem: null,
+				standings: [],
+				problemCount: 1,
 			};
 		}
 	});
-	return { worktrees, vanished, indexProblem: problem ? indexProblemText(problem) : null };
+	return {
+		worktrees,
+		vanished,
+		indexProblem: problem ? indexProblemText(problem) : null,
+		counts: statusCounts(worktrees, vanished),
+	};
 }
 
 export function indexProblemText(problem: StateProblem): string {
@@ -307,6 +439,7 @@ async function workStatus(
 		plans: PlanSource;
 		summaries: SummaryCache | null;
 		scopes: ReadonlySet<string> | null;
+		scopeReads: ScopeReads;
 		active: boolean;
 		lastDecision: DecisionRecord | null;
 		/** The trust record, read once for the worktree's live works; null when none is live. */
@@ -320,7 +453,7 @@ async function workStatus(
 			harness: session.harness,
 			sessionId: session.sessionId,
 			how: session.how,
-			stoppedBy: live ? await sessionStoppedBy(store, context.scopes, session) : null,
+			stoppedBy: live ? await sessionStoppedBy(store, context.scopes, session, context.scopeReads) : null,
 		})),
 	);
 	return {
@@ -423,26 +556,15 @@ export function elapsedOf(work: Work, now: number): number {
 		: (work.elapsedMs ?? Math.max(0, (work.endedAt ?? now) - work.startedAt));
 }
 
-/**
- * The scopes that have a state, when the store can list them and a live work
- * has sessions: one listing instead of a read that finds nothing for each
- * session that never got that far.
- */
-async function keptScopes(store: Store, works: readonly Work[]): Promise<ReadonlySet<string> | null> {
-	const asked = works.some(
-		(work) => (work.status === "active" || work.status === "paused") && work.sessions.length > 0,
-	);
-	return asked && store.scopeKeys ? store.scopeKeys() : null;
-}
-
 async function sessionStoppedBy(
 	store: Store,
 	scopes: ReadonlySet<string> | null,
 	session: { harness: string; sessionId: string },
+	scopeReads: ScopeReads,
 ): Promise<string | null> {
 	const key = scopeKey({ kind: "session", harness: session.harness, sessionId: session.sessionId });
 	if (key === null || (scopes && !scopes.has(key))) return null;
-	const read = await store.readScope(key);
+	const read = scopeReads?.get(key) ?? (await store.readScope(key));
 	return read.kind === "ok" ? (read.value.disabled?.by ?? null) : null;
 }
 

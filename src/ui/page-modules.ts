@@ -13,4 +13,5 @@ export const PAGE_MODULES: readonly string[] = [
 	"ui/client/counts.js",
 	"ui/client/format-count.js",
 	"present/format-time.js",
+	"core/standing.js",
 ];

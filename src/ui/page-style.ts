@@ -39,7 +39,7 @@ h3 { font-size: 14px; margin: 0; }
 :focus-visible { outline: 2px solid var(--focus); outline-offset: 2px; }
 .top { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 20px; padding: 12px 20px; border-bottom: 1px solid var(--line); background: var(--panel); position: sticky; top: 0; z-index: 5; }
 .summary { margin: 0; flex: 1; }
-.connection { margin: 0; display: flex; align-items: center; gap: 6px; }
+.connection { margin: 0; display: flex; align-items: center; gap: 6px; min-width: 24ch; }
 .connection .dot { width: 9px; height: 9px; border-radius: 50%; background: var(--idle); }
 .connection[data-state="live"] .dot { background: var(--go); }
 .connection[data-state="snapshot"] .dot { background: var(--skip); }
@@ -112,6 +112,7 @@ button[aria-pressed="true"] { background: var(--skip-bg); color: var(--skip); bo
 .work:first-of-type, .session:first-of-type { border-top: 0; }
 .row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
 .row .name { font-weight: 600; overflow-wrap: anywhere; }
+.transcript .path { flex: 1 1 12ch; }
 .grow { flex: 1; min-width: 0; }
 .bar { display: inline-block; position: relative; height: 10px; border-radius: 5px; background: var(--bar); overflow: hidden; min-width: 120px; flex: 1; max-width: 260px; }
 .bar-fill { position: absolute; inset: 0; width: 100%; height: 100%; display: block; }

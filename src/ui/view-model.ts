@@ -68,7 +68,8 @@ export function worktreeView(data: FleetWorktreeData, now: number): WorktreeView
 	const works = data.works.map((work) => workView(work, data, now));
 	const names = new Map(works.map((work) => [work.id, work.name]));
 	const sessions = data.sessions.map((session) => sessionView(session, data, names, now));
-	const planProblems = works.filter((work) => work.planProblem !== null);
+	// A finished work's plan is often removed once done: only a live work's plan is a problem to fix.
+	const planProblems = works.filter((work) => isLive(work.status) && work.planProblem !== null);
 	const sessionProblems = sessions.filter((session) => session.problem !== null);
 	const shown = !data.vanished;
 	const needs: NeedView[] = shown
@@ -199,6 +200,7 @@ function sessionView(
 		episodeStartedAt: episode?.startedAt ?? null,
 		stagnation: episode && config ? { count: episode.stagnation, limit: config.stagnationLimit } : null,
 		waiting,
+		transcriptPath: state?.observed.transcriptPath ?? null,
 		last,
 		lastActive: lastActive(session),
 		list: session.work ? null : ownList(state?.todos ?? null),
@@ -390,6 +392,10 @@ export function timelineEntry(record: DecisionRecord, now: number): TimelineEntr
 		text: said.text,
 		tone: said.tone,
 	};
+}
+
+function isLive(status: WorkView["status"]): boolean {
+	return status === "active" || status === "paused";
 }
 
 function joinPath(root: string, file: string): string {

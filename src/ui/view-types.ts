@@ -147,6 +147,8 @@ export interface SessionView {
 	stagnation: { count: number; limit: number } | null;
 	/** Why it waits for the user, in words; null when it does not. */
 	waiting: string | null;
+	/** Where the harness keeps the session's transcript, when it said: shown to copy, never served. */
+	transcriptPath: string | null;
 	last: TimelineEntry | null;
 	lastActive: number;
 	/** The session's own todo list when it rolls no work: its progress, next item and items. */

@@ -6,7 +6,7 @@
  * the first screen is there without scripts; a state file that breaks while
  * the server runs shows up; 390 px is usable and axe finds nothing serious.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain module of the bench, built against dist/
-import { buildEveryState } from "../../bench/ui-states.mjs";
+import { buildEveryState, TRANSCRIPT } from "../../bench/ui-states.mjs";
+import { runBoulder } from "../e2e/support/boulder-cli.js";
 import { type Browser, launchBrowser, type RunningUi, startUi } from "../e2e/support/ui-browser.js";
 
 const LIVE = { timeout: 15_000 };
@@ -29,6 +30,7 @@ interface Fixture {
 }
 
 let root: string;
+let env: NodeJS.ProcessEnv;
 let fixture: Fixture;
 let ui: RunningUi;
 let browser: Browser;
@@ -37,7 +39,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
 	root = await mkdtemp(join(tmpdir(), "boulder-ui-states-"));
-	const env = {
+	env = {
 		PATH: process.env.PATH,
 		HOME: join(root, "home"),
 		BOULDER_STATE_HOME: join(root, "state"),
@@ -65,6 +67,48 @@ async function count(key: string): Promise<number> {
 
 const STANDINGS = ["rolling", "waiting", "verify-failed", "held", "problem", "off", "done", "idle"] as const;
 
+/** The header's counts as the page shows them, in the shape of `boulder status --all --json`'s `counts`. */
+async function headerCounts(): Promise<Record<string, unknown>> {
+	const shown = Object.fromEntries(
+		await page
+			.locator("#summary li[data-count]")
+			.evaluateAll((items) =>
+				items.map((li) => [li.getAttribute("data-count"), Number(li.querySelector("strong")?.textContent)]),
+			),
+	) as Record<string, number>;
+	return {
+		worktrees: shown.worktrees,
+		withProblem: shown["with-problem"],
+		stopped: shown.stopped,
+		vanished: shown.vanished ?? 0,
+		needYou: shown["need-you"],
+		sessions: shown.sessions,
+		standing: Object.fromEntries(STANDINGS.map((standing) => [standing, shown[standing]])),
+	};
+}
+
+/** `boulder status --all --json`, run as a person would, beside the page. */
+async function statusJson(): Promise<{
+	counts: Record<string, unknown>;
+	worktrees: { worktree: string; standings: { scope: string; standing: string }[] }[];
+}> {
+	const run = await runBoulder(["status", "--all", "--json"], { cwd: root, env });
+	expect(run.stderr).toBe("");
+	return JSON.parse(run.stdout);
+}
+
+/** The page's session cards, one `scope standing` each, and the same from the status. */
+async function cardsAndStandings(): Promise<{ cards: string[]; listed: string[] }> {
+	const cards = await page
+		.locator("#worktrees .session")
+		.evaluateAll((sessions) =>
+			sessions.map((s) => `${s.getAttribute("data-scope")} ${s.getAttribute("data-standing")}`),
+		);
+	const status = await statusJson();
+	const listed = status.worktrees.flatMap((w) => w.standings.map((entry) => `${entry.scope} ${entry.standing}`));
+	return { cards: cards.sort(), listed: listed.sort() };
+}
+
 describe("the header is the truth", () => {
 	it("counts every session card in exactly one state, and the worktrees with a problem", async () => {
 		const expected = { rolling: 2, waiting: 1, "verify-failed": 1, held: 2, problem: 0, off: 1, done: 1, idle: 0 };
@@ -82,6 +126,13 @@ describe("the header is the truth", () => {
 		// A held session is held on its worktree's badge, never `on`.
 		const parser = page.getByRole("article", { name: "Worktree parser" });
 		expect(await parser.locator(".card-head .badge").textContent()).not.toBe("on");
+	});
+
+	it("says what `boulder status --all --json` says: the same counts, and each card's standing once", async () => {
+		expect(await headerCounts()).toEqual((await statusJson()).counts);
+		const { cards, listed } = await cardsAndStandings();
+		expect(cards.length).toBe(8);
+		expect(listed).toEqual(cards);
 	});
 
 	it("never shows a failed verify as a green `continued`", async () => {
@@ -188,6 +239,25 @@ describe("every item visible", () => {
 	});
 });
 
+describe("the transcript path", () => {
+	it("shows where the harness keeps a session's transcript, to copy, and never serves or links it", async () => {
+		const rolling = page.locator('.session[data-scope*="ses-rolling"]');
+		const path = rolling.getByRole("button", { name: /^transcript of / });
+		expect(await path.getAttribute("data-copy")).toBe(TRANSCRIPT);
+		expect(await path.getAttribute("title")).toBe(TRANSCRIPT);
+		expect(await page.locator('[href*="ses-rolling.jsonl"], [src*="ses-rolling.jsonl"]').count()).toBe(0);
+		// Only the page's own modules are served: the path, however asked, is not a file the dashboard gives.
+		const asked = [TRANSCRIPT, `/assets${TRANSCRIPT}`, `/assets/..${TRANSCRIPT}`];
+		const statuses = await page.evaluate(
+			(paths: string[]) => Promise.all(paths.map(async (p) => (await fetch(p, { credentials: "same-origin" })).status)),
+			asked,
+		);
+		expect(statuses).toEqual([404, 404, 404]);
+		// Sessions whose harness said nothing show no transcript line.
+		expect(await page.locator(".session .transcript").count()).toBe(1);
+	});
+});
+
 describe("the first screen without scripts", () => {
 	it("is drawn by the server: counts, the needs list and the cards, not `connecting…`", async () => {
 		const bare = await launchBrowser([], { javaScriptEnabled: false });
@@ -221,6 +291,10 @@ describe("live problems", () => {
 			.toBe(1);
 		expect(await count("problem")).toBe(before + 1);
 		expect(await count("with-problem")).toBe(2);
+		// The CLI counts the unreadable state file as the page does.
+		expect(await headerCounts()).toEqual((await statusJson()).counts);
+		const { cards, listed } = await cardsAndStandings();
+		expect(listed).toEqual(cards);
 	});
 });
 
@@ -264,6 +338,78 @@ describe("narrow screens and accessibility", () => {
 			expect(violations).toEqual([]);
 		});
 	}
+
+	it("keeps the cards the server drew when the live stream connects and through the first live update: focus, scroll, identity", async () => {
+		const fresh = await browser.context.newPage();
+		fresh.on("pageerror", (error) => pageErrors.push(error.message));
+		try {
+			await fresh.setViewportSize({ width: 1000, height: 500 });
+			// The page's script is held back until the server's first screen is marked, focused and scrolled.
+			let release: () => void = () => {};
+			const held = new Promise<void>((resolve) => {
+				release = resolve;
+			});
+			await fresh.route("**/assets/ui/client/app.js", async (route) => {
+				await held;
+				await route.continue();
+			});
+			await fresh.goto(ui.url, { waitUntil: "commit" });
+			await fresh.locator("#worktrees > article").first().waitFor();
+			const parserCopy = fresh
+				.getByRole("article", { name: "Worktree parser" })
+				.getByRole("button", { name: /^plan of Ship the parser/ });
+			await parserCopy.focus();
+			const scrolled = await fresh.evaluate(() => {
+				for (const element of document.querySelectorAll("#worktrees > article, #timeline-list > li, #summary > ul")) {
+					(element as HTMLElement & { drawnBy?: string }).drawnBy = "server";
+				}
+				window.scrollTo(0, 300);
+				return window.scrollY;
+			});
+			expect(scrolled).toBeGreaterThan(0);
+			expect(await fresh.locator("#connection").getAttribute("data-state")).toBe("snapshot");
+			release();
+			await fresh.waitForFunction(() => document.getElementById("connection")?.dataset.state === "live", null, LIVE);
+			// A first live update, below what is shown: a decision of the session rolling its own list.
+			const scope = "session.codex.ses-own-list";
+			await appendFile(
+				join(fixture.cli, ".boulder", "decisions.jsonl"),
+				`${JSON.stringify({ v: 1, at: Date.now(), worktree: fixture.cli, scope, harness: "codex", session: "ses-own-list", work: null, kind: "event", reason: "user-turn", detail: "a real user turn" })}\n`,
+			);
+			await fresh.waitForFunction(() => document.querySelector("#timeline-list > li.fresh") !== null, null, LIVE);
+			const kept = await fresh.evaluate(() => {
+				const by = (selector: string) =>
+					[...document.querySelectorAll(selector)].map(
+						(e) => (e as HTMLElement & { drawnBy?: string }).drawnBy ?? "page",
+					);
+				return {
+					cards: Object.fromEntries(
+						[...document.querySelectorAll<HTMLElement>("#worktrees > article")].map((card) => [
+							card.getAttribute("aria-label"),
+							(card as HTMLElement & { drawnBy?: string }).drawnBy ?? "page",
+						]),
+					),
+					rows: by("#timeline-list > li:not(.fresh)"),
+					summary: by("#summary > ul"),
+					focused: document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent,
+					scrollY: window.scrollY,
+				};
+			});
+			expect(kept.cards["Worktree parser"]).toBe("server");
+			expect(kept.cards["Worktree docs-site"]).toBe("server");
+			expect(kept.rows.length).toBeGreaterThan(0);
+			expect(new Set(kept.rows)).toEqual(new Set(["server"]));
+			expect(kept.summary).toEqual(["server"]);
+			expect(await parserCopy.evaluate((button) => button === document.activeElement)).toBe(true);
+			expect(kept.scrollY).toBe(scrolled);
+			// What the server drew still works: its closed sections open and draw their content.
+			const parser = fresh.getByRole("article", { name: "Worktree parser" });
+			await parser.getByText("Items (5)").click();
+			await expect.poll(() => parser.locator(".criteria").count(), LIVE).toBe(1);
+		} finally {
+			await fresh.close();
+		}
+	});
 
 	it("met no script error", () => {
 		expect(pageErrors).toEqual([]);

@@ -166,6 +166,16 @@ describe("the dashboard tells the truth at a glance (issue: misleading summary)"
 		expect(view.needs[0]).toMatchObject({ command: "boulder doctor" });
 	});
 
+	it("does not count the plan of a finished work that was removed: nothing waits for a person there", () => {
+		const done = work({ planProblem: "the plan file REFACTOR.md is missing" });
+		done.work = { ...done.work, status: "completed", endedAt: NOW - 1000, elapsedMs: 59_000 };
+		const view = worktreeView(worktree({ works: [done] }), NOW);
+		expect(view.problemCount).toBe(0);
+		expect(view.needs).toEqual([]);
+		expect(view.badge.text).not.toBe("problem");
+		expect(headerCounts([view]).withProblem).toBe(0);
+	});
+
 	it("reads a stalled (held) session as held, on its card, its worktree's badge and in the header", () => {
 		const view = worktreeView(worktree({ works: [work()], sessions: [decided("skip", "stagnation")] }), NOW);
 		expect(view.sessions[0]?.badge.text).toBe("held");

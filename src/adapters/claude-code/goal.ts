@@ -18,6 +18,8 @@
  * reported as an error to the caller, which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
+import { parseLine } from "../command-hook/turn-reader.js";
+import { isRecord } from "./hook-input.js";
 
 /** How much of the transcript's end is read. */
 export const GOAL_TAIL_BYTES = 256 * 1024;
@@ -35,16 +37,16 @@ export function goalOfLines(lines: readonly string[]): string | null {
 	for (let index = lines.length - 1; index >= 0; index--) {
 		const line = lines[index] ?? "";
 		if (!line.includes('"goal_status"') && !line.includes('"goal"')) continue;
-		const record = parse(line);
+		const record = parseLine(line);
 		if (record === null) continue;
 		const attachment = record.attachment;
-		if (isObject(attachment) && attachment.type === "goal_status") {
+		if (isRecord(attachment) && attachment.type === "goal_status") {
 			if (attachment.met !== false) return null;
 			return typeof attachment.condition === "string" && attachment.condition !== "" ? attachment.condition : "a goal";
 		}
 		const command = record.commandRun;
 		if (
-			isObject(command) &&
+			isRecord(command) &&
 			command.command === "goal" &&
 			typeof command.args === "string" &&
 			CLEAR.test(command.args)
@@ -53,18 +55,4 @@ export function goalOfLines(lines: readonly string[]): string | null {
 		}
 	}
 	return null;
-}
-
-function parse(line: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(line);
-		return isObject(value) ? value : null;
-	} catch {
-		// A partial last line (the harness is still writing it) is no goal line.
-		return null;
-	}
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,8 +7,8 @@
  * "The current turn" is everything after the last line that began one: a
  * prompt the user (or an SDK) sent, or a Stop hook's feedback (ours or
  * another hook's), which is how a continuation enters the transcript. Only
- * that turn is read, from the end of the file backwards, by the shared
- * scanner (`shared/transcript-scan.ts`), within its limits; when a limit
+ * that turn is read, from the end of the file backwards, by the family's
+ * turn reader (`command-hook/turn-reader.ts`), within its limits; when a limit
  * stops the reading before the turn's start, the reading says so (`limit`),
  * and the turn counts as unseen.
  *
@@ -18,19 +18,10 @@
  * was but the file does not end with it yet, the read is retried briefly.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import {
-	type ReadLimit,
-	readSettled,
-	type ScanEnd,
-	type ScanOptions,
-	type SettleOptions,
-	scanTurn,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../shared/transcript-scan.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "./hook-input.js";
 
-export type { ReadLimit } from "../shared/transcript-scan.js";
+export type { ReadLimit } from "../command-hook/turn-reader.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -49,50 +40,25 @@ export const MAX_KEPT_TEXT = 256 * 1024;
 const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
 
-export interface TurnReading {
-	/** Real spend of the turn's model calls, each message id counted once. */
-	spend: TokenSpend;
-	/** Distinct model calls (message ids) seen in the turn. */
-	calls: number;
-	/** Uses of `ACTIVITY_TOOLS`. */
-	activity: number;
-	/** The user interrupted the turn (Esc): when, from the line's timestamp (null if it has none). */
-	interrupt: { at: number | null } | null;
-	/** An `AskUserQuestion` call without a result: its question, or a generic text. */
-	pendingQuestion: string | null;
-	/** The text of the turn's last assistant message (all its text blocks), or its last `MAX_KEPT_TEXT` characters. */
-	lastAssistantText: string | null;
+/**
+ * The turn as the transcript shows it: `calls` are distinct message ids,
+ * `pendingQuestion` an `AskUserQuestion` without a result, `lastAssistantText`
+ * all text blocks of the last assistant message (or its last `MAX_KEPT_TEXT`
+ * characters), `startMarker` the `uuid` of the line that began the turn.
+ */
+export interface TurnReading extends reader.TurnFacts, reader.TurnEnd {
 	/** `lastAssistantText` is the end of a longer reply. */
 	lastAssistantTextClipped?: boolean;
-	/** The line that began the turn was found (false: a limit was reached, or no line of the file begins a turn). */
-	foundStart: boolean;
-	/** The `uuid` of the line that began the turn: the same for every report of this turn's end. */
-	startMarker: string | null;
-	/** The file's last line was incomplete and left out. */
-	partialLastLine: boolean;
-	/** Lines that were not JSON objects. */
-	skippedLines: number;
-	/** The harness's copy of the last reply was not found in the file, even after the retries. */
-	lagging: boolean;
-	/** The limit that stopped the reading before the turn's start, if one did. */
-	limit: ReadLimit | null;
 }
 
-export interface ReadTurnOptions extends ScanOptions, SettleOptions {}
+export interface ReadTurnOptions extends reader.ReadOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	return readSettled(
-		async () => {
-			const tally = new TurnTally();
-			return tally.reading(await scanTurn(file, options, isTurnStart, (line) => tally.add(line)));
-		},
-		options,
-		file,
-	);
+	return reader.readTallied(file, options, () => new TurnTally());
 }
 
 /**
@@ -101,31 +67,31 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
  * continued: an interrupt or a pending question may be in what was not seen.
  */
 export function unseenReason(file: string, reading: TurnReading): string | null {
-	return unseenTurnReason(file, reading);
+	return reader.unseenTurnReason(file, reading);
 }
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Claude Code", file, error);
+	return reader.unreadableTranscriptReason("Claude Code", file, error);
 }
 
-export interface TurnLines extends ScanEnd {
+export interface TurnLines extends reader.ScanEnd {
 	/** Parsed lines in file order, from the turn's first line (when found) to the end. */
 	lines: Record<string, unknown>[];
 }
 
 /** Reads backwards from the end until the line that began the turn, or a limit. */
-export async function readTurnLines(file: string, options: ScanOptions = {}): Promise<TurnLines> {
+export async function readTurnLines(file: string, options: reader.ScanOptions = {}): Promise<TurnLines> {
 	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await scanTurn(file, options, isTurnStart, (line) => newestFirst.push(line));
+	const scan = await reader.scanTurn(file, options, (line) => {
+		newestFirst.push(line);
+		return isTurnStart(line);
+	});
 	return { lines: newestFirst.reverse(), ...scan };
 }
 
-/**
- * What the lines of one turn say, gathered newest line first (the order the
- * file is read in), so nothing but the tallies is kept however long the turn.
- */
-class TurnTally {
+/** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
+class TurnTally implements reader.Tally<TurnReading> {
 	private readonly usage = new Map<string, TokenSpend>();
 	/** Tool uses already answered by a later line. */
 	private readonly answered = new Set<string>();
@@ -141,28 +107,24 @@ class TurnTally {
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
 
-	add(line: Record<string, unknown>): void {
+	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
-		if (line.isSidechain === true) return;
+		if (line.isSidechain === true) return false;
 		const message = isRecord(line.message) ? line.message : null;
-		if (line.type === "assistant" && message) {
-			this.addAssistant(message);
-			return;
-		}
-		if (line.type !== "user" || !message) return;
+		if (line.type === "assistant" && message) this.addAssistant(message);
+		if (line.type !== "user" || !message) return false;
 		for (const block of blocksOf(message.content)) {
 			if (block.type === "tool_result" && typeof block.tool_use_id === "string") this.answered.add(block.tool_use_id);
 		}
-		const text = userText(message.content);
-		if (this.interrupt === null && text?.startsWith(INTERRUPT_PREFIX)) {
-			const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-			this.interrupt = { at: Number.isFinite(at) ? at : null };
+		if (this.interrupt === null && userText(message.content)?.startsWith(INTERRUPT_PREFIX)) {
+			this.interrupt = { at: reader.timeOf(line.timestamp) };
 		}
+		return isTurnStart(line);
 	}
 
-	reading(scan: ScanEnd): TurnReading {
-		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
-		for (const one of this.usage.values()) spend = addSpend(spend, one);
+	reading(scan: reader.ScanEnd): TurnReading {
+		let spend = reader.noSpend();
+		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
@@ -193,7 +155,7 @@ class TurnTally {
 			if (block.type !== "tool_use" || typeof block.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(block.name)) this.activity++;
 			if (block.name === QUESTION_TOOL && typeof block.id === "string" && !this.answered.has(block.id)) {
-				this.pendingQuestion ??= questionText(block.input);
+				this.pendingQuestion ??= reader.askedQuestion(block.input);
 			}
 		}
 		if (!this.lastTextDone) this.keepText(texts);
@@ -224,15 +186,13 @@ class TurnTally {
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
-	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: ReadLimit | null } = {
+	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: reader.ReadLimit | null } = {
 		foundStart: true,
 		partialLastLine: false,
 		skippedLines: 0,
 	},
 ): TurnReading {
-	const tally = new TurnTally();
-	for (let index = lines.length - 1; index >= 0; index--) tally.add(lines[index] as Record<string, unknown>);
-	return tally.reading({ ...flags, limit: flags.limit ?? null });
+	return reader.tallyRecords(new TurnTally(), lines, { ...flags, limit: flags.limit ?? null });
 }
 
 /**
@@ -266,19 +226,11 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
 	return Array.isArray(content) ? content.filter(isRecord) : [];
 }
 
-function questionText(input: unknown): string {
-	if (isRecord(input) && Array.isArray(input.questions)) {
-		const first = input.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return "the agent asked the user a question";
-}
-
 function spendOf(usage: Record<string, unknown>): TokenSpend {
 	return {
-		input: count(usage.input_tokens),
-		output: count(usage.output_tokens),
-		cacheWrite: count(usage.cache_creation_input_tokens),
+		input: reader.count(usage.input_tokens),
+		output: reader.count(usage.output_tokens),
+		cacheWrite: reader.count(usage.cache_creation_input_tokens),
 	};
 }
 
@@ -290,12 +242,4 @@ function maxSpend(a: TokenSpend | undefined, b: TokenSpend): TokenSpend {
 		output: Math.max(a.output, b.output),
 		cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
 	};
-}
-
-function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
-	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

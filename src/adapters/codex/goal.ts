@@ -32,6 +32,7 @@
  * reported as an error to the caller, which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
+import { parseLine } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the rollout's end is read. */
@@ -73,7 +74,7 @@ export function goalOfRolloutLines(lines: readonly string[]): CodexGoalReading {
 	for (let index = lines.length - 1; index >= 0 && (stated === undefined || lastTurn === null); index--) {
 		const line = lines[index] ?? "";
 		if (!line.includes("goal") && !line.includes("task_started") && !line.includes("token_usage_record")) continue;
-		const record = parse(line);
+		const record = parseLine(line);
 		if (record === null || !isRecord(record.payload)) continue;
 		const payload = record.payload;
 		if (record.type === "token_usage_record") {
@@ -118,7 +119,7 @@ function goalStated(
 	}
 	if (record.type !== "response_item" || payload.type !== "function_call_output") return undefined;
 	if (typeof payload.output !== "string" || !payload.output.includes('"goal"')) return undefined;
-	const output = parse(payload.output);
+	const output = parseLine(payload.output);
 	if (output === null || !("goal" in output)) return undefined;
 	// `get_goal` with no goal answers `{"goal": null}`.
 	return output.goal === null ? null : goalObject(output.goal);
@@ -129,16 +130,6 @@ function goalObject(value: unknown): { objective: string | null; status: string 
 	const objective =
 		typeof value.objective === "string" && value.objective.trim() !== "" ? value.objective.trim() : null;
 	return { objective, status: value.status };
-}
-
-function parse(line: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(line);
-		return isRecord(value) ? value : null;
-	} catch {
-		// A partial last line (Codex is still writing it) is no goal line.
-		return null;
-	}
 }
 
 /** Whether a goal in this state continues the agent by itself: not under `codex exec`, which aborts the goal's turn. */

@@ -8,22 +8,14 @@
  * message that started the agent: the user's (`UserMessage`) or a hook's
  * (`HookPrompt`, which is how a continuation enters the rollout), or, when a
  * Codex turn has neither, its `task_started`. Only that turn is read, from
- * the end backwards (`shared/transcript-scan.ts`).
+ * the end backwards (`command-hook/turn-reader.ts`).
  *
  * Spend: one `token_usage_record` line per model response, keyed by its
  * `response_id`. Cached input is not spend; cache writes are counted once.
  */
 import type { TokenSpend } from "../../core/turns.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
-import {
-	readSettled,
-	type ScanEnd,
-	type ScanOptions,
-	type SettleOptions,
-	scanTurn,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../shared/transcript-scan.js";
 
 /** Codex's ask-the-user tool. */
 export const QUESTION_TOOL = "request_user_input";
@@ -31,47 +23,30 @@ export const QUESTION_TOOL = "request_user_input";
 /** The items that start the agent: a person's message, or a hook's (a Stop continuation). */
 const STARTING_ITEMS: ReadonlySet<string> = new Set(["UserMessage", "HookPrompt"]);
 
-export interface RolloutTurn extends ScanEnd {
-	spend: TokenSpend;
-	/** Model responses counted in the spend. */
-	calls: number;
-	/** The turn was interrupted (Esc, Ctrl-C): when, from the line's timestamp (null if it has none). */
-	interrupt: { at: number | null } | null;
-	/** A `request_user_input` the user never answered: its question. */
-	pendingQuestion: string | null;
-	/** The text of the turn's last assistant message. */
-	lastAssistantText: string | null;
-	/** The id of the item that began the turn: the same for every report of this turn's end. */
-	startMarker: string | null;
-	/** The harness's copy of the last reply was not found in the file, even after the retries. */
-	lagging: boolean;
-}
+/**
+ * The turn as the rollout shows it: `calls` are model responses,
+ * `interrupt` a `turn_aborted` (Esc, Ctrl-C), `pendingQuestion` a
+ * `request_user_input` the user never answered, `startMarker` the id of the
+ * item that began the turn. Codex's file edits are not counted.
+ */
+export interface RolloutTurn extends Omit<reader.TurnFacts, "activity">, reader.TurnEnd {}
 
-export interface ReadRolloutOptions extends ScanOptions, SettleOptions {}
+export interface ReadRolloutOptions extends reader.ReadOptions {}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readRolloutTurn(file: string, options: ReadRolloutOptions = {}): Promise<RolloutTurn> {
-	return readSettled(
-		async () => {
-			const tally = new RolloutTally();
-			return tally.reading(await scanTurn(file, options, isRolloutTurnStart, (line) => tally.add(line)));
-		},
-		options,
-		file,
-	);
+	return reader.readTallied(file, options, () => new RolloutTally());
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseRolloutTurn(
 	lines: readonly Record<string, unknown>[],
-	scan: ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
+	scan: reader.ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
 ): RolloutTurn {
-	const tally = new RolloutTally();
-	for (let index = lines.length - 1; index >= 0; index--) tally.add(lines[index] as Record<string, unknown>);
-	return tally.reading(scan);
+	return reader.tallyRecords(new RolloutTally(), lines, scan);
 }
 
 export function isRolloutTurnStart(line: Record<string, unknown>): boolean {
@@ -79,11 +54,11 @@ export function isRolloutTurnStart(line: Record<string, unknown>): boolean {
 }
 
 export function unseenReason(file: string, reading: RolloutTurn): string | null {
-	return unseenTurnReason(file, reading);
+	return reader.unseenTurnReason(file, reading);
 }
 
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Codex", file, error);
+	return reader.unreadableTranscriptReason("Codex", file, error);
 }
 
 /** The id of the item a turn-starting line holds; null for any other line. */
@@ -97,8 +72,8 @@ function startMarkerOf(line: Record<string, unknown>): string | null {
 	return typeof item.id === "string" ? item.id : item.type;
 }
 
-/** What the lines of one turn say, gathered newest line first (the order the file is read in). */
-class RolloutTally {
+/** Codex's tally: usage records (spend by response), aborts, question calls and their outputs, assistant messages. */
+class RolloutTally implements reader.Tally<RolloutTurn> {
 	private readonly usage = new Map<string, TokenSpend>();
 	/** Outputs of tool calls already seen (a later line), by call id. */
 	private readonly outputs = new Map<string, string>();
@@ -108,49 +83,16 @@ class RolloutTally {
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
 
-	add(line: Record<string, unknown>): void {
+	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
 		const payload = isRecord(line.payload) ? line.payload : null;
-		if (!payload) return;
-		if (line.type === "token_usage_record") {
-			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
-			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
-			return;
-		}
-		if (line.type === "event_msg" && payload.type === "turn_aborted" && this.interrupt === null) {
-			const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-			this.interrupt = { at: Number.isFinite(at) ? at : null };
-			return;
-		}
-		if (line.type !== "response_item") return;
-		if (payload.type === "function_call_output" && typeof payload.call_id === "string") {
-			this.outputs.set(
-				payload.call_id,
-				typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output),
-			);
-			return;
-		}
-		if (payload.type === "function_call" && payload.name === QUESTION_TOOL && typeof payload.call_id === "string") {
-			if (this.pendingQuestion === null && !answered(this.outputs.get(payload.call_id))) {
-				this.pendingQuestion = questionText(payload.arguments);
-			}
-			return;
-		}
-		if (payload.type === "message" && payload.role === "assistant" && this.lastText === null) {
-			const text = outputText(payload.content);
-			if (text !== null) this.lastText = text;
-		}
+		if (payload) this.addPayload(line, payload);
+		return isRolloutTurnStart(line);
 	}
 
-	reading(scan: ScanEnd): RolloutTurn {
-		let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
-		for (const one of this.usage.values()) {
-			spend = {
-				input: spend.input + one.input,
-				output: spend.output + one.output,
-				cacheWrite: spend.cacheWrite + one.cacheWrite,
-			};
-		}
+	reading(scan: reader.ScanEnd): RolloutTurn {
+		let spend = reader.noSpend();
+		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
 		return {
 			...scan,
 			spend,
@@ -161,6 +103,26 @@ class RolloutTally {
 			startMarker: scan.foundStart && this.oldest ? startMarkerOf(this.oldest) : null,
 			lagging: false,
 		};
+	}
+
+	private addPayload(line: Record<string, unknown>, payload: Record<string, unknown>): void {
+		if (line.type === "token_usage_record") {
+			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
+			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
+		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
+			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
+		} else if (line.type !== "response_item") {
+			return;
+		} else if (payload.type === "function_call_output" && typeof payload.call_id === "string") {
+			const output = typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output);
+			this.outputs.set(payload.call_id, output);
+		} else if (payload.type === "function_call" && payload.name === QUESTION_TOOL) {
+			if (typeof payload.call_id === "string" && !answered(this.outputs.get(payload.call_id))) {
+				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
+			}
+		} else if (payload.type === "message" && payload.role === "assistant") {
+			this.lastText ??= outputText(payload.content);
+		}
 	}
 }
 
@@ -181,21 +143,15 @@ function answered(output: string | undefined): boolean {
 	}
 }
 
-function questionText(args: unknown): string {
-	let value: unknown = args;
-	if (typeof args === "string") {
-		try {
-			value = JSON.parse(args);
-		} catch {
-			// Arguments that are not JSON still name a question the agent meant to ask.
-			value = null;
-		}
+/** A call's arguments: Codex writes them as a JSON string; arguments that are not JSON still name a question. */
+function parsedArguments(args: unknown): unknown {
+	if (typeof args !== "string") return args;
+	try {
+		return JSON.parse(args);
+	} catch {
+		// Not JSON: the question is asked all the same, in generic words.
+		return null;
 	}
-	if (isRecord(value) && Array.isArray(value.questions)) {
-		const first = value.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return "the agent asked the user a question";
 }
 
 function outputText(content: unknown): string | null {
@@ -209,12 +165,8 @@ function outputText(content: unknown): string | null {
 
 /** Input tokens include the cached ones (not spend) and the cache writes (counted as such). */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
-	const input = count(usage.input_tokens);
-	const cached = count(usage.cached_input_tokens);
-	const cacheWrite = count(usage.cache_write_input_tokens);
-	return { input: Math.max(0, input - cached - cacheWrite), output: count(usage.output_tokens), cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+	const input = reader.count(usage.input_tokens);
+	const cached = reader.count(usage.cached_input_tokens);
+	const cacheWrite = reader.count(usage.cache_write_input_tokens);
+	return { input: Math.max(0, input - cached - cacheWrite), output: reader.count(usage.output_tokens), cacheWrite };
 }

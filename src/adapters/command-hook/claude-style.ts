@@ -106,6 +106,7 @@ export function sessionRefOf(input: HookInput, harness: string): SessionRef {
 		sessionId: input.sessionId,
 		subagent: input.agentId !== null || input.event === "SubagentStop",
 		agent: input.agentType,
+		transcriptPath: input.transcriptPath,
 	};
 }
 

@@ -30,6 +30,10 @@
  *      unseen; `readTurn` returns a `ClaudeStyleTurn` read from the harness's
  *      transcript. Claude Code's own is `claude-code/events.ts`, twenty
  *      lines. The `TodoWrite` list shape is `todo-write.ts`;
+ *    - the transcript: the family's turn reader reads it (`turn-reader.ts`,
+ *      `readTallied(file, options, () => tally)`); the harness brings its
+ *      tally, what each of its record kinds counts as and which record
+ *      begins the turn (Droid's `droidTally`);
  *    - the Stop: `endTurn` (`stop.ts`) turns the harness's idle facts into the
  *      engine's decision and the decision into the answer, and applies the
  *      harness's continuation cap when the dialect states one (`cap`);

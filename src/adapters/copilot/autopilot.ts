@@ -22,6 +22,7 @@
  * reported as an error to the caller, which treats it as no autopilot.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
+import { parseLine } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the log's end is read: the last user message is in the current turn. */
@@ -48,7 +49,7 @@ export function autopilotOfLines(lines: readonly string[]): boolean {
 	for (let index = lines.length - 1; index >= 0; index--) {
 		const line = lines[index] ?? "";
 		if (!line.includes('"user.message"') && !line.includes('"session.mode_changed"')) continue;
-		const record = parse(line);
+		const record = parseLine(line);
 		if (record === null || !isRecord(record.data)) continue;
 		const data = record.data;
 		if (record.type === "session.mode_changed" && typeof data.newMode === "string") {
@@ -65,14 +66,4 @@ export function autopilotOfLines(lines: readonly string[]): boolean {
 /** Whether a prompt is autopilot's own continuation. */
 export function isAutopilotPrompt(prompt: string): boolean {
 	return prompt.trimStart().startsWith(AUTOPILOT_PROMPT_START);
-}
-
-function parse(line: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(line);
-		return isRecord(value) ? value : null;
-	} catch {
-		// A partial last line (Copilot is still writing it) says nothing.
-		return null;
-	}
 }

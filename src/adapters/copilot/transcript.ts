@@ -9,8 +9,9 @@
  * agent: the user's prompt, or the reason of an agentStop block (ours or
  * another hook's), which Copilot enqueues as a user message. Lines of
  * subagents carry an `agentId` and begin no turn; their model calls are the
- * session's spend all the same. The scan is the shared backwards one
- * (`shared/transcript-scan.ts`), bounded the same way.
+ * session's spend all the same. The scan is the family's backwards one
+ * (`command-hook/turn-reader.ts`), bounded the same way; Copilot's tally
+ * keeps the turn's lines and reads them in file order (`analyseTurn`).
  *
  * Copilot writes the log lazily and does not wait for it before it runs a
  * hook (1.0.102): at agentStop the file may still lack the whole turn, even
@@ -21,16 +22,9 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { type AwaitOptions, awaitRecord } from "../shared/await-record.js";
 import { isRecord } from "../shared/hook-input.js";
-import {
-	type ReadLimit,
-	type ScanOptions,
-	scanTurn,
-	type TranscriptNames,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../shared/transcript-scan.js";
 
 /** Tools that change files: work the todo list may not show yet. Shell commands do not count. */
 export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["create", "edit", "apply_patch", "str_replace_editor"]);
@@ -38,28 +32,20 @@ export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["create", "edit", "a
 /** Tools that wait for the user: a question, or the approval of a plan. */
 export const QUESTION_TOOLS: ReadonlySet<string> = new Set(["ask_user", "exit_plan_mode"]);
 
-export interface TurnReading {
-	/** Real spend of the turn's model calls (the main agent's and its subagents'). */
-	spend: TokenSpend;
-	calls: number;
-	/** Uses of `ACTIVITY_TOOLS` by the main agent. */
-	activity: number;
+/**
+ * The turn as the event log shows it: spend and `calls` are the main
+ * agent's and its subagents', `activity` and `pendingQuestion` (a question
+ * tool without a result yet) the main agent's, `lastAssistantText` its last
+ * non-empty message, `startMarker` the `id` of the `user.message` line that
+ * began the turn.
+ */
+export interface TurnReading extends Omit<reader.TurnFacts, "interrupt">, reader.ScanEnd {
 	/** The user aborted the turn: when (null if the line has no time). */
 	abort: { at: number | null } | null;
-	/** A question tool the main agent called that has no result yet. */
-	pendingQuestion: string | null;
 	/** The reasons of agentStop hooks that blocked (continued the agent) in the turn, oldest first. */
 	stopBlocks: string[];
-	/** The main agent's last non-empty message in the turn. */
-	lastAssistantText: string | null;
-	foundStart: boolean;
 	/** The hook invocation's own `hook.start` line was found (always false when none was asked for). */
 	ownRecordSeen: boolean;
-	/** The `id` of the `user.message` line that began the turn. */
-	startMarker: string | null;
-	partialLastLine: boolean;
-	skippedLines: number;
-	limit: ReadLimit | null;
 }
 
 /** A hook invocation's own line in the log: its `hook.start`, whose `input` carries the hook input's `timestamp`. */
@@ -68,24 +54,34 @@ export interface OwnRecord {
 	timestamp: number;
 }
 
-export interface TurnOptions extends ScanOptions {
+export interface TurnOptions extends reader.ScanOptions {
 	/** Read the turn that ends at this invocation's own line; lines after it are not the turn's. */
 	own?: OwnRecord;
 }
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readTurn(file: string, options: TurnOptions = {}): Promise<TurnReading> {
-	let newestFirst: Record<string, unknown>[] = [];
-	const own = options.own;
-	let ownRecordSeen = false;
-	const scan = await scanTurn(file, options, isTurnStart, (line) => {
-		if (own && !ownRecordSeen && isOwnRecord(line, own)) {
-			ownRecordSeen = true;
-			newestFirst = [];
+	return reader.readTally(file, options, new CopilotTally(options.own));
+}
+
+/** Copilot's tally: the turn's counts, begun afresh at the invocation's own line (lines after it are not the turn's). */
+class CopilotTally implements reader.Tally<TurnReading> {
+	private counts = new TurnCounts();
+	private ownRecordSeen = false;
+
+	constructor(private readonly own: OwnRecord | undefined) {}
+
+	add(line: Record<string, unknown>): boolean {
+		if (this.own && !this.ownRecordSeen && isOwnRecord(line, this.own)) {
+			this.ownRecordSeen = true;
+			this.counts = new TurnCounts();
 		}
-		newestFirst.push(line);
-	});
-	return { ...analyseTurn(newestFirst.reverse()), ...scan, ownRecordSeen };
+		return this.counts.add(line);
+	}
+
+	reading(scan: reader.ScanEnd): TurnReading {
+		return { ...this.counts.reading(), ...scan, ownRecordSeen: this.ownRecordSeen };
+	}
 }
 
 function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
@@ -106,7 +102,7 @@ function isOwnRecord(line: Record<string, unknown>, own: OwnRecord): boolean {
 export async function readOwnTurn(
 	file: string,
 	own: OwnRecord,
-	options: ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
+	options: reader.ScanOptions & { wait?: AwaitOptions; read?: typeof readTurn; waitForFile?: boolean } = {},
 ): Promise<TurnReading> {
 	const read = options.read ?? readTurn;
 	const waitForFile = options.waitForFile ?? true;
@@ -125,70 +121,96 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 	return line.type === "user.message" && line.agentId === undefined;
 }
 
+type TurnCountsReading = Omit<
+	TurnReading,
+	"foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"
+>;
+
 /** Pure: what the lines of one turn (file order, the start line first) say. */
-export function analyseTurn(
-	lines: readonly Record<string, unknown>[],
-): Omit<TurnReading, "foundStart" | "ownRecordSeen" | "partialLastLine" | "skippedLines" | "limit"> {
-	let spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
-	let calls = 0;
-	let activity = 0;
-	let abort: TurnReading["abort"] = null;
-	let lastAssistantText: string | null = null;
-	const asked = new Map<string, string>();
-	const stopBlocks: string[] = [];
-	const start = lines[0] && isTurnStart(lines[0]) ? lines[0] : null;
-	for (const line of lines) {
+export function analyseTurn(lines: readonly Record<string, unknown>[]): TurnCountsReading {
+	return reader.tallyRecords(new TurnCounts(), lines);
+}
+
+/** What the lines of a turn say, newest first: the main agent's and its subagents' model calls, the main agent's tools, words, blocks and aborts. */
+class TurnCounts implements reader.Tally<TurnCountsReading> {
+	private spend = reader.noSpend();
+	private calls = 0;
+	private activity = 0;
+	private abort: TurnReading["abort"] = null;
+	private lastAssistantText: string | null = null;
+	private readonly stopBlocksNewestFirst: string[] = [];
+	/** Question calls not completed by a later line, by call id: the newest call's question, and (counted from the end) where its calls began. */
+	private readonly open = new Map<string, { question: string; from: number }>();
+	/** Call ids a later line completed: older calls of theirs were answered. */
+	private readonly completed = new Set<string>();
+	private taken = 0;
+	private oldest: Record<string, unknown> | null = null;
+
+	add(line: Record<string, unknown>): boolean {
+		this.oldest = line;
+		const at = this.taken++;
 		const data = isRecord(line.data) ? line.data : {};
 		const main = line.agentId === undefined;
 		switch (line.type) {
-			case "session.usage_record": {
-				const usage = isRecord(data.usage) ? data.usage : null;
-				if (!usage) break;
-				spend = addSpend(spend, spendOf(usage));
-				calls++;
+			case "session.usage_record":
+				if (!isRecord(data.usage)) break;
+				this.spend = reader.addSpend(this.spend, spendOf(data.usage));
+				this.calls++;
 				break;
-			}
 			case "assistant.message":
-				if (main && typeof data.content === "string" && data.content.trim() !== "") lastAssistantText = data.content;
+				if (main && typeof data.content === "string" && data.content.trim() !== "")
+					this.lastAssistantText ??= data.content;
 				break;
-			case "tool.execution_start": {
+			case "tool.execution_start":
 				if (!main || typeof data.toolName !== "string") break;
-				if (ACTIVITY_TOOLS.has(data.toolName)) activity++;
+				if (ACTIVITY_TOOLS.has(data.toolName)) this.activity++;
 				if (QUESTION_TOOLS.has(data.toolName) && typeof data.toolCallId === "string") {
-					asked.set(data.toolCallId, questionText(data.toolName, data.arguments));
+					this.ask(data.toolCallId, questionText(data.toolName, data.arguments), at);
 				}
 				break;
-			}
 			case "tool.execution_complete":
-				if (typeof data.toolCallId === "string") asked.delete(data.toolCallId);
+				if (typeof data.toolCallId === "string") this.completed.add(data.toolCallId);
 				break;
 			case "hook.end": {
 				const output = isRecord(data.output) ? data.output : null;
-				if (
-					main &&
-					data.hookType === "agentStop" &&
-					output?.decision === "block" &&
-					typeof output.reason === "string"
-				) {
-					stopBlocks.push(output.reason);
-				}
+				const blocked = data.hookType === "agentStop" && output?.decision === "block";
+				if (main && blocked && typeof output.reason === "string") this.stopBlocksNewestFirst.push(output.reason);
 				break;
 			}
 			case "abort":
-				if (main) abort = { at: timeOf(line) };
+				if (main) this.abort ??= { at: reader.timeOf(line.timestamp) };
 				break;
 		}
+		return isTurnStart(line);
 	}
-	return {
-		spend,
-		calls,
-		activity,
-		abort,
-		pendingQuestion: [...asked.values()].at(-1) ?? null,
-		stopBlocks,
-		lastAssistantText,
-		startMarker: typeof start?.id === "string" ? start.id : null,
-	};
+
+	reading(): TurnCountsReading {
+		let pending: { question: string; from: number } | null = null;
+		for (const call of this.open.values()) if (pending === null || call.from < pending.from) pending = call;
+		const start = this.oldest && isTurnStart(this.oldest) ? this.oldest : null;
+		return {
+			spend: this.spend,
+			calls: this.calls,
+			activity: this.activity,
+			abort: this.abort,
+			pendingQuestion: pending?.question ?? null,
+			stopBlocks: this.stopBlocksNewestFirst.toReversed(),
+			lastAssistantText: this.lastAssistantText,
+			startMarker: typeof start?.id === "string" ? start.id : null,
+		};
+	}
+
+	/**
+	 * A question call not completed later is open; of the open calls, the one
+	 * asked last (where its run of calls began, for a call id asked again) is
+	 * the pending question, with the newest call's words.
+	 */
+	private ask(id: string, question: string, at: number): void {
+		if (this.completed.has(id)) return;
+		const open = this.open.get(id);
+		if (open) open.from = at;
+		else this.open.set(id, { question, from: at });
+	}
 }
 
 /**
@@ -205,7 +227,7 @@ export const COPILOT_BLOCK_CAP = 8;
  * turn something else began (the user's prompt). Read backwards like a turn,
  * within the same limits; a chain longer than they allow counts what was read.
  */
-export async function readBlockChain(file: string, options: ScanOptions = {}): Promise<number> {
+export async function readBlockChain(file: string, options: reader.ScanOptions = {}): Promise<number> {
 	let blocks = 0;
 	let echo: string | null = null;
 	const chainStart = (line: Record<string, unknown>): boolean => {
@@ -228,19 +250,19 @@ export async function readBlockChain(file: string, options: ScanOptions = {}): P
 		}
 		return true;
 	};
-	await scanTurn(file, options, chainStart, () => undefined);
+	await reader.scanTurn(file, options, chainStart);
 	return blocks;
 }
 
 /** The session's event log, as the reasons below name it. */
-const EVENT_LOG: TranscriptNames = { file: "event log", field: "transcriptPath" };
+const EVENT_LOG: reader.TranscriptNames = { file: "event log", field: "transcriptPath" };
 
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenReason(
 	file: string,
 	reading: Pick<TurnReading, "foundStart" | "limit" | "skippedLines">,
 ): string | null {
-	return unseenTurnReason(file, reading, EVENT_LOG);
+	return reader.unseenTurnReason(file, reading, EVENT_LOG);
 }
 
 /** Why the turn cannot be seen when the log never held this invocation's own line, naming the file. */
@@ -251,35 +273,20 @@ export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: n
 
 /** Why the event log could not be read at all, naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
+	return reader.unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
 }
 
 function questionText(tool: string, args: unknown): string {
 	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";
 	const question = isRecord(args) ? (args.question ?? args.message) : null;
-	return typeof question === "string" && question.trim() !== ""
-		? question.trim()
-		: "the agent asked the user a question";
+	return typeof question === "string" && question.trim() !== "" ? question.trim() : reader.GENERIC_QUESTION;
 }
 
 /** `inputTokens` counts the whole prompt, cache reads included; those are not spend. */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
 	return {
-		input: Math.max(0, count(usage.inputTokens) - count(usage.cacheReadTokens)),
-		output: count(usage.outputTokens),
-		cacheWrite: count(usage.cacheWriteTokens),
+		input: Math.max(0, reader.count(usage.inputTokens) - reader.count(usage.cacheReadTokens)),
+		output: reader.count(usage.outputTokens),
+		cacheWrite: reader.count(usage.cacheWriteTokens),
 	};
-}
-
-function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
-	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function timeOf(line: Record<string, unknown>): number | null {
-	const at = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
-	return Number.isFinite(at) ? at : null;
 }

@@ -20,8 +20,8 @@ import type { TodoStatus } from "../../core/todos.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
+import * as scan from "../command-hook/turn-reader.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
-import * as scan from "../shared/transcript-scan.js";
 
 export const HARNESS = "droid";
 const TITLE = "Factory Droid";
@@ -95,30 +95,15 @@ export function droidTally(turn: DroidTurn, answered: Set<string>, line: Record<
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readDroidTurn(file: string, options: scan.SettleOptions = {}): Promise<DroidTurn> {
-	const once = async (): Promise<DroidTurn> => {
-		const spend = { input: 0, output: 0, cacheWrite: 0 };
-		const turn = {
-			spend,
-			activity: 0,
-			interrupt: null,
-			pendingQuestion: null,
-			lastAssistantText: null,
-			startMarker: null,
-		};
+	return scan.readTallied(file, options, () => {
+		const empty = { activity: 0, interrupt: null, pendingQuestion: null, lastAssistantText: null, startMarker: null };
+		const turn = { ...empty, spend: scan.noSpend() } as DroidTurn;
 		const answered = new Set<string>();
-		let start = false;
-		const tally = turn as DroidTurn;
-		const ended = await scan.scanTurn(
-			file,
-			{},
-			() => start,
-			(line) => {
-				start = droidTally(tally, answered, line);
-			},
-		);
-		return { ...tally, ...ended, foundStart: start, lagging: false };
-	};
-	return scan.readSettled(once, options, file);
+		return {
+			add: (line) => droidTally(turn, answered, line),
+			reading: (ended) => ({ ...turn, ...ended, lagging: false }),
+		};
+	});
 }
 
 export const DROID: ClaudeStyleSpec<DroidTurn> = {

@@ -23,13 +23,19 @@
  * rewrite the list without the cancelled prompt, which leaves no finished
  * turn either.
  *
+ * Not read backwards like the other logs: plan mode and the todo list are
+ * the session's, not the turn's, so the whole file is read, and only the
+ * replay of the turn's own lines is parsed in full; the turn's messages then
+ * go through Gemini's tally, the family's way (`command-hook/turn-reader.ts`).
+ *
  * Untrusted: only a regular file of at most `maxBytes` is read (see
  * `engine/bounded-read.ts`); a line that is not a JSON object is skipped and
  * counted.
  */
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, readRegularFile } from "../../engine/bounded-read.js";
-import { isRecord, messageOf } from "../shared/hook-input.js";
+import { readRegularFile } from "../../engine/bounded-read.js";
+import * as reader from "../command-hook/turn-reader.js";
+import { isRecord } from "../shared/hook-input.js";
 
 /**
  * Tools that change files: work the todo list may not show yet, which the
@@ -46,23 +52,16 @@ const ENTER_PLAN_MODE = "enter_plan_mode";
 const TODO_TOOL_NAME = "write_todos";
 const EXIT_PLAN_MODE = "exit_plan_mode";
 
-export interface TurnReading {
-	/** Real spend of the turn's model calls (cache reads are not spend). */
-	spend: TokenSpend;
-	/** Model replies in the turn. */
-	calls: number;
-	/** Calls of `ACTIVITY_TOOLS`. */
-	activity: number;
+/**
+ * The turn as the transcript shows it: `calls` are model replies,
+ * `lastAssistantText` the text of the finished reply, `interrupt` a cancel
+ * note, `startMarker` the id of the message that began the turn.
+ */
+export interface TurnReading extends Omit<reader.TurnFacts, "pendingQuestion">, Pick<reader.ScanEnd, "skippedLines"> {
 	/** The turn ends with a model reply that has text and calls no tool. */
 	finished: boolean;
-	/** That reply's text. */
-	lastAssistantText: string | null;
-	/** The id of the message that began the turn: the same for every report of this turn's end. */
-	startMarker: string | null;
 	/** The text that began the turn. */
 	prompt: string | null;
-	/** The user cancelled the turn (Esc): when, from the note's timestamp (null if it has none). */
-	interrupt: { at: number | null } | null;
 	/** The agent entered plan mode (`enter_plan_mode`) and has not left it. */
 	planMode: boolean;
 	/**
@@ -72,7 +71,6 @@ export interface TurnReading {
 	 * this session's id.
 	 */
 	todoInput: unknown;
-	skippedLines: number;
 }
 
 /** Bigger than any transcript a session reaches; a larger file is not read, and its turn is unseen. */
@@ -102,43 +100,60 @@ export async function readTurn(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): P
 export function turnOf(text: string): TurnReading {
 	const lines = text.split("\n");
 	const { messages, skippedLines } = replay(lines.slice(turnStart(lines)));
-	let start = -1;
-	for (const [index, message] of messages.entries()) {
-		if (message.type === "user" && promptText(message.content) !== null) start = index;
+	const end: reader.ScanEnd = { foundStart: false, partialLastLine: false, skippedLines, limit: null };
+	const tally = new GeminiTally(planModeOf(lines), lastTodoInput(lines));
+	return reader.tallyRecords(tally, messages, end, true);
+}
+
+/** Gemini's tally, newest message first: model replies (spend, edits, the last reply), cancel notes, the prompt. */
+class GeminiTally implements reader.Tally<TurnReading, GeminiMessage> {
+	private readonly spend = reader.noSpend();
+	private calls = 0;
+	private activity = 0;
+	private last: GeminiMessage | undefined;
+	private cancelled: GeminiMessage | undefined;
+	private begun: GeminiMessage | undefined;
+
+	constructor(
+		private readonly planMode: boolean,
+		private readonly todoInput: unknown,
+	) {}
+
+	add(message: GeminiMessage): boolean {
+		if (message.type === "user" && promptText(message.content) !== null) {
+			this.begun = message;
+			return true;
+		}
+		this.last ??= message;
+		if (message.type === "gemini") {
+			this.calls++;
+			addTokens(this.spend, message.tokens);
+			this.activity += toolCallsOf(message).filter((call) => ACTIVITY_TOOLS.has(call.name)).length;
+		}
+		const cancel =
+			message.type === "info" && typeof message.content === "string" && message.content.startsWith(CANCELLED);
+		if (cancel) this.cancelled ??= message;
+		return false;
 	}
-	const planMode = planModeOf(lines);
-	const todoInput = lastTodoInput(lines);
-	const turn = messages.slice(start + 1);
-	const spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
-	let calls = 0;
-	let activity = 0;
-	for (const message of turn) {
-		if (message.type !== "gemini") continue;
-		calls++;
-		addTokens(spend, message.tokens);
-		activity += toolCallsOf(message).filter((call) => ACTIVITY_TOOLS.has(call.name)).length;
+
+	reading(end: reader.ScanEnd): TurnReading {
+		const last = this.last;
+		const lastText = last?.type === "gemini" ? textOf(last.content) : null;
+		const finished = last !== undefined && lastText !== null && toolCallsOf(last).length === 0;
+		return {
+			spend: this.spend,
+			calls: this.calls,
+			activity: this.activity,
+			finished,
+			lastAssistantText: finished ? lastText : null,
+			startMarker: this.begun?.id ?? null,
+			prompt: this.begun ? promptText(this.begun.content) : null,
+			interrupt: this.cancelled ? { at: reader.timeOf(this.cancelled.timestamp) } : null,
+			planMode: this.planMode,
+			todoInput: this.todoInput,
+			skippedLines: end.skippedLines,
+		};
 	}
-	const cancelled = turn.findLast(
-		(message) =>
-			message.type === "info" && typeof message.content === "string" && message.content.startsWith(CANCELLED),
-	);
-	const last = turn.at(-1);
-	const lastText = last?.type === "gemini" ? textOf(last.content) : null;
-	const finished = last !== undefined && lastText !== null && toolCallsOf(last).length === 0;
-	const begun = start >= 0 ? messages[start] : undefined;
-	return {
-		spend,
-		calls,
-		activity,
-		finished,
-		lastAssistantText: finished ? lastText : null,
-		startMarker: begun?.id ?? null,
-		prompt: begun ? promptText(begun.content) : null,
-		interrupt: cancelled ? { at: timeOf(cancelled.timestamp) } : null,
-		planMode,
-		todoInput,
-		skippedLines,
-	};
 }
 
 /** The messages lines add up to, in order, each id once (its latest version). */
@@ -147,7 +162,7 @@ export function replay(lines: readonly string[]): { messages: GeminiMessage[]; s
 	let skippedLines = 0;
 	for (const line of lines) {
 		if (line.trim() === "") continue;
-		const value = parseLine(line);
+		const value = reader.parseLine(line);
 		if (value === null) {
 			skippedLines++;
 			continue;
@@ -168,7 +183,7 @@ function turnStart(lines: readonly string[]): number {
 	for (let index = lines.length - 1; index >= 0; index--) {
 		const line = lines[index] as string;
 		if (line.trim() === "") continue;
-		const value = parseLine(line);
+		const value = reader.parseLine(line);
 		if (value === null) continue;
 		if (setMessages(value) !== null) return index;
 		if (value.type === "user" && promptText(value.content) !== null) return index;
@@ -179,16 +194,10 @@ function turnStart(lines: readonly string[]): number {
 /** Whether the last plan-mode tool that succeeded, anywhere in the session, entered it. */
 function planModeOf(lines: readonly string[]): boolean {
 	let planMode = false;
-	for (const line of lines) {
-		if (!line.includes("_plan_mode")) continue;
-		const value = parseLine(line);
-		if (value === null) continue;
-		for (const message of setMessages(value) ?? [value]) {
-			if (!isRecord(message)) continue;
-			for (const call of toolCallsOf(message)) {
-				if (call.name === ENTER_PLAN_MODE && call.ok) planMode = true;
-				if (call.name === EXIT_PLAN_MODE && call.ok) planMode = false;
-			}
+	for (const message of messagesNaming(lines, "_plan_mode")) {
+		for (const call of toolCallsOf(message)) {
+			if (call.name === ENTER_PLAN_MODE && call.ok) planMode = true;
+			if (call.name === EXIT_PLAN_MODE && call.ok) planMode = false;
 		}
 	}
 	return planMode;
@@ -196,34 +205,29 @@ function planModeOf(lines: readonly string[]): boolean {
 
 /**
  * The input of the last successful `write_todos` call anywhere in the
- * session. Only lines that name the tool are parsed; a call written twice
- * (bare, then with its result) counts once, at its latest version.
+ * session. A call written twice (bare, then with its result) counts once, at
+ * its latest version.
  */
 function lastTodoInput(lines: readonly string[]): unknown {
 	let input: unknown = null;
-	for (const line of lines) {
-		if (!line.includes(TODO_TOOL_NAME)) continue;
-		const value = parseLine(line);
-		if (value === null) continue;
-		for (const message of setMessages(value) ?? [value]) {
-			if (!isRecord(message) || !Array.isArray(message.toolCalls)) continue;
-			for (const call of message.toolCalls) {
-				if (!isRecord(call) || call.name !== TODO_TOOL_NAME) continue;
-				if (call.status !== undefined && call.status !== "success") continue;
-				if (call.args !== undefined) input = call.args;
-			}
+	for (const message of messagesNaming(lines, TODO_TOOL_NAME)) {
+		if (!Array.isArray(message.toolCalls)) continue;
+		for (const call of message.toolCalls) {
+			if (!isRecord(call) || call.name !== TODO_TOOL_NAME) continue;
+			if (call.status !== undefined && call.status !== "success") continue;
+			if (call.args !== undefined) input = call.args;
 		}
 	}
 	return input;
 }
 
-function parseLine(line: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(line);
-		return isRecord(value) ? value : null;
-	} catch (error) {
-		if (error instanceof SyntaxError) return null;
-		throw error;
+/** The messages of the lines that name `word` (only those lines are parsed), in file order. */
+function* messagesNaming(lines: readonly string[], word: string): Generator<Record<string, unknown>> {
+	for (const line of lines) {
+		if (!line.includes(word)) continue;
+		const value = reader.parseLine(line);
+		if (value === null) continue;
+		for (const message of setMessages(value) ?? [value]) if (isRecord(message)) yield message;
 	}
 }
 
@@ -243,11 +247,6 @@ function addMessage(byId: Map<string, GeminiMessage>, value: unknown): void {
 		toolCalls: value.toolCalls,
 		timestamp: value.timestamp,
 	});
-}
-
-function timeOf(value: unknown): number | null {
-	const at = typeof value === "string" ? Date.parse(value) : Number.NaN;
-	return Number.isFinite(at) ? at : null;
 }
 
 /** A user message's text, when it is a prompt (not a tool result). */
@@ -292,12 +291,8 @@ function toolCallsOf(message: { toolCalls?: unknown }): ToolCall[] {
  */
 function addTokens(spend: TokenSpend, tokens: unknown): void {
 	if (!isRecord(tokens)) return;
-	const count = (key: string) => {
-		const value = tokens[key];
-		return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : 0;
-	};
-	spend.input += Math.max(0, count("input") - count("cached")) + count("tool");
-	spend.output += count("output") + count("thoughts");
+	spend.input += Math.max(0, reader.count(tokens.input) - reader.count(tokens.cached)) + reader.count(tokens.tool);
+	spend.output += reader.count(tokens.output) + reader.count(tokens.thoughts);
 }
 
 /**
@@ -312,8 +307,5 @@ export function unfinishedReason(file: string, reading: TurnReading): string | n
 
 /** Why the transcript could not be read at all, in plain words naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	if (file === null) return "Gemini CLI gave no transcript_path";
-	if (error instanceof FileProblem && error.kind === "missing") return `the transcript ${file} does not exist`;
-	const reason = error instanceof FileProblem ? error.reason : messageOf(error);
-	return `cannot read the transcript ${file}: ${reason}`;
+	return reader.unreadableTranscriptReason("Gemini CLI", file, error);
 }

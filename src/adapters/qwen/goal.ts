@@ -22,6 +22,7 @@
  * reported as an error to the caller, which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
+import { parseLine } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the transcript's end is read. */
@@ -38,7 +39,7 @@ export function qwenGoalOfLines(lines: readonly string[]): string | null {
 	for (let index = lines.length - 1; index >= 0; index--) {
 		const line = lines[index] ?? "";
 		if (!line.includes('"goal_state"')) continue;
-		const record = parse(line);
+		const record = parseLine(line);
 		if (record === null || record.subtype !== "goal_state" || !isRecord(record.systemPayload)) continue;
 		const snapshot = record.systemPayload.snapshot;
 		if (!isRecord(snapshot)) continue;
@@ -52,14 +53,4 @@ export function qwenGoalOfLines(lines: readonly string[]): string | null {
 /** The name the `why` line gives the goal. */
 export function qwenGoalDriverName(objective: string): string {
 	return objective === "a goal" ? "Qwen Code's goal" : `Qwen Code's goal "${objective}"`;
-}
-
-function parse(line: string): Record<string, unknown> | null {
-	try {
-		const value: unknown = JSON.parse(line);
-		return isRecord(value) ? value : null;
-	} catch {
-		// A partial last line (Qwen Code is still writing it) is no goal line.
-		return null;
-	}
 }

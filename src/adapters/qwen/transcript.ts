@@ -14,23 +14,14 @@
  * between the last `user` record and the current turn are the prompt's
  * earlier turns: each one ended in a Stop that was continued.
  *
- * Read backwards through the shared scanner (`../shared/transcript-scan.ts`):
+ * Read backwards through the family's turn reader (`command-hook/turn-reader.ts`):
  * the current turn, then, when the caller asks, the prompt's earlier turns,
  * as far as the last `user` record or `countUpTo` final replies.
  */
 
 import type { TokenSpend } from "../../core/turns.js";
+import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
-import {
-	type ReadLimit,
-	readSettled,
-	type ScanEnd,
-	type ScanOptions,
-	type SettleOptions,
-	scanTurn,
-	unreadableTranscriptReason,
-	unseenTurnReason,
-} from "../shared/transcript-scan.js";
 
 /** Tools that change files: work the list may not show yet. Shell commands do not count. */
 export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
@@ -42,17 +33,13 @@ export const PLAN_TOOL = "exit_plan_mode";
 /** What Qwen Code's Stop reports as the last reply when the model wrote no text. */
 export const NO_RESPONSE_TEXT = "[no response text]";
 
-export interface QwenTurn {
-	/** Real spend of the turn's model calls. */
-	spend: TokenSpend;
-	calls: number;
-	/** Uses of `ACTIVITY_TOOLS`. */
-	activity: number;
-	/** A question or a plan awaiting the user, without its answer. */
-	pendingQuestion: string | null;
-	lastAssistantText: string | null;
-	/** The turn's start (the previous final reply, or a `user` record) was found. */
-	foundStart: boolean;
+/**
+ * The turn as the transcript shows it: `calls` are `assistant` records,
+ * `pendingQuestion` a question or a plan awaiting the user without its
+ * answer, and `foundStart` says the turn's start (the previous final reply,
+ * or a `user` record) was found.
+ */
+export interface QwenTurn extends Omit<reader.TurnFacts, "interrupt" | "startMarker">, reader.TurnEnd {
 	/** The `uuid` of the turn's last reply: the same for every report of this turn's end. */
 	endMarker: string | null;
 	/**
@@ -61,13 +48,9 @@ export interface QwenTurn {
 	 * counting; null when the prompt's start was not reached (a limit).
 	 */
 	continuations: number | null;
-	partialLastLine: boolean;
-	skippedLines: number;
-	lagging: boolean;
-	limit: ReadLimit | null;
 }
 
-export interface ReadQwenTurnOptions extends ScanOptions, SettleOptions {
+export interface ReadQwenTurnOptions extends reader.ReadOptions {
 	/** Count the prompt's earlier final replies up to this many (0: do not read past the current turn). */
 	countUpTo?: number;
 }
@@ -76,50 +59,31 @@ export interface ReadQwenTurnOptions extends ScanOptions, SettleOptions {
 export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = {}): Promise<QwenTurn> {
 	// A turn without text is reported as a placeholder the file does not hold: nothing to wait for.
 	const expectLastText = options.expectLastText === NO_RESPONSE_TEXT ? null : options.expectLastText;
-	return readSettled(
-		async () => {
-			const tally = new QwenTally(options.countUpTo ?? 0);
-			let complete = false;
-			const scan = await scanTurn(
-				file,
-				options,
-				() => complete,
-				(line) => {
-					complete = tally.add(line);
-				},
-			);
-			return tally.reading(scan);
-		},
-		{ ...options, expectLastText },
-		file,
-	);
+	return reader.readTallied(file, { ...options, expectLastText }, () => new QwenTally(options.countUpTo ?? 0));
 }
 
 /** Pure: what the records of a transcript (file order) say about its last turn. */
 export function analyseQwenTurn(records: readonly Record<string, unknown>[], countUpTo = 0): QwenTurn {
-	const tally = new QwenTally(countUpTo);
-	for (let index = records.length - 1; index >= 0; index--) {
-		if (tally.add(records[index] as Record<string, unknown>)) break;
-	}
-	return tally.reading({ partialLastLine: false, skippedLines: 0, limit: null });
+	return reader.tallyRecords(new QwenTally(countUpTo), records, undefined, true);
 }
 
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenReason(file: string, turn: QwenTurn): string | null {
-	return unseenTurnReason(file, turn);
+	return reader.unseenTurnReason(file, turn);
 }
 
 /** Why the transcript could not be read at all, naming the file. */
 export function unreadableReason(file: string | null, error: unknown): string {
-	return unreadableTranscriptReason("Qwen Code", file, error);
+	return reader.unreadableTranscriptReason("Qwen Code", file, error);
 }
 
 /**
- * The records, newest first: the current turn (its replies, tool results
- * and the answered calls), then, while counting, the earlier final replies.
+ * Qwen Code's tally, newest first: the current turn (its replies, tool
+ * results and the answered calls), then, while counting, the earlier final
+ * replies. Its boundary is the reading's end, not the turn's start.
  */
-class QwenTally {
-	private spend: TokenSpend = { input: 0, output: 0, cacheWrite: 0 };
+class QwenTally implements reader.Tally<QwenTurn> {
+	private spend = reader.noSpend();
 	private calls = 0;
 	private activity = 0;
 	private readonly answered = new Set<string>();
@@ -167,7 +131,7 @@ class QwenTally {
 	}
 
 	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
-	reading(scan: Pick<ScanEnd, "partialLastLine" | "skippedLines" | "limit">): QwenTurn {
+	reading(scan: reader.ScanEnd): QwenTurn {
 		const { partialLastLine, skippedLines, limit } = scan;
 		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
 		return {
@@ -197,7 +161,7 @@ class QwenTally {
 			this.lastText = text.trim() === "" ? null : text;
 		}
 		this.calls++;
-		if (isRecord(line.usageMetadata)) this.spend = addSpend(this.spend, spendOf(line.usageMetadata));
+		if (isRecord(line.usageMetadata)) this.spend = reader.addSpend(this.spend, spendOf(line.usageMetadata));
 		for (const part of partsOf(message)) {
 			const call = isRecord(part.functionCall) ? part.functionCall : null;
 			if (!call || typeof call.name !== "string") continue;
@@ -205,7 +169,7 @@ class QwenTally {
 			const waits = call.name === QUESTION_TOOL || call.name === PLAN_TOOL;
 			if (waits && !(typeof call.id === "string" && this.answered.has(call.id))) {
 				this.pendingQuestion ??=
-					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : questionText(call.args);
+					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : reader.askedQuestion(call.args);
 			}
 		}
 	}
@@ -220,29 +184,13 @@ function partsOf(message: Record<string, unknown>): Record<string, unknown>[] {
 	return Array.isArray(message.parts) ? message.parts.filter(isRecord) : [];
 }
 
-function questionText(args: unknown): string {
-	if (isRecord(args) && Array.isArray(args.questions)) {
-		const first = args.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return "the agent asked the user a question";
-}
-
 /** OpenAI-style usage as Qwen Code records it: the prompt count includes the cached part, which is not spend. */
 function spendOf(usage: Record<string, unknown>): TokenSpend {
-	const prompt = count(usage.promptTokenCount);
-	const cached = Math.min(prompt, count(usage.cachedContentTokenCount));
+	const prompt = reader.count(usage.promptTokenCount);
+	const cached = Math.min(prompt, reader.count(usage.cachedContentTokenCount));
 	return {
 		input: prompt - cached,
-		output: count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount),
+		output: reader.count(usage.candidatesTokenCount) + reader.count(usage.thoughtsTokenCount),
 		cacheWrite: 0,
 	};
-}
-
-function addSpend(a: TokenSpend, b: TokenSpend): TokenSpend {
-	return { input: a.input + b.input, output: a.output + b.output, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

@@ -1,6 +1,6 @@
 /** `boulder status [--all] [--json]`: the works, how far they are, and the last decision. */
 import type { Command } from "commander";
-import { readStatusAll, readWorktreeStatus } from "../../engine/status.js";
+import { readStatusAll, readWorktreeStatus, statusCounts } from "../../engine/status.js";
 import { renderStatus, type StatusReport } from "../../present/render/status.js";
 import type { Cli } from "../context.js";
 import { EXIT } from "../exit-codes.js";
@@ -35,12 +35,8 @@ export function registerStatus(program: Command, cli: Cli): void {
 					report = { now, all: true, ...all };
 				} else {
 					const { store } = await cli.openState();
-					report = {
-						now,
-						all: false,
-						worktrees: [await readWorktreeStatus(store, { now, env: cli.io.env })],
-						vanished: [],
-					};
+					const worktrees = [await readWorktreeStatus(store, { now, env: cli.io.env })];
+					report = { now, all: false, worktrees, vanished: [], counts: statusCounts(worktrees, []) };
 				}
 				cli.out(options.json ? JSON.stringify(report, null, 2) : renderStatus(report, cli.colors()));
 				cli.exitCode = EXIT.ok;

@@ -5,7 +5,7 @@
  * Sessions that roll their own todo list get a block of their own.
  */
 import { clipTitle } from "../../core/clip.js";
-import type { ListSessionStatus, WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
+import type { ListSessionStatus, StandingCounts, WorkStatusView, WorktreeStatusView } from "../../engine/status.js";
 import { formatElapsed, formatWhen } from "../format-time.js";
 import type { Style } from "../style.js";
 import { explain } from "../why-text.js";
@@ -20,6 +20,8 @@ export interface StatusReport {
 	vanished: string[];
 	/** `--all`: the index could not be read, so no worktree is known; why, and where it went. */
 	indexProblem?: string | null;
+	/** Every session in exactly one standing, as the dashboard's header counts them (`--json` only). */
+	counts?: StandingCounts;
 }
 
 export function renderStatus(report: StatusReport, c: Style): string {

@@ -19,7 +19,7 @@ import {
 	renderTimelineRow,
 	renderWorktree as renderWorktreeNode,
 } from "./render.js";
-import { toDom } from "./vnode.js";
+import { adopt, toDom, type VNode } from "./vnode.js";
 
 /** Rows the timeline draws at most; the filters reach further back, through every line the page holds. */
 const TIMELINE_ROWS = 200;
@@ -42,8 +42,61 @@ function context(): RenderContext {
 	return { now: now(), open: opened, loadItems };
 }
 
-function renderWorktree(worktree: WorktreeView, at: RenderContext): HTMLElement {
-	return toDom(renderWorktreeNode(worktree, at)) as HTMLElement;
+function cardOf(root: string): HTMLElement | null {
+	return document.querySelector<HTMLElement>(`#worktrees > article[data-root="${CSS.escape(root)}"]`);
+}
+
+/**
+ * Whether what is shown is drawn as `fresh` would be: the same elements,
+ * attributes and text, the running clocks aside (they tick on their own).
+ */
+function drawnAlike(shown: Element, fresh: Element): boolean {
+	if (shown.isEqualNode(fresh)) return true;
+	const [a, b] = [shown.cloneNode(true) as Element, fresh.cloneNode(true) as Element];
+	for (const clone of [a, b]) {
+		for (const clock of clone.querySelectorAll("[data-since]")) clock.textContent = "";
+		clone.normalize();
+	}
+	return a.isEqualNode(b);
+}
+
+/**
+ * The card for this view: the one shown when it is drawn alike (it keeps
+ * its identity, so focus, scroll and a selection stay; a card the server drew
+ * only gains its listeners), else a fresh one.
+ */
+function cardFor(worktree: WorktreeView): HTMLElement {
+	const node = renderWorktreeNode(worktree, context());
+	const fresh = toDom(node) as HTMLElement;
+	const shown = cardOf(worktree.root);
+	if (shown && drawnAlike(shown, fresh)) {
+		adopt(node, shown);
+		return shown;
+	}
+	return fresh;
+}
+
+/** Puts `fresh` where `old` is, moving the focus to its counterpart when it was inside. */
+function swap(old: Element, fresh: HTMLElement): void {
+	if (old === fresh) return;
+	const focused =
+		document.activeElement instanceof HTMLElement && old.contains(document.activeElement)
+			? document.activeElement.dataset.focusKey
+			: undefined;
+	old.replaceWith(fresh);
+	if (focused) fresh.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+}
+
+/** Replaces the slot's content only when it is drawn differently: an unchanged part keeps its identity and focus. */
+function redraw(slot: HTMLElement, node: VNode): void {
+	const fresh = toDom(node);
+	const shown = slot.firstElementChild;
+	if (slot.children.length === 1 && shown && drawnAlike(shown, fresh)) {
+		adopt(node, shown);
+		return;
+	}
+	if (shown && slot.children.length === 1) swap(shown, fresh as HTMLElement);
+	else slot.replaceChildren(fresh);
 }
 
 /** The worktrees in the order the page shows them: those that need a person first, then by path. */
@@ -64,37 +117,56 @@ function applySnapshot(view: DashboardView): void {
 	const list = $("worktrees");
 	const drawing = ++drawings;
 	const sorted = shownOrder();
-	const first = sorted.slice(0, FIRST_SCREEN).map((worktree) => renderWorktree(worktree, context()));
-	list.replaceChildren(
-		...(first.length > 0
-			? first
-			: [toDom(h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it."))]),
-	);
+	const first = sorted.slice(0, FIRST_SCREEN);
+	const later = new Set(sorted.slice(FIRST_SCREEN).map((worktree) => worktree.root));
+	// What the server drew (or an earlier view) stays where it is drawn alike: the first live view never flashes.
+	for (const child of [...list.childNodes]) {
+		const root = child instanceof HTMLElement && child.tagName === "ARTICLE" ? child.dataset.root : undefined;
+		if (root === undefined || !(worktrees.has(root) && (later.has(root) || first.some((w) => w.root === root)))) {
+			child.remove();
+		}
+	}
+	let previous: Element | null = null;
+	for (const worktree of first) previous = place(cardFor(worktree), previous);
+	if (first.length === 0) {
+		list.append(toDom(h("p", { class: "empty" }, "No worktrees known yet: `boulder start PLAN.md` in one adds it.")));
+	}
 	drawTimeline([]);
 	refreshFilters();
 	summarise();
 	mark("first-screen-drawn");
-	drawRest(sorted.slice(FIRST_SCREEN), drawing);
+	drawRest(sorted.slice(FIRST_SCREEN), previous, drawing);
+}
+
+/** Puts the card right after `previous` (first when null), moving nothing that is already there. */
+function place(card: HTMLElement, previous: Element | null): HTMLElement {
+	const list = $("worktrees");
+	const shown = cardOf(card.dataset.root ?? "");
+	if (shown && shown !== card) swap(shown, card);
+	const wanted = previous ? previous.nextElementSibling : list.firstElementChild;
+	if (wanted !== card) {
+		if (previous) previous.after(card);
+		else list.prepend(card);
+	}
+	return card;
 }
 
 /** Cards drawn before the page first paints; the rest follow a few at a time, so a big fleet shows at once. */
 const FIRST_SCREEN = 12;
 let drawings = 0;
 
-function drawRest(rest: readonly WorktreeView[], drawing: number): void {
+function drawRest(rest: readonly WorktreeView[], previous: Element | null, drawing: number): void {
 	if (drawing !== drawings) return;
 	if (rest.length === 0) {
 		mark("dashboard-drawn");
 		return;
 	}
-	const list = $("worktrees");
+	let last = previous;
 	for (const worktree of rest.slice(0, FIRST_SCREEN)) {
 		const current = worktrees.get(worktree.root) ?? worktree;
-		if (!list.querySelector(`article[data-root="${CSS.escape(current.root)}"]`)) {
-			list.append(renderWorktree(current, context()));
-		}
+		last = place(cardFor(current), last);
 	}
-	window.setTimeout(() => drawRest(rest.slice(FIRST_SCREEN), drawing), 0);
+	window.setTimeout(() => drawRest(rest.slice(FIRST_SCREEN), last, drawing), 0);
 }
 
 /** Marks a moment the bench times (the first of each name only). */
@@ -109,24 +181,25 @@ function applyWorktree(worktree: WorktreeView, serverNow: number): void {
 		order.push(worktree.root);
 		order.sort();
 	}
-	const cardOf = (root: string) => document.querySelector<HTMLElement>(`article[data-root="${CSS.escape(root)}"]`);
 	const old = cardOf(worktree.root);
 	const focused =
 		document.activeElement instanceof HTMLElement && old?.contains(document.activeElement)
 			? document.activeElement.dataset.focusKey
 			: undefined;
-	const card = renderWorktree(worktree, context());
+	const card = cardFor(worktree);
 	// Its place: before the next card in the shown order that is drawn; a card moves only when what it needs changed.
 	const sorted = shownOrder();
 	const after = sorted.slice(sorted.findIndex((entry) => entry.root === worktree.root) + 1);
 	const before = after.map((entry) => cardOf(entry.root)).find((element) => element !== null && element !== old);
-	if (old && (old.nextElementSibling === before || (!before && !old.nextElementSibling))) old.replaceWith(card);
-	else {
-		old?.remove();
+	if (old && (old.nextElementSibling === before || (!before && !old.nextElementSibling))) {
+		if (old !== card) old.replaceWith(card);
+	} else {
+		if (old !== card) old?.remove();
 		if (before) before.before(card);
 		else $("worktrees").append(card);
 	}
-	if (focused) card.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+	if (focused && document.activeElement !== card.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`))
+		card.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
 	refreshFilters();
 	summarise();
 }
@@ -174,11 +247,14 @@ function drawTimeline(fresh: readonly TimelineEntry[]): void {
 		.reverse();
 	const list = $("timeline-list");
 	const isFresh = new Set(fresh);
-	list.replaceChildren(
-		...(shown.length > 0
+	const rows =
+		shown.length > 0
 			? shown.map((entry) => toDom(renderTimelineRow(entry, isFresh.has(entry))))
-			: [toDom(h("li", { class: "empty" }, "No decisions match."))]),
-	);
+			: [toDom(h("li", { class: "empty" }, "No decisions match."))];
+	// The rows the server drew stay when they are the same: the list keeps its scroll.
+	const same =
+		list.children.length === rows.length && rows.every((row, i) => drawnAlike(list.children[i] as Element, row));
+	if (!same) list.replaceChildren(...rows);
 }
 
 function refreshFilters(): void {
@@ -220,8 +296,8 @@ function setOptions(id: string, options: readonly (readonly [string, string])[])
 /** The header's counts and the "needs you" list, from the same views as the cards. */
 function summarise(): void {
 	const views = order.flatMap((root) => worktrees.get(root) ?? []);
-	$("summary").replaceChildren(toDom(renderCounts(headerCounts(views))));
-	$("needs-slot").replaceChildren(toDom(renderNeeds(cardOrder(views))));
+	redraw($("summary"), renderCounts(headerCounts(views)));
+	redraw($("needs-slot"), renderNeeds(cardOrder(views)));
 	for (const card of document.querySelectorAll<HTMLElement>("#worktrees > article")) {
 		const view = worktrees.get(card.dataset.root ?? "");
 		card.dataset.needs = view && needsPerson(view) ? "true" : "false";

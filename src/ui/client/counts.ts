@@ -2,21 +2,17 @@
  * The header's counts: every session card in exactly one state, and the
  * worktrees by what they need. Pure and shared: the server counts the first
  * screen with it, the page recounts after every update, and another page
- * (the fleet's) can count its cards the same way.
+ * (the fleet's) can count its cards the same way. The counting itself is
+ * `core/standing.ts`'s, which `boulder status --all --json` uses too, so the
+ * page and the CLI cannot disagree.
  */
+import { countStandings, type StandingCounts } from "../../core/standing.js";
 import type { Standing, WorktreeView } from "../view-types.js";
 
-export interface HeaderCounts {
-	worktrees: number;
-	/** Worktrees with at least one problem on their card (their own, a plan's or a session's). */
-	withProblem: number;
-	stopped: number;
-	vanished: number;
-	/** Worktrees with something for a person to do. */
-	needYou: number;
-	sessions: number;
-	standing: Record<Standing, number>;
-}
+export { NEEDS_PERSON } from "../../core/standing.js";
+
+/** The same counts as `boulder status --all --json`'s `counts`, by the same function (`core/standing.ts`). */
+export type HeaderCounts = StandingCounts;
 
 /** The states in the order the header names them, with their words. */
 export const STANDINGS: readonly { standing: Standing; words: string }[] = [
@@ -30,27 +26,15 @@ export const STANDINGS: readonly { standing: Standing; words: string }[] = [
 	{ standing: "idle", words: "idle" },
 ];
 
-/** The states a person resolves: their cards come first and make the "needs me" list. */
-export const NEEDS_PERSON: ReadonlySet<Standing> = new Set(["problem", "waiting", "verify-failed", "held"]);
-
 export function headerCounts(worktrees: readonly WorktreeView[]): HeaderCounts {
-	const standing = Object.fromEntries(STANDINGS.map((entry) => [entry.standing, 0])) as Record<Standing, number>;
-	let sessions = 0;
-	for (const worktree of worktrees) {
-		for (const session of worktree.sessions) {
-			standing[session.standing]++;
-			sessions++;
-		}
-	}
-	return {
-		worktrees: worktrees.length,
-		withProblem: worktrees.filter((worktree) => worktree.problemCount > 0).length,
-		stopped: worktrees.filter((worktree) => !worktree.vanished && worktree.stopped !== null).length,
-		vanished: worktrees.filter((worktree) => worktree.vanished).length,
-		needYou: worktrees.filter(needsPerson).length,
-		sessions,
-		standing,
-	};
+	return countStandings(
+		worktrees.map((worktree) => ({
+			problems: worktree.problemCount,
+			stopped: worktree.stopped !== null,
+			vanished: worktree.vanished,
+			sessions: worktree.sessions.map((session) => session.standing),
+		})),
+	);
 }
 
 export function needsPerson(worktree: WorktreeView): boolean {

@@ -25,6 +25,13 @@ import { type Child, h, toDom, type VNode } from "./vnode.js";
 
 export { h, type VNode } from "./vnode.js";
 
+/**
+ * Between the parts of a focus or section key: a line feed, which HTML keeps
+ * as it is in an attribute (a NUL would come back from the server's first
+ * screen as U+FFFD, and the page would no longer know its own keys).
+ */
+const SEP = "\n";
+
 export interface RenderContext {
 	/** The server's time now. */
 	now: number;
@@ -62,7 +69,7 @@ export function copyButton(text: string, what: string): VNode {
 			class: "copy quiet",
 			"data-copy": text,
 			"aria-label": `Copy ${what}`,
-			"data-focus-key": `copy\u0000${what}`,
+			"data-focus-key": `copy${SEP}${what}`,
 		},
 		"Copy",
 	);
@@ -96,8 +103,8 @@ export function middlePath(path: string, what: string): VNode {
  * pressed, and the keyboard's focus stays on it across the redraw.
  */
 function focusKey(request: ActionRequest): string {
-	if (request.work) return `work\u0000${request.work}\u0000${request.action === "abandon" ? "abandon" : "status"}`;
-	if (request.session) return `session\u0000${request.session.harness}\u0000${request.session.sessionId}`;
+	if (request.work) return `work${SEP}${request.work}${SEP}${request.action === "abandon" ? "abandon" : "status"}`;
+	if (request.session) return `session${SEP}${request.session.harness}${SEP}${request.session.sessionId}`;
 	return "worktree";
 }
 
@@ -242,7 +249,7 @@ export function renderWorktree(worktree: WorktreeView, context: RenderContext): 
 	for (const work of live) children.push(renderWork(work, worktree, context));
 	if (finished.length > 0) {
 		children.push(
-			lazyDetails(`finished\u0000${worktree.root}`, `${finished.length} finished work(s)`, context, () =>
+			lazyDetails(`finished${SEP}${worktree.root}`, `${finished.length} finished work(s)`, context, () =>
 				finished.map((work) => renderWork(work, worktree, context)),
 			),
 		);
@@ -260,7 +267,7 @@ export function renderWorktree(worktree: WorktreeView, context: RenderContext): 
 	for (const session of recent) children.push(renderSession(session, worktree, context));
 	if (older.length > 0) {
 		children.push(
-			lazyDetails(`older\u0000${worktree.root}`, `${older.length} older session(s)`, context, () =>
+			lazyDetails(`older${SEP}${worktree.root}`, `${older.length} older session(s)`, context, () =>
 				older.map((session) => renderSession(session, worktree, context)),
 			),
 		);
@@ -345,10 +352,10 @@ function renderWork(work: WorkView, worktree: WorktreeView, context: RenderConte
 		facts,
 	];
 	if (work.planProblem) body.push(h("p", { class: "problem", role: "note" }, work.planProblem));
-	if (v && !v.passed && v.output) body.push(...verifyOutput(v.output, `${worktree.root}\u0000${work.id}`, context));
+	if (v && !v.passed && v.output) body.push(...verifyOutput(v.output, `${worktree.root}${SEP}${work.id}`, context));
 	if (work.itemCount > 0) {
 		body.push(
-			lazyDetails(`items\u0000${worktree.root}\u0000${work.id}`, `Items (${work.itemCount})`, context, () => {
+			lazyDetails(`items${SEP}${worktree.root}${SEP}${work.id}`, `Items (${work.itemCount})`, context, () => {
 				const list = h("p", { class: "dim" }, "Loading the items…");
 				const load = context.loadItems;
 				list.mount = (element) => {
@@ -379,7 +386,7 @@ function verifyOutput(output: string, key: string, context: RenderContext): Chil
 			{ class: "output mono", tabindex: 0, "aria-label": "the check's last lines" },
 			`…\n${lines.slice(-OUTPUT_LINES).join("\n")}`,
 		),
-		lazyDetails(`output\u0000${key}`, `The whole output (${lines.length} lines)`, context, () => [
+		lazyDetails(`output${SEP}${key}`, `The whole output (${lines.length} lines)`, context, () => [
 			h("pre", { class: "output mono full", tabindex: 0, "aria-label": "the check's whole output" }, lines.join("\n")),
 		]),
 	];
@@ -505,6 +512,17 @@ function renderSession(session: SessionView, worktree: WorktreeView, context: Re
 			),
 		);
 		body.push(renderItems(list.items, list.next));
+	}
+	if (session.transcriptPath) {
+		// A path to copy, never a link: the dashboard serves no file of a session.
+		body.push(
+			h(
+				"p",
+				{ class: "row transcript" },
+				h("span", { class: "dim" }, "transcript"),
+				middlePath(session.transcriptPath, `transcript of ${session.label}`),
+			),
+		);
 	}
 	if (session.stoppedBy) body.push(h("p", { class: "stopped-line" }, `Stopped by ${session.stoppedBy}.`));
 	if (session.gauges.length > 0) {

@@ -42,10 +42,22 @@ export function toDom(node: VNode, namespace: string | null = null): Element {
 	for (const child of node.children) {
 		element.append(typeof child === "string" ? document.createTextNode(child) : toDom(child, ns));
 	}
+	behave(node, element, ns);
+	return element;
+}
+
+/** Elements that already carry their node's behaviour (drawn by `toDom`, or adopted). */
+const behaving = new WeakSet<Element>();
+
+/** Gives the element its node's behaviour: lazy content drawn when first opened, then `mount`. */
+function behave(node: VNode, element: Element, ns: string | null): void {
+	behaving.add(element);
 	const lazy = node.lazy;
 	if (lazy) {
 		const details = element as HTMLDetailsElement;
-		let drawn = false;
+		// Drawn already when the element came open (the server draws an open section's content).
+		const own = node.children.filter((child) => typeof child !== "string").length;
+		let drawn = "open" in node.attrs && element.children.length > own;
 		const draw = () => {
 			if (drawn) return;
 			drawn = true;
@@ -59,7 +71,23 @@ export function toDom(node: VNode, namespace: string | null = null): Element {
 		});
 	}
 	node.mount?.(element);
-	return element;
+}
+
+/**
+ * Makes an element drawn from this same node elsewhere (the server's first
+ * screen) behave as if `toDom` had made it, without touching it: the page
+ * keeps the element (its focus, its scroll, what a person selected) and only
+ * gains the listeners. The caller has checked the two are drawn alike.
+ */
+export function adopt(node: VNode, element: Element, namespace: string | null = null): void {
+	if (behaving.has(element)) return;
+	const ns = node.tag === "svg" ? SVG : namespace;
+	const children = node.children.filter((child): child is VNode => typeof child !== "string");
+	children.forEach((child, index) => {
+		const found = element.children[index];
+		if (found) adopt(child, found, ns);
+	});
+	behave(node, element, ns);
 }
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

@@ -7,7 +7,7 @@ import { appendFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_KEPT_TEXT, readTurn } from "../../../src/adapters/claude-code/transcript.js";
-import { readSettled, SCAN_DEFAULTS } from "../../../src/adapters/shared/transcript-scan.js";
+import { readSettled, SCAN_DEFAULTS } from "../../../src/adapters/command-hook/turn-reader.js";
 import { assistantLines, jsonl, promptLine, tempDir, text, writeTranscript } from "./helpers.js";
 
 let dir: string;

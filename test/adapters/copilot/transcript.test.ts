@@ -71,6 +71,23 @@ describe("reading the current turn from Copilot's event log", () => {
 		expect(reading.abort?.at).toEqual(expect.any(Number));
 	});
 
+	it("reads the records newest first: the pending question is the open one asked last, two aborts give the later", () => {
+		const reading = analyseTurn([
+			prompt("Do it"),
+			toolStart("ask_user", "q1", { question: "First?" }),
+			line("abort", { reason: "user" }),
+			toolStart("ask_user", "q2", { question: "Second?" }),
+			toolStart("ask_user", "q3", { question: "Third?" }),
+			toolEnd("q3"),
+			line("abort", { reason: "user" }),
+			line("hook.end", { hookType: "agentStop", output: { decision: "block", reason: "One." } }),
+			line("hook.end", { hookType: "agentStop", output: { decision: "block", reason: "Two." } }),
+		]);
+		expect(reading.pendingQuestion).toBe("Second?");
+		expect(reading.abort?.at).toBe(Date.UTC(2026, 11, 1, 12, 0, id - 2));
+		expect(reading.stopBlocks).toEqual(["One.", "Two."]);
+	});
+
 	it("begins a turn at the main agent's user messages only", () => {
 		expect(isTurnStart(prompt("x"))).toBe(true);
 		expect(isTurnStart({ ...prompt("x"), agentId: "sub" })).toBe(false);

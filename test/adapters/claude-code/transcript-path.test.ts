@@ -1,0 +1,47 @@
+/**
+ * Claude Code's hook inputs carry `transcript_path`: the session's state keeps
+ * it (the dashboard shows it to copy), from the first event that names it.
+ */
+import { describe, expect, it } from "vitest";
+import { handleHook } from "../../../src/adapters/claude-code/events.js";
+import type { TurnReading } from "../../../src/adapters/claude-code/transcript.js";
+import { hookInput, memoryEngine, SESSION, tick } from "./helpers.js";
+
+const SCOPE = `session.claude-code.${SESSION.replaceAll(/[^a-z0-9_-]/g, (c) => `~${c.charCodeAt(0).toString(16)}`)}`;
+
+const reading: TurnReading = {
+	spend: { input: 1000, output: 100, cacheWrite: 0 },
+	calls: 1,
+	activity: 0,
+	interrupt: null,
+	pendingQuestion: null,
+	startMarker: null,
+	lastAssistantText: "Done for now.",
+	foundStart: true,
+	partialLastLine: false,
+	skippedLines: 0,
+	lagging: false,
+	limit: null,
+};
+
+describe("the transcript path", () => {
+	it("is kept on the session's state from the turn's start and its Stop", async () => {
+		const { engine, store } = memoryEngine();
+		const deps = { engine, readTurn: async () => reading };
+		tick();
+		await handleHook(
+			hookInput("UserPromptSubmit", { prompt: "Go.", transcript_path: "/home/jo/.claude/projects/-w/a.jsonl" }),
+			deps,
+		);
+		const started = await store.readScope(SCOPE);
+		expect(started.kind === "ok" && started.value.observed.transcriptPath).toBe("/home/jo/.claude/projects/-w/a.jsonl");
+
+		tick();
+		await handleHook(
+			hookInput("Stop", { stop_hook_active: false, transcript_path: "/home/jo/.claude/projects/-w/b.jsonl" }),
+			deps,
+		);
+		const stopped = await store.readScope(SCOPE);
+		expect(stopped.kind === "ok" && stopped.value.observed.transcriptPath).toBe("/home/jo/.claude/projects/-w/b.jsonl");
+	});
+});

@@ -1,0 +1,102 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	askedQuestion,
+	readTallied,
+	type ScanEnd,
+	type Tally,
+	tallyRecords,
+	timeOf,
+} from "../../../src/adapters/command-hook/turn-reader.js";
+
+/** A tally of a made-up log: `say` records are replies, a `prompt` begins the turn. */
+interface ToyTurn extends ScanEnd {
+	seen: string[];
+	lastAssistantText: string | null;
+	lagging: boolean;
+}
+
+function toyTally(): Tally<ToyTurn> {
+	const seen: string[] = [];
+	let last: string | null = null;
+	return {
+		add: (record) => {
+			seen.push(String(record.id));
+			if (record.type === "say") last ??= String(record.text);
+			return record.type === "prompt";
+		},
+		reading: (end) => ({ ...end, seen, lastAssistantText: last, lagging: false }),
+	};
+}
+
+const jsonl = (records: object[]) => records.map((record) => `${JSON.stringify(record)}\n`).join("");
+
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(path.join(tmpdir(), "boulder-turn-reader-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the family's turn reader", () => {
+	it("hands the tally the records newest first and stops at the one it names the turn's start", async () => {
+		const file = path.join(dir, "log.jsonl");
+		writeFileSync(
+			file,
+			`${jsonl([
+				{ id: "p1", type: "prompt" },
+				{ id: "s1", type: "say", text: "Old." },
+				{ id: "p2", type: "prompt" },
+				{ id: "s2", type: "say", text: "First." },
+			])}not json\n${jsonl([{ id: "s3", type: "say", text: "Done." }])}`,
+		);
+
+		const turn = await readTallied(file, { chunkBytes: 7 }, toyTally);
+
+		expect(turn.seen).toEqual(["s3", "s2", "p2"]);
+		expect(turn).toMatchObject({ foundStart: true, skippedLines: 1, lastAssistantText: "Done.", lagging: false });
+	});
+
+	it("reads a lagging file again with a fresh tally until it ends with the harness's last reply", async () => {
+		const file = path.join(dir, "late.jsonl");
+		writeFileSync(file, jsonl([{ id: "p1", type: "prompt" }]));
+		let pauses = 0;
+		const sleep = async () => {
+			pauses++;
+			if (pauses === 2) appendFileSync(file, jsonl([{ id: "s1", type: "say", text: "All done." }]));
+		};
+
+		const turn = await readTallied(file, { expectLastText: "All done.", sleep }, toyTally);
+
+		expect(pauses).toBe(2);
+		expect(turn.seen).toEqual(["s1", "p1"]);
+		expect(turn.lastAssistantText).toBe("All done.");
+	});
+
+	it("says the turn is unseen when no record begins it", async () => {
+		const file = path.join(dir, "no-start.jsonl");
+		writeFileSync(file, jsonl([{ id: "s1", type: "say", text: "Hi." }]));
+
+		const turn = await readTallied(file, {}, toyTally);
+
+		expect(turn).toMatchObject({ foundStart: false, seen: ["s1"] });
+	});
+
+	it("tallies records in memory newest first, up to the turn's start or all of them", () => {
+		const records = [
+			{ id: "p1", type: "prompt" },
+			{ id: "p2", type: "prompt" },
+			{ id: "s1", type: "say", text: "Done." },
+		];
+		expect(tallyRecords(toyTally(), records, undefined, true).seen).toEqual(["s1", "p2"]);
+		expect(tallyRecords(toyTally(), records).seen).toEqual(["s1", "p2", "p1"]);
+	});
+
+	it("reads the first question asked and a record's time, and gives plain words when there is none", () => {
+		expect(askedQuestion({ questions: [{ question: " Which DB? " }] })).toBe("Which DB?");
+		expect(askedQuestion({ questions: [] })).toBe("the agent asked the user a question");
+		expect(timeOf("2026-12-01T12:00:00.000Z")).toBe(Date.UTC(2026, 11, 1, 12));
+		expect(timeOf(undefined)).toBeNull();
+	});
+});
