@@ -87,12 +87,13 @@ export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): 
 }
 
 /** Who sent a prompt: Copilot echoing a block or running autopilot (`system`), the user, or boulder (no turn). */
-async function provenanceOf({ input, ref, deps }: Call) {
+async function provenanceOf(call: Call) {
+	const { input, ref } = call;
 	const prompt = stringField(input, "prompt") ?? "";
 	if (ref.subagent || isBoulderPrompt(prompt)) return null;
 	// Autopilot's own continuation: Copilot's prompt, not the user's (no new episode).
 	if (isAutopilotPrompt(prompt)) return "system";
-	const fromStopHook = input.transcriptPath !== null && (await blockedWith(input, input.transcriptPath, prompt, deps));
+	const fromStopHook = input.transcriptPath !== null && (await blockedWith(call, input.transcriptPath, prompt));
 	return fromStopHook ? "system" : "user";
 }
 
@@ -104,25 +105,16 @@ const PROMPT_WAIT_MS = 3_000;
  * with `prompt` as its reason: Copilot is echoing a stop hook's continuation.
  * An unreadable log is a user's prompt, as it would be without the check.
  */
-async function blockedWith(input: Input, file: string, prompt: string, deps: HookDeps): Promise<boolean> {
-	let reading: TurnReading;
-	const own = ownRecordOf(input);
+async function blockedWith(call: Call, file: string, prompt: string): Promise<boolean> {
 	try {
 		// The log is written late here too: the block's hook.end comes before this prompt's own hook.start.
-		reading =
-			own === null
-				? await deps.readTurn(file)
-				: await readOwnTurn(file, own, {
-						read: deps.readTurn,
-						wait: { timeoutMs: PROMPT_WAIT_MS, ...deps.wait },
-						// A session's first prompt may come before its log exists: nothing to wait for.
-						waitForFile: false,
-					});
+		// A session's first prompt may come before its log exists: nothing to wait for.
+		const wait = { timeoutMs: PROMPT_WAIT_MS, ...call.deps.wait };
+		return (await currentTurn(call, file, { wait, waitForFile: false })).stopBlocks.includes(prompt);
 	} catch {
 		// A session's first prompt comes before its event log has a turn: nothing to find, nothing wrong.
 		return false;
 	}
-	return reading.stopBlocks.includes(prompt);
 }
 
 /** Reads the session database's todo list into the engine; a database that cannot be read is logged and left. */
@@ -139,35 +131,37 @@ async function noteTodos({ input, ref, deps }: Call): Promise<void> {
 	}
 }
 
-/** The current turn as the event log shows it once Copilot has written this agentStop's own line, or why it cannot be seen. */
-async function seeOwnTurn({ input, deps }: Call): Promise<Seen<TurnReading>> {
-	const file = input.transcriptPath;
-	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
+/**
+ * The event log's current turn, up to this invocation's own line: a
+ * `hook.start` of the event whose input has this `timestamp`, which Copilot
+ * writes late, so the reading waits for it (bounded). An input without one
+ * (an older Copilot) cannot be matched: its log is read as it is.
+ */
+function currentTurn({ input, deps }: Call, file: string, options: { wait?: AwaitOptions; waitForFile?: boolean }) {
 	const own = ownRecordOf(input);
+	return own === null ? deps.readTurn(file) : readOwnTurn(file, own, { read: deps.readTurn, ...options });
+}
+
+function ownRecordOf(input: Input): OwnRecord | null {
+	const timestamp = input.fields.timestamp;
+	return typeof timestamp === "number" && Number.isFinite(timestamp) ? { hookType: input.event, timestamp } : null;
+}
+
+/** The current turn for agentStop, or why it cannot be seen: a log that never gets this stop's own line is unseen. */
+async function seeOwnTurn(call: Call): Promise<Seen<TurnReading>> {
+	const file = call.input.transcriptPath;
+	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
+	const own = ownRecordOf(call.input);
+	const { wait } = call.deps;
 	try {
-		if (own === null) {
-			const turn = await deps.readTurn(file);
-			return { turn, unseen: unseenReason(file, turn) };
-		}
-		const turn = await readOwnTurn(file, own, { read: deps.readTurn, ...(deps.wait ? { wait: deps.wait } : {}) });
-		if (!turn.ownRecordSeen) {
-			const waited = deps.wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs;
-			return { turn: null, unseen: ownRecordMissingReason(file, own, waited) };
+		const turn = await currentTurn(call, file, wait ? { wait } : {});
+		if (own !== null && !turn.ownRecordSeen) {
+			return { turn: null, unseen: ownRecordMissingReason(file, own, wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs) };
 		}
 		return { turn, unseen: unseenReason(file, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableReason(file, error) };
 	}
-}
-
-/**
- * The line Copilot writes for this invocation: a `hook.start` of the event
- * whose input has this `timestamp`. An input without one (an older Copilot)
- * cannot be matched: its log is read as it is.
- */
-function ownRecordOf(input: Input): OwnRecord | null {
-	const timestamp = input.fields.timestamp;
-	return typeof timestamp === "number" && Number.isFinite(timestamp) ? { hookType: input.event, timestamp } : null;
 }
 
 export const COPILOT: EventSpec<TurnReading, HookDeps> = {
