@@ -1,10 +1,7 @@
 /**
- * Codex's hook events, mapped onto engine calls. Thin on purpose: every
- * decision is the engine's; this file only says which engine call an event
- * means, fills in what Codex does not send (spend and unanswered questions,
- * from the rollout) and answers Stop in Codex's words.
+ * Codex's hook events: the family's mapping (`command-hook/events.ts`, where
+ * the shared choices are explained) with Codex's facts:
  *
- * Choices, and why:
  * - Codex has no cap on Stop-hook continuations: it loops for as long as a
  *   hook blocks. boulder's budgets and stagnation guard are the only brake,
  *   so nothing here blocks except the engine's `inject`.
@@ -24,18 +21,22 @@
  *   thread is idle), Stop hears of it (`otherDriver`) and the engine stands
  *   down unless `builtInGoals` is `take-over`. Under `codex exec` a goal
  *   cannot continue, so boulder drives.
- * - SubagentStop is never continued (subagents own no continuation; Codex
- *   fires no Stop for them).
- * - A Stop whose turn the rollout does not show fails closed: the engine
- *   hears that the turn is unseen and does not nudge.
+ * - SubagentStop is never continued (Codex fires no Stop for subagents).
  * - Compaction (PreCompact, PostCompact, a `compact` SessionStart) is noted,
  *   never a user turn. A `resume` or `compact` SessionStart carries the
- *   resume context (where the unfinished work stands).
+ *   resume context.
  */
-import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
-import { endTurn } from "../command-hook/stop.js";
+import type { Engine } from "../../engine/engine.js";
+import {
+	claudeCodeMeanings,
+	type EventSpec,
+	type Hook,
+	handleFamilyHook,
+	on,
+	readOwn,
+} from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { stringField } from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
 import { HARNESS, type HookInput } from "./hook-input.js";
@@ -54,118 +55,41 @@ export interface HookDeps {
 /** The tool that changes files: work the plan may not show yet. */
 export const EDIT_TOOL = "apply_patch";
 
-export function sessionRefOf(input: HookInput): SessionRef {
-	return {
-		harness: HARNESS,
-		sessionId: input.sessionId,
-		subagent: input.agentId !== null || input.event === "SubagentStop",
-		agent: input.agentType,
-	};
-}
-
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	const ref = sessionRefOf(input);
-	const { engine } = deps;
-	switch (input.event) {
-		case "Stop":
-			return onStop(input, ref, deps);
-		case "SubagentStop":
-			await engine.onIdle(ref, {});
-			return NOTHING;
-		case "UserPromptSubmit":
-			if (isBoulderPrompt(stringField(input, "prompt"))) return NOTHING;
-			await engine.turnStarted(ref, "user");
-			return NOTHING;
-		case "PostToolUse":
-			await onToolUsed(input, ref, engine);
-			return NOTHING;
-		case "Interrupt":
-			// `codex exec` aborting the goal's turn as it shuts down is no user's abort.
-			if (isGoalShutdownInterrupt(await goalOf(input, ref, deps))) return NOTHING;
-			await engine.sessionEvent(ref, { type: "interrupt" });
-			return NOTHING;
-		case "SessionStart":
-			return onSessionStart(input, ref, engine);
-		case "PreCompact":
-		case "PostCompact":
-			await engine.sessionEvent(ref, { type: "compaction" });
-			return NOTHING;
-	}
-}
-
-/**
- * A compaction is noted; a resumed or compacted session is told where its
- * unfinished work stands (`hookSpecificOutput.additionalContext`, which Codex
- * adds to the model's context: never a turn).
- */
-async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
-	const source = stringField(input, "source");
-	if (source === "compact") await engine.sessionEvent(ref, { type: "compaction" });
-	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
-	return sessionStartContext(await engine.resumeContext(ref, source));
-}
-
-async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
-	const tool = stringField(input, "tool_name");
-	if (tool === EDIT_TOOL) {
-		await engine.activity(ref);
-		return;
-	}
-	if (tool !== PLAN_TOOL) return;
-	const { todos, warnings } = normalizeCodexPlan(input.fields.tool_input);
-	await engine.todosChanged(ref, todos);
-	if (warnings.length > 0) {
-		await engine.recordError(ref, `reading the agent's plan from ${PLAN_TOOL}`, new Error(warnings.join("; ")));
-	}
-}
-
-async function onStop(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
-	const { engine } = deps;
-	const lastMessage = stringField(input, "last_assistant_message");
-	const { turn, unseen } = await seeTurn(input, ref, deps, lastMessage);
-	const facts: IdleFacts & { interruptAt?: number | null } = {
-		lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null,
-	};
-	if (unseen !== null) facts.turnUnseen = unseen;
-	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
-	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
-	const goal = await goalOf(input, ref, deps);
-	if (goal.goal !== null && goalCanContinue(goal)) facts.otherDriver = goalDriverName(goal.goal);
-	const end = { outcome: "end" as const, ...(turn ? { spend: turn.spend, marker: turn.startMarker } : {}) };
-	// Printing the block is the delivery: recorded in the same write as the decision.
-	return endTurn(engine, ref, end, facts, {
-		deliverNow: true,
-		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
-	});
-}
-
-/** The current turn as the rollout shows it for a Stop, or why it cannot be seen. */
-async function seeTurn(
-	input: HookInput,
-	ref: SessionRef,
-	deps: HookDeps,
-	expectLastText: string | null,
-): Promise<{ turn: RolloutTurn | null; unseen: string | null }> {
-	if (ref.subagent) return { turn: null, unseen: null };
-	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
-	try {
-		const turn = await deps.readTurn(input.transcriptPath, { expectLastText });
-		return { turn, unseen: unseenReason(input.transcriptPath, turn) };
-	} catch (error) {
-		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
-	}
-}
-
 const NO_GOAL: CodexGoalReading = { goal: null, lastTurn: null };
 
-/** Codex's goal as the rollout shows it; none for a subagent, without a rollout, or when it cannot be read. */
-async function goalOf(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<CodexGoalReading> {
-	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return NO_GOAL;
-	try {
-		return await deps.readGoal(input.transcriptPath);
-	} catch (error) {
-		await deps.engine.recordError(ref, "reading Codex's goal from the rollout", error);
-		return NO_GOAL;
-	}
+function goalOf(hook: Hook<RolloutTurn, HookDeps>): Promise<CodexGoalReading> {
+	return readOwn(hook, "reading Codex's goal from the rollout", hook.deps.readGoal, NO_GOAL);
+}
+
+export const CODEX: EventSpec<RolloutTurn, HookDeps> = {
+	harness: HARNESS,
+	events: {
+		...claudeCodeMeanings,
+		Interrupt: async (hook) => {
+			// `codex exec` aborting the goal's turn as it shuts down is no user's abort.
+			if (isGoalShutdownInterrupt(await goalOf(hook))) return NOTHING;
+			await hook.deps.engine.sessionEvent(hook.ref, { type: "interrupt" });
+			return NOTHING;
+		},
+		PreCompact: on.compaction,
+		PostCompact: on.compaction,
+	},
+	subagentStop: "SubagentStop",
+	unseenReason,
+	unreadableReason,
+	provenance: ({ input }) => (isBoulderPrompt(stringField(input, "prompt")) ? null : "user"),
+	todoTool: { name: PLAN_TOOL, list: (toolInput) => normalizeCodexPlan(toolInput), noun: "plan" },
+	editTools: [EDIT_TOOL],
+	sessionStart: { context: ["resume", "compact"], compaction: true },
+	stop: {
+		driver: async (hook) => {
+			const goal = await goalOf(hook);
+			return goal.goal !== null && goalCanContinue(goal) ? goalDriverName(goal.goal) : null;
+		},
+	},
+};
+
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	return handleFamilyHook(input, CODEX, deps);
 }

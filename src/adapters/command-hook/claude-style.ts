@@ -1,14 +1,9 @@
 /**
- * The Claude Code shape of hook events, mapped onto engine calls: Claude
- * Code's own, and any harness that copied its events, input and answers
- * (Factory Droid). A dialect gives its harness's name, tool names, transcript
- * reader and words (`ClaudeStyleSpec`); Claude Code's is `claude-code/events.ts`.
- *
- * Claude Code's hook events, mapped onto engine calls. Thin on purpose: every
- * decision is the engine's; this file only says which engine call an event
- * means, fills in what the harness does not send (spend, interrupts and
- * pending questions, from the transcript) and turns the engine's answer into
- * the JSON Claude Code reads.
+ * The Claude Code shape of hook events: the family's mapping (`events.ts`)
+ * with Claude Code's events, for Claude Code's own and any harness that
+ * copied its events, input and answers (Factory Droid). A dialect gives its
+ * harness's name, tool names, transcript reader and words
+ * (`ClaudeStyleSpec`); Claude Code's is `claude-code/events.ts`.
  *
  * Choices, and why:
  * - Every UserPromptSubmit is a real user turn (or an SDK's prompt, which is
@@ -35,41 +30,32 @@
  *   only for the todo tools.
  * - A Stop for a turn that already ended (a second registration of the hook,
  *   say) ends nothing; the engine's duplicate guard answers it.
- * - A Stop whose turn the transcript does not show (no path, a file that is
- *   missing, not a regular file or unreadable, no line that begins the turn)
- *   fails closed: the engine hears that the turn is unseen and does not
- *   nudge, since an Esc or a pending question shows only there.
- * - StopFailure counts what the failed turn spent, read like Stop's: the
- *   calls before the failing one were paid for.
+ * - The rest (a Stop whose turn is unseen fails closed, StopFailure counts
+ *   what the failed turn spent) is the family's (`events.ts`).
  */
-import { isContextOverflow } from "../../core/context-overflow.js";
 import type { NormalizedTodos } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
-import type { Provenance, TokenSpend } from "../../core/turns.js";
-import { FileProblem } from "../../engine/bounded-read.js";
-import type { Engine, IdleFacts, SessionRef } from "../../engine/engine.js";
-import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
-import { answerFor, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import type { Provenance } from "../../core/turns.js";
+import type { Engine, SessionRef } from "../../engine/engine.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, stringField } from "../shared/hook-input.js";
-import { endTurn } from "./stop.js";
+import {
+	type EventSpec,
+	type FamilyTurn,
+	type Hook,
+	handleFamilyHook,
+	noteInterrupt,
+	noteWarnings,
+	on,
+	readOwn,
+} from "./events.js";
 import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js";
 
 type HookInput = CommandHookInput;
 
-/** What the event mapping needs of a turn as the harness's transcript shows it. */
-export interface ClaudeStyleTurn {
-	spend: TokenSpend;
-	/** File edits the turn made. */
-	activity: number;
-	/** The user interrupted the turn (Esc): when. */
-	interrupt: { at: number | null } | null;
-	/** A question to the user without an answer: its text. */
-	pendingQuestion: string | null;
-	lastAssistantText: string | null;
-	/** The same for every report of this turn's end. */
-	startMarker: string | null;
-}
+/** What the event mapping needs of a turn as the harness's transcript shows it: all the family reads. */
+export type ClaudeStyleTurn = Required<FamilyTurn>;
 
 /** A harness of the Claude Code shape: what its dialect says differently. */
 export interface ClaudeStyleSpec<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
@@ -99,8 +85,8 @@ export interface ClaudeStyleDeps<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
 	readGoal?(file: string): Promise<string | null>;
 }
 
-type Deps = ClaudeStyleDeps & { spec: ClaudeStyleSpec };
-type TurnReading = ClaudeStyleTurn;
+type Deps = ClaudeStyleDeps;
+type Call = Hook<ClaudeStyleTurn, Deps>;
 
 /** Why boulder waits after the user ran one of its read-only slash commands. */
 export function lookingAtBoulder(command: string): string {
@@ -124,77 +110,87 @@ export function sessionRefOf(input: HookInput, harness: string): SessionRef {
 	};
 }
 
+/** The family's spec for a harness of the Claude Code shape. */
+function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
+	const goalName = spec.goalName ?? "the harness's goal";
+	const { tools } = spec;
+	const onToolUsed = async (hook: Call): Promise<HookAnswer> => {
+		const { input, ref, deps } = hook;
+		const tool = stringField(input, "tool_name");
+		if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(hook);
+		if (tool === null || !tools.tasks.includes(tool)) return on.toolUsed(hook);
+		let warnings: string[] = [];
+		await deps.engine.todosUpdated(ref, (current: readonly Todo[]) => {
+			const next = applyClaudeTaskEvent(current, {
+				tool,
+				input: input.fields.tool_input,
+				response: input.fields.tool_response,
+			});
+			warnings = next.warnings;
+			return next.todos;
+		});
+		await noteWarnings(deps.engine, ref, `reading the agent's list from ${tool}`, warnings);
+		return NOTHING;
+	};
+	return {
+		harness: spec.harness,
+		events: {
+			Stop: on.stop,
+			SubagentStop: async (hook) => {
+				const { input, ref, deps } = hook;
+				await on.idle(hook);
+				// A background subagent has ended: the parent's watcher must stop waiting on it, since a
+				// watcher still running holds back the notification that wakes the parent.
+				if (input.agentId !== null) {
+					await deps.engine.backgroundTaskEnded({ ...ref, subagent: false, agent: null }, input.agentId);
+				}
+				return NOTHING;
+			},
+			UserPromptSubmit: async (hook) => {
+				await onUserPrompt(hook);
+				return onSubagentNotification(hook);
+			},
+			PreToolUse: onToolAsked,
+			PostToolUse: onToolUsed,
+			SessionStart: on.sessionStart,
+			StopFailure: on.failure,
+			PreCompact: on.compaction,
+			PostCompact: on.compaction,
+		},
+		subagentStop: "SubagentStop",
+		refOf: (input) => sessionRefOf(input, spec.harness),
+		unseenReason: spec.unseenReason,
+		unreadableReason: spec.unreadableReason,
+		todoTool: {
+			name: tools.todoWrite,
+			list: (toolInput, response) =>
+				spec.readTodoWrite?.(toolInput, response) ??
+				normalizeClaudeTodoWrite(isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : response),
+		},
+		sessionStart: { context: ["resume", "compact"], resetsBackground: true, notesInterrupt: true },
+		stop: {
+			background: "named",
+			driver: async (hook) => {
+				const goal = await readOwn(hook, `reading ${goalName} from the transcript`, hook.deps.readGoal, null);
+				return goal === null ? null : `${goalName} "${goal}"`;
+			},
+		},
+	};
+}
+
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export async function handleClaudeStyleHook<T extends ClaudeStyleTurn>(
+export function handleClaudeStyleHook<T extends ClaudeStyleTurn>(
 	input: HookInput,
 	spec: ClaudeStyleSpec<T>,
-	given: ClaudeStyleDeps<T>,
+	deps: ClaudeStyleDeps<T>,
 ): Promise<HookAnswer> {
-	const deps = { ...given, spec } as unknown as Deps;
-	const ref = sessionRefOf(input, spec.harness);
-	switch (input.event) {
-		case "Stop":
-			return onStop(input, ref, deps);
-		case "SubagentStop":
-			await deps.engine.onIdle(ref, {});
-			// A background subagent has ended: the parent's watcher must stop waiting on it, since a
-			// watcher still running holds back the notification that wakes the parent.
-			if (input.agentId !== null) {
-				await deps.engine.backgroundTaskEnded({ ...ref, subagent: false, agent: null }, input.agentId);
-			}
-			return NOTHING;
-		case "UserPromptSubmit":
-			await onUserPrompt(input, ref, deps);
-			return onSubagentNotification(input, ref, deps);
-		case "PreToolUse":
-			return onToolAsked(input, ref, deps);
-		case "PostToolUse":
-			return onToolUsed(input, ref, deps);
-		case "SessionStart":
-			return onSessionStart(input, ref, deps);
-		case "StopFailure":
-			await onStopFailure(input, ref, deps);
-			return NOTHING;
-		case "PreCompact":
-		case "PostCompact":
-			await deps.engine.sessionEvent(ref, { type: "compaction" });
-			return NOTHING;
-		default:
-			// An event the dialect reads but this shape has no meaning for.
-			return NOTHING;
-	}
+	return handleFamilyHook<ClaudeStyleTurn, Deps>(input, familySpecOf(spec as unknown as ClaudeStyleSpec), deps);
 }
 
-async function onStop(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onUserPrompt(hook: Call): Promise<void> {
+	const { input, ref, deps } = hook;
 	const { engine } = deps;
-	const lastMessage = stringField(input, "last_assistant_message");
-	const { turn, unseen } = await seeTurn(input, ref, deps, lastMessage);
-	const facts: IdleFacts & { interruptAt?: number | null } = {
-		lastAssistantText: lastMessage ?? turn?.lastAssistantText ?? null,
-	};
-	if (unseen !== null) facts.turnUnseen = unseen;
-	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
-	const background = runningBackgroundTasks(input.fields.background_tasks);
-	if (background !== null) facts.backgroundTasks = background;
-	const named = namedBackgroundTasks(input.fields.background_tasks);
-	if (named !== null) facts.named = named;
-	if (turn?.pendingQuestion) facts.pendingInput = { kind: "question", detail: turn.pendingQuestion };
-	const goal = await goalOf(input, ref, deps);
-	if (goal !== null) facts.otherDriver = `${deps.spec.goalName ?? "the harness's goal"} "${goal}"`;
-	const end = {
-		outcome: "end" as const,
-		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker } : {}),
-	};
-	// Printing the block is the delivery: recorded in the same write as the decision.
-	return endTurn(engine, ref, end, facts, {
-		deliverNow: true,
-		answer: (result) => answerFor(result, ref, engine, { delivered: true }),
-	});
-}
-
-async function onUserPrompt(input: HookInput, ref: SessionRef, deps: Deps): Promise<void> {
-	const { engine } = deps;
-	await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), engine);
+	await noteInterrupt(hook);
 	const look = lookCommandOf(stringField(input, "prompt") ?? "");
 	if (look !== null) {
 		await engine.turnStarted(ref, "system");
@@ -222,7 +218,7 @@ export function provenanceOf(source: string | null, prompt: string | null = null
  * refuse it (a deny the model reads); todo hygiene may remind the agent to
  * update its list (context, which reaches the model with the tool's result).
  */
-async function onToolAsked(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
 	const tool = stringField(input, "tool_name");
 	if (tool === null || ref.subagent) return NOTHING;
 	const toolInput = isRecord(input.fields.tool_input) ? input.fields.tool_input : {};
@@ -235,34 +231,11 @@ async function onToolAsked(input: HookInput, ref: SessionRef, deps: Deps): Promi
 		return { output: { hookSpecificOutput: output } };
 	}
 	const context = [verdict.kind === "warn" ? verdict.text : null, reminder].filter((text) => text !== null);
-	if (context.length === 0) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: context.join("\n\n") } } };
+	return contextFor("PreToolUse", context.length === 0 ? null : context.join("\n\n"));
 }
 
-async function onToolUsed(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
-	const { engine } = deps;
-	const tool = stringField(input, "tool_name");
-	const toolInput = input.fields.tool_input;
-	const { tools } = deps.spec;
-	if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(input, ref, deps);
-	if (tool === tools.todoWrite) {
-		const response = input.fields.tool_response;
-		const source = isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : response;
-		const { todos, warnings } = deps.spec.readTodoWrite?.(toolInput, response) ?? normalizeClaudeTodoWrite(source);
-		await engine.todosChanged(ref, todos);
-		await noteWarnings(engine, ref, tool, warnings);
-		return NOTHING;
-	}
-	if (tool !== null && tools.tasks.includes(tool)) {
-		let warnings: string[] = [];
-		await engine.todosUpdated(ref, (current: readonly Todo[]) => {
-			const next = applyClaudeTaskEvent(current, { tool, input: toolInput, response: input.fields.tool_response });
-			warnings = next.warnings;
-			return next.todos;
-		});
-		await noteWarnings(engine, ref, tool, warnings);
-	}
-	return NOTHING;
+function contextFor(hookEventName: string, context: string | null): HookAnswer {
+	return context === null ? NOTHING : { output: { hookSpecificOutput: { hookEventName, additionalContext: context } } };
 }
 
 /**
@@ -270,7 +243,7 @@ async function onToolUsed(input: HookInput, ref: SessionRef, deps: Deps): Promis
  * orchestrate mode the verification note rides on it as context (the Agent
  * tool's result was only the launch).
  */
-async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onSubagentNotification({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const notification = subagentNotificationOf(stringField(input, "prompt"));
 	if (notification === null || (notification.status !== null && notification.status !== "completed")) return NOTHING;
@@ -278,8 +251,7 @@ async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: D
 		session: notification.agentId,
 		description: notification.description,
 	});
-	if (note === null) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: note } } };
+	return contextFor("UserPromptSubmit", note);
 }
 
 /**
@@ -288,7 +260,7 @@ async function onSubagentNotification(input: HookInput, ref: SessionRef, deps: D
  * new turn. A subagent launched into the background has not returned yet: its
  * note rides on the `<task-notification>` turn that brings its end.
  */
-async function onSubagentResult(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
+async function onSubagentResult({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const response = isRecord(input.fields.tool_response) ? input.fields.tool_response : {};
 	if (typeof response.status === "string" && response.status !== "completed") return NOTHING;
@@ -298,120 +270,5 @@ async function onSubagentResult(input: HookInput, ref: SessionRef, deps: Deps): 
 		session: typeof response.agentId === "string" && response.agentId !== "" ? response.agentId : null,
 		description: description === "" ? null : description,
 	});
-	if (note === null) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } } };
-}
-
-/**
- * A resumed or compacted session is told where its unfinished work stands
- * (context on the session's start, never a turn). `startup` and `clear` begin
- * a new conversation: nothing to pick up in it.
- */
-async function onSessionStart(input: HookInput, ref: SessionRef, deps: Deps): Promise<HookAnswer> {
-	const source = stringField(input, "source");
-	if (source !== "compact") {
-		await noteInterrupt(ref, await readTurnOf(input, ref, deps, { missingIsNormal: true }), deps.engine);
-		await deps.engine.backgroundChanged(ref, 0);
-	}
-	if ((source !== "resume" && source !== "compact") || ref.subagent) return NOTHING;
-	const context = await deps.engine.resumeContext(ref, source);
-	if (context === null) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
-}
-
-async function onStopFailure(input: HookInput, ref: SessionRef, deps: Deps): Promise<void> {
-	const error = stringField(input, "error") ?? "unknown error";
-	const details = input.fields.error_details;
-	const shown = stringField(input, "last_assistant_message");
-	const all = [error, typeof details === "string" ? details : JSON.stringify(details ?? ""), shown ?? ""].join(" ");
-	// The calls that succeeded before the failing one were paid for: the turn's spend counts like Stop's.
-	const turn = await readTurnOf(input, ref, deps, { missingIsNormal: false });
-	const spend = turn ? { spend: turn.spend } : {};
-	if (isContextOverflow(all)) {
-		await deps.engine.sessionEvent(ref, { type: "context-overflow", ...spend });
-		return;
-	}
-	await deps.engine.sessionEvent(ref, { type: "api-error", message: shown ? `${error} (${shown})` : error, ...spend });
-}
-
-/**
- * Reports an interrupt the transcript shows in the current turn, once: not
- * when the state already holds an abort at least as recent, nor when the
- * state's turn began after it.
- */
-async function noteInterrupt(ref: SessionRef, turn: TurnReading | null, engine: Engine): Promise<void> {
-	if (turn?.interrupt) await engine.interruptSeen(ref, turn.interrupt.at);
-}
-
-/**
- * The current turn as the transcript shows it for a Stop, or why it cannot
- * be seen: no path, a file that does not exist or is not a regular file, a
- * read that failed, no line that begins the turn, a limit reached. Claude
- * Code writes the prompt before the turn ends, so at Stop each of these
- * means boulder is blind to an Esc or a pending question: the engine is
- * told, and does not nudge. A subagent's Stop reads nothing; it owns no
- * continuation.
- */
-async function seeTurn(
-	input: HookInput,
-	ref: SessionRef,
-	deps: Deps,
-	expectLastText: string | null,
-): Promise<{ turn: TurnReading | null; unseen: string | null }> {
-	if (ref.subagent) return { turn: null, unseen: null };
-	if (input.transcriptPath === null) return { turn: null, unseen: deps.spec.unreadableReason(null, null) };
-	try {
-		const turn = await deps.readTurn(input.transcriptPath, { expectLastText });
-		return { turn, unseen: deps.spec.unseenReason(input.transcriptPath, turn) };
-	} catch (error) {
-		return { turn: null, unseen: deps.spec.unreadableReason(input.transcriptPath, error) };
-	}
-}
-
-/** The harness's own goal (Claude Code's `/goal`), active in this session: its condition; null when none is, or it cannot be read (recorded). */
-async function goalOf(input: HookInput, ref: SessionRef, deps: Deps): Promise<string | null> {
-	if (ref.subagent || input.transcriptPath === null || deps.readGoal === undefined) return null;
-	try {
-		return await deps.readGoal(input.transcriptPath);
-	} catch (error) {
-		await deps.engine.recordError(
-			ref,
-			`reading ${deps.spec.goalName ?? "the harness's goal"} from the transcript`,
-			error,
-		);
-		return null;
-	}
-}
-
-/**
- * The current turn for events that only note what it shows (an interrupt,
- * the spend of a failed turn); null when it cannot be read, which is
- * recorded unless it is normal: a session's first prompt comes before its
- * transcript exists.
- */
-async function readTurnOf(
-	input: HookInput,
-	ref: SessionRef,
-	deps: Deps,
-	options: { missingIsNormal: boolean },
-): Promise<TurnReading | null> {
-	if (input.transcriptPath === null || ref.subagent) return null;
-	try {
-		return await deps.readTurn(input.transcriptPath, { expectLastText: null });
-	} catch (error) {
-		const missing = error instanceof FileProblem && error.kind === "missing";
-		if (!(missing && options.missingIsNormal)) {
-			await deps.engine.recordError(
-				ref,
-				input.event,
-				new Error(deps.spec.unreadableReason(input.transcriptPath, error)),
-			);
-		}
-		return null;
-	}
-}
-
-async function noteWarnings(engine: Engine, ref: SessionRef, tool: string, warnings: readonly string[]): Promise<void> {
-	if (warnings.length === 0) return;
-	await engine.recordError(ref, `reading the agent's list from ${tool}`, new Error(warnings.join("; ")));
+	return contextFor("PostToolUse", note);
 }

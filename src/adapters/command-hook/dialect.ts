@@ -50,6 +50,13 @@
  *      harness's continuation cap when the dialect states one (`cap`);
  *    - answers: `answerFor` / `sessionStartContext` (`shared/hook-answer.ts`),
  *      `{"decision":"block","reason":…}` and `hookSpecificOutput`;
+ *    - the events of a harness of another shape: `handleFamilyHook(input,
+ *      SPEC, deps)` (`events.ts`, which the Claude-style mapping also runs
+ *      on), where `SPEC` maps the harness's event names to the family's
+ *      meanings (`on.stop`, `on.prompt`, …) or its own handlers and states
+ *      its todo tool, how its turn reads, its continuation cap as data and
+ *      its answer format (Codex's, Qwen Code's, Gemini CLI's, Copilot CLI's
+ *      `events.ts`);
  *    - the watchdog: nothing to write, it follows `registrations`
  *      (`registrations.ts`).
  * 4. Tests beside the others in `test/adapters/<name>/`: the input reader, the

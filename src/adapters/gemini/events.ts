@@ -1,17 +1,15 @@
 /**
- * Gemini CLI's hook events, mapped onto engine calls. Thin on purpose: every
- * decision is the engine's; this file only says which engine call an event
- * means, fills in what the harness does not send (spend, whether the turn
- * finished, plan mode: from the transcript) and turns the engine's answer
- * into the JSON Gemini CLI reads.
+ * Gemini CLI's hook events: the family's mapping (`command-hook/events.ts`,
+ * where the shared choices are explained) under Gemini CLI's names, with
+ * its facts:
  *
- * Choices, and why:
  * - BeforeAgent fires for the user's prompts and also for boulder's own
  *   continuation (AfterAgent's `deny` sends its reason as the next prompt,
  *   which goes through BeforeAgent again). Our text begins with the mark of
- *   boulder's nudges (`shared/boulder-prompt.ts`): that turn is a `continuation`, and only any other
- *   prompt is the user's, which starts a new episode. Counting our own
- *   prompt as the user's would reset the budgets on every nudge.
+ *   boulder's nudges (`shared/boulder-prompt.ts`): that turn is a
+ *   `continuation`, and only any other prompt is the user's, which starts a
+ *   new episode. Counting our own prompt as the user's would reset the
+ *   budgets on every nudge.
  * - AfterAgent is the idle: the turn ends and the engine decides in one
  *   write. Gemini CLI fires it for a turn the user cancelled or that failed
  *   too, with nothing in the input saying so; the transcript says whether
@@ -35,20 +33,18 @@
  *   "auto"`) before every model request, before it decides whether to
  *   compress, so it says nothing about a compaction. An older install's
  *   registration is answered with nothing and logs nothing.
- * - SessionStart with `source: "resume"` (`--resume`) tells the session where
- *   its unfinished work stands: the engine's resume context as
- *   `hookSpecificOutput.additionalContext`, which Gemini CLI puts before the
- *   prompt (headless) or into the history (interactive), wrapped in
- *   `<hook_context>`. Context, never a turn: the turn is the user's prompt.
+ * - SessionStart with `source: "resume"` (`--resume`) carries the resume
+ *   context, which Gemini CLI puts before the prompt (headless) or into the
+ *   history (interactive), wrapped in `<hook_context>`.
  * - Plan mode (the agent called `enter_plan_mode` and has not left it) waits
  *   for the user, who approves the plan.
  * - Gemini CLI has no subagent-stop event and fires no AfterAgent inside a
  *   subagent: every AfterAgent is the main session's.
  */
-import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
-import { endTurn } from "../command-hook/stop.js";
+import type { Engine, IdleResult } from "../../engine/engine.js";
+import { type EventSpec, handleFamilyHook, on } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { isRecord } from "../shared/hook-input.js";
 import { limitNotice } from "../shared/hook-messages.js";
 import { HARNESS, type HookInput, textField } from "./hook-input.js";
@@ -61,56 +57,9 @@ export interface HookDeps {
 	readTurn(file: string): Promise<TurnReading>;
 }
 
-export function sessionRefOf(input: HookInput): SessionRef {
-	return { harness: HARNESS, sessionId: input.sessionId, subagent: false, agent: null };
-}
-
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export async function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	const ref = sessionRefOf(input);
-	switch (input.event) {
-		case "SessionStart":
-			return onSessionStart(input, ref, deps.engine);
-		case "BeforeAgent":
-			await deps.engine.turnStarted(ref, provenanceOf(textField(input, "prompt") ?? ""));
-			return NOTHING;
-		case "AfterAgent":
-			return onAfterAgent(input, ref, deps);
-		case "AfterTool":
-			await onToolUsed(input, ref, deps.engine);
-			return NOTHING;
-		case "PreCompress":
-			return NOTHING;
-	}
-}
-
-/** A resumed session is told where its unfinished work stands; a new or cleared one has nothing to come back to. */
-async function onSessionStart(input: HookInput, ref: SessionRef, engine: Engine): Promise<HookAnswer> {
-	if (textField(input, "source") !== "resume") return NOTHING;
-	return sessionStartContext(await engine.resumeContext(ref, "resume"));
-}
-
 /** Our own continuation, echoed back as a prompt, is never the user's turn. */
 export function provenanceOf(prompt: string) {
 	return isBoulderPrompt(prompt) ? ("continuation" as const) : ("user" as const);
-}
-
-async function onAfterAgent(input: HookInput, ref: SessionRef, deps: HookDeps): Promise<HookAnswer> {
-	const { turn, unseen } = await seeTurn(input, deps);
-	// Its warnings were recorded when AfterTool heard the same call.
-	if (turn && turn.todoInput !== null) await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
-	const facts: IdleFacts & { interruptAt?: number | null } = {
-		lastAssistantText: turn?.lastAssistantText ?? textField(input, "prompt_response"),
-	};
-	if (unseen !== null) facts.turnUnseen = unseen;
-	if (turn?.interrupt) facts.interruptAt = turn.interrupt.at;
-	if (turn?.planMode) facts.pendingInput = { kind: "wait", detail: PLAN_MODE_WAIT };
-	// The transcript is written before AfterAgent runs: a turn it does not show made no model request.
-	const end = {
-		outcome: "end" as const,
-		...(turn ? { spend: turn.spend, activity: turn.activity, marker: turn.startMarker, recordedBeforeHook: true } : {}),
-	};
-	return endTurn(deps.engine, ref, end, facts, { deliverNow: true, answer: answerFor });
 }
 
 /** The engine's decision as Gemini CLI's AfterAgent output. */
@@ -121,31 +70,39 @@ export function answerFor(result: IdleResult): HookAnswer {
 	return NOTHING;
 }
 
-/** The turn as the transcript shows it, or why it is not continued (unreadable, or not finished). */
-async function seeTurn(input: HookInput, deps: HookDeps): Promise<{ turn: TurnReading | null; unseen: string | null }> {
-	if (input.transcriptPath === null) return { turn: null, unseen: unreadableReason(null, null) };
-	try {
-		const turn = await deps.readTurn(input.transcriptPath);
-		return { turn, unseen: unfinishedReason(input.transcriptPath, turn) };
-	} catch (error) {
-		return { turn: null, unseen: unreadableReason(input.transcriptPath, error) };
-	}
-}
+export const GEMINI: EventSpec<TurnReading, HookDeps> = {
+	harness: HARNESS,
+	events: {
+		SessionStart: on.sessionStart,
+		BeforeAgent: on.prompt,
+		AfterTool: on.toolUsed,
+		AfterAgent: on.stop,
+		PreCompress: on.nothing,
+	},
+	subagentStop: null,
+	unseenReason: unfinishedReason,
+	unreadableReason,
+	provenance: ({ input }) => provenanceOf(textField(input, "prompt") ?? ""),
+	todoTool: {
+		name: TODO_TOOL,
+		list: (toolInput) => normalizeGeminiTodos(toolInput),
+		failure: (response) => (isRecord(response) && response.error !== null ? response.error : undefined),
+	},
+	sessionStart: { context: ["resume"] },
+	stop: {
+		// Its warnings were recorded when AfterTool heard the same call.
+		before: async ({ ref, deps }, turn) => {
+			if (turn && turn.todoInput !== null)
+				await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
+		},
+		lastText: (input, turn) => turn?.lastAssistantText ?? textField(input, "prompt_response"),
+		waitsFor: (_input, turn) => (turn?.planMode ? PLAN_MODE_WAIT : null),
+		recordedBeforeHook: true,
+		answer: answerFor,
+	},
+};
 
-async function onToolUsed(input: HookInput, ref: SessionRef, engine: Engine): Promise<void> {
-	if (textField(input, "tool_name") !== TODO_TOOL) return;
-	const response = input.fields.tool_response;
-	if (isRecord(response) && response.error !== undefined && response.error !== null) {
-		await engine.recordError(ref, `${TODO_TOOL} failed; the list is as it was`, new Error(String(response.error)));
-		return;
-	}
-	await noteTodos(input.fields.tool_input, ref, engine);
-}
-
-async function noteTodos(toolInput: unknown, ref: SessionRef, engine: Engine): Promise<void> {
-	const { todos, warnings } = normalizeGeminiTodos(toolInput);
-	await engine.todosChanged(ref, todos);
-	if (warnings.length > 0) {
-		await engine.recordError(ref, `reading the agent's list from ${TODO_TOOL}`, new Error(warnings.join("; ")));
-	}
+/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
+export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
+	return handleFamilyHook(input, GEMINI, { engine: deps.engine, readTurn: (file) => deps.readTurn(file) });
 }

@@ -31,7 +31,7 @@ export function parseHookInput(text: string, event: string | undefined): ParsedC
 }
 
 /** A string field as sent (the empty string included), or null. */
-export function textField(input: HookInput, key: string): string | null {
+export function textField(input: Pick<CommandHookInput, "fields">, key: string): string | null {
 	const value = input.fields[key];
 	return typeof value === "string" ? value : null;
 }

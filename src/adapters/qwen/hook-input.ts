@@ -5,20 +5,13 @@
  * user prompt, kept by the tool calls and Stop-hook continuations that follow
  * it) and `permission_mode` on every event.
  */
+import { CLAUDE_CODE_EVENTS } from "../command-hook/events.js";
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
 
 /** The harness name boulder's state and log use for Qwen Code sessions. */
 export const HARNESS = "qwen";
 
-export const HOOK_EVENTS = [
-	"SessionStart",
-	"UserPromptSubmit",
-	"PostToolUse",
-	"Stop",
-	"SubagentStop",
-	"StopFailure",
-	"PreCompact",
-] as const;
+export const HOOK_EVENTS = [...CLAUDE_CODE_EVENTS, "StopFailure", "PreCompact"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type QwenHookInput = CommandHookInput<HookEvent>;
