@@ -39,8 +39,8 @@ import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/eng
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
-import type { ScanOptions } from "../shared/transcript-scan.js";
 import { endTurn } from "./stop.js";
+import type { ScanOptions } from "./turn-reader.js";
 
 /** The events Codex CLI and Qwen Code copied from Claude Code, in its order (`claudeCodeMeanings`). */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] as const;
