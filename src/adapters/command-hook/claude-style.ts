@@ -107,6 +107,7 @@ export function sessionRefOf(input: HookInput, harness: string): SessionRef {
 		subagent: input.agentId !== null || input.event === "SubagentStop",
 		agent: input.agentType,
 		transcriptPath: input.transcriptPath,
+		promptId: stringField(input, "prompt_id"),
 	};
 }
 

@@ -180,9 +180,10 @@ export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, 
 	(T extends FamilyTurn ? { view?(turn: T): FamilyTurn } : { view(turn: T): FamilyTurn });
 
 export function sessionRefOf(input: CommandHookInput, harness: string, subagentStop: string | null): SessionRef {
-	const { sessionId, agentId, agentType } = input;
-	if (subagentStop === null) return { harness, sessionId, subagent: false, agent: null };
-	return { harness, sessionId, subagent: agentId !== null || input.event === subagentStop, agent: agentType };
+	const { sessionId, agentId, agentType, transcriptPath } = input;
+	const seen = { transcriptPath, promptId: stringField(input, "prompt_id") };
+	if (subagentStop === null) return { harness, sessionId, subagent: false, agent: null, ...seen };
+	return { harness, sessionId, subagent: agentId !== null || input.event === subagentStop, agent: agentType, ...seen };
 }
 
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */

@@ -44,4 +44,20 @@ describe("the transcript path", () => {
 		const stopped = await store.readScope(SCOPE);
 		expect(stopped.kind === "ok" && stopped.value.observed.transcriptPath).toBe("/home/jo/.claude/projects/-w/b.jsonl");
 	});
+
+	it("and its prompt_id is on the turn's decision records, to join Claude Code's own telemetry", async () => {
+		const { engine, store } = memoryEngine();
+		const deps = { engine, readTurn: async () => reading };
+		tick();
+		await handleHook(hookInput("UserPromptSubmit", { prompt: "Go.", prompt_id: "0b5d-prompt" }), deps);
+		await engine.todosChanged({ harness: "claude-code", sessionId: SESSION }, [
+			{ content: "one", status: "completed" },
+			{ content: "two", status: "pending" },
+		]);
+		tick();
+		await handleHook(hookInput("Stop", { stop_hook_active: false, prompt_id: "0b5d-prompt" }), deps);
+		const records = await store.readDecisions();
+		const decision = records.find((record) => record.kind !== "event");
+		expect(decision?.promptId).toBe("0b5d-prompt");
+	});
 });

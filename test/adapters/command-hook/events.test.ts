@@ -130,7 +130,21 @@ describe("the family's event mapping", () => {
 		const deps = { engine, readTurn: async () => TURN, countChain: async () => 0 };
 		await handleFamilyHook(input("SubagentStop", { agent_id: "a1" }), { ...SPEC, subagentStop: null }, deps);
 		expect(calls).toEqual([
-			{ method: "onIdle", args: [{ harness: "h", sessionId: "s1", subagent: false, agent: null }, {}] },
+			{
+				method: "onIdle",
+				args: [
+					{ harness: "h", sessionId: "s1", subagent: false, agent: null, transcriptPath: "/t.jsonl", promptId: null },
+					{},
+				],
+			},
 		]);
+	});
+
+	it("hands the engine the session's transcript path and prompt id, so the dashboard and the fleet's export can name them", async () => {
+		const { engine, calls } = recordingEngine();
+		const deps = { engine, readTurn: async () => TURN, countChain: async () => 0 };
+		await handleFamilyHook(input("Stop", { prompt_id: "p-42" }), SPEC, deps);
+		expect(calls.map((call) => call.method)).toEqual(["turnEndedAndIdle"]);
+		expect(calls[0]?.args[0]).toMatchObject({ transcriptPath: "/t.jsonl", promptId: "p-42" });
 	});
 });
