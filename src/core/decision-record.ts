@@ -11,22 +11,24 @@ import type { EventReason } from "./event-reasons.js";
 import { DecisionKind } from "./turns.js";
 import { z } from "./zod.js";
 
-export const DecisionRecord = z.object({
-	v: z.literal(1),
-	at: z.number(),
-	worktree: z.string(),
-	scope: z.nullable(z.string()),
-	harness: z.nullable(z.string()),
-	session: z.nullable(z.string()),
-	work: z.nullable(z.string()),
-	/** `event` lines record what happened (user turn, abort, delivery, error), not decisions. */
-	kind: z.union([DecisionKind, z.literal("event")]),
-	reason: z.string(),
-	detail: z.string(),
-	figures: z.optional(z.record(z.string(), z.number())),
-	key: z.optional(z.nullable(z.string())),
-	retryAt: z.optional(z.nullable(z.number())),
-});
+export const DecisionRecord = z.lazy(() =>
+	z.object({
+		v: z.literal(1),
+		at: z.number(),
+		worktree: z.string(),
+		scope: z.nullable(z.string()),
+		harness: z.nullable(z.string()),
+		session: z.nullable(z.string()),
+		work: z.nullable(z.string()),
+		/** `event` lines record what happened (user turn, abort, delivery, error), not decisions. */
+		kind: z.union([DecisionKind, z.literal("event")]),
+		reason: z.string(),
+		detail: z.string(),
+		figures: z.optional(z.record(z.string(), z.number())),
+		key: z.optional(z.nullable(z.string())),
+		retryAt: z.optional(z.nullable(z.number())),
+	}),
+);
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 
 export interface EventFields {
