@@ -8,6 +8,7 @@
  */
 
 import type { EventReason } from "./event-reasons.js";
+import { exactly, fields, handCheck, nullOr, num, oneOf, optional, recordOf, str } from "./hand-check.js";
 import { DecisionKind } from "./turns.js";
 import { z } from "./zod.js";
 
@@ -30,6 +31,43 @@ export const DecisionRecord = z.lazy(() =>
 	}),
 );
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
+
+/**
+ * `DecisionRecord`'s well-formed case by hand (`hand-check.ts`): every hook
+ * event appends one. Exactly what the schema returns, or undefined for the schema.
+ */
+export const handDecisionRecord = handCheck((value): DecisionRecord => {
+	const record = fields(value, [
+		"v",
+		"at",
+		"worktree",
+		"scope",
+		"harness",
+		"session",
+		"work",
+		"kind",
+		"reason",
+		"detail",
+		"figures",
+		"key",
+		"retryAt",
+	]);
+	return {
+		v: exactly(record.v, 1),
+		at: num(record.at),
+		worktree: str(record.worktree),
+		scope: nullOr(record.scope, str),
+		harness: nullOr(record.harness, str),
+		session: nullOr(record.session, str),
+		work: nullOr(record.work, str),
+		kind: oneOf(record.kind, ["inject", "verify", "complete", "skip", "event"]),
+		reason: str(record.reason),
+		detail: str(record.detail),
+		...optional(record, "figures", (figures) => recordOf(figures, num)),
+		...optional(record, "key", (key) => nullOr(key, str)),
+		...optional(record, "retryAt", (at) => nullOr(at, num)),
+	};
+});
 
 export interface EventFields {
 	at: number;

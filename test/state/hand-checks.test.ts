@@ -10,6 +10,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DecisionRecord, handDecisionRecord } from "../../src/core/decision-record.js";
 import { PLAN_MODES } from "../../src/core/front-matter.js";
 import { scopeFileSpec } from "../../src/state/file-store.js";
 import { trustFileSpec } from "../../src/state/trust.js";
@@ -380,4 +381,28 @@ guard(worksFileSpec({ worktree: "/w", harness: "claude-code" }), worksFile);
 guard(
 	scopeFileSpec,
 	continuationState.map((state) => ({ schemaVersion: 1, state })),
+);
+
+const decisionRecord = record(
+	{
+		v: fc.constant(1),
+		at: time,
+		worktree: text,
+		scope: nullable(text),
+		harness: nullable(text),
+		session: nullable(text),
+		work: nullable(text),
+		kind: fc.constantFrom("inject", "verify", "complete", "skip", "event"),
+		reason: text,
+		detail: text,
+		figures: keyed(time),
+		key: nullable(text),
+		retryAt: nullable(time),
+	},
+	["v", "at", "worktree", "scope", "harness", "session", "work", "kind", "reason", "detail"],
+);
+
+guard(
+	{ label: "decision record", currentVersion: 1, migrations: [], schema: DecisionRecord, quick: handDecisionRecord },
+	decisionRecord,
 );
