@@ -212,7 +212,7 @@ process.on("exit", () => { mark("exit"); process.stderr.write("\\n" + JSON.strin
 	return [
 		"## Phases of the shipped hook (CPU ms, and wall ms in brackets)",
 		"",
-		`Mean of ${RUNS} runs each: the shipped loader as the portable command runs it, on the session of \`fixtures/plan-session.mjs\`. CPU is the process's (every thread) from \`process.cpuUsage()\`; *run* ends at the \`exit\` event, before node tears down (for \`node -e 0\`, it is node running \`-e 0\`). *node start*: until the loader's first line; *read*: the loader reads the bundle and its code cache; *compile*: V8 takes the bundle from the cache; *evaluate*: the bundle's modules run their top level (zod building every schema among them); *run*: the hook's work, to exit (file reads and writes with their fsyncs, the decision).`,
+		`Mean of ${RUNS} runs each: the shipped loader as the portable command runs it, on the session of \`fixtures/plan-session.mjs\`. CPU is the process's (every thread) from \`process.cpuUsage()\`; *run* ends at the \`exit\` event, before node tears down (for \`node -e 0\`, it is node running \`-e 0\`). *node start*: until the loader's first line; *read*: the loader reads the bundle and its code cache; *compile*: V8 takes the bundle from the cache; *evaluate*: the bundle's modules run their top level (zod's own module and a stand-in for each schema, which is built on first use); *run*: the hook's work, to exit (file reads and writes with their fsyncs, the decision).`,
 		"",
 		"| hook | node start | read | compile | evaluate | run | total |",
 		"|---|---:|---:|---:|---:|---:|---:|",

@@ -12,21 +12,31 @@
  *
  * Contract: pure; the engine persists the state in the session's record.
  */
+
+import { bool, fields, int, str } from "./hand-check.js";
 import { HYGIENE_PLAN_REMINDER, HYGIENE_TODOS_REMINDER } from "./prompts/hygiene.prompt.js";
 import { fillTemplate } from "./template.js";
 import type { WorkView } from "./work-view.js";
 import { z } from "./zod.js";
 
-const count = z.int().check(z.minimum(0));
+const count = z.lazy(() => z.int().check(z.minimum(0)));
 
 /** One stretch of work: the list as it stood when it began, the file changes since, and whether the reminder was given. */
-export const HygieneState = z.object({
-	/** The list's fingerprint (`WorkView.fingerprint`) when the stretch began. */
-	list: z.string(),
-	edits: count,
-	reminded: z.boolean(),
-});
+export const HygieneState = z.lazy(() =>
+	z.object({
+		/** The list's fingerprint (`WorkView.fingerprint`) when the stretch began. */
+		list: z.string(),
+		edits: count,
+		reminded: z.boolean(),
+	}),
+);
 export type HygieneState = z.infer<typeof HygieneState>;
+
+/** `HygieneState`'s well-formed case by hand (`hand-check.ts`), for the scope state a hook reads on every event. */
+export function handHygieneState(value: unknown): HygieneState {
+	const state = fields(value, ["list", "edits", "reminded"]);
+	return { list: str(state.list), edits: int(state.edits, 0), reminded: bool(state.reminded) };
+}
 
 export interface HygieneFacts {
 	/** The list the session works from, as it stands now; null when it has none (nothing to remind of). */

@@ -16,25 +16,29 @@ import { z } from "./zod.js";
  */
 export const PLAN_SUMMARY_FORMAT = 1;
 
-const count = z.int().check(z.minimum(0));
+const count = z.lazy(() => z.int().check(z.minimum(0)));
 
-export const PlanProgress = z.object({
-	total: count,
-	done: count,
-	open: count,
-	blocked: count,
-	cancelled: count,
-});
+export const PlanProgress = z.lazy(() =>
+	z.object({
+		total: count,
+		done: count,
+		open: count,
+		blocked: count,
+		cancelled: count,
+	}),
+);
 export type PlanProgress = z.infer<typeof PlanProgress>;
 
-export const PlanSummary = z.object({
-	progress: PlanProgress,
-	next: z.nullable(z.string()),
-	/** Set when the plan has errors (the summary counts what could be read). */
-	problem: z.nullable(z.string()),
-	orchestrate: z.boolean(),
-	titles: z.optional(z.array(z.string())),
-});
+export const PlanSummary = z.lazy(() =>
+	z.object({
+		progress: PlanProgress,
+		next: z.nullable(z.string()),
+		/** Set when the plan has errors (the summary counts what could be read). */
+		problem: z.nullable(z.string()),
+		orchestrate: z.boolean(),
+		titles: z.optional(z.array(z.string())),
+	}),
+);
 export type PlanSummary = z.infer<typeof PlanSummary>;
 
 export function summarizePlan(plan: ParsedPlan): PlanSummary {

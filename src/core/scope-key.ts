@@ -27,13 +27,15 @@
 import { createRequire } from "node:module";
 import { z } from "./zod.js";
 
-export const ScopeIdentity = z.discriminatedUnion("kind", [
-	z.object({ kind: z.literal("session"), harness: z.string(), sessionId: z.string() }),
-	z.object({ kind: z.literal("origin"), origin: z.string(), parts: z.array(z.nullable(z.string())) }),
-	z.object({ kind: z.literal("cron"), jobId: z.string() }),
-	z.object({ kind: z.literal("subagent") }),
-	z.object({ kind: z.literal("system") }),
-]);
+export const ScopeIdentity = z.lazy(() =>
+	z.discriminatedUnion("kind", [
+		z.object({ kind: z.literal("session"), harness: z.string(), sessionId: z.string() }),
+		z.object({ kind: z.literal("origin"), origin: z.string(), parts: z.array(z.nullable(z.string())) }),
+		z.object({ kind: z.literal("cron"), jobId: z.string() }),
+		z.object({ kind: z.literal("subagent") }),
+		z.object({ kind: z.literal("system") }),
+	]),
+);
 export type ScopeIdentity = z.infer<typeof ScopeIdentity>;
 
 export const MAX_SCOPE_KEY_LENGTH = 128;

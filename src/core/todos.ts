@@ -4,22 +4,36 @@
  * in `todo-normalize.ts`.
  */
 
+import { fields, nonEmpty, oneOf, optional, str } from "./hand-check.js";
 import { hash64 } from "./hash.js";
 import { z } from "./zod.js";
 
-export const TodoStatus = z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]);
+export const TodoStatus = z.lazy(() => z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]));
 export type TodoStatus = z.infer<typeof TodoStatus>;
 
-export const TodoPriority = z.enum(["high", "medium", "low"]);
+export const TodoPriority = z.lazy(() => z.enum(["high", "medium", "low"]));
 export type TodoPriority = z.infer<typeof TodoPriority>;
 
-export const Todo = z.object({
-	content: z.string().check(z.minLength(1)),
-	status: TodoStatus,
-	id: z.optional(z.string()),
-	priority: z.optional(TodoPriority),
-});
+export const Todo = z.lazy(() =>
+	z.object({
+		content: z.string().check(z.minLength(1)),
+		status: TodoStatus,
+		id: z.optional(z.string()),
+		priority: z.optional(TodoPriority),
+	}),
+);
 export type Todo = z.infer<typeof Todo>;
+
+/** `Todo`'s well-formed case by hand (`hand-check.ts`), for the scope state a hook reads on every event. */
+export function handTodo(value: unknown): Todo {
+	const todo = fields(value, ["content", "status", "id", "priority"]);
+	return {
+		content: nonEmpty(todo.content),
+		status: oneOf(todo.status, ["pending", "in_progress", "completed", "cancelled", "blocked"]),
+		...optional(todo, "id", str),
+		...optional(todo, "priority", (priority) => oneOf(priority, ["high", "medium", "low"])),
+	};
+}
 
 /** `blocked` waits on the outside world: neither open (no nudges) nor done. */
 export function isOpen(status: TodoStatus): boolean {

@@ -5,6 +5,10 @@
  * fraction as much, and a hook process builds every schema it imports and
  * parses each file once. Messages are zod's English ones, as the classic API
  * sets them up by default.
+ *
+ * Every schema is built on first use (`z.lazy(() => ...)`): a hook process
+ * loads every module its bundle holds but parses few files, and the ones it
+ * reads on every event go through hand checks first (`hand-check.ts`).
  */
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";

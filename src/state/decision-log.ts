@@ -14,7 +14,7 @@
 import { readSync } from "node:fs";
 import { type FileHandle, lstat, rename, unlink } from "node:fs/promises";
 import path from "node:path";
-import { DecisionRecord, eventRecord } from "../core/decision-record.js";
+import { DecisionRecord, eventRecord, handDecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { ensureDir, namingFile, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
@@ -81,7 +81,8 @@ export async function appendDecisionLine(
 	record: DecisionRecord,
 	options: DecisionLogOptions = {},
 ): Promise<void> {
-	const parsed = DecisionRecord.safeParse(record);
+	const checked = handDecisionRecord(record);
+	const parsed = checked !== undefined ? { success: true as const, data: checked } : DecisionRecord.safeParse(record);
 	if (!parsed.success) {
 		throw new BoulderError("internal", `Refusing to log an invalid decision record: ${parsed.error.message}`);
 	}
@@ -304,6 +305,8 @@ export function parseDecisionLine(line: string): DecisionRecord | null {
 		// Counted by the caller as a skipped line.
 		return null;
 	}
+	const checked = handDecisionRecord(raw);
+	if (checked !== undefined) return checked;
 	const parsed = DecisionRecord.safeParse(raw);
 	return parsed.success ? parsed.data : null;
 }

@@ -23,7 +23,8 @@ import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
-import { ContinuationState } from "../core/turns.js";
+import { exactly, fields, handCheck } from "../core/hand-check.js";
+import { ContinuationState, handContinuationState } from "../core/turns.js";
 import { z } from "../core/zod.js";
 import { DIR_MODE, ensureDir, writeFileAtomic } from "./atomic-write.js";
 import {
@@ -66,10 +67,12 @@ export const STATE_DIR_NAME = ".boulder";
 export const WORKS_FILE_NAME = "works.json";
 export const SCOPE_SCHEMA_VERSION = 1;
 
-export const ScopeFile = z.object({
-	schemaVersion: z.literal(SCOPE_SCHEMA_VERSION),
-	state: ContinuationState,
-});
+export const ScopeFile = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(SCOPE_SCHEMA_VERSION),
+		state: ContinuationState,
+	}),
+);
 export type ScopeFile = z.infer<typeof ScopeFile>;
 
 export const scopeFileSpec: VersionedFileSpec<ScopeFile> = {
@@ -77,6 +80,14 @@ export const scopeFileSpec: VersionedFileSpec<ScopeFile> = {
 	currentVersion: SCOPE_SCHEMA_VERSION,
 	schema: ScopeFile,
 	migrations: [],
+	/** By hand (`core/hand-check.ts`): the hook reads and writes its scope state on every event. */
+	quick: handCheck((value): ScopeFile => {
+		const file = fields(value, ["schemaVersion", "state"]);
+		return {
+			schemaVersion: exactly(file.schemaVersion, SCOPE_SCHEMA_VERSION),
+			state: handContinuationState(file.state),
+		};
+	}),
 };
 
 export interface FileStoreOptions {

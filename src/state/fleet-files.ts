@@ -35,14 +35,16 @@ export function fleetHome(env: Record<string, string | undefined>): string {
 
 // ---------------------------------------------------------------- membership
 
-export const FleetMember = z.object({
-	schemaVersion: z.literal(1),
-	/** A `postgres://` URL; null: the standard `PG*` variables say where. */
-	url: z.nullable(z.string()),
-	/** This machine's name in the fleet; null: the host name (or `BOULDER_MACHINE`). */
-	machine: z.nullable(z.string()),
-	joinedAt: z.number(),
-});
+export const FleetMember = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		/** A `postgres://` URL; null: the standard `PG*` variables say where. */
+		url: z.nullable(z.string()),
+		/** This machine's name in the fleet; null: the host name (or `BOULDER_MACHINE`). */
+		machine: z.nullable(z.string()),
+		joinedAt: z.number(),
+	}),
+);
 export type FleetMember = z.infer<typeof FleetMember>;
 
 export const fleetMemberSpec: VersionedFileSpec<FleetMember> = {
@@ -81,16 +83,18 @@ export async function removeFleetMember(env: Record<string, string | undefined>)
 
 // ---------------------------------------------------------------- shipper status and lock
 
-export const ShipperStatus = z.object({
-	schemaVersion: z.literal(1),
-	lastRunAt: z.nullable(z.number()),
-	lastShippedAt: z.nullable(z.number()),
-	/** Redacted: never a password. */
-	lastError: z.nullable(z.object({ at: z.number(), message: z.string() })),
-	/** After a failure, no shipper is started before this (the hook's back-off). */
-	retryAt: z.nullable(z.number()),
-	failures: z.number(),
-});
+export const ShipperStatus = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		lastRunAt: z.nullable(z.number()),
+		lastShippedAt: z.nullable(z.number()),
+		/** Redacted: never a password. */
+		lastError: z.nullable(z.object({ at: z.number(), message: z.string() })),
+		/** After a failure, no shipper is started before this (the hook's back-off). */
+		retryAt: z.nullable(z.number()),
+		failures: z.number(),
+	}),
+);
 export type ShipperStatus = z.infer<typeof ShipperStatus>;
 
 export const shipperStatusSpec: VersionedFileSpec<ShipperStatus> = {
@@ -200,20 +204,22 @@ export async function withShipperLock<T>(
 
 // ---------------------------------------------------------------- cursors
 
-export const ShipCursor = z.object({
-	schemaVersion: z.literal(1),
-	root: z.string(),
-	/** Hash of the first line of the log file being read; null before any line. */
-	epoch: z.nullable(z.string()),
-	/** Byte offset in that file of the first line not yet shipped. */
-	offset: z.number(),
-	/** The sequence number the next shipped record gets (order per worktree). */
-	seq: z.number(),
-	/** Hash of the last snapshot shipped, so an unchanged worktree is not sent again. */
-	snapshotHash: z.nullable(z.string()),
-	/** Records that rotated out of the log before they were shipped. */
-	lost: z.number(),
-});
+export const ShipCursor = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		root: z.string(),
+		/** Hash of the first line of the log file being read; null before any line. */
+		epoch: z.nullable(z.string()),
+		/** Byte offset in that file of the first line not yet shipped. */
+		offset: z.number(),
+		/** The sequence number the next shipped record gets (order per worktree). */
+		seq: z.number(),
+		/** Hash of the last snapshot shipped, so an unchanged worktree is not sent again. */
+		snapshotHash: z.nullable(z.string()),
+		/** Records that rotated out of the log before they were shipped. */
+		lost: z.number(),
+	}),
+);
 export type ShipCursor = z.infer<typeof ShipCursor>;
 
 export const shipCursorSpec: VersionedFileSpec<ShipCursor> = {

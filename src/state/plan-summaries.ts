@@ -19,21 +19,25 @@ import { inspectVersionedFile, type VersionedFileSpec } from "./versioned-file.j
 
 export const PLAN_SUMMARIES_FILE = "plan-summaries.json";
 
-export const PlanSummaryEntry = z.object({
-	/** Which version of the plan file the summary was made from (`PlanSource.stamp`). */
-	stamp: z.string(),
-	summary: PlanSummary,
-});
+export const PlanSummaryEntry = z.lazy(() =>
+	z.object({
+		/** Which version of the plan file the summary was made from (`PlanSource.stamp`). */
+		stamp: z.string(),
+		summary: PlanSummary,
+	}),
+);
 export type PlanSummaryEntry = z.infer<typeof PlanSummaryEntry>;
 
 /** Keyed by the plan's absolute path. */
 export type PlanSummaries = Record<string, PlanSummaryEntry>;
 
-export const PlanSummariesFile = z.object({
-	/** The summary format: a cache of another one is not used. */
-	schemaVersion: z.literal(PLAN_SUMMARY_FORMAT),
-	plans: z.record(z.string(), PlanSummaryEntry),
-});
+export const PlanSummariesFile = z.lazy(() =>
+	z.object({
+		/** The summary format: a cache of another one is not used. */
+		schemaVersion: z.literal(PLAN_SUMMARY_FORMAT),
+		plans: z.record(z.string(), PlanSummaryEntry),
+	}),
+);
 export type PlanSummariesFile = z.infer<typeof PlanSummariesFile>;
 
 const spec: VersionedFileSpec<PlanSummariesFile> = {

@@ -17,6 +17,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
+import { arrayOf, exactly, fields, handCheck, nonEmpty, num, recordOf, str } from "../core/hand-check.js";
 import { hash64 } from "../core/hash.js";
 import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
@@ -25,29 +26,35 @@ import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from ".
 
 export const TRUST_DIR_NAME = "trust";
 
-const time = z.number();
+const time = z.lazy(() => z.number());
 
-export const TrustedWork = z.object({
-	/** The work's own `startedAt`: with the id, what makes it this user's work and not a look-alike. */
-	startedAt: time,
-	/** When the user started or approved it. */
-	at: time,
-});
+export const TrustedWork = z.lazy(() =>
+	z.object({
+		/** The work's own `startedAt`: with the id, what makes it this user's work and not a look-alike. */
+		startedAt: time,
+		/** When the user started or approved it. */
+		at: time,
+	}),
+);
 export type TrustedWork = z.infer<typeof TrustedWork>;
 
-export const ApprovedVerify = z.object({
-	commands: z.array(z.string()),
-	at: time,
-});
+export const ApprovedVerify = z.lazy(() =>
+	z.object({
+		commands: z.array(z.string()),
+		at: time,
+	}),
+);
 export type ApprovedVerify = z.infer<typeof ApprovedVerify>;
 
-export const TrustFile = z.object({
-	schemaVersion: z.literal(1),
-	/** The worktree's real path: a record found under another worktree's name is not used. */
-	root: z.string().check(z.minLength(1)),
-	works: z.record(z.string(), TrustedWork),
-	verify: z.array(ApprovedVerify),
-});
+export const TrustFile = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		/** The worktree's real path: a record found under another worktree's name is not used. */
+		root: z.string().check(z.minLength(1)),
+		works: z.record(z.string(), TrustedWork),
+		verify: z.array(ApprovedVerify),
+	}),
+);
 export type TrustFile = z.infer<typeof TrustFile>;
 
 export const trustFileSpec: VersionedFileSpec<TrustFile> = {
@@ -55,7 +62,25 @@ export const trustFileSpec: VersionedFileSpec<TrustFile> = {
 	currentVersion: 1,
 	schema: TrustFile,
 	migrations: [],
+	quick: handCheck((value) => quickTrustFile(value)),
 };
+
+/** `TrustFile`'s well-formed case by hand: the hook reads the trust record on every event. */
+function quickTrustFile(value: unknown): TrustFile {
+	const file = fields(value, ["schemaVersion", "root", "works", "verify"]);
+	return {
+		schemaVersion: exactly(file.schemaVersion, 1),
+		root: nonEmpty(file.root),
+		works: recordOf(file.works, (item) => {
+			const work = fields(item, ["startedAt", "at"]);
+			return { startedAt: num(work.startedAt), at: num(work.at) };
+		}),
+		verify: arrayOf(file.verify, (item) => {
+			const approved = fields(item, ["commands", "at"]);
+			return { commands: arrayOf(approved.commands, str), at: num(approved.at) };
+		}),
+	};
+}
 
 /** At most this many approved verify lists are kept per worktree; the oldest go first. */
 export const MAX_APPROVED_LISTS = 32;

@@ -28,21 +28,25 @@ export function verifyClaimsFileOf(stateHome: string, worktree: string): string 
 	return path.join(stateHome, VERIFY_CLAIMS_DIR_NAME, `${hash64(trustRoot(worktree))}.json`);
 }
 
-export const VerifyClaim = z.object({
-	/** The process that runs the commands (a hook, a plugin's host). */
-	pid: z.int(),
-	/** The process group of the command running now, once started. */
-	group: z.nullable(z.int()),
-	at: z.number(),
-	/** After this the claim is stale whatever the processes do (the commands' own timeouts have passed). */
-	until: z.number(),
-});
+export const VerifyClaim = z.lazy(() =>
+	z.object({
+		/** The process that runs the commands (a hook, a plugin's host). */
+		pid: z.int(),
+		/** The process group of the command running now, once started. */
+		group: z.nullable(z.int()),
+		at: z.number(),
+		/** After this the claim is stale whatever the processes do (the commands' own timeouts have passed). */
+		until: z.number(),
+	}),
+);
 export type VerifyClaim = z.infer<typeof VerifyClaim>;
 
-export const VerifyClaimsFile = z.object({
-	schemaVersion: z.literal(1),
-	works: z.record(z.string(), VerifyClaim),
-});
+export const VerifyClaimsFile = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		works: z.record(z.string(), VerifyClaim),
+	}),
+);
 export type VerifyClaimsFile = z.infer<typeof VerifyClaimsFile>;
 
 export const verifyClaimsSpec: VersionedFileSpec<VerifyClaimsFile> = {

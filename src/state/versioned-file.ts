@@ -18,7 +18,7 @@ import { closeStateFile, isNotAStateFile, openStateFileSync, readOpenedStateFile
 import type { Clock, StateProblem } from "./state-words.js";
 
 /** Why a file was moved aside; part of its new name. */
-export const AsideReason = z.enum(["corrupt", "invalid", "future", "not-a-file"]);
+export const AsideReason = z.lazy(() => z.enum(["corrupt", "invalid", "future", "not-a-file"]));
 export type AsideReason = z.infer<typeof AsideReason>;
 
 /** One named step forward; `run` may throw when the old content cannot be carried over. */
@@ -38,6 +38,12 @@ export interface VersionedFileSpec<T> {
 	migrations: readonly Migration[];
 	/** The version a parsed value is at; null when it cannot tell (the file is invalid). */
 	versionOf?: (raw: unknown) => number | null;
+	/**
+	 * The well-formed current-version file checked by hand (`core/hand-check.ts`),
+	 * for the files a hook reads on every event: exactly what `schema` would
+	 * return, or undefined to leave the value to `schema`.
+	 */
+	quick?: (value: unknown) => T | undefined;
 }
 
 /** Larger than any real state file by far; anything bigger is not ours. */
@@ -111,6 +117,8 @@ export async function inspectVersionedFile<T>(file: string, spec: VersionedFileS
 		}
 		at = step.to;
 	}
+	const quick = spec.quick?.(current);
+	if (quick !== undefined) return { kind: "ok", value: quick, version };
 	const parsed = spec.schema.safeParse(current);
 	if (!parsed.success) {
 		return { kind: "bad", reason: "invalid", detail: `wrong shape: ${brief(z.prettifyError(parsed.error))}` };
@@ -179,7 +187,8 @@ async function settleBad(
  * is a bug in the caller and is never written.
  */
 export async function writeVersionedFile<T>(file: string, spec: VersionedFileSpec<T>, value: T): Promise<void> {
-	const parsed = spec.schema.safeParse(value);
+	const quick = spec.quick?.(value);
+	const parsed = quick !== undefined ? { success: true as const, data: quick } : spec.schema.safeParse(value);
 	if (!parsed.success) {
 		throw new BoulderError(
 			"internal",

@@ -8,6 +8,7 @@
 import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
+import { exactly, fields, handCheck, nonEmpty, num, recordOf } from "../core/hand-check.js";
 import { z } from "../core/zod.js";
 import { type LockOptions, withLock } from "./lock.js";
 import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
@@ -15,20 +16,24 @@ import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from ".
 
 export const WORKTREE_INDEX_FILE = "worktrees.json";
 
-const time = z.number();
+const time = z.lazy(() => z.number());
 
-export const WorktreeEntry = z.object({
-	root: z.string().check(z.minLength(1)),
-	firstSeen: time,
-	lastSeen: time,
-});
+export const WorktreeEntry = z.lazy(() =>
+	z.object({
+		root: z.string().check(z.minLength(1)),
+		firstSeen: time,
+		lastSeen: time,
+	}),
+);
 export type WorktreeEntry = z.infer<typeof WorktreeEntry>;
 
-export const WorktreeIndex = z.object({
-	schemaVersion: z.literal(1),
-	/** Keyed by the absolute root. */
-	worktrees: z.record(z.string(), WorktreeEntry),
-});
+export const WorktreeIndex = z.lazy(() =>
+	z.object({
+		schemaVersion: z.literal(1),
+		/** Keyed by the absolute root. */
+		worktrees: z.record(z.string(), WorktreeEntry),
+	}),
+);
 export type WorktreeIndex = z.infer<typeof WorktreeIndex>;
 
 /** Contract: the one spec the index is read and written with; `boulder doctor` inspects the file with it. */
@@ -37,7 +42,20 @@ export const worktreeIndexSpec: VersionedFileSpec<WorktreeIndex> = {
 	currentVersion: 1,
 	schema: WorktreeIndex,
 	migrations: [],
+	quick: handCheck((value) => quickWorktreeIndex(value)),
 };
+
+/** `WorktreeIndex`'s well-formed case by hand: the hook reads the index on every event. */
+function quickWorktreeIndex(value: unknown): WorktreeIndex {
+	const file = fields(value, ["schemaVersion", "worktrees"]);
+	return {
+		schemaVersion: exactly(file.schemaVersion, 1),
+		worktrees: recordOf(file.worktrees, (item) => {
+			const entry = fields(item, ["root", "firstSeen", "lastSeen"]);
+			return { root: nonEmpty(entry.root), firstSeen: num(entry.firstSeen), lastSeen: num(entry.lastSeen) };
+		}),
+	};
+}
 
 export interface WorktreeIndexOptions {
 	/** boulder's own state folder; wins over the environment. */
