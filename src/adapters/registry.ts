@@ -6,7 +6,7 @@ import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/dialect.js";
 import { copilotAdapter } from "./copilot/adapter.js";
 import { droidAdapter } from "./droid/dialect.js";
-import { geminiAdapter } from "./gemini/adapter.js";
+import { geminiAdapter } from "./gemini/dialect.js";
 import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
 import { qwenAdapter } from "./qwen/dialect.js";

@@ -144,8 +144,6 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	installFix: "`boulder install codex` adds them, if you use Codex here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
-	otherVersion: (file: string, installed: string, version: string) =>
-		`the hooks in ${file} run boulder ${installed}; this is ${version}: two versions would share one state folder`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
 	ok: (file: string, detail: string) => `hooks installed in ${file} (${detail})`,

@@ -135,8 +135,6 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	installFix: "`boulder install qwen` adds them, if you use Qwen Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); boulder cannot tell whether its hooks are there`,
-	otherVersion: (file: string, installed: string, version: string) =>
-		`the hooks in ${file} run boulder ${installed}; this is ${version}: two versions would share one state folder`,
 	ok: (file: string, form: string, events: number) => `hooks installed in ${file} (${form}, ${events} events)`,
 	noneFound: (file: string) =>
 		`the portable hooks in ${file} find no boulder here (no devDependency, no boulder-hook on the PATH): they do nothing`,
