@@ -4,7 +4,7 @@
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
 import { codexAdapter } from "./codex/dialect.js";
-import { copilotAdapter } from "./copilot/adapter.js";
+import { copilotAdapter } from "./copilot/dialect.js";
 import { droidAdapter } from "./droid/dialect.js";
 import { geminiAdapter } from "./gemini/dialect.js";
 import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";

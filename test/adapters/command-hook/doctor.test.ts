@@ -28,7 +28,7 @@ const HARNESSES: Record<string, () => Promise<Harness>> = {
 	codex: () => import("../../../src/adapters/codex/dialect.js"),
 	qwen: () => import("../../../src/adapters/qwen/dialect.js"),
 	gemini: () => import("../../../src/adapters/gemini/dialect.js"),
-	copilot: () => import("../../../src/adapters/copilot/install.js"),
+	copilot: () => import("../../../src/adapters/copilot/dialect.js"),
 	droid: () => import("../../../src/adapters/droid/dialect.js"),
 };
 

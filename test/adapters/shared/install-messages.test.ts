@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { INSTALL_TEXT as CLAUDE_CODE } from "../../../src/adapters/claude-code/messages.js";
 import { INSTALL_TEXT as CODEX } from "../../../src/adapters/codex/dialect.js";
-import { INSTALL_TEXT as COPILOT } from "../../../src/adapters/copilot/messages.js";
+import { INSTALL_TEXT as COPILOT } from "../../../src/adapters/copilot/dialect.js";
 import { INSTALL_TEXT as GEMINI } from "../../../src/adapters/gemini/dialect.js";
 import { INSTALL_TEXT as OPENCODE } from "../../../src/adapters/opencode/messages.js";
 import { INSTALL_TEXT as PI } from "../../../src/adapters/pi/messages.js";
