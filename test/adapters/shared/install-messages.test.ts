@@ -3,7 +3,7 @@
  * each harness says differently and that the shared words read right.
  */
 import { describe, expect, it } from "vitest";
-import { INSTALL_TEXT as CLAUDE_CODE } from "../../../src/adapters/claude-code/messages.js";
+import { INSTALL_TEXT as CLAUDE_CODE } from "../../../src/adapters/claude-code/install.js";
 import { INSTALL_TEXT as CODEX } from "../../../src/adapters/codex/dialect.js";
 import { INSTALL_TEXT as COPILOT } from "../../../src/adapters/copilot/dialect.js";
 import { INSTALL_TEXT as GEMINI } from "../../../src/adapters/gemini/dialect.js";
