@@ -27,15 +27,7 @@ import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../share
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import {
-	HOOK_BUNDLE,
-	HOOK_LINK,
-	hookEntryOf,
-	LINK,
-	REGISTRATIONS,
-	SPELLING,
-	TODO_TOOLS_FLAG_HELP,
-} from "./dialect.js";
+import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING, TODO_TOOLS_FLAG_HELP } from "./dialect.js";
 import { HARNESS, isRecord } from "./events.js";
 
 export const INSTALL_TEXT = {
