@@ -227,7 +227,7 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "CLAUDE_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
 		stopEvent: "Stop",

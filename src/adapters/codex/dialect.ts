@@ -185,6 +185,10 @@ export const install: family.HooksInstall = {
 	},
 };
 
+export const installCodex = (options: family.InstallOptions) => family.installerOf(install).install(options);
+export const uninstallCodex = (options: family.Place & { scope: string }) =>
+	family.installerOf(install).uninstall(options);
+
 export const doctor: HooksDoctor = {
 	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
 		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
@@ -217,6 +221,9 @@ export const doctor: HooksDoctor = {
 	},
 };
 
+export const checkCodexHooks = (context: family.Place, version?: string) =>
+	doctorCheck(install, doctor).hooks(context, version);
+
 async function readText(file: string): Promise<string | null> {
 	try {
 		return await readFile(file, "utf8");
@@ -225,12 +232,6 @@ async function readText(file: string): Promise<string | null> {
 		throw error;
 	}
 }
-
-export const installCodex = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCodex = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const checkCodexHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /**
  * Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`):

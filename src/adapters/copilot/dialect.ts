@@ -68,6 +68,9 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "sessionEnd", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
+/** boulder's own hooks file, in either hooks folder. */
+export const HOOKS_FILE = "boulder.json";
+
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
 export const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
 
@@ -84,7 +87,7 @@ export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "COPILOT_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) =>
 			handleHook(input, {
@@ -105,9 +108,6 @@ export const dialect = copilotDialect();
 export const runCopilotHook = runnerOf<RunHookOptions, HookInput>(copilotDialect);
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
-
-/** boulder's own hooks file, in either hooks folder. */
-export const HOOKS_FILE = "boulder.json";
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
 
@@ -178,6 +178,11 @@ export const install: family.HooksInstall = {
 	],
 };
 
+export const installCopilot = (options: family.InstallOptions) => family.installerOf(install).install(options);
+export const uninstallCopilot = (options: family.Place & { scope: string }) =>
+	family.installerOf(install).uninstall(options);
+export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
+
 export const doctor: HooksDoctor = {
 	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
 		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
@@ -186,10 +191,6 @@ export const doctor: HooksDoctor = {
 	place: (scope) => `${scope} hooks`,
 };
 
-export const installCopilot = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCopilot = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
 export const checkCopilotHooks = (context: family.Place, version?: string) =>
 	doctorCheck(install, doctor).hooks(context, version);
 

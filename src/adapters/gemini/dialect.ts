@@ -83,7 +83,7 @@ export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "GEMINI_PROJECT_DIR",
 		parse: parseHookInput,
 		handle: (input, engine) => handleHook(input, { engine, readTurn: read }),
 		stopEvent: "AfterAgent",
@@ -163,6 +163,14 @@ export const install: family.HooksInstall = {
 	],
 };
 
+const installer = () => family.installerOf(install);
+export const installGemini = (options: family.InstallOptions) => installer().install(options);
+export const uninstallGemini = (options: family.Place & { scope: string }) => installer().uninstall(options);
+export const withOurHooks = (text: string, file: string, form: HookForm) => installer().withOurHooks(text, file, form);
+export const withoutOurHooks = (text: string, file: string) => installer().withoutOurHooks(text, file);
+export const ourEntries = (settings: unknown) => installer().ourEntries(settings);
+export const hookGroup = (form: HookForm, registration: FamilyRegistration) => installer().group(form, registration);
+
 export const doctor: HooksDoctor = {
 	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
 		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
@@ -175,13 +183,6 @@ export const doctor: HooksDoctor = {
 			: [],
 };
 
-const installer = () => family.installerOf(install);
-export const installGemini = (options: family.InstallOptions) => installer().install(options);
-export const uninstallGemini = (options: family.Place & { scope: string }) => installer().uninstall(options);
-export const withOurHooks = (text: string, file: string, form: HookForm) => installer().withOurHooks(text, file, form);
-export const withoutOurHooks = (text: string, file: string) => installer().withoutOurHooks(text, file);
-export const ourEntries = (settings: unknown) => installer().ourEntries(settings);
-export const hookGroup = (form: HookForm, registration: FamilyRegistration) => installer().group(form, registration);
 export const checkGeminiHooks = (context: family.Place, version?: string) =>
 	doctorCheck(install, doctor).hooks(context, version);
 

@@ -93,25 +93,24 @@ export function textField(input: Pick<CommandHookInput, "fields">, key: string):
 	return typeof value === "string" ? value : null;
 }
 
-/** Why boulder waits while the agent is in plan mode. */
-export const PLAN_MODE_WAIT = "the agent is in plan mode: its plan waits for the user's approval";
-
 /**
  * Gemini CLI's todo list: the `write_todos` tool's input, `{todos:
  * [{description, status}]}`, whole each time, with the statuses pending,
  * in_progress, completed, cancelled and blocked (boulder's own five).
+ *
+ * Contract: as `core/todo-normalize.ts`: nothing throws, and every item
+ * dropped or changed is named in `warnings`.
  */
 export const TODO_TOOL = "write_todos";
 
 const WRITE_TODOS: TodoShape = { label: TODO_TOOL, listFields: ["todos"], text: "description", status: "status" };
 
-/**
- * Contract: as `core/todo-normalize.ts`: nothing throws, and every item
- * dropped or changed is named in `warnings`.
- */
 export function normalizeGeminiTodos(input: unknown): NormalizedTodos {
 	return normalizeTodoList(input, WRITE_TODOS);
 }
+
+/** Why boulder waits while the agent is in plan mode. */
+export const PLAN_MODE_WAIT = "the agent is in plan mode: its plan waits for the user's approval";
 
 export interface HookDeps {
 	engine: Engine;

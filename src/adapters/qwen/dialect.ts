@@ -83,7 +83,7 @@ export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialec
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: "QWEN_PROJECT_DIR",
 		parse: parseQwenHookInput,
 		stopEvent: "Stop",
 		handle: (input, engine, streams) =>
@@ -112,22 +112,6 @@ export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksInstallText("Qwen Code"), {
 	portable: /* @__PURE__ */ portableHooksNote({ onPath: "boulder-hook", notice: false }),
 });
-
-/** The flag that lifts Qwen Code's continuation cap as far as it goes, and its help. */
-const RAISE_CAP_FLAG = "raise-cap";
-const RAISE_CAP_HELP =
-	"also set stopHookBlockingCap to 100 in the same settings: Qwen Code lets only 7 continuations through per prompt by default, and a headless run (qwen -p) is one prompt";
-
-/** What `boulder install qwen` says about Qwen Code's continuation cap. */
-export const CAP_TEXT = {
-	flagHelp: RAISE_CAP_HELP,
-	set: (file: string) =>
-		`Set "stopHookBlockingCap": 100 in ${file}: Qwen Code now lets 99 continuations through per prompt, so a long list can finish in one run; boulder's budgets and stagnation guard still bound it. \`boulder uninstall\` leaves it; remove it by hand to undo.`,
-	alreadySet: (file: string) => `"stopHookBlockingCap" is already 100 in ${file}.`,
-	ok: (cap: number) => `Qwen Code lets ${cap - 1} continuations through per prompt (stopHookBlockingCap ${cap}).`,
-	offer: (cap: number, scope: string) =>
-		`Qwen Code lets only ${cap - 1} continuation(s) through per prompt (stopHookBlockingCap ${cap}), and a headless run (qwen -p) is one prompt: a longer list stops there, and boulder says so in the session and in \`boulder why\`. To raise it, run \`boulder install qwen --${scope} --raise-cap\` (it sets "stopHookBlockingCap": 100), or set QWEN_CODE_STOP_HOOK_BLOCK_CAP=100.`,
-};
 
 /** What `boulder doctor` says about Qwen Code installs. */
 export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code"), {
@@ -192,6 +176,14 @@ export const install: family.HooksInstall = {
 	},
 };
 
+export const installQwen = (options: family.InstallOptions) => family.installerOf(install).install(options);
+export const uninstallQwen = (options: family.Place & { scope: string }) =>
+	family.installerOf(install).uninstall(options);
+export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
+	family.installerOf(install).withOurHooks(text, file, form);
+export const withoutOurQwenHooks = (text: string, file: string) =>
+	family.installerOf(install).withoutOurHooks(text, file);
+
 /** What the install says about Qwen Code's continuation cap: what it set, or where it stands and how to raise it. Never silent. */
 async function capNote(options: family.InstallOptions, file: string, raised: boolean): Promise<string> {
 	if (options.raiseCap) return raised ? CAP_TEXT.set(file) : CAP_TEXT.alreadySet(file);
@@ -213,15 +205,24 @@ export const doctor: HooksDoctor = {
 	},
 };
 
-export const installQwen = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallQwen = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
-	family.installerOf(install).withOurHooks(text, file, form);
-export const withoutOurQwenHooks = (text: string, file: string) =>
-	family.installerOf(install).withoutOurHooks(text, file);
 export const checkQwenHooks = (context: family.Place, version?: string) =>
 	doctorCheck(install, doctor).hooks(context, version);
+
+/** The flag that lifts Qwen Code's continuation cap as far as it goes, and its help. */
+const RAISE_CAP_FLAG = "raise-cap";
+const RAISE_CAP_HELP =
+	"also set stopHookBlockingCap to 100 in the same settings: Qwen Code lets only 7 continuations through per prompt by default, and a headless run (qwen -p) is one prompt";
+
+/** What `boulder install qwen` says about Qwen Code's continuation cap. */
+export const CAP_TEXT = {
+	flagHelp: RAISE_CAP_HELP,
+	set: (file: string) =>
+		`Set "stopHookBlockingCap": 100 in ${file}: Qwen Code now lets 99 continuations through per prompt, so a long list can finish in one run; boulder's budgets and stagnation guard still bound it. \`boulder uninstall\` leaves it; remove it by hand to undo.`,
+	alreadySet: (file: string) => `"stopHookBlockingCap" is already 100 in ${file}.`,
+	ok: (cap: number) => `Qwen Code lets ${cap - 1} continuations through per prompt (stopHookBlockingCap ${cap}).`,
+	offer: (cap: number, scope: string) =>
+		`Qwen Code lets only ${cap - 1} continuation(s) through per prompt (stopHookBlockingCap ${cap}), and a headless run (qwen -p) is one prompt: a longer list stops there, and boulder says so in the session and in \`boulder why\`. To raise it, run \`boulder install qwen --${scope} --raise-cap\` (it sets "stopHookBlockingCap": 100), or set QWEN_CODE_STOP_HOOK_BLOCK_CAP=100.`,
+};
 
 /**
  * Qwen Code as the adapter registry sees it (`command-hook/adapter.ts`):
