@@ -141,10 +141,22 @@ const hookAlias = {
 	"fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
 };
 
+/**
+ * A harness's dialect file also holds its installer's data and doctor, which
+ * import the settings editor (`jsonc-parser`); the hook needs none of it. The
+ * parser's ES build sets up its enums at load, which a bundler must keep from
+ * any module imported at all, so it is declared free of side effects: what
+ * the hook does not use of it is dropped with the installer.
+ */
+const hookTreeshake = {
+	moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(id),
+};
+
 export default defineConfig([
 	...HOOK_HARNESSES.map((harness) => ({
 		...common,
 		alias: hookAlias,
+		treeshake: hookTreeshake,
 		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
 		plugins: [hookEntries, asciiOutput],
 	})),

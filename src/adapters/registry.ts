@@ -3,13 +3,13 @@
  * that exports a `HarnessAdapter` and one line here.
  */
 import { claudeCodeAdapter } from "./claude-code/adapter.js";
-import { codexAdapter } from "./codex/adapter.js";
-import { copilotAdapter } from "./copilot/adapter.js";
+import { codexAdapter } from "./codex/dialect.js";
+import { copilotAdapter } from "./copilot/dialect.js";
 import { droidAdapter } from "./droid/dialect.js";
-import { geminiAdapter } from "./gemini/adapter.js";
+import { geminiAdapter } from "./gemini/dialect.js";
 import { kiloAdapter, openCodeAdapter } from "./opencode/adapter.js";
 import { piAdapter } from "./pi/adapter.js";
-import { qwenAdapter } from "./qwen/adapter.js";
+import { qwenAdapter } from "./qwen/dialect.js";
 import type { HarnessAdapter } from "./types.js";
 
 export const ADAPTERS: readonly HarnessAdapter[] = [

@@ -21,10 +21,9 @@
  * log where there is one, and the agent is let stop (`{}`).
  */
 
-import { handleHook } from "../adapters/claude-code/events.js";
+import { FILE_TOOLS_MATCHER, SUBAGENT_TOOLS_MATCHER, TODO_TOOLS_MATCHER } from "../adapters/claude-code/dialect.js";
+import { HARNESS, type HookEvent, handleHook, parseHookInput } from "../adapters/claude-code/events.js";
 import { activeGoal } from "../adapters/claude-code/goal.js";
-import { FILE_TOOLS_MATCHER, SUBAGENT_TOOLS_MATCHER, TODO_TOOLS_MATCHER } from "../adapters/claude-code/hook-config.js";
-import { HARNESS, type HookEvent, parseHookInput } from "../adapters/claude-code/hook-input.js";
 import { readTurn } from "../adapters/claude-code/transcript.js";
 import type { HookAnswer } from "../adapters/shared/hook-answer.js";
 import { BoulderError } from "../core/errors.js";

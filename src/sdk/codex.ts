@@ -17,7 +17,7 @@
  * (no nudge) until the next real prompt, across processes.
  */
 
-import { normalizeCodexPlan } from "../adapters/codex/todos.js";
+import { normalizeCodexPlan } from "../adapters/codex/events.js";
 import type { Todo } from "../core/todos.js";
 import type { Engine, IdleResult, SessionRef } from "../engine/engine.js";
 import { type EngineSource, fileEngines, recordQuietly } from "./engines.js";

@@ -14,8 +14,7 @@ import { cp, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { REGISTRATIONS } from "../../src/adapters/claude-code/hook-config.js";
-import { NOT_INSTALLED_NOTICE } from "../../src/adapters/claude-code/messages.js";
+import { NOT_INSTALLED_NOTICE, REGISTRATIONS } from "../../src/adapters/claude-code/dialect.js";
 import {
 	type AnthropicServer,
 	isSubagentRequest,

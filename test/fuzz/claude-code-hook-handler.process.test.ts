@@ -21,7 +21,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../src/adapters/claude-code/dialect.js";
-import { HOOK_EVENTS } from "../../src/adapters/claude-code/hook-input.js";
+import { HOOK_EVENTS } from "../../src/adapters/claude-code/events.js";
 import { readTurn } from "../../src/adapters/claude-code/transcript.js";
 import {
 	caseArb,

@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOK_EVENTS } from "../../src/adapters/claude-code/hook-input.js";
+import { HOOK_EVENTS } from "../../src/adapters/claude-code/events.js";
 import { caseArb, type HookCase, HUGE_KINDS, type Places, stdinBytes } from "./claude-code-inputs.js";
 import { FuzzRun, FuzzWorld, type Outcome } from "./claude-code-run.js";
 import { FULL, Hang, SEED, scaled } from "./scale.js";

@@ -13,7 +13,7 @@ import { closeSync, constants, openSync, realpathSync } from "node:fs";
 import { mkdir, symlink, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
-import { HOOK_EVENTS } from "../../src/adapters/claude-code/hook-input.js";
+import { HOOK_EVENTS } from "../../src/adapters/claude-code/events.js";
 import {
 	assistantLines,
 	interruptLine,

@@ -6,11 +6,8 @@
  */
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { normalizeClaudeTodoWrite } from "../command-hook/todo-write.js";
-import { WATCHDOG_HOOK } from "./hook-config.js";
-import { HARNESS, HOOK_EVENTS } from "./hook-input.js";
-import { TODO_TOOLS_TEXT } from "./messages.js";
-
-const TODO_TOOLS_FLAG = "todo-tools";
+import { TODO_TOOLS_FLAG, TODO_TOOLS_FLAG_HELP, WATCHDOG_HOOK } from "./dialect.js";
+import { HARNESS, HOOK_EVENTS } from "./events.js";
 
 export const claudeCodeAdapter = commandHookAdapter({
 	name: HARNESS,
@@ -25,7 +22,7 @@ export const claudeCodeAdapter = commandHookAdapter({
 		{ name: "user", help: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project" },
 	],
 	defaultScope: "local",
-	installFlags: [{ name: TODO_TOOLS_FLAG, help: TODO_TOOLS_TEXT.flagHelp }],
+	installFlags: [{ name: TODO_TOOLS_FLAG, help: TODO_TOOLS_FLAG_HELP }],
 	options: (flags) => ({ todoTools: flags.includes(TODO_TOOLS_FLAG) }),
 	events: [...HOOK_EVENTS, WATCHDOG_HOOK],
 	dialect: () => import("./dialect.js"),

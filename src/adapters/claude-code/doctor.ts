@@ -10,10 +10,18 @@ import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
-import { HARNESS, isRecord } from "./hook-input.js";
-import { claudeConfigDir, INSTALL_SCOPES, install } from "./install.js";
-import { DOCTOR_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
-import { settingsTurnOn, TODO_TOOLS_OFF_SINCE, TODO_TOOLS_VARIABLE, turnsOn } from "./todo-tools.js";
+import { HARNESS, isRecord } from "./events.js";
+import {
+	claudeConfigDir,
+	DOCTOR_TEXT,
+	INSTALL_SCOPES,
+	install,
+	settingsTurnOn,
+	TODO_TOOLS_OFF_SINCE,
+	TODO_TOOLS_TEXT,
+	TODO_TOOLS_VARIABLE,
+	turnsOn,
+} from "./install.js";
 
 export type ClaudeCodeFinding = DoctorFinding;
 

@@ -13,12 +13,47 @@ import {
 } from "../command-hook/claude-style.js";
 import { CLAUDE_TASK_TOOLS } from "../command-hook/todo-write.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
-import { HARNESS, type HookInput } from "./hook-input.js";
+import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
 import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
 
 export { lookCommandOf, provenanceOf } from "../command-hook/claude-style.js";
 export { runningBackgroundTasks } from "../shared/background-tasks.js";
 export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
+export { booleanField, isRecord, messageOf, stringField } from "../shared/hook-input.js";
+
+/** The harness name boulder's state and log use for Claude Code sessions. */
+export const HARNESS = "claude-code";
+
+/**
+ * The events the adapter handles, read by the shared reader
+ * (`shared/hook-input.ts`); `PostCompact` is understood but not installed
+ * (see `dialect.ts`).
+ */
+export const HOOK_EVENTS = [
+	"SessionStart",
+	"UserPromptSubmit",
+	"PreToolUse",
+	"PostToolUse",
+	"Stop",
+	"SubagentStop",
+	"StopFailure",
+	"PreCompact",
+	"PostCompact",
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export function isHookEvent(name: unknown): name is HookEvent {
+	return typeof name === "string" && (HOOK_EVENTS as readonly string[]).includes(name);
+}
+
+export type HookInput = CommandHookInput<HookEvent>;
+
+export type ParsedHookInput = ParsedCommandHookInput<HookEvent>;
+
+/** See `parseCommandHookInput`: the event must be one of Claude Code's. */
+export function parseHookInput(text: string, event: string | undefined): ParsedHookInput {
+	return parseCommandHookInput(text, event, HOOK_EVENTS);
+}
 
 export interface HookDeps extends ClaudeStyleDeps<TurnReading> {
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;

@@ -19,7 +19,7 @@
  */
 import { readTailLines } from "../../engine/bounded-read.js";
 import { parseLine } from "../command-hook/turn-reader.js";
-import { isRecord } from "./hook-input.js";
+import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the transcript's end is read. */
 export const GOAL_TAIL_BYTES = 256 * 1024;

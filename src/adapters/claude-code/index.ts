@@ -1,10 +1,25 @@
 /** The Claude Code adapter's public surface. */
 export { claudeCodeAdapter } from "./adapter.js";
-export { type HookStreams, runClaudeCodeHook } from "./dialect.js";
+export {
+	HOOK_MARKER,
+	type HookProgram,
+	type HookStreams,
+	hookCommand,
+	REGISTRATIONS,
+	runClaudeCodeHook,
+} from "./dialect.js";
 export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
-export { answerFor, type HookAnswer, type HookDeps, handleHook } from "./events.js";
-export { HOOK_MARKER, type HookProgram, hookCommand, REGISTRATIONS } from "./hook-config.js";
-export { HARNESS, HOOK_EVENTS, type HookEvent, type HookInput, parseHookInput } from "./hook-input.js";
+export {
+	answerFor,
+	HARNESS,
+	HOOK_EVENTS,
+	type HookAnswer,
+	type HookDeps,
+	type HookEvent,
+	type HookInput,
+	handleHook,
+	parseHookInput,
+} from "./events.js";
 export {
 	hooksObject,
 	type InstallReport,

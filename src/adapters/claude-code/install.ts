@@ -8,25 +8,127 @@
  * - user:    `~/.claude/settings.json`, or `$CLAUDE_CONFIG_DIR/settings.json`
  *
  * `<cwd>` is where the command runs: run it where you start Claude Code. The
- * project file gets the portable commands (`hook-config.ts`) and links this
+ * project file gets the portable commands (`dialect.ts`) and links this
  * copy of boulder for this user (`$XDG_DATA_HOME/boulder/claude-code-hook.cjs`),
  * unless the project has its own devDependency, which the commands prefer.
  * Local and user settings pin this node and this copy's hook program.
  *
  * `--todo-tools` also sets `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` in the same
- * file's `env` (`todo-tools.ts`); every install says where they stand.
+ * file's `env` (`withTodoTools`); every install says where they stand.
  */
 import os from "node:os";
 import path from "node:path";
+import { applyEdits, type Node } from "jsonc-parser";
+import { BoulderError } from "../../core/errors.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
 import { isPortable } from "../shared/hook-form.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
-import { plainValue } from "../shared/settings-json.js";
-import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./hook-config.js";
-import { HARNESS } from "./hook-input.js";
-import { INSTALL_TEXT, TODO_TOOLS_TEXT } from "./messages.js";
-import { settingsTurnOn, TODO_TOOLS_VARIABLE, turnsOn, withTodoTools } from "./todo-tools.js";
+import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
+import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
+import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING, TODO_TOOLS_FLAG_HELP } from "./dialect.js";
+import { HARNESS, isRecord } from "./events.js";
+
+export const INSTALL_TEXT = {
+	...hooksInstallText("Claude Code"),
+	portable: (link: string | null, root: string) =>
+		portableHooksNote({ onPath: "boulder-claude-code-hook", linked: { link, root }, notice: true }),
+};
+
+/** What `boulder doctor` says about Claude Code installs. */
+export const DOCTOR_TEXT = {
+	...hooksDoctorText("Claude Code"),
+	notInstalled:
+		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
+	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
+	unreadable: (file: string, problem: string) =>
+		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
+	otherVersion: (file: string, installed: string, version: string, where: string) =>
+		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
+	pinnedOk: (file: string, scope: string, version: string, count: number) =>
+		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${count} entries)`,
+	portableOk: (file: string, version: string, where: string) =>
+		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where})`,
+	noneFound: (file: string) =>
+		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
+	linkGone: (link: string, target: string) =>
+		`${link} points at ${target}, which does not exist (moved or removed): the hooks fall back to a boulder on the PATH`,
+	pluginGone: (id: string, folder: string) =>
+		`Claude Code's plugin ${id} is enabled, but its folder ${folder} is gone: its hooks and /boulder commands fail`,
+	pluginVersion: (id: string, installed: string, version: string) =>
+		`Claude Code's plugin ${id} is version ${installed}; this boulder is ${version}`,
+	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
+};
+
+/** What the installer and `boulder doctor` say about Claude Code's todo tools (below). */
+export const TODO_TOOLS_TEXT = {
+	flagHelp: TODO_TOOLS_FLAG_HELP,
+	set: (file: string) =>
+		`Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of ${file}: Claude Code offers the agent its todo tools (TaskCreate, TaskUpdate, ...), which boulder follows. \`boulder uninstall\` leaves it; remove it from "env" by hand to undo.`,
+	alreadySet: (file: string) => `CLAUDE_CODE_ENABLE_TODO_TOOLS=1 is already set in the env of ${file}.`,
+	offer: (scope: string) =>
+		`Claude Code 2.1.233 and later offer their newest models no todo tools, so the agent keeps no list boulder can follow. To turn them on, run \`boulder install claude-code --${scope} --todo-tools\` (it sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the settings' env), or give boulder a plan: \`boulder start PLAN.md\`.`,
+	doctorOff: (version: string | null) =>
+		`no settings file and no environment sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1${version ? ` (Claude Code ${version} is installed)` : ""}: Claude Code 2.1.233 and later offer their newest models no todo tools, so boulder can follow only a plan (\`boulder start PLAN.md\`)`,
+	doctorFix: (scope: string) => `\`boulder install claude-code --${scope} --todo-tools\``,
+};
+
+/**
+ * Claude Code's todo tools, which boulder's todo-list path stands on: since
+ * 2.1.233 the newest models are offered none of them (TodoWrite, the Task
+ * tools) unless `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`; with it, 2.1.332 offers
+ * them deferred behind `ToolSearch`. `boulder install claude-code
+ * --todo-tools` sets the variable in the settings' `env`, never without the
+ * flag; `boulder doctor` says when no settings file and no environment sets
+ * it. A plan (`boulder start PLAN.md`) works without it.
+ *
+ * Contract: pure text edits, as `hooks-file.ts`: the user's other settings
+ * keep every byte; a file that is not a settings object is refused.
+ */
+export const TODO_TOOLS_VARIABLE = "CLAUDE_CODE_ENABLE_TODO_TOOLS";
+
+/** The first Claude Code release whose newest models get no todo tool without the variable. */
+export const TODO_TOOLS_OFF_SINCE = "2.1.233";
+
+/** Whether a value of the variable turns the tools on, as Claude Code reads its boolean variables. */
+export function turnsOn(value: unknown): boolean {
+	return typeof value === "string" && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}
+
+/** Whether a settings value's `env` turns the todo tools on. */
+export function settingsTurnOn(settings: unknown): boolean {
+	return isRecord(settings) && isRecord(settings.env) && turnsOn(settings.env[TODO_TOOLS_VARIABLE]);
+}
+
+export interface TodoToolsEdit {
+	text: string;
+	changed: boolean;
+}
+
+/** Pure: the settings text with `env.CLAUDE_CODE_ENABLE_TODO_TOOLS` set to "1"; the same bytes when it already is on. */
+export function withTodoTools(text: string, file: string): TodoToolsEdit {
+	if (text.trim() === "")
+		return { text: `${JSON.stringify({ env: { [TODO_TOOLS_VARIABLE]: "1" } }, null, 2)}\n`, changed: true };
+	const root = parseSettingsOf({ text: INSTALL_TEXT }, text, file);
+	if (settingsTurnOn(plainValue(root))) return { text, changed: false };
+	const env = memberOf(root, "env");
+	if (!env)
+		return {
+			text: applyEdits(text, [addMemberEdit(text, root, "env", { [TODO_TOOLS_VARIABLE]: "1" })]),
+			changed: true,
+		};
+	if (env.type !== "object") {
+		throw new BoulderError("settings-invalid", `"env" in ${file} is not an object; boulder did not touch the file.`);
+	}
+	const current = memberOf(env, TODO_TOOLS_VARIABLE);
+	if (!current) return { text: applyEdits(text, [addMemberEdit(text, env, TODO_TOOLS_VARIABLE, "1")]), changed: true };
+	return { text: applyEdits(text, [replaceEdit(current)]), changed: true };
+}
+
+function replaceEdit(value: Node) {
+	return { ...removal(value.offset, value.offset + value.length), content: '"1"' };
+}
 
 /** Where its settings are: the project's (committed), this project's for you alone, the user's. */
 const WHERE = {

@@ -19,7 +19,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "./hook-input.js";
+import { isRecord } from "../shared/hook-input.js";
 
 export type { ReadLimit } from "../command-hook/turn-reader.js";
 

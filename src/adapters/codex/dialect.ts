@@ -1,17 +1,71 @@
 /**
  * Codex's dialect of the command-hook family (`command-hook/dialect.ts`): its
- * events and registrations, no project-folder variable (the input's `cwd`,
- * from which the engine finds the project), its event mapping (`events.ts`)
- * and its rollout reader. Run by the bundled hook program
+ * registrations and their command, where its hooks files live, its words,
+ * and the adapter the registry lists. Its events, input and `update_plan`
+ * list are its event mapping's (`events.ts`); its rollout reader is
+ * `rollout.ts`. Run by the bundled hook program
  * (`boulder-hook.cjs codex <Event>`) and `boulder hook codex <Event>`.
+ *
+ * Codex runs hooks in the session's folder (which may be a subfolder of the
+ * project) and names no project folder (no project-folder variable: the
+ * engine finds the project from the input's `cwd`), so the portable command
+ * looks for the project's devDependency from there upwards, the user's own
+ * only (`shared/portable-command.ts`), then for `boulder-hook` on the PATH.
+ * With neither, SessionStart prints a one-line notice (JSON Codex shows the
+ * user, never the model) and every other event exits quietly.
+ *
+ * Whether Codex will run the hooks at all is Codex's alone: it skips hooks
+ * the user has not trusted (or that changed since), and a project's hooks
+ * file in a project it does not trust (`trust.ts`). Installing does not
+ * trust the hooks: that is the user's review in Codex, and the install says
+ * how (`TRUST_NOTE`).
+ *
+ * - user:    `$CODEX_HOME/hooks.json` (default `~/.codex`): every project, just you
+ * - project: `<cwd>/.codex/hooks.json` (committed, shared with the team)
  */
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { DoctorFinding } from "../../engine/doctor-types.js";
+import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { doctorCheck, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
+import * as family from "../command-hook/install.js";
+import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
-import { handleHook } from "./events.js";
+import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
+import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { HARNESS, HOOK_EVENTS, type HookInput, handleHook, normalizeCodexPlan, parseHookInput } from "./events.js";
 import { readCodexGoal } from "./goal.js";
-import { REGISTRATIONS } from "./hook-config.js";
-import { HARNESS, HOOK_EVENTS, type HookInput, parseHookInput } from "./hook-input.js";
 import { readRolloutTurn } from "./rollout.js";
+import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
+
+export type HookRegistration = FamilyRegistration;
+
+/*
+ * Timeouts: Codex kills a hook that outlives its timeout (and clamps
+ * Interrupt's to 3 seconds). The Stop hook may run a plan's verify commands,
+ * so it gets 15 minutes; every other hook does a few locked file updates.
+ */
+export const STOP_TIMEOUT_SECONDS = 900;
+export const HOOK_TIMEOUT_SECONDS = 60;
+/** Codex clamps an Interrupt hook's timeout to this. */
+export const INTERRUPT_TIMEOUT_SECONDS = 3;
+
+/** The plan tool and the edit tool, whose results keep boulder's copy of the plan and count edits. */
+export const TOOLS_MATCHER = "^(update_plan|apply_patch)$";
+
+/** PostCompact is handled if someone registers it, but not installed: PreCompact already reports the compaction. */
+export const REGISTRATIONS: readonly HookRegistration[] = [
+	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "PostToolUse", matcher: TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "Stop", timeout: STOP_TIMEOUT_SECONDS },
+	{ event: "SubagentStop", timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "Interrupt", timeout: INTERRUPT_TIMEOUT_SECONDS },
+	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
+];
 
 export interface RunHookOptions {
 	open?: OpenEngine;
@@ -36,3 +90,171 @@ export function codexDialect(options: RunHookOptions = {}): CommandHookDialect<H
 export const dialect = codexDialect();
 
 export const runCodexHook = runnerOf<RunHookOptions, HookInput>(codexDialect);
+
+// The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
+
+/**
+ * What the portable hooks print at session start where no boulder is
+ * installed (a teammate without it): one line, shown to the user, never to
+ * the model. It is written into hooks.json inside a single-quoted shell word,
+ * so it holds no single quote.
+ */
+export const NOT_INSTALLED_NOTICE =
+	"boulder: this project runs boulder from its Codex hooks, but boulder is not installed here (npm install -g boulder-agent, or add it to the project devDependencies); carrying on without it.";
+
+/** How Codex comes to run hooks, said after every install: it runs none it was not told to trust. */
+export const TRUST_NOTE =
+	"Codex runs a hook only once you trust it: start `codex` here and review boulder's hooks with /hooks (Codex asks at start-up when hooks are new or changed). `codex exec` silently skips untrusted hooks; `--dangerously-bypass-hook-trust` runs them anyway, for automation you vetted. `boulder doctor` says whether they are trusted.";
+
+/** For a project install: Codex reads a project's .codex folder only in a project it trusts. */
+export const PROJECT_TRUST_NOTE =
+	'Codex reads this project\'s .codex/hooks.json only once the project itself is trusted (Codex asks the first time you start it here; or set `projects."<this folder>".trust_level = "trusted"` in $CODEX_HOME/config.toml).';
+
+/**
+ * The one bundled hook program, `boulder-hook.cjs codex <Event>`, pinned (the
+ * user's `$CODEX_HOME/hooks.json`) or portable (a project's
+ * `.codex/hooks.json` a team commits), as `command-hook/spelling.ts` spells it.
+ */
+export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, null, {
+	link: null,
+	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
+});
+
+/** The command the harness runs for an event; and the reader of the commands boulder installed. */
+export const hookCommand = (form: HookForm, event: string): string => commandOf(SPELLING, form, event);
+export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
+
+export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
+	/* @__PURE__ */ hooksInstallText("Codex", { holds: "a hooks object" }),
+	{
+		portable: (found: string | null) =>
+			portableHooksNote({
+				onPath: "boulder-hook",
+				notice: true,
+				here: found
+					? `Here they find ${found}.`
+					: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
+			}),
+	},
+);
+
+/** What `boulder doctor` says about Codex installs. */
+export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex"), {
+	notInstalled: "boulder's Codex hooks are not in this project's .codex/hooks.json or in $CODEX_HOME/hooks.json",
+	installFix: "`boulder install codex` adds them, if you use Codex here",
+	unreadable: (file: string, problem: string) =>
+		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
+	noneFound: (file: string) =>
+		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
+	ok: (file: string, detail: string) => `hooks installed in ${file} (${detail})`,
+	untrusted: (file: string, events: string[]) =>
+		`Codex does not trust boulder's hooks in ${file} yet (${events.join(", ")}): it skips them, and boulder does nothing`,
+	modified: (file: string, events: string[]) =>
+		`boulder's hooks in ${file} changed since you trusted them (${events.join(", ")}): Codex skips them until you trust them again`,
+	trustFix: "start `codex` here and trust boulder's hooks with /hooks",
+	disabled: (file: string, events: string[]) =>
+		`boulder's hooks in ${file} are turned off in Codex (${events.join(", ")})`,
+	projectUntrusted: (folder: string) =>
+		`Codex does not trust the project ${folder}, so it ignores its .codex/hooks.json`,
+	projectTrustFix: "start `codex` in the project and trust it when asked",
+});
+
+/** `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: NodeJS.ProcessEnv): string {
+	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
+}
+
+/** Where its hooks files are: the user's (the default), the project's. */
+const WHERE = {
+	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),
+	project: ({ cwd }: family.Place) => path.join(cwd, ".codex", "hooks.json"),
+};
+export type InstallScope = keyof typeof WHERE;
+export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
+
+export const install: family.HooksInstall = {
+	harness: HARNESS,
+	where: WHERE,
+	registrations: REGISTRATIONS,
+	command: SPELLING,
+	text: INSTALL_TEXT,
+	notes: ({ form, options }) => {
+		if (!isPortable(form)) return [INSTALL_TEXT.pinned(form.node, form.bundle), TRUST_NOTE];
+		const here = portableHere(install, options);
+		return [INSTALL_TEXT.portable(here.kind === "none" ? null : here.where), PROJECT_TRUST_NOTE, TRUST_NOTE];
+	},
+};
+
+export const installCodex = (options: family.InstallOptions) => family.installerOf(install).install(options);
+export const uninstallCodex = (options: family.Place & { scope: string }) =>
+	family.installerOf(install).uninstall(options);
+
+export const doctor: HooksDoctor = {
+	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
+		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
+			DOCTOR_TEXT.ok(
+				file,
+				where === null
+					? `pinned to boulder ${version}, trusted, ${count} events`
+					: `portable, trusted; here they run ${where}`,
+			),
+	}),
+	place: (scope) => `${scope} hooks`,
+	judge: async ({ scope, file, value, context }) => {
+		const found: DoctorFinding[] = [];
+		const say = (level: DoctorFinding["level"], message: string, fix: string) =>
+			found.push({ check: HARNESS, level, message, fix, file });
+		const config = (await readText(path.join(codexHome(context.env), "config.toml"))) ?? "";
+		if (scope === "project" && !projectTrusted(config, path.resolve(context.cwd))) {
+			say("warn", DOCTOR_TEXT.projectUntrusted(path.resolve(context.cwd)), DOCTOR_TEXT.projectTrustFix);
+		}
+		const trust = trustOf(file, value, readHookStates(config), (handler) => parseOurCommand(handler.command) !== null);
+		const with_ = (status: TrustStatus) => trust.filter((one) => one.status === status).map((one) => one.event);
+		if (with_("untrusted").length > 0)
+			say("problem", DOCTOR_TEXT.untrusted(file, with_("untrusted")), DOCTOR_TEXT.trustFix);
+		if (with_("modified").length > 0)
+			say("problem", DOCTOR_TEXT.modified(file, with_("modified")), DOCTOR_TEXT.trustFix);
+		if (with_("disabled").length > 0) {
+			say("warn", DOCTOR_TEXT.disabled(file, with_("disabled")), "turn them on again with /hooks in Codex");
+		}
+		return found;
+	},
+};
+
+export const checkCodexHooks = (context: family.Place, version?: string) =>
+	doctorCheck(install, doctor).hooks(context, version);
+
+async function readText(file: string): Promise<string | null> {
+	try {
+		return await readFile(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}
+
+/**
+ * Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`):
+ * hooks in its hooks files, the shared hook program per event, its
+ * `update_plan` list.
+ */
+export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
+	name: HARNESS,
+	title: "Codex",
+	program: "codex",
+	scopes: [
+		{
+			name: "user",
+			help: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
+		},
+		{
+			name: "project",
+			help: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
+		},
+	],
+	defaultScope: "user",
+	events: HOOK_EVENTS,
+	dialect: async () => ({ dialect }),
+	install: async () => ({ install, doctor }),
+	normalizeTodos: normalizeCodexPlan,
+});

@@ -26,8 +26,11 @@
  *   never a user turn. A `resume` or `compact` SessionStart carries the
  *   resume context.
  */
+
+import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import type { Engine } from "../../engine/engine.js";
 import {
+	CLAUDE_CODE_EVENTS,
 	claudeCodeMeanings,
 	type EventSpec,
 	type Hook,
@@ -37,13 +40,53 @@ import {
 } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { stringField } from "../shared/hook-input.js";
+import {
+	type CommandHookInput,
+	type ParsedCommandHookInput,
+	parseCommandHookInput,
+	stringField,
+} from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
-import { HARNESS, type HookInput } from "./hook-input.js";
 import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
-import { normalizeCodexPlan, PLAN_TOOL } from "./todos.js";
 
 export { isBoulderPrompt } from "../shared/boulder-prompt.js";
+
+/** The harness name boulder's state and log use for Codex sessions. */
+export const HARNESS = "codex";
+
+/**
+ * The events the adapter answers, in Codex's hook input, read by the shared
+ * reader (`shared/hook-input.ts`): Codex sends Claude Code's shape
+ * (`session_id`, `transcript_path`, `cwd`, `hook_event_name`) plus its own
+ * `turn_id`. PostCompact is understood but not installed (see `dialect.ts`).
+ */
+export const HOOK_EVENTS = [...CLAUDE_CODE_EVENTS, "Interrupt", "PreCompact", "PostCompact"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export type HookInput = CommandHookInput<HookEvent>;
+
+/** See `parseCommandHookInput`: the event must be one of Codex's that boulder answers. */
+export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+	return parseCommandHookInput(text, event, HOOK_EVENTS);
+}
+
+/**
+ * Codex's todo list: the `update_plan` tool, which sends the whole plan each
+ * time, `{explanation?, plan: [{step, status}]}`. Its statuses are
+ * `pending`, `in_progress` and `completed` (Codex refuses any other), so a
+ * skipped step arrives as `completed` or leaves the plan.
+ *
+ * Contract: as `core/todo-normalize.ts`: input is the tool's arguments,
+ * unchecked; nothing throws, and every item dropped or changed is named in
+ * `warnings`.
+ */
+export const PLAN_TOOL = "update_plan";
+
+const UPDATE_PLAN: TodoShape = { label: PLAN_TOOL, listFields: ["plan"], text: "step", status: "status" };
+
+export function normalizeCodexPlan(input: unknown): NormalizedTodos {
+	return normalizeTodoList(input, UPDATE_PLAN);
+}
 
 export interface HookDeps {
 	engine: Engine;

@@ -20,10 +20,16 @@
  *    install, normalizeTodos})` (`adapter.ts`). The installer, the doctor
  *    (`doctor.ts`: a `HooksDoctor` with its words, and checks of what only it
  *    has) and the one finder of the boulder a portable command runs are the
- *    family's. Factory Droid is all of it in one file (`droid/dialect.ts`);
- *    a harness with more of its own splits it into `hook-config.ts` (the
- *    registrations and spelling, which the hook bundle may load),
- *    `install.ts` and `adapter.ts`.
+ *    family's. All of it is one file, the harness's `dialect.ts` (Factory
+ *    Droid's `droid/dialect.ts` is the whole harness). The install data and
+ *    the adapter in it are built with `@__PURE__` calls, so the hook bundle,
+ *    which imports only `dialect`, drops them; a harness with an event
+ *    mapping of its own keeps it, with its input and todo shape, in
+ *    `events.ts` (which `dialect.ts` imports, never the other way), and
+ *    keeps only logic of its own beside it (a transcript tally, Codex's
+ *    `trust.ts`, Qwen Code's `cap.ts`). Claude Code alone keeps its
+ *    installer's data in `install.ts` and its doctor in `doctor.ts`, which
+ *    its `adapter.ts` loads on first use.
  * 2. One line in `src/adapters/registry.ts`. That line is the only list: the
  *    CLI reads it, and the build (`tsdown.config.ts`) reads it to write one
  *    hook bundle per command-hook harness (`dist/hook/<name>-main.cjs`, which

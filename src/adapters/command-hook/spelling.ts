@@ -3,7 +3,7 @@
  * (`CommandSpelling`), and the one function that writes it in either form
  * (`shared/hook-form.ts`: pinned to this machine, or portable with the one
  * finder of `shared/portable-command.ts`) and the one that reads it back.
- * Light on purpose: a harness's `hook-config.ts` builds on it, and the hook
+ * Light on purpose: a harness's `dialect.ts` builds on it, and the hook
  * bundle may load that.
  */
 import { type OurCommand, ourCommandReader } from "../shared/hook-command.js";

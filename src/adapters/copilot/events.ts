@@ -34,6 +34,9 @@
  *   `take-over`; autopilot's own continuation prompt is a `system` turn,
  *   never the user's (`autopilot.ts`).
  */
+import path from "node:path";
+import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
+import { fileProblemOf } from "../../engine/bounded-read.js";
 import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
 import {
 	type EventSpec,
@@ -48,10 +51,15 @@ import {
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { type CommandHookInput, stringField } from "../shared/hook-input.js";
+import {
+	type CommandHookInput,
+	type InputKeys,
+	type ParsedCommandHookInput,
+	parseCommandHookInput,
+	stringField,
+} from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
-import { HARNESS, type HookInput } from "./hook-input.js";
-import { type readTodos, sessionDbOf } from "./todos.js";
+import { readTable } from "./session-db.js";
 import {
 	COPILOT_BLOCK_CAP,
 	type OwnRecord,
@@ -63,6 +71,86 @@ import {
 	unreadableReason,
 	unseenReason,
 } from "./transcript.js";
+
+/** The harness name boulder's state and log use for Copilot CLI sessions. */
+export const HARNESS = "copilot";
+
+/*
+ * The JSON Copilot CLI writes on a hook's stdin. Its fields are camelCase
+ * (`sessionId`, `transcriptPath`, `stopReason`), except agentStop's
+ * Claude-compatible `stop_hook_active`, and the input does not name its
+ * event: the event is the command's argument. Inside a subagent every event
+ * carries `agentId` (its `sessionId` is then the subagent's own) and
+ * `parentAgentId`.
+ *
+ * Read by the shared reader (`shared/hook-input.ts`) with Copilot's keys:
+ * nothing is trusted, reading never throws, and what cannot be used is a
+ * `problem` the caller records before letting the agent stop.
+ */
+export const HOOK_EVENTS = [
+	"sessionStart",
+	"userPromptSubmitted",
+	"agentStop",
+	"subagentStop",
+	"errorOccurred",
+	"preCompact",
+	"sessionEnd",
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export type HookInput = CommandHookInput<HookEvent>;
+
+/** Copilot's camelCase keys; its input names no event. */
+const KEYS: InputKeys = {
+	sessionId: "sessionId",
+	transcriptPath: "transcriptPath",
+	agentId: "agentId",
+	agentType: "agentType",
+	event: null,
+};
+
+export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+	return parseCommandHookInput(text, event, HOOK_EVENTS, KEYS);
+}
+
+/*
+ * Copilot CLI's todo list: the rows of the `todos` table in the session's
+ * SQLite database (`session-db.ts`), which the agent writes with its `sql`
+ * tool (`id, title, description, status` with status `pending`,
+ * `in_progress`, `done` or `blocked`). The database sits beside the event
+ * log, in the session's state folder; it is read whole when the agent stops.
+ *
+ * Contract: as `core/todo-normalize.ts`: nothing throws past `readTodos`'s
+ * own read errors, and every row dropped or changed is named in `warnings`.
+ */
+const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
+
+export const SESSION_DB = "session.db";
+
+/** Rows of Copilot's `todos` table (or `{todos: rows}`) as boulder's todos. */
+export function normalizeCopilotTodos(input: unknown): NormalizedTodos {
+	return normalizeTodoList(input, TODO_ROWS);
+}
+
+/** The session database of the session whose event log is `transcriptPath`. */
+export function sessionDbOf(transcriptPath: string): string {
+	return path.join(path.dirname(transcriptPath), SESSION_DB);
+}
+
+/**
+ * The agent's list as the database holds it now; null when the session has
+ * no database yet or no `todos` table (the agent never made a list).
+ * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a missing file.
+ */
+export async function readTodos(database: string): Promise<NormalizedTodos | null> {
+	try {
+		const rows = await readTable(database, "todos");
+		return rows === null ? null : normalizeCopilotTodos(rows);
+	} catch (error) {
+		if (fileProblemOf(error)?.kind === "missing") return null;
+		throw error;
+	}
+}
 
 export interface HookDeps {
 	engine: Engine;

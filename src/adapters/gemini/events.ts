@@ -41,16 +41,76 @@
  * - Gemini CLI has no subagent-stop event and fires no AfterAgent inside a
  *   subagent: every AfterAgent is the main session's.
  */
+
+import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import type { Engine, IdleResult } from "../../engine/engine.js";
 import { type EventSpec, handleFamilyHook, on } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { isRecord } from "../shared/hook-input.js";
+import {
+	type CommandHookInput,
+	isRecord,
+	type ParsedCommandHookInput,
+	parseCommandHookInput,
+} from "../shared/hook-input.js";
 import { limitNotice } from "../shared/hook-messages.js";
-import { HARNESS, type HookInput, textField } from "./hook-input.js";
-import { PLAN_MODE_WAIT } from "./messages.js";
-import { normalizeGeminiTodos, TODO_TOOL } from "./todos.js";
 import { type TurnReading, unfinishedReason, unreadableReason } from "./transcript.js";
+
+/** The harness name boulder's state and log use for Gemini CLI sessions. */
+export const HARNESS = "gemini";
+
+/*
+ * The JSON Gemini CLI writes on a hook's stdin, read by the shared reader.
+ * Nothing is trusted: the text may be empty, cut short, not an object, or
+ * miss fields, and a newer Gemini CLI may add fields or events. Reading never
+ * throws; what cannot be used is a `problem` the caller records before
+ * letting the agent stop.
+ *
+ * Every event carries `session_id, transcript_path, cwd, hook_event_name,
+ * timestamp`; the rest is per event (`prompt` for BeforeAgent; `prompt,
+ * prompt_response, stop_hook_active` for AfterAgent; `tool_name, tool_input,
+ * tool_response` for AfterTool; `trigger` for PreCompress; `source` for
+ * SessionStart).
+ */
+export const HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "PreCompress"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Gemini CLI sends no subagent fields: its subagents run outside the main agent loop. */
+export type HookInput = CommandHookInput<HookEvent>;
+
+/**
+ * Contract: `event` is the name the hook was registered under (the command's
+ * argument); the input's own `hook_event_name`, when present, must agree, so
+ * a miswired registration does nothing rather than the wrong thing.
+ */
+export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+	return parseCommandHookInput(text, event, HOOK_EVENTS);
+}
+
+/** A string field as sent (the empty string included), or null. */
+export function textField(input: Pick<CommandHookInput, "fields">, key: string): string | null {
+	const value = input.fields[key];
+	return typeof value === "string" ? value : null;
+}
+
+/**
+ * Gemini CLI's todo list: the `write_todos` tool's input, `{todos:
+ * [{description, status}]}`, whole each time, with the statuses pending,
+ * in_progress, completed, cancelled and blocked (boulder's own five).
+ *
+ * Contract: as `core/todo-normalize.ts`: nothing throws, and every item
+ * dropped or changed is named in `warnings`.
+ */
+export const TODO_TOOL = "write_todos";
+
+const WRITE_TODOS: TodoShape = { label: TODO_TOOL, listFields: ["todos"], text: "description", status: "status" };
+
+export function normalizeGeminiTodos(input: unknown): NormalizedTodos {
+	return normalizeTodoList(input, WRITE_TODOS);
+}
+
+/** Why boulder waits while the agent is in plan mode. */
+export const PLAN_MODE_WAIT = "the agent is in plan mode: its plan waits for the user's approval";
 
 export interface HookDeps {
 	engine: Engine;

@@ -48,7 +48,7 @@ export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["write_file", "repla
 const CANCELLED = "Request cancelled";
 
 const ENTER_PLAN_MODE = "enter_plan_mode";
-/** Gemini CLI's todo tool (`todos.ts`'s `TODO_TOOL`, named here so the reader stays free of the normaliser). */
+/** Gemini CLI's todo tool (`events.ts`'s `TODO_TOOL`, named here so the reader stays free of the normaliser). */
 const TODO_TOOL_NAME = "write_todos";
 const EXIT_PLAN_MODE = "exit_plan_mode";
 

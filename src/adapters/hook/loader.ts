@@ -16,7 +16,7 @@
  *
  * It is also the package's `boulder-claude-code-hook` and `boulder-hook` programs (hence the
  * `#!` line), which a global install puts on the PATH for the portable hooks
- * (`hook-config.ts`). Run through a link or a symlink, it still finds the
+ * (`claude-code/dialect.ts`). Run through a link or a symlink, it still finds the
  * bundle next to its real path.
  *
  * The same loader starts the bundled `boulder` command line

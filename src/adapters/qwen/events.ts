@@ -30,9 +30,12 @@
  *   the transcript. A StopFailure's spend is read for a subagent too, and a
  *   missing transcript there is no error.
  */
+
+import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import type { Provenance } from "../../core/turns.js";
 import type { Engine } from "../../engine/engine.js";
 import {
+	CLAUDE_CODE_EVENTS,
 	claudeCodeMeanings,
 	type EventSpec,
 	handleFamilyHook,
@@ -42,12 +45,72 @@ import {
 } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
-import { stringField } from "../shared/hook-input.js";
+import {
+	type CommandHookInput,
+	isRecord,
+	type ParsedCommandHookInput,
+	parseCommandHookInput,
+	stringField,
+} from "../shared/hook-input.js";
 import { qwenGoalDriverName } from "./goal.js";
-import { HARNESS, type QwenHookInput } from "./hook-input.js";
-import { CAP_LIFT, planModeWait } from "./messages.js";
-import { TODO_TOOL, todoWriteList } from "./todos.js";
 import { type QwenTurn, type ReadQwenTurnOptions, unreadableReason, unseenReason } from "./transcript.js";
+
+/** The harness name boulder's state and log use for Qwen Code sessions. */
+export const HARNESS = "qwen";
+
+/**
+ * The events boulder answers, read by the shared command-hook reader
+ * (`../shared/hook-input.ts`). Qwen Code's hooks follow Claude Code's: the
+ * same base fields, plus `prompt_id` (one per user prompt, kept by the tool
+ * calls and Stop-hook continuations that follow it) and `permission_mode` on
+ * every event.
+ */
+export const HOOK_EVENTS = [...CLAUDE_CODE_EVENTS, "StopFailure", "PreCompact"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export type QwenHookInput = CommandHookInput<HookEvent>;
+
+export function parseQwenHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+	return parseCommandHookInput(text, event, HOOK_EVENTS);
+}
+
+/** Why boulder waits in Qwen Code's plan mode. */
+export const planModeWait = "Qwen Code is in plan mode: the agent proposes and waits for the user to approve";
+
+/** Where Qwen Code's continuation cap is raised, as `why` names it. */
+export const CAP_LIFT =
+	'"stopHookBlockingCap" in .qwen/settings.json (`boulder install qwen --raise-cap` sets it to 100, its maximum) or QWEN_CODE_STOP_HOOK_BLOCK_CAP';
+
+/**
+ * Qwen Code's todo list: the `todo_write` tool (off unless the setting
+ * `tools.todoWrite.enabled` is true), whose input is the whole list
+ * `{todos: [{id, content, status}]}`; its response's `returnDisplay.todos`
+ * holds the list as the harness kept it.
+ */
+export const TODO_TOOL = "todo_write";
+
+const TODO_WRITE: TodoShape = {
+	label: TODO_TOOL,
+	listFields: ["todos"],
+	text: "content",
+	status: "status",
+	id: "id",
+};
+
+/**
+ * Contract: as `core/todo-normalize.ts`: input unchecked, nothing throws,
+ * every item dropped or changed is named in `warnings`.
+ */
+export function normalizeQwenTodoWrite(input: unknown): NormalizedTodos {
+	return normalizeTodoList(input, TODO_WRITE);
+}
+
+/** The list a `todo_write` call left: its input, else the list in its response's display. */
+export function todoWriteList(toolInput: unknown, toolResponse: unknown): NormalizedTodos {
+	if (isRecord(toolInput) && Array.isArray(toolInput.todos)) return normalizeQwenTodoWrite(toolInput);
+	const display = isRecord(toolResponse) ? toolResponse.returnDisplay : undefined;
+	return normalizeQwenTodoWrite(display);
+}
 
 export interface QwenHookDeps {
 	engine: Engine;

@@ -137,6 +137,8 @@ export function hooksDoctorText(title: string) {
 		programGone: (file: string, program: string) =>
 			`the hooks in ${file} run ${program}, which does not exist (moved or removed): they fail and boulder does nothing`,
 		missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
+		otherVersion: (file: string, installed: string, version: string) =>
+			`the hooks in ${file} run boulder ${installed}; this is ${version}: two versions would share one state folder`,
 	};
 }
 

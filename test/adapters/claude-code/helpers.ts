@@ -7,7 +7,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type HookInput, parseHookInput } from "../../../src/adapters/claude-code/hook-input.js";
+import { type HookInput, parseHookInput } from "../../../src/adapters/claude-code/events.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";

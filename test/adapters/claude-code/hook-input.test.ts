@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHookInput, stringField } from "../../../src/adapters/claude-code/hook-input.js";
+import { parseHookInput, stringField } from "../../../src/adapters/claude-code/events.js";
 
 const stop = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/w", hook_event_name: "Stop" };
 

@@ -10,7 +10,7 @@ import { lstatSync } from "node:fs";
 import { chmod, mkdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { HookProgram } from "../../../src/adapters/claude-code/hook-config.js";
+import type { HookProgram } from "../../../src/adapters/claude-code/dialect.js";
 import { installClaudeCode, ourEntries, uninstallClaudeCode } from "../../../src/adapters/claude-code/install.js";
 import {
 	backupFile,

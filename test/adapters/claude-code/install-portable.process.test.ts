@@ -9,9 +9,15 @@ import { spawnSync } from "node:child_process";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { HOOK_BIN, HOOK_LINK, hookCommand, PORTABLE } from "../../../src/adapters/claude-code/hook-config.js";
+import {
+	HOOK_BIN,
+	HOOK_LINK,
+	hookCommand,
+	LINK_GONE_NOTICE,
+	NOT_INSTALLED_NOTICE,
+	PORTABLE,
+} from "../../../src/adapters/claude-code/dialect.js";
 import { hookLinkText } from "../../../src/adapters/claude-code/install.js";
-import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
 import { tempDir } from "./helpers.js";
 
 let dir: string;

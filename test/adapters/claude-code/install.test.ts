@@ -3,12 +3,7 @@ import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/pr
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-	type HookProgram,
-	hookCommand,
-	PORTABLE,
-	REGISTRATIONS,
-} from "../../../src/adapters/claude-code/hook-config.js";
+import { type HookProgram, hookCommand, PORTABLE, REGISTRATIONS } from "../../../src/adapters/claude-code/dialect.js";
 import {
 	formFor,
 	hookLinkFile,

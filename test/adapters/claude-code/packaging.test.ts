@@ -14,6 +14,8 @@ import {
 	HOOK_BUNDLE,
 	HOOK_LINK,
 	hookCommand,
+	LINK_GONE_NOTICE,
+	NOT_INSTALLED_NOTICE,
 	PLUGIN_ROOT,
 	PORTABLE,
 	parseOurCommand,
@@ -21,10 +23,9 @@ import {
 	STOP_TIMEOUT_SECONDS,
 	shellWord,
 	wordOf,
-} from "../../../src/adapters/claude-code/hook-config.js";
-import { HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
+} from "../../../src/adapters/claude-code/dialect.js";
+import { HOOK_EVENTS } from "../../../src/adapters/claude-code/events.js";
 import { hooksObject } from "../../../src/adapters/claude-code/install.js";
-import { LINK_GONE_NOTICE, NOT_INSTALLED_NOTICE } from "../../../src/adapters/claude-code/messages.js";
 import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 

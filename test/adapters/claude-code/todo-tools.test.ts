@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settingsTurnOn, turnsOn, withTodoTools } from "../../../src/adapters/claude-code/todo-tools.js";
+import { settingsTurnOn, turnsOn, withTodoTools } from "../../../src/adapters/claude-code/install.js";
 
 const FILE = "/p/.claude/settings.local.json";
 

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { handleHook } from "../../../src/adapters/codex/events.js";
-import { parseHookInput } from "../../../src/adapters/codex/hook-input.js";
+import { handleHook, parseHookInput } from "../../../src/adapters/codex/events.js";
 import type { RolloutTurn } from "../../../src/adapters/codex/rollout.js";
 import type { HookAnswer } from "../../../src/adapters/shared/hook-answer.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";

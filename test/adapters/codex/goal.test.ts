@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { handleHook } from "../../../src/adapters/codex/events.js";
+import { handleHook, parseHookInput } from "../../../src/adapters/codex/events.js";
 import {
 	type CodexGoalReading,
 	goalCanContinue,
@@ -9,7 +9,6 @@ import {
 	isGoalShutdownInterrupt,
 	readCodexGoal,
 } from "../../../src/adapters/codex/goal.js";
-import { parseHookInput } from "../../../src/adapters/codex/hook-input.js";
 import type { RolloutTurn } from "../../../src/adapters/codex/rollout.js";
 import type { HookAnswer } from "../../../src/adapters/shared/hook-answer.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";

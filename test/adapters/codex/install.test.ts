@@ -4,13 +4,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
-	HOOK_BUNDLE,
+	checkCodexHooks,
 	hookCommand,
-	PORTABLE,
+	hooksFile,
+	installCodex,
 	parseOurCommand,
 	REGISTRATIONS,
-} from "../../../src/adapters/codex/hook-config.js";
-import { checkCodexHooks, hooksFile, installCodex, uninstallCodex } from "../../../src/adapters/codex/install.js";
+	uninstallCodex,
+} from "../../../src/adapters/codex/dialect.js";
 import {
 	hookTrustHash,
 	projectTrusted,
@@ -19,6 +20,7 @@ import {
 	trustRecords,
 } from "../../../src/adapters/codex/trust.js";
 import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
+import { BOULDER_HOOK_BUNDLE as HOOK_BUNDLE, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 async function place() {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-install-"));

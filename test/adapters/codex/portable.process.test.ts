@@ -11,10 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hookCommand, PORTABLE } from "../../../src/adapters/codex/hook-config.js";
-import { install } from "../../../src/adapters/codex/install.js";
-import { NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/messages.js";
+import { hookCommand, install, NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/dialect.js";
 import { portableHere } from "../../../src/adapters/command-hook/doctor.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeCodexPlan } from "../../../src/adapters/codex/todos.js";
+import { normalizeCodexPlan } from "../../../src/adapters/codex/events.js";
 
 describe("Codex's update_plan as boulder's todos", () => {
 	it("reads each step and its status", () => {

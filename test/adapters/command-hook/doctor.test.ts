@@ -25,10 +25,10 @@ const HARNESSES: Record<string, () => Promise<Harness>> = {
 		install: (await import("../../../src/adapters/claude-code/install.js")).install,
 		doctor: (await import("../../../src/adapters/claude-code/doctor.js")).doctor,
 	}),
-	codex: () => import("../../../src/adapters/codex/install.js"),
-	qwen: () => import("../../../src/adapters/qwen/install.js"),
-	gemini: () => import("../../../src/adapters/gemini/install.js"),
-	copilot: () => import("../../../src/adapters/copilot/install.js"),
+	codex: () => import("../../../src/adapters/codex/dialect.js"),
+	qwen: () => import("../../../src/adapters/qwen/dialect.js"),
+	gemini: () => import("../../../src/adapters/gemini/dialect.js"),
+	copilot: () => import("../../../src/adapters/copilot/dialect.js"),
 	droid: () => import("../../../src/adapters/droid/dialect.js"),
 };
 

@@ -4,9 +4,8 @@ import {
 	autopilotOfLines,
 	isAutopilotPrompt,
 } from "../../../src/adapters/copilot/autopilot.js";
-import { type HookDeps, handleHook } from "../../../src/adapters/copilot/events.js";
-import { parseHookInput } from "../../../src/adapters/copilot/hook-input.js";
-import type { readTodos } from "../../../src/adapters/copilot/todos.js";
+import type { readTodos } from "../../../src/adapters/copilot/events.js";
+import { type HookDeps, handleHook, parseHookInput } from "../../../src/adapters/copilot/events.js";
 import type { TurnReading } from "../../../src/adapters/copilot/transcript.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import { Engine } from "../../../src/engine/engine.js";

@@ -6,9 +6,8 @@
  * agentStop, and so on.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { type HookDeps, handleHook } from "../../../src/adapters/copilot/events.js";
-import { type HookInput, parseHookInput } from "../../../src/adapters/copilot/hook-input.js";
-import type { readTodos } from "../../../src/adapters/copilot/todos.js";
+import type { readTodos } from "../../../src/adapters/copilot/events.js";
+import { type HookDeps, type HookInput, handleHook, parseHookInput } from "../../../src/adapters/copilot/events.js";
 import type { TurnReading } from "../../../src/adapters/copilot/transcript.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import type { Todo } from "../../../src/core/todos.js";

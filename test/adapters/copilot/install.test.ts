@@ -3,15 +3,18 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hookCommand, PORTABLE, parseOurCommand, REGISTRATIONS } from "../../../src/adapters/copilot/hook-config.js";
 import {
 	checkCopilotHooks,
+	hookCommand,
 	hooksFile,
 	hooksFileText,
 	installCopilot,
+	parseOurCommand,
+	REGISTRATIONS,
 	uninstallCopilot,
-} from "../../../src/adapters/copilot/install.js";
+} from "../../../src/adapters/copilot/dialect.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 let dir: string;
 let root: string;

@@ -7,8 +7,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readTodos } from "../../../src/adapters/copilot/events.js";
 import { readTable, SessionDbProblem, tableRows } from "../../../src/adapters/copilot/session-db.js";
-import { readTodos } from "../../../src/adapters/copilot/todos.js";
 
 const fixture = path.join(import.meta.dirname, "..", "..", "fixtures", "copilot", "session-small.db");
 const PAGE = 4096;

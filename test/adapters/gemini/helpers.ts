@@ -4,7 +4,7 @@
  * message written again when its tool calls are added, `$set` lines), and
  * hook inputs parsed the way the hook parses them.
  */
-import { type HookInput, parseHookInput } from "../../../src/adapters/gemini/hook-input.js";
+import { type HookInput, parseHookInput } from "../../../src/adapters/gemini/events.js";
 
 export const SESSION = "2080798d-962a-4d0f-8ac1-e52f144bfa95";
 export const TRANSCRIPT = "/chats/session-2080798d.jsonl";

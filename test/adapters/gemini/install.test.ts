@@ -4,23 +4,20 @@ import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-	type HookProgram,
-	hookCommand,
-	PORTABLE,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "../../../src/adapters/gemini/hook-config.js";
-import {
 	checkGeminiHooks,
+	hookCommand,
 	hookGroup,
 	installGemini,
 	ourEntries,
+	parseOurCommand,
+	REGISTRATIONS,
 	settingsFile,
 	uninstallGemini,
 	withOurHooks,
 	withoutOurHooks,
-} from "../../../src/adapters/gemini/install.js";
+} from "../../../src/adapters/gemini/dialect.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
+import { type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 const FILE = "/p/.gemini/settings.json";
 

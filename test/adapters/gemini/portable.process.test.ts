@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hookCommand, PORTABLE } from "../../../src/adapters/gemini/hook-config.js";
+import { hookCommand } from "../../../src/adapters/gemini/dialect.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 let dir: string;
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { handleQwenHook, promptProvenance, type QwenHookDeps } from "../../../src/adapters/qwen/events.js";
-import { parseQwenHookInput } from "../../../src/adapters/qwen/hook-input.js";
+import {
+	handleQwenHook,
+	parseQwenHookInput,
+	promptProvenance,
+	type QwenHookDeps,
+} from "../../../src/adapters/qwen/events.js";
 import { Config } from "../../../src/core/config.js";
 import { CONTINUATION_PROMPT } from "../../../src/core/prompts/continuation.prompt.js";
 import { VERIFY_FAILED_PROMPT } from "../../../src/core/prompts/verify-failed.prompt.js";

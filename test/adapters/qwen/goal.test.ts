@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { handleQwenHook, type QwenHookDeps } from "../../../src/adapters/qwen/events.js";
+import { handleQwenHook, parseQwenHookInput, type QwenHookDeps } from "../../../src/adapters/qwen/events.js";
 import { qwenGoalOfLines } from "../../../src/adapters/qwen/goal.js";
-import { parseQwenHookInput } from "../../../src/adapters/qwen/hook-input.js";
 import type { QwenTurn } from "../../../src/adapters/qwen/transcript.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import { Engine } from "../../../src/engine/engine.js";

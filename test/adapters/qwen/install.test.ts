@@ -3,14 +3,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hookCommand, PORTABLE, parseOurCommand } from "../../../src/adapters/qwen/hook-config.js";
 import {
+	hookCommand,
 	installQwen,
+	parseOurCommand,
 	uninstallQwen,
 	withOurQwenHooks,
 	withoutOurQwenHooks,
-} from "../../../src/adapters/qwen/install.js";
-import { withRaisedCap } from "../../../src/adapters/qwen/raise-cap.js";
+	withRaisedCap,
+} from "../../../src/adapters/qwen/dialect.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 
 const PINNED = { node: "/usr/bin/node", bundle: "/opt/boulder/dist/hook/boulder-hook.cjs", version: "1.2.3" };
 

@@ -3,13 +3,13 @@
  * each harness says differently and that the shared words read right.
  */
 import { describe, expect, it } from "vitest";
-import { INSTALL_TEXT as CLAUDE_CODE } from "../../../src/adapters/claude-code/messages.js";
-import { INSTALL_TEXT as CODEX } from "../../../src/adapters/codex/messages.js";
-import { INSTALL_TEXT as COPILOT } from "../../../src/adapters/copilot/messages.js";
-import { INSTALL_TEXT as GEMINI } from "../../../src/adapters/gemini/messages.js";
+import { INSTALL_TEXT as CLAUDE_CODE } from "../../../src/adapters/claude-code/install.js";
+import { INSTALL_TEXT as CODEX } from "../../../src/adapters/codex/dialect.js";
+import { INSTALL_TEXT as COPILOT } from "../../../src/adapters/copilot/dialect.js";
+import { INSTALL_TEXT as GEMINI } from "../../../src/adapters/gemini/dialect.js";
 import { INSTALL_TEXT as OPENCODE } from "../../../src/adapters/opencode/messages.js";
 import { INSTALL_TEXT as PI } from "../../../src/adapters/pi/messages.js";
-import { INSTALL_TEXT as QWEN } from "../../../src/adapters/qwen/messages.js";
+import { INSTALL_TEXT as QWEN } from "../../../src/adapters/qwen/dialect.js";
 
 describe("the installers' words", () => {
 	it("name each harness in the report lines", () => {
