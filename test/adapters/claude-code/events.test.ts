@@ -8,27 +8,7 @@ import type { Engine } from "../../../src/engine/engine.js";
 import { Engine as EngineClass } from "../../../src/engine/engine.js";
 import { FileStore } from "../../../src/state/file-store.js";
 import type { MemoryStore } from "../../../src/state/memory-store.js";
-import { clock, hookInput, memoryEngine, SESSION, tempDir, tick } from "./helpers.js";
-
-const SCOPE = `session.claude-code.${SESSION.replaceAll(/[^a-z0-9_-]/g, (c) => `~${c.charCodeAt(0).toString(16)}`)}`;
-
-function reading(partial: Partial<TurnReading> = {}): TurnReading {
-	return {
-		spend: { input: 1000, output: 100, cacheWrite: 0 },
-		calls: 1,
-		activity: 0,
-		interrupt: null,
-		pendingQuestion: null,
-		startMarker: null,
-		lastAssistantText: "Done for now.",
-		foundStart: true,
-		partialLastLine: false,
-		skippedLines: 0,
-		lagging: false,
-		limit: null,
-		...partial,
-	};
-}
+import { clock, hookInput, memoryEngine, reading, SCOPE, SESSION, tempDir, tick } from "./helpers.js";
 
 let engine: Engine;
 let store: MemoryStore;

@@ -8,6 +8,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type HookInput, parseHookInput } from "../../../src/adapters/claude-code/events.js";
+import type { TurnReading } from "../../../src/adapters/claude-code/transcript.js";
 import { Config, type ConfigInput } from "../../../src/core/config.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { MemoryStore } from "../../../src/state/memory-store.js";
@@ -145,4 +146,26 @@ export async function writeTranscript(
 	const file = path.join(dir, `${SESSION}.jsonl`);
 	await writeFile(file, jsonl(lines) + tail);
 	return file;
+}
+
+/** The scope key of `SESSION`, as the engine names it. */
+export const SCOPE = `session.claude-code.${SESSION.replaceAll(/[^a-z0-9_-]/g, (c) => `~${c.charCodeAt(0).toString(16)}`)}`;
+
+/** A turn reading of a finished turn that asked nothing; `partial` changes what a test is about. */
+export function reading(partial: Partial<TurnReading> = {}): TurnReading {
+	return {
+		spend: { input: 1000, output: 100, cacheWrite: 0 },
+		calls: 1,
+		activity: 0,
+		interrupt: null,
+		pendingQuestion: null,
+		startMarker: null,
+		lastAssistantText: "Done for now.",
+		foundStart: true,
+		partialLastLine: false,
+		skippedLines: 0,
+		lagging: false,
+		limit: null,
+		...partial,
+	};
 }

@@ -4,25 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { handleHook } from "../../../src/adapters/claude-code/events.js";
-import type { TurnReading } from "../../../src/adapters/claude-code/transcript.js";
-import { hookInput, memoryEngine, SESSION, tick } from "./helpers.js";
+import { hookInput, memoryEngine, SCOPE, SESSION, tick, reading as turnReading } from "./helpers.js";
 
-const SCOPE = `session.claude-code.${SESSION.replaceAll(/[^a-z0-9_-]/g, (c) => `~${c.charCodeAt(0).toString(16)}`)}`;
-
-const reading: TurnReading = {
-	spend: { input: 1000, output: 100, cacheWrite: 0 },
-	calls: 1,
-	activity: 0,
-	interrupt: null,
-	pendingQuestion: null,
-	startMarker: null,
-	lastAssistantText: "Done for now.",
-	foundStart: true,
-	partialLastLine: false,
-	skippedLines: 0,
-	lagging: false,
-	limit: null,
-};
+const reading = turnReading();
 
 describe("the transcript path", () => {
 	it("is kept on the session's state from the turn's start and its Stop", async () => {
