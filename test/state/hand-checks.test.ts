@@ -118,7 +118,10 @@ function mutated(doc: unknown, mutations: readonly Mutation[]): unknown {
 		}
 		const target = all[change.at % all.length] as Record<string, unknown>;
 		const keys = Object.keys(target);
-		if (change.kind === "add") define(target, change.key, change.value);
+		if (change.kind === "add") {
+			// An array's `length` is no key a file can hold: it cannot be redefined, only set by the array.
+			if (!(Array.isArray(target) && change.key === "length")) define(target, change.key, change.value);
+		}
 		else if (keys.length === 0) continue;
 		else if (change.kind === "near") {
 			// A leaf just outside what a check may take: an empty string, a negative, fractional or unsafe number.
