@@ -121,8 +121,7 @@ function mutated(doc: unknown, mutations: readonly Mutation[]): unknown {
 		if (change.kind === "add") {
 			// An array's `length` is no key a file can hold: it cannot be redefined, only set by the array.
 			if (!(Array.isArray(target) && change.key === "length")) define(target, change.key, change.value);
-		}
-		else if (keys.length === 0) continue;
+		} else if (keys.length === 0) continue;
 		else if (change.kind === "near") {
 			// A leaf just outside what a check may take: an empty string, a negative, fractional or unsafe number.
 			const key = keys[change.at % keys.length] as string;
