@@ -9,11 +9,12 @@ import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
-import { getCookie, setCookie } from "hono/cookie";
+import { setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { z } from "../core/zod.js";
 import { type ActionContext, runAction } from "./actions.js";
-import { checkHost, checkSameOrigin, checkToken, cookieName, sameToken } from "./guard.js";
+import { cookieName, sameToken } from "./guard.js";
+import { guarded } from "./guarded.js";
 import type { LiveFleet } from "./live.js";
 import { pageHtml } from "./page.js";
 import { PAGE_MODULES } from "./page-modules.js";
@@ -29,17 +30,6 @@ export interface AppOptions {
 	/** How often an idle stream says it is alive, so a page can tell a dead server. */
 	heartbeatMs?: number;
 }
-
-const SECURITY_HEADERS: Record<string, string> = {
-	"Content-Security-Policy":
-		"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-	"X-Content-Type-Options": "nosniff",
-	"X-Frame-Options": "DENY",
-	"Referrer-Policy": "no-referrer",
-	"Cross-Origin-Opener-Policy": "same-origin",
-	"Cross-Origin-Resource-Policy": "same-origin",
-	"Cache-Control": "no-store",
-};
 
 const text = z.string().check(z.minLength(1));
 
@@ -57,29 +47,7 @@ export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
 	const distRoot = new URL("../", import.meta.url);
 
-	app.use("*", async (c, next) => {
-		const port = options.port();
-		const refusal =
-			checkHost(c.req.header("host"), port) ??
-			checkToken(
-				{
-					query: c.req.query("token"),
-					cookie: getCookie(c, cookieName(port)),
-					authorization: c.req.header("authorization"),
-				},
-				options.token,
-			) ??
-			checkSameOrigin(
-				{ method: c.req.method, origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") },
-				port,
-			);
-		if (refusal) {
-			c.res = c.text(refusal.reason, refusal.status);
-		} else {
-			await next();
-		}
-		for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
-	});
+	app.use("*", guarded(options));
 	// The page, its scripts and the view are text that shrinks well; the event stream is never compressed (it would be held back).
 	app.use("*", compress());
 

@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { getCookie, setCookie } from "hono/cookie";
+import { setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import type { Clock } from "../core/clock.js";
 import { BoulderError } from "../core/errors.js";
@@ -36,7 +36,8 @@ import {
 	redact,
 } from "../fleet/index.js";
 import { FLEET_PAGE_SCRIPT } from "./fleet-page-client.js";
-import { checkHost, checkSameOrigin, checkToken, cookieName, newToken, sameToken } from "./guard.js";
+import { cookieName, newToken, sameToken } from "./guard.js";
+import { guarded } from "./guarded.js";
 
 export interface FleetDashboardOptions {
 	settings: FleetSettings;
@@ -52,15 +53,6 @@ export interface FleetDashboard {
 	token: string;
 	close(): Promise<void>;
 }
-
-const SECURITY_HEADERS: Record<string, string> = {
-	"Content-Security-Policy":
-		"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-	"X-Content-Type-Options": "nosniff",
-	"X-Frame-Options": "DENY",
-	"Referrer-Policy": "no-referrer",
-	"Cache-Control": "no-store",
-};
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>boulder · fleet</title>
@@ -159,26 +151,7 @@ interface FleetAppOptions {
 
 function fleetApp(options: FleetAppOptions): Hono {
 	const app = new Hono();
-	app.use("*", async (c, next) => {
-		const port = options.port();
-		const refusal =
-			checkHost(c.req.header("host"), port) ??
-			checkToken(
-				{
-					query: c.req.query("token"),
-					cookie: getCookie(c, cookieName(port)),
-					authorization: c.req.header("authorization"),
-				},
-				options.token,
-			) ??
-			checkSameOrigin(
-				{ method: c.req.method, origin: c.req.header("origin"), fetchSite: c.req.header("sec-fetch-site") },
-				port,
-			);
-		if (refusal) c.res = c.text(refusal.reason, refusal.status);
-		else await next();
-		for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
-	});
+	app.use("*", guarded(options));
 
 	app.get("/fleet", (c) => {
 		if (sameToken(c.req.query("token"), options.token)) {
