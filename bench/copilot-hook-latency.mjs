@@ -77,11 +77,16 @@ for (let index = 0; size < LOG_BYTES; index++) {
 	size += lines.reduce((sum, one) => sum + one.length + 1, 0);
 	earlier.push(...lines);
 }
-const current = turn("Work through the list.", "I made a start.").slice(0, 6);
+const stopAt = Date.now();
+// Copilot writes the hook's own `hook.start` line, its input with the same `timestamp`, before it runs the hook.
+const current = [
+	...turn("Work through the list.", "I made a start.").slice(0, 5),
+	line("hook.start", { hookType: "agentStop", input: { timestamp: stopAt } }),
+];
 writeFileSync(log, `${[...earlier, ...current].join("\n")}\n`);
 const input = JSON.stringify({
 	sessionId: SESSION,
-	timestamp: Date.now(),
+	timestamp: stopAt,
 	cwd: project,
 	transcriptPath: log,
 	stopReason: "end_turn",
