@@ -17,11 +17,17 @@ import { lazy as zodLazy } from "zod/mini";
 
 export * from "zod/mini";
 
-/** A schema built on first use (see above); the same type as zod's `lazy`. */
-export function lazy<T extends core.SomeType>(getter: () => T): ZodMiniLazy<T> {
+/**
+ * A schema built on first use (see above); the same type as zod's `lazy`.
+ * `build` makes the schema (zod's `lazy`; a test counts the calls).
+ */
+export function lazy<T extends core.SomeType>(
+	getter: () => T,
+	build: (getter: () => T) => ZodMiniLazy<T> = zodLazy,
+): ZodMiniLazy<T> {
 	let built: ZodMiniLazy<T> | undefined;
 	const schema = () => {
-		built ??= zodLazy(getter);
+		built ??= build(getter);
 		return built;
 	};
 	// The stand-in's own object stays empty: every question about properties goes to the built schema.
