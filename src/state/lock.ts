@@ -21,7 +21,7 @@ import { rmdirSync } from "node:fs";
 import { lstat, mkdir, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
-import { attachCleanupError, ensureDir } from "./atomic-write.js";
+import { attachCleanupError, ensureDir, inFolder } from "./atomic-write.js";
 import { stampStateFolder } from "./state-file.js";
 
 export interface LockOptions {
@@ -224,7 +224,7 @@ async function tryLock(
 	const folder = lockFolderOf(path.resolve(file));
 	for (let attempt = 0; attempt < 3; attempt++) {
 		try {
-			await mkdir(folder);
+			await inFolder(path.dirname(folder), () => mkdir(folder));
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
 				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
