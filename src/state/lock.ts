@@ -99,7 +99,8 @@ export async function withLock<T>(
 	const deadline = monotonicMs() + settings.waitMs;
 	const key = lockFolderOf(path.resolve(file));
 
-	const previous = queues.get(key) ?? Promise.resolve();
+	const queued = queues.get(key);
+	const previous = queued ?? Promise.resolve();
 	let leave: () => void = () => {};
 	const mine = new Promise<void>((resolve) => {
 		leave = resolve;
@@ -107,7 +108,8 @@ export async function withLock<T>(
 	const tail = previous.then(() => mine);
 	queues.set(key, tail);
 	try {
-		const reachedFront = await waitUntil(previous, deadline);
+		// First in line (a hook's every lock): no wait, so no timer to race it against.
+		const reachedFront = queued === undefined || (await waitUntil(queued, deadline));
 		if (!reachedFront) throw lockTimeout(file, settings.waitMs, "another caller in this process holds it");
 		await ensureDir(path.dirname(path.resolve(file)));
 		return await holdWhile(file, settings, options.onCompromised, deadline, fn);
