@@ -15,11 +15,6 @@
  *   harness runs (`boulder-hook.cjs <harness> <event>`), which picks the
  *   harness's bundle by its first argument.
  *
- * graceful-fs (pulled in by proper-lockfile) is replaced by plain `fs`: a
- * process that lives for one event gains nothing from it but start-up time.
- * So is `assert` (signal-exit's, through proper-lockfile) by a stand-in that
- * loads node's own only when a check fails.
- *
  * Runs after `tsc` (`npm run build`), writing only into `dist/hook/`. With
  * `BOULDER_READABLE_BUNDLE=<folder>` it writes the same bundles into that
  * folder unminified, each module's code marked with its source file, for the
@@ -66,8 +61,6 @@ const common = {
 	deps: { alwaysBundle: [/.*/], onlyBundle: false },
 	plugins: [asciiOutput],
 	alias: {
-		"graceful-fs": fileURLToPath(new URL("./src/adapters/hook/shims/graceful-fs.cjs", import.meta.url)),
-		assert: fileURLToPath(new URL("./src/adapters/hook/shims/assert.cjs", import.meta.url)),
 		// Its `main` is a UMD build that requires its parts at run time, which a bundle cannot follow; its ES build imports them.
 		"jsonc-parser": fileURLToPath(new URL("./node_modules/jsonc-parser/lib/esm/main.js", import.meta.url)),
 	},
@@ -129,14 +122,13 @@ const lazyBuiltins = {
 };
 
 /**
- * A hook bundle's file operations done synchronously (`shims/fs-promises.cjs`,
- * `shims/graceful-fs-sync.cjs`): a hook process waits for each one anyway,
- * and the thread pool's hand-offs cost it more than the operations. Only the
+ * A hook bundle's file operations done synchronously (`shims/fs-promises.cjs`):
+ * a hook process waits for each one anyway, and the thread pool's hand-offs
+ * cost it more than the operations. Only the
  * hook bundles: the CLI's bundle also runs the dashboard, which must not block.
  */
 const hookAlias = {
 	...common.alias,
-	"graceful-fs": fileURLToPath(new URL("./src/adapters/hook/shims/graceful-fs-sync.cjs", import.meta.url)),
 	"node:fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
 	"fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
 };

@@ -2,7 +2,7 @@
  * Two builds of boulder side by side on the path `hook-latency.mjs` calls
  * real (a started plan with open items, the state already there, the
  * portable command as installed, through `sh -c`: `fixtures/plan-session.mjs`):
- * the Stop hook (the session's first, and one already bound) and PreToolUse,
+ * the Stop hook and PreToolUse (each the session's first, and one already bound),
  * of this build (B) and of a base build (A, another commit built in its own
  * folder), with `node -e 0` beside them, all interleaved in one run and in a
  * rotating order, so a busy machine slows every subject alike.
@@ -75,6 +75,14 @@ try {
 				name: `${build} PreToolUse`,
 				run: (env) => {
 					plan.restore();
+					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
+				},
+				plan,
+			},
+			{
+				name: `${build} PreToolUse, bound`,
+				run: (env) => {
+					plan.restoreBound();
 					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
 				},
 				plan,

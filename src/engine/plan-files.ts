@@ -68,20 +68,23 @@ function insideWorktree(worktree: string, planPath: string): string {
 	if (!isWithin(path.resolve(worktree), file)) throw outside(planPath);
 	let real: string;
 	try {
-		real = realpathSync(file);
+		real = realPath(file);
 	} catch {
 		// Missing (or a dangling link): the read says so.
 		return file;
 	}
 	let root: string;
 	try {
-		root = realpathSync(worktree);
+		root = realPath(worktree);
 	} catch {
 		root = path.resolve(worktree);
 	}
 	if (!isWithin(root, real)) throw outside(planPath);
 	return real;
 }
+
+/** The system's `realpath` (one call, where node's walks the path a link at a time), except on Windows. */
+const realPath = process.platform === "win32" ? realpathSync : realpathSync.native;
 
 function isWithin(root: string, file: string): boolean {
 	const relative = path.relative(root, file);

@@ -12,9 +12,35 @@ export { DIR_MODE, FILE_MODE };
 
 const TEMP_SUFFIX = ".tmp";
 
-/** Creates the folder (and its parents) owner-only; an existing folder keeps its mode. */
+/**
+ * Creates the folder (and its parents) owner-only; an existing folder keeps
+ * its mode. Once per folder and process: a hook writes into the same two
+ * folders several times an event. What creates a file in it goes through
+ * `inFolder`, which makes the folder again if it was removed since.
+ */
 export async function ensureDir(dir: string): Promise<void> {
-	await mkdir(dir, { recursive: true, mode: DIR_MODE });
+	const key = path.resolve(dir);
+	if (madeFolders.has(key)) return;
+	await mkdir(key, { recursive: true, mode: DIR_MODE });
+	madeFolders.add(key);
+}
+
+const madeFolders = new Set<string>();
+
+/**
+ * Runs `create`, which makes something in `dir` (made by `ensureDir`); if
+ * the folder turns out to be gone (ENOENT: removed behind this process's
+ * back), it is made again and `create` runs once more.
+ */
+export async function inFolder<T>(dir: string, create: () => Promise<T>): Promise<T> {
+	try {
+		return await create();
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+		madeFolders.delete(path.resolve(dir));
+		await ensureDir(dir);
+		return create();
+	}
 }
 
 /** `.<target name>.<pid>-<random>.tmp`: hidden, unique per writer, never a state name. */
@@ -57,7 +83,7 @@ export async function writeFileAtomic(
 	const temp = path.join(dir, tempFileName(file));
 	let handle: FileHandle | null = null;
 	try {
-		handle = await openStateFile(temp, "create");
+		handle = await inFolder(dir, () => openStateFile(temp, "create"));
 		await handle.writeFile(data);
 		if (durable) await handle.sync();
 		await handle.close();

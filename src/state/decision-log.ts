@@ -16,7 +16,7 @@ import { type FileHandle, lstat, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { DecisionRecord, eventRecord, handDecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
-import { ensureDir, namingFile, syncDir } from "./atomic-write.js";
+import { ensureDir, inFolder, namingFile, syncDir } from "./atomic-write.js";
 import { type LockOptions, withLock } from "./lock.js";
 import { closeStateFile, isNotAStateFile, openStateFile, openStateFileSync } from "./state-file.js";
 import type { ReadDecisionsQuery } from "./store.js";
@@ -100,7 +100,7 @@ export async function appendDecisionLine(
 			options.lock,
 		);
 	}
-	const { handle, note } = await openForAppend(file, parsed.data, options);
+	const { handle, note } = await inFolder(path.dirname(file), () => openForAppend(file, parsed.data, options));
 	try {
 		const lines = note ? Buffer.concat([note, line]) : line;
 		const bytes = (await endsTorn(handle)) ? Buffer.concat([NEWLINE, lines]) : lines;

@@ -149,13 +149,19 @@ export class FileStore implements Store {
 		this.dir = options.stateDir ? path.resolve(options.stateDir) : path.join(this.worktree, STATE_DIR_NAME);
 		this.external = options.stateDir !== undefined;
 		this.stateHome = options.stateHome ?? boulderStateHome();
+		const { stateHome, worktree: root } = this;
+		let verifyClaims: string | undefined;
 		this.paths = {
 			works: path.join(this.dir, WORKS_FILE_NAME),
 			scopes: path.join(this.dir, "scopes"),
 			decisions: path.join(this.dir, "decisions.jsonl"),
 			gitignore: path.join(this.dir, ".gitignore"),
 			planSummaries: path.join(this.dir, PLAN_SUMMARIES_FILE),
-			verifyClaims: verifyClaimsFileOf(this.stateHome, this.worktree),
+			// Found on first use: it takes the worktree's real path, and few events verify.
+			get verifyClaims() {
+				verifyClaims ??= verifyClaimsFileOf(stateHome, root);
+				return verifyClaims;
+			},
 		};
 		this.keepsState = options.keepsState ?? true;
 		this.clock = options.clock ?? systemClock;
@@ -451,7 +457,21 @@ export class FileStore implements Store {
 		return scopes ? realFolder(this.paths.scopes) : true;
 	}
 
+	/**
+	 * Makes `.boulder/` (checked to be a real folder), its `.gitignore` and
+	 * `scopes/`, once per store: a store lives for one process, and a folder
+	 * removed behind its back afterwards is made again by the write into it
+	 * (`writeFileAtomic`, the lock, the decision log each make their folder).
+	 */
 	private async ensureLayout(): Promise<void> {
+		if (this.layoutMade) return;
+		await this.makeLayout();
+		this.layoutMade = true;
+	}
+
+	private layoutMade = false;
+
+	private async makeLayout(): Promise<void> {
 		if (this.external) await ensureDir(path.dirname(this.dir));
 		await makeFolder(this.dir);
 		if (!(await exists(this.paths.gitignore))) {

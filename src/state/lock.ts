@@ -1,18 +1,28 @@
 /**
- * Cross-process lock around a state file, built on proper-lockfile (a `mkdir`
- * lock folder `<file>.lock` whose mtime the holder keeps fresh).
+ * Cross-process lock around a state file: a folder `<file>.lock` made with
+ * `mkdir` (which only one process can do), whose modification time the
+ * holder keeps fresh while it holds it; one left untouched for the stale time
+ * belongs to a dead holder and is taken over. This is proper-lockfile's
+ * protocol on disk, kept so that any two boulder processes exclude each
+ * other, older ones (which lock through proper-lockfile) included; it is
+ * written out here because a hook takes two locks per event and proper-lockfile's
+ * machinery (its retry and signal-exit modules, a callback chain per step)
+ * cost more than the `mkdir`, `lstat` and `rmdir` it comes down to.
  *
- * Why the extra layer: proper-lockfile's own retries have no deadline, its
- * default reaction to a lost lock is to throw inside a timer (which would
- * crash the harness we run in), and callers in one process should queue
- * rather than poll each other. Here the wait is bounded, a dead holder's lock
- * is taken over once stale, and a lost lock is reported to the holder.
+ * Beyond the protocol: the wait is bounded, callers in one process queue
+ * rather than poll each other, a lost lock is reported to its holder (never
+ * thrown inside a timer, which would crash the harness we run in), and a lock
+ * folder no live holder could have left (dated in the future, a link or a
+ * file in its place) is dealt with at once. A holder's lock folders are
+ * removed when its process exits, or ends on SIGHUP, SIGINT or SIGTERM; one
+ * killed outright leaves them to be taken over once stale.
  */
-import { lstat, rmdir, unlink } from "node:fs/promises";
+import { rmdirSync } from "node:fs";
+import { lstat, mkdir, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
-import lockfile from "proper-lockfile";
 import { BoulderError } from "../core/errors.js";
-import { attachCleanupError, ensureDir } from "./atomic-write.js";
+import { attachCleanupError, ensureDir, inFolder } from "./atomic-write.js";
+import { stampStateFolder } from "./state-file.js";
 
 export interface LockOptions {
 	/** How long to wait for the lock before failing with `lock-timeout`. */
@@ -43,7 +53,7 @@ export const DEFAULT_LOCK_OPTIONS = {
  */
 export const FUTURE_SKEW_MS = 2_000;
 
-/** Minimums enforced by proper-lockfile; ours are clamped the same way so the maths agree. */
+/** proper-lockfile's minimums: ours are clamped the same way, so a boulder that locks through it agrees on the stale time. */
 const MIN_STALE_MS = 2_000;
 const MIN_UPDATE_MS = 1_000;
 
@@ -89,7 +99,8 @@ export async function withLock<T>(
 	const deadline = monotonicMs() + settings.waitMs;
 	const key = lockFolderOf(path.resolve(file));
 
-	const previous = queues.get(key) ?? Promise.resolve();
+	const queued = queues.get(key);
+	const previous = queued ?? Promise.resolve();
 	let leave: () => void = () => {};
 	const mine = new Promise<void>((resolve) => {
 		leave = resolve;
@@ -97,7 +108,8 @@ export async function withLock<T>(
 	const tail = previous.then(() => mine);
 	queues.set(key, tail);
 	try {
-		const reachedFront = await waitUntil(previous, deadline);
+		// First in line (a hook's every lock): no wait, so no timer to race it against.
+		const reachedFront = queued === undefined || (await waitUntil(queued, deadline));
 		if (!reachedFront) throw lockTimeout(file, settings.waitMs, "another caller in this process holds it");
 		await ensureDir(path.dirname(path.resolve(file)));
 		return await holdWhile(file, settings, options.onCompromised, deadline, fn);
@@ -120,7 +132,7 @@ async function holdWhile<T>(
 		settings,
 		(error) => {
 			compromised = error;
-			// This runs in proper-lockfile's timer: a throw here would crash the host process.
+			// This runs in the refresh timer: a throw here would crash the host process.
 			try {
 				onCompromised?.(error);
 			} catch (callbackError) {
@@ -177,25 +189,8 @@ async function acquire(
 ): Promise<() => Promise<void>> {
 	let delay = 5;
 	for (;;) {
-		try {
-			return await lockfile.lock(file, {
-				stale: settings.staleMs,
-				update: settings.updateMs,
-				realpath: false,
-				retries: 0,
-				onCompromised,
-			});
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			// ENOTDIR: proper-lockfile found a link where its folder should be and could not remove it.
-			if (code !== "ELOCKED" && code !== "ENOTDIR") {
-				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
-			}
-			if (await clearedUnusableLock(file)) continue;
-			if (code === "ENOTDIR") {
-				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
-			}
-		}
+		const release = await tryLock(file, settings, onCompromised);
+		if (release) return release;
 		const left = deadline - monotonicMs();
 		if (left <= 0) throw lockTimeout(file, settings.waitMs, "another process holds it");
 		// Jitter keeps waiting processes from retrying in lockstep.
@@ -204,26 +199,72 @@ async function acquire(
 	}
 }
 
+/** A lock this process holds. */
+interface Held {
+	readonly folder: string;
+	/** The folder's modification time as last set (and read back) by this process. */
+	mtimeMs: number;
+	/** When this process last refreshed it (wall clock, as the stale test on disk is). */
+	refreshedAt: number;
+	timer: NodeJS.Timeout | undefined;
+	released: boolean;
+}
+
+/** The locks this process holds, removed when it exits (`removeHeldAtExit`). */
+const held = new Set<Held>();
+
 /**
- * Takes away what proper-lockfile cannot: a lock folder dated in the future
- * (see `FUTURE_SKEW_MS`), and a link or file in the lock folder's place (a
- * checkout can carry one; proper-lockfile would stat through it and wait on it
- * forever). A link is removed, never followed. True when something was
- * removed, so the caller retries at once.
+ * Takes the lock if it is free (or dead), else null. Makes the lock folder;
+ * one in the way is looked at (`inTheWay`) and, when it was cleared, the
+ * folder is made again, a few times at most before the caller waits.
  */
-async function clearedUnusableLock(file: string): Promise<boolean> {
-	const folder = lockFolderOf(file);
-	let found: Awaited<ReturnType<typeof lstat>>;
-	try {
-		found = await lstat(folder);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-		throw error;
+async function tryLock(
+	file: string,
+	settings: Required<Omit<LockOptions, "onCompromised">>,
+	onCompromised: (error: Error) => void,
+): Promise<(() => Promise<void>) | null> {
+	const folder = lockFolderOf(path.resolve(file));
+	for (let attempt = 0; attempt < 3; attempt++) {
+		try {
+			await inFolder(path.dirname(folder), () => mkdir(folder));
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+				throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
+			}
+			if (await inTheWay(file, folder, settings.staleMs)) return null;
+			continue;
+		}
+		let mtimeMs: number;
+		try {
+			mtimeMs = (await lstat(folder)).mtimeMs;
+		} catch (error) {
+			await rmdir(folder).catch(() => {});
+			throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
+		}
+		const lock: Held = { folder, mtimeMs, refreshedAt: Date.now(), timer: undefined, released: false };
+		held.add(lock);
+		removeHeldAtExit();
+		keepFresh(lock, settings, onCompromised);
+		return () => release(lock);
 	}
+	return null;
+}
+
+/**
+ * What is in the lock folder's place: true when it is a live holder's lock
+ * (wait for it), false when it was taken away or had gone (try again at
+ * once). Taken away: a lock folder untouched for the stale time (its holder
+ * died), one dated further ahead than `FUTURE_SKEW_MS` (a dead holder's,
+ * stamped before the clock stepped back: it would otherwise be waited on
+ * until the clock caught up), and a link (a checkout can carry one: removed,
+ * never followed). A file there is an error naming it.
+ */
+async function inTheWay(file: string, folder: string, staleMs: number): Promise<boolean> {
 	try {
+		const found = await lstat(folder);
 		if (found.isSymbolicLink()) {
 			await unlink(folder);
-			return true;
+			return false;
 		}
 		if (!found.isDirectory()) {
 			throw new BoulderError(
@@ -231,20 +272,120 @@ async function clearedUnusableLock(file: string): Promise<boolean> {
 				`${folder} is not a lock folder (it is a file); boulder cannot lock ${file} until it is moved away.`,
 			);
 		}
-		if (found.mtimeMs <= Date.now() + FUTURE_SKEW_MS) return false;
+		const now = Date.now();
+		// As proper-lockfile tests it (whole milliseconds), so both agree on when a lock is stale.
+		const stale = found.mtime.getTime() < now - staleMs;
+		if (!stale && found.mtimeMs <= now + FUTURE_SKEW_MS) return true;
 		// Looked at again right before removing: a waiter that cleared it first may hold a fresh lock by now
 		// (another inode, a current time). Should that still slip through, the holder's lock reads as compromised.
 		const again = await lstat(folder);
-		if (again.ino !== found.ino || again.mtimeMs !== found.mtimeMs) return true;
+		if (again.ino !== found.ino || again.mtimeMs !== found.mtimeMs) return false;
 		await rmdir(folder);
-		return true;
+		return false;
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return true;
-		throw error;
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+		if (error instanceof BoulderError) throw error;
+		throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
 	}
 }
 
+/**
+ * Every `updateMs` while held, the folder's time is set to now, after
+ * checking it is still the one this process set: a folder gone or stamped by
+ * someone else means another process took the lock over (this one stalled
+ * past the stale time), and the holder is told. A refresh that fails for
+ * another reason is tried again a second later, until the stale time since
+ * the last good one has passed. The timer never keeps the process alive.
+ */
+function keepFresh(
+	lock: Held,
+	settings: Required<Omit<LockOptions, "onCompromised">>,
+	onCompromised: (error: Error) => void,
+): void {
+	const lost = (error: Error) => {
+		if (lock.released) return;
+		lock.released = true;
+		held.delete(lock);
+		onCompromised(Object.assign(error, { code: "ECOMPROMISED" }));
+	};
+	const schedule = (ms: number) => {
+		lock.timer = setTimeout(refresh, ms);
+		lock.timer.unref();
+	};
+	const retryOrLose = (error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT" || lock.refreshedAt + settings.staleMs < Date.now()) lost(error);
+		else schedule(1_000);
+	};
+	const refresh = async () => {
+		lock.timer = undefined;
+		if (lock.released) return;
+		try {
+			const found = await lstat(lock.folder);
+			if (lock.released) return;
+			if (found.mtimeMs !== lock.mtimeMs) {
+				lost(new Error("Unable to update lock within the stale threshold"));
+				return;
+			}
+			await stampStateFolder(lock.folder, new Date());
+			const stamped = await lstat(lock.folder);
+			if (lock.released) return;
+			lock.mtimeMs = stamped.mtimeMs;
+			lock.refreshedAt = Date.now();
+			schedule(settings.updateMs);
+		} catch (error) {
+			if (!lock.released) retryOrLose(error as NodeJS.ErrnoException);
+		}
+	};
+	schedule(settings.updateMs);
+}
+
+async function release(lock: Held): Promise<void> {
+	if (lock.released) throw Object.assign(new Error("Lock is already released"), { code: "ERELEASED" });
+	lock.released = true;
+	clearTimeout(lock.timer);
+	held.delete(lock);
+	try {
+		await rmdir(lock.folder);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+	}
+}
+
+let exitHooked = false;
+const EXIT_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM"] as const;
+
+/**
+ * Once per process, on its first lock: the lock folders still held are
+ * removed when it exits, and when it is ended by a signal that would end it
+ * (no other listener): then it ends by that signal as it would have.
+ */
+function removeHeldAtExit(): void {
+	if (exitHooked) return;
+	exitHooked = true;
+	const removeHeld = () => {
+		for (const lock of held) {
+			lock.released = true;
+			clearTimeout(lock.timer);
+			try {
+				rmdirSync(lock.folder);
+			} catch {
+				// Gone already, or it stays until stale: either way nothing more can be done at exit.
+			}
+		}
+		held.clear();
+	};
+	process.on("exit", removeHeld);
+	const handlers = EXIT_SIGNALS.map((signal) => {
+		const onSignal = () => {
+			removeHeld();
+			if (process.listeners(signal).length > 1) return;
+			for (const [each, handler] of handlers) process.removeListener(each, handler);
+			process.kill(process.pid, signal);
+		};
+		process.on(signal, onSignal);
+		return [signal, onSignal] as const;
+	});
+}
 function lockTimeout(file: string, waitMs: number, why: string): BoulderError {
 	return new BoulderError(
 		"lock-timeout",

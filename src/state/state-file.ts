@@ -135,6 +135,19 @@ export async function openStateFolder(dir: string): Promise<FileHandle> {
 	return open(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
 }
 
+/**
+ * Sets a lock folder's times to `at` (the lock's refresh: `lock.ts`),
+ * through the folder opened without following a link in its place.
+ */
+export async function stampStateFolder(dir: string, at: Date): Promise<void> {
+	const handle = await open(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0));
+	try {
+		await handle.utimes(at, at);
+	} finally {
+		await handle.close();
+	}
+}
+
 async function assertSameFile(file: string, opened: Stats): Promise<void> {
 	let named: Stats;
 	try {

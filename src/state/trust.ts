@@ -129,14 +129,26 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 	return a.length === b.length && a.every((command, index) => command === b[index]);
 }
 
-/** The worktree as the trust record names it: its real path, so a link to it is the same worktree. */
+/**
+ * The worktree as the trust record names it: its real path, so a link to it
+ * is the same worktree. Found once per worktree and process (a hook asks for
+ * it for the trust record, the verify claims, the worktree index), by the
+ * system's own `realpath` where it has one that agrees with node's.
+ */
 export function trustRoot(worktree: string): string {
+	const known = realPaths.get(worktree);
+	if (known !== undefined) return known;
+	let found: string;
 	try {
-		return realpathSync(worktree);
+		found = process.platform === "win32" ? realpathSync(worktree) : realpathSync.native(worktree);
 	} catch {
 		return path.resolve(worktree);
 	}
+	realPaths.set(worktree, found);
+	return found;
 }
+
+const realPaths = new Map<string, string>();
 
 export function trustFileOf(stateHome: string, worktree: string): string {
 	return path.join(stateHome, TRUST_DIR_NAME, `${hash64(trustRoot(worktree))}.json`);

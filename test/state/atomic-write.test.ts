@@ -2,10 +2,11 @@
  * Atomic writes in one process: owner-only modes, no temp file left behind,
  * and a failed write leaves the target as it was.
  */
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isTempFileName, namingFile, tempFileName, writeFileAtomic } from "../../src/state/atomic-write.js";
+import { withLock } from "../../src/state/lock.js";
 import { modeOf, tempDir } from "./helpers.js";
 
 describe("writeFileAtomic", () => {
@@ -19,6 +20,19 @@ describe("writeFileAtomic", () => {
 		expect(await modeOf(path.join(root, "a"))).toBe(0o700);
 		expect(await modeOf(path.join(root, "a", "b"))).toBe(0o700);
 		expect(await readdir(path.dirname(file))).toEqual(["state.json"]);
+	});
+
+	it("makes a folder again that was removed after an earlier write made it (the lock's too)", async () => {
+		const dir = path.join(await tempDir(), "deep", "state");
+		const file = path.join(dir, "a.json");
+		await writeFileAtomic(file, "one");
+		await rm(path.join(dir, ".."), { recursive: true });
+		await writeFileAtomic(file, "two");
+		expect(await readFile(file, "utf8")).toBe("two");
+		expect(await modeOf(dir)).toBe(0o700);
+		await rm(path.join(dir, ".."), { recursive: true });
+		await expect(withLock(file, () => writeFileAtomic(file, "three"))).resolves.toBeUndefined();
+		expect(await readFile(file, "utf8")).toBe("three");
 	});
 
 	it("leaves the target and the folder as they were when the rename fails", async () => {

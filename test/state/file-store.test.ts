@@ -4,14 +4,14 @@
  * lock folders and temp files left by dead processes.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyContinuationState } from "../../src/core/turns.js";
 import { tempFileName } from "../../src/state/atomic-write.js";
 import { FileStore } from "../../src/state/file-store.js";
 import { lockFolderOf } from "../../src/state/lock.js";
-import { modeOf, snapshotTree, tempDir } from "./helpers.js";
+import { decision, modeOf, snapshotTree, tempDir } from "./helpers.js";
 
 describe("layout", () => {
 	it("creates nothing on reads, and .boulder/ (0700) with a .gitignore of * on the first write", async () => {
@@ -32,6 +32,22 @@ describe("layout", () => {
 			schemaVersion: 1,
 			state: emptyContinuationState(),
 		});
+	});
+
+	it("makes .boulder/ again when it is removed behind a store that already made it", async () => {
+		const store = new FileStore(await tempDir());
+		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await rm(store.dir, { recursive: true });
+		await store.updateScope("scope-b", () => ({ result: null, next: { ...emptyContinuationState(), seq: 2 } }));
+		await store.updateWorks((current) => ({ result: null, next: current.kind === "ok" ? current.value : null }));
+		await rm(store.dir, { recursive: true });
+		await store.appendDecision(decision({ at: 1 }));
+		expect((await store.readDecisions()).length).toBe(1);
+		await rm(store.dir, { recursive: true });
+		await store.updateScope("scope-b", () => ({ result: null, next: { ...emptyContinuationState(), seq: 3 } }));
+		const read = await store.readScope("scope-b");
+		expect(read.kind === "ok" && read.value.seq).toBe(3);
+		expect(await modeOf(store.paths.scopes)).toBe(0o700);
 	});
 
 	it("refuses to write a state that does not match the schema, leaving the old one", async () => {

@@ -1,4 +1,4 @@
-/** The lock across real processes: a holder killed with SIGKILL, a live holder past the wait. */
+/** The lock across real processes: a holder killed with SIGKILL or ended by SIGTERM, a live holder past the wait. */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,17 @@ describe("withLock across processes", () => {
 		const result = await withLock(file, () => "ran", { staleMs: STALE_MS, waitMs: 15_000 });
 		expect(result).toBe("ran");
 		expect(existsSync(lockFolderOf(file))).toBe(false);
+	}, 30_000);
+
+	it("removes the lock folder of a holder ended by SIGTERM, which still ends by that signal", async () => {
+		const file = path.join(await tempDir(), "works.json");
+		const holder = runChild("lock-holder.mjs", [file, String(STALE_MS)]);
+		await holder.waitForLine((line) => line === "locked");
+		expect(existsSync(lockFolderOf(file))).toBe(true);
+		holder.process.kill("SIGTERM");
+		const exit = await holder.done;
+		expect(exit.signal, exit.stderr).toBe("SIGTERM");
+		expect(existsSync(lockFolderOf(file)), "the lock folder outlived its holder").toBe(false);
 	}, 30_000);
 
 	it("fails with lock-timeout naming the file while a live holder keeps it past the wait", async () => {

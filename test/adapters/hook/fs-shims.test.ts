@@ -1,6 +1,6 @@
 /**
- * The hook bundles' synchronous stand-ins for `node:fs/promises` and
- * graceful-fs (`src/adapters/hook/shims/`): the same results and the same
+ * The hook bundles' synchronous stand-in for `node:fs/promises`
+ * (`src/adapters/hook/shims/`): the same results and the same
  * errors as node's own, settled asynchronously, and never holding the event
  * loop's timers (the hook's watchdog) back for long.
  */
@@ -13,7 +13,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
 const shim = require("../../../src/adapters/hook/shims/fs-promises.cjs") as typeof real;
-const callbackFs = require("../../../src/adapters/hook/shims/graceful-fs-sync.cjs") as typeof import("node:fs");
 
 let dir: string;
 beforeEach(() => {
@@ -121,28 +120,5 @@ describe("the fs/promises stand-in", () => {
 	it("passes what it does not stand in for to node's own", () => {
 		expect(shim.constants).toBe(real.constants);
 		expect(shim.opendir).toBe(real.opendir);
-	});
-});
-
-describe("the graceful-fs stand-in (the state locks')", () => {
-	it("calls back later, with node's result or error", async () => {
-		const lock = path.join(dir, "x.lock");
-		const calls: string[] = [];
-		const done = new Promise<void>((resolve) => {
-			callbackFs.mkdir(lock, (error) => {
-				calls.push(`mkdir ${error?.code ?? "ok"}`);
-				callbackFs.mkdir(lock, (again) => {
-					calls.push(`mkdir ${again?.code ?? "ok"}`);
-					callbackFs.stat(lock, (statError, stats) => {
-						calls.push(`stat ${statError ? statError.code : stats.isDirectory()}`);
-						callbackFs.rmdir(lock, () => resolve());
-					});
-				});
-			});
-		});
-		calls.push("returned");
-		await done;
-		expect(calls).toEqual(["returned", "mkdir ok", "mkdir EEXIST", "stat true"]);
-		expect(callbackFs.existsSync(lock)).toBe(false);
 	});
 });
