@@ -25,7 +25,7 @@ import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command
 import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
-import { groupedHook, type HookForm } from "../shared/hook-form.js";
+import type { HookForm } from "../shared/hook-form.js";
 import type { HookLink } from "../shared/hook-link.js";
 import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookStreams } from "../types.js";
@@ -182,11 +182,6 @@ export const hookCommand = (program: HookForm, word: string): string => spelled(
 export function hookEntryOf(command: string, registration: HookRegistration): Record<string, unknown> {
 	const hook = { type: "command", command, timeout: registration.timeout };
 	return registration.asyncRewake ? { ...hook, asyncRewake: true } : hook;
-}
-
-/** The matcher group for one registration, as settings files and hooks.json hold it. */
-export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	return groupedHook(hookEntryOf(hookCommand(program, wordOf(registration)), registration), registration);
 }
 
 export type { OurCommand } from "../shared/hook-command.js";

@@ -42,16 +42,10 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-export function isHookEvent(name: unknown): name is HookEvent {
-	return typeof name === "string" && (HOOK_EVENTS as readonly string[]).includes(name);
-}
-
 export type HookInput = CommandHookInput<HookEvent>;
 
-export type ParsedHookInput = ParsedCommandHookInput<HookEvent>;
-
 /** See `parseCommandHookInput`: the event must be one of Claude Code's. */
-export function parseHookInput(text: string, event: string | undefined): ParsedHookInput {
+export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
 	return parseCommandHookInput(text, event, HOOK_EVENTS);
 }
 

@@ -32,7 +32,6 @@ import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
@@ -74,38 +73,17 @@ export const HOOKS_FILE = "boulder.json";
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
 export const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: typeof readTurn;
-	readTodos?: typeof readTodos;
-	readBlockChain?: typeof readBlockChain;
-	readAutopilot?: typeof readAutopilot;
-}
-
-export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: "COPILOT_PROJECT_DIR",
-		parse: parseHookInput,
-		handle: (input, engine) =>
-			handleHook(input, {
-				engine,
-				readTurn: options.readTurn ?? readTurn,
-				readTodos: options.readTodos ?? readTodos,
-				readBlockChain: options.readBlockChain ?? readBlockChain,
-				readAutopilot: options.readAutopilot ?? readAutopilot,
-			}),
-		stopEvent: "agentStop",
-		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
-		showsNotices: false,
-	};
-}
-
-export const dialect = copilotDialect();
-
-export const runCopilotHook = runnerOf<RunHookOptions, HookInput>(copilotDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn, readTodos, readBlockChain, readAutopilot }),
+	stopEvent: "agentStop",
+	// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
+	showsNotices: false,
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 

@@ -29,10 +29,9 @@ import { applyEdits } from "jsonc-parser";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
+import type { HooksDoctor } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
@@ -46,7 +45,6 @@ import {
 	handleQwenHook,
 	normalizeQwenTodoWrite,
 	parseQwenHookInput,
-	type QwenHookDeps,
 	type QwenHookInput,
 } from "./events.js";
 import { readQwenGoal } from "./goal.js";
@@ -72,34 +70,21 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
 export const PROJECT_DIR_VAR = "QWEN_PROJECT_DIR";
 
-export interface RunQwenHookOptions {
-	open?: OpenEngine;
-	readTurn?: QwenHookDeps["readTurn"];
-	readGoal?: QwenHookDeps["readGoal"];
-}
-
-export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialect<QwenHookInput> {
-	const self: CommandHookDialect<QwenHookInput> = {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: "QWEN_PROJECT_DIR",
-		parse: parseQwenHookInput,
-		stopEvent: "Stop",
-		handle: (input, engine, streams) =>
-			handleQwenHook(input, {
-				engine,
-				readTurn: options.readTurn ?? readQwenTurn,
-				readGoal: options.readGoal ?? readQwenGoal,
-				cap: () => effectiveCap(streams.env, projectFolderOf(self, streams, input.cwd)),
-			}),
-	};
-	return self;
-}
-
-export const dialect = qwenDialect();
-
-export const runQwenHook = runnerOf<RunQwenHookOptions, QwenHookInput>(qwenDialect);
+export const dialect: CommandHookDialect<QwenHookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseQwenHookInput,
+	stopEvent: "Stop",
+	handle: (input, engine, streams) =>
+		handleQwenHook(input, {
+			engine,
+			readTurn: readQwenTurn,
+			readGoal: readQwenGoal,
+			cap: () => effectiveCap(streams.env, projectFolderOf(dialect, streams, input.cwd)),
+		}),
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
@@ -204,9 +189,6 @@ export const doctor: HooksDoctor = {
 			: [{ check: HARNESS, level: "ok", message: DOCTOR_TEXT.capOk(cap), fix: null }];
 	},
 };
-
-export const checkQwenHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /** The flag that lifts Qwen Code's continuation cap as far as it goes, and its help. */
 const RAISE_CAP_FLAG = "raise-cap";
