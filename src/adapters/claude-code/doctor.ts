@@ -28,11 +28,7 @@ export type ClaudeCodeFinding = DoctorFinding;
 export type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const doctor: HooksDoctor = {
-	text: {
-		...DOCTOR_TEXT,
-		ok: (file, { scope, version, count, where }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, scope, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
-	},
+	text: DOCTOR_TEXT,
 	elsewhere: async (settings, context, version) =>
 		enabledPlugins(settings, context.env).map((plugin) => ({
 			place: `plugin ${plugin.id}`,

@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
+import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
 import { isPortable } from "../shared/hook-form.js";
@@ -46,10 +47,8 @@ export const DOCTOR_TEXT = {
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
 	otherVersion: (file: string, installed: string, version: string, where: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	pinnedOk: (file: string, scope: string, version: string, count: number) =>
-		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${count} entries)`,
-	portableOk: (file: string, version: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where})`,
+	ok: (file: string, { scope, version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `${scope}, pinned to boulder ${version}, ${count} entries` : `portable: here they run boulder ${version}, ${where}`})`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
 	linkGone: (link: string, target: string) =>

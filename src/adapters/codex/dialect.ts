@@ -29,7 +29,7 @@ import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
@@ -146,7 +146,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
-	ok: (file: string, detail: string) => `hooks installed in ${file} (${detail})`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, trusted, ${count} events` : `portable, trusted; here they run ${where}`})`,
 	untrusted: (file: string, events: string[]) =>
 		`Codex does not trust boulder's hooks in ${file} yet (${events.join(", ")}): it skips them, and boulder does nothing`,
 	modified: (file: string, events: string[]) =>
@@ -190,15 +191,7 @@ export const uninstallCodex = (options: family.Place & { scope: string }) =>
 	family.installerOf(install).uninstall(options);
 
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			DOCTOR_TEXT.ok(
-				file,
-				where === null
-					? `pinned to boulder ${version}, trusted, ${count} events`
-					: `portable, trusted; here they run ${where}`,
-			),
-	}),
+	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 	judge: async ({ scope, file, value, context }) => {
 		const found: DoctorFinding[] = [];

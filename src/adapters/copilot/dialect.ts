@@ -29,7 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, type HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
@@ -118,10 +118,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	unreadableFix: "fix the file, or move it away and run `boulder install copilot` again",
 	otherVersion: (file: string, installed: string, version: string, where: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	pinnedOk: (file: string, version: string, events: number) =>
-		`hooks installed in ${file} (pinned to boulder ${version}, ${events} events; Copilot stops continuing after 8 blocks in a row)`,
-	portableOk: (file: string, version: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where}; Copilot stops continuing after 8 blocks in a row)`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run boulder ${version}, ${where}`}; Copilot stops continuing after 8 blocks in a row)`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, no boulder-hook on the PATH): they do nothing`,
 	linkGone: (link: string, target: string) =>
@@ -162,10 +160,7 @@ export const uninstallCopilot = (options: family.Place & { scope: string }) =>
 export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
 
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
-	}),
+	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 };
 

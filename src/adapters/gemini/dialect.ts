@@ -27,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, type HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
@@ -122,10 +122,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 		`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
 	twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
 	reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
-	pinnedOk: (file: string, version: string, events: number) =>
-		`hooks installed in ${file} (pinned to boulder ${version}, ${events} events); Gemini CLI continues a turn at most 100 times in a row`,
-	portableOk: (file: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run ${where}); Gemini CLI continues a turn at most 100 times in a row`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI continues a turn at most 100 times in a row`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing`,
 	hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
@@ -172,10 +170,7 @@ export const ourEntries = (settings: unknown) => installer().ourEntries(settings
 export const hookGroup = (form: HookForm, registration: FamilyRegistration) => installer().group(form, registration);
 
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, where),
-	}),
+	text: DOCTOR_TEXT,
 	place: (_scope, file) => file,
 	inspect: (file, value) =>
 		isRecord(value) && isRecord(value.hooksConfig) && value.hooksConfig.enabled === false

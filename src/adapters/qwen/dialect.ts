@@ -29,7 +29,7 @@ import { applyEdits } from "jsonc-parser";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
-import type { HooksDoctor } from "../command-hook/doctor.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
@@ -104,7 +104,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	installFix: "`boulder install qwen` adds them, if you use Qwen Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); boulder cannot tell whether its hooks are there`,
-	ok: (file: string, form: string, events: number) => `hooks installed in ${file} (${form}, ${events} events)`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}` : "portable"}, ${count} events)`,
 	noneFound: (file: string) =>
 		`the portable hooks in ${file} find no boulder here (no devDependency, no boulder-hook on the PATH): they do nothing`,
 	lowCap: (cap: number) =>
@@ -177,10 +178,7 @@ async function capNote(options: family.InstallOptions, file: string, raised: boo
 }
 
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			DOCTOR_TEXT.ok(file, where === null ? `pinned to boulder ${version}` : "portable", count),
-	}),
+	text: DOCTOR_TEXT,
 	/** How many continuations Qwen Code honours per prompt: its cap ends a long list's run early unless it is lifted. */
 	async installed(_values, context): Promise<DoctorFinding[]> {
 		const cap = await effectiveCap(context.env, context.cwd);
