@@ -14,7 +14,7 @@ import {
 import { CLAUDE_TASK_TOOLS } from "../command-hook/todo-write.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
-import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
+import type { ReadTurnOptions, TurnReading } from "./transcript.js";
 
 export { lookCommandOf, provenanceOf } from "../command-hook/claude-style.js";
 export { runningBackgroundTasks } from "../shared/background-tasks.js";
@@ -53,11 +53,10 @@ export interface HookDeps extends ClaudeStyleDeps<TurnReading> {
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
 }
 
-export const CLAUDE_CODE: ClaudeStyleSpec<TurnReading> = {
+export const CLAUDE_CODE: ClaudeStyleSpec = {
 	harness: HARNESS,
+	title: "Claude Code",
 	tools: { todoWrite: "TodoWrite", tasks: CLAUDE_TASK_TOOLS, subagents: ["Agent", "Task"] },
-	unseenReason,
-	unreadableReason,
 	goalName: "Claude Code's /goal",
 };
 

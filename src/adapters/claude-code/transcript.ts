@@ -61,20 +61,6 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
 	return reader.readTallied(file, options, () => new TurnTally());
 }
 
-/**
- * Why the current turn cannot be seen in this reading, in plain words naming
- * the file; null when it can. A Stop whose turn cannot be seen is never
- * continued: an interrupt or a pending question may be in what was not seen.
- */
-export function unseenReason(file: string, reading: TurnReading): string | null {
-	return reader.unseenTurnReason(file, reading);
-}
-
-/** Why the transcript could not be read at all, in plain words naming the file. */
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Claude Code", file, error);
-}
-
 export interface TurnLines extends reader.ScanEnd {
 	/** Parsed lines in file order, from the turn's first line (when found) to the end. */
 	lines: Record<string, unknown>[];

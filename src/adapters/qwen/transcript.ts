@@ -67,16 +67,6 @@ export function analyseQwenTurn(records: readonly Record<string, unknown>[], cou
 	return reader.tallyRecords(new QwenTally(countUpTo), records, undefined, true);
 }
 
-/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
-export function unseenReason(file: string, turn: QwenTurn): string | null {
-	return reader.unseenTurnReason(file, turn);
-}
-
-/** Why the transcript could not be read at all, naming the file. */
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Qwen Code", file, error);
-}
-
 /**
  * Qwen Code's tally, newest first: the current turn (its replies, tool
  * results and the answered calls), then, while counting, the earlier final

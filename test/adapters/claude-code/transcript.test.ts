@@ -3,14 +3,12 @@ import { existsSync } from "node:fs";
 import { appendFile, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { CLAUDE_CODE } from "../../../src/adapters/claude-code/events.js";
+import { analyseTurn, isTurnStart, readTurn, readTurnLines } from "../../../src/adapters/claude-code/transcript.js";
 import {
-	analyseTurn,
-	isTurnStart,
-	readTurn,
-	readTurnLines,
-	unreadableReason,
-	unseenReason,
-} from "../../../src/adapters/claude-code/transcript.js";
+	unreadableTranscriptReason,
+	unseenTurnReason as unseenReason,
+} from "../../../src/adapters/command-hook/turn-reader.js";
 import { FileProblem } from "../../../src/engine/bounded-read.js";
 import { makeFifo } from "../../support/fifo.js";
 import {
@@ -514,6 +512,8 @@ describe("files that are not transcripts", () => {
 
 describe("saying why a turn cannot be seen", () => {
 	it("names the file and what is wrong, in one line", () => {
+		const unreadableReason = (file: string | null, error: unknown) =>
+			unreadableTranscriptReason(CLAUDE_CODE.title, file, error);
 		const file = "/t/s.jsonl";
 		const seen = analyseTurn([promptLine("Go.")]);
 		expect(unseenReason(file, seen)).toBeNull();
