@@ -122,9 +122,9 @@ class QwenTally implements reader.Tally<QwenTurn> {
 
 	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
 	reading(scan: reader.ScanEnd): QwenTurn {
-		const { partialLastLine, skippedLines, limit } = scan;
 		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
 		return {
+			...scan,
 			spend: this.spend,
 			calls: this.calls,
 			activity: this.activity,
@@ -133,10 +133,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			foundStart: this.foundStart,
 			endMarker: this.endMarker,
 			continuations: counted ? this.earlier : null,
-			partialLastLine,
-			skippedLines,
 			lagging: false,
-			limit,
 		};
 	}
 
