@@ -29,8 +29,8 @@ import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
+import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
@@ -186,10 +186,6 @@ export const install: family.HooksInstall = {
 	},
 };
 
-export const installCodex = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCodex = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
@@ -213,9 +209,6 @@ export const doctor: HooksDoctor = {
 		return found;
 	},
 };
-
-export const checkCodexHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 async function readText(file: string): Promise<string | null> {
 	try {

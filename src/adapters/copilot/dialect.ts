@@ -29,8 +29,8 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor, type HooksOk } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
@@ -154,18 +154,10 @@ export const install: family.HooksInstall = {
 	],
 };
 
-export const installCopilot = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCopilot = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
-
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 };
-
-export const checkCopilotHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /**
  * GitHub Copilot CLI as the adapter registry sees it (`command-hook/

@@ -27,8 +27,8 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor, type HooksOk } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
@@ -161,14 +161,6 @@ export const install: family.HooksInstall = {
 	],
 };
 
-const installer = () => family.installerOf(install);
-export const installGemini = (options: family.InstallOptions) => installer().install(options);
-export const uninstallGemini = (options: family.Place & { scope: string }) => installer().uninstall(options);
-export const withOurHooks = (text: string, file: string, form: HookForm) => installer().withOurHooks(text, file, form);
-export const withoutOurHooks = (text: string, file: string) => installer().withoutOurHooks(text, file);
-export const ourEntries = (settings: unknown) => installer().ourEntries(settings);
-export const hookGroup = (form: HookForm, registration: FamilyRegistration) => installer().group(form, registration);
-
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
 	place: (_scope, file) => file,
@@ -177,9 +169,6 @@ export const doctor: HooksDoctor = {
 			? [{ check: HARNESS, level: "problem", message: DOCTOR_TEXT.hooksOff(file), fix: DOCTOR_TEXT.hooksOffFix, file }]
 			: [],
 };
-
-export const checkGeminiHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /**
  * Gemini CLI as the adapter registry sees it (`command-hook/adapter.ts`):

@@ -30,7 +30,7 @@ import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
+import type * as family from "../command-hook/install.js";
 import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
@@ -161,14 +161,6 @@ export const install: family.HooksInstall = {
 		return { ...raised, notes: [await capNote(options, file, raised.changed)] };
 	},
 };
-
-export const installQwen = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallQwen = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
-	family.installerOf(install).withOurHooks(text, file, form);
-export const withoutOurQwenHooks = (text: string, file: string) =>
-	family.installerOf(install).withoutOurHooks(text, file);
 
 /** What the install says about Qwen Code's continuation cap: what it set, or where it stands and how to raise it. Never silent. */
 async function capNote(options: family.InstallOptions, file: string, raised: boolean): Promise<string> {

@@ -4,13 +4,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
-	checkCodexHooks,
+	doctor,
 	hookCommand,
 	hooksFile,
-	installCodex,
+	install,
 	parseOurCommand,
 	REGISTRATIONS,
-	uninstallCodex,
 } from "../../../src/adapters/codex/dialect.js";
 import {
 	hookTrustHash,
@@ -19,8 +18,13 @@ import {
 	trustOf,
 	trustRecords,
 } from "../../../src/adapters/codex/trust.js";
+import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
+import { installerOf } from "../../../src/adapters/command-hook/install.js";
 import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
 import { BOULDER_HOOK_BUNDLE as HOOK_BUNDLE, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const { install: installCodex, uninstall: uninstallCodex } = installerOf(install);
+const checkCodexHooks = doctorCheck(install, doctor).hooks;
 
 async function place() {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-install-"));

@@ -3,21 +3,28 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
+import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
+import { installerOf } from "../../../src/adapters/command-hook/install.js";
 import {
-	checkGeminiHooks,
+	doctor,
 	hookCommand,
-	hookGroup,
-	installGemini,
-	ourEntries,
+	install,
 	parseOurCommand,
 	REGISTRATIONS,
 	settingsFile,
-	uninstallGemini,
-	withOurHooks,
-	withoutOurHooks,
 } from "../../../src/adapters/gemini/dialect.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
 import { type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const {
+	install: installGemini,
+	uninstall: uninstallGemini,
+	withOurHooks,
+	withoutOurHooks,
+	ourEntries,
+	group: hookGroup,
+} = installerOf(install);
+const checkGeminiHooks = doctorCheck(install, doctor).hooks;
 
 const FILE = "/p/.gemini/settings.json";
 
