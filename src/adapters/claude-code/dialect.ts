@@ -20,7 +20,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type HookRegistration as FamilyRegistration, watchdogMs, wordOf } from "../command-hook/registrations.js";
+import { type HookRegistration as FamilyRegistration, watchdogMs } from "../command-hook/registrations.js";
 import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
@@ -40,8 +40,6 @@ import {
 } from "./events.js";
 import { activeGoal } from "./goal.js";
 import { readTurn } from "./transcript.js";
-
-export type { HookStreams } from "../types.js";
 
 /*
  * Which Claude Code hooks boulder installs, with what matcher and timeout,
@@ -118,16 +116,6 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export {
-	HOOK_MARKER,
-	type HookForm,
-	type HookProgram,
-	isPortable,
-	PORTABLE,
-	PORTABLE_TAG,
-} from "../shared/hook-form.js";
-export { wordOf };
-
 /**
  * What the portable hooks print at session start where no boulder is installed
  * (a teammate without it): one line, shown to the user, never to the model.
@@ -183,8 +171,6 @@ export function hookEntryOf(command: string, registration: HookRegistration): Re
 	const hook = { type: "command", command, timeout: registration.timeout };
 	return registration.asyncRewake ? { ...hook, asyncRewake: true } : hook;
 }
-
-export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed; null for anyone else's. */
 export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);

@@ -9,8 +9,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
+import { isRecord } from "../shared/hook-input.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
-import { HARNESS, isRecord } from "./events.js";
+import { HARNESS } from "./events.js";
 import {
 	claudeConfigDir,
 	DOCTOR_TEXT,

@@ -16,11 +16,6 @@ import type { HookAnswer } from "../shared/hook-answer.js";
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
 import type { ReadTurnOptions, TurnReading } from "./transcript.js";
 
-export { lookCommandOf, provenanceOf } from "../command-hook/claude-style.js";
-export { runningBackgroundTasks } from "../shared/background-tasks.js";
-export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
-export { booleanField, isRecord, messageOf, stringField } from "../shared/hook-input.js";
-
 /** The harness name boulder's state and log use for Claude Code sessions. */
 export const HARNESS = "claude-code";
 

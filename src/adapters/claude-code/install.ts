@@ -24,12 +24,13 @@ import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
 import { isPortable } from "../shared/hook-form.js";
+import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
 import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING, TODO_TOOLS_FLAG_HELP } from "./dialect.js";
-import { HARNESS, isRecord } from "./events.js";
+import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = {
 	...hooksInstallText("Claude Code"),
@@ -174,9 +175,6 @@ function todoToolsNote(options: family.InstallOptions, file: string, text: strin
 export const formFor = (scope: InstallScope, root: string = packageRoot()) => family.formFor(scope, root, HOOK_BUNDLE);
 export const hookLinkFile = (env: NodeJS.ProcessEnv) => linkFileOf(env, HOOK_LINK);
 export const hookLinkText = (bundle: string) => linkTextOf(bundle, LINK);
-export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
-export type { SettingsEditResult } from "../shared/hooks-file.js";
-export type { InstallReport } from "../shared/install-report.js";
 export type InstallOptions = family.InstallOptions;
 
 export const {
