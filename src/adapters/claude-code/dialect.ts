@@ -20,7 +20,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type HookRegistration as FamilyRegistration, watchdogMs } from "../command-hook/registrations.js";
+import {
+	HOOK_TIMEOUT_SECONDS,
+	type HookRegistration,
+	STOP_TIMEOUT_SECONDS,
+	watchdogMs,
+} from "../command-hook/registrations.js";
 import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
@@ -59,12 +64,10 @@ import { readTurn } from "./transcript.js";
  *   none, SessionStart prints a one-line notice and every other event exits
  *   quietly, so a teammate without boulder sees no hook errors.
  *
- * Timeouts: the harness kills a hook that outlives its timeout. The Stop hook
- * may run a plan's verify commands (5 minutes each by default), so it gets 15
- * minutes; every other hook does a few locked file updates and gets a minute.
- * Our own watchdog (`command-hook/registrations.ts`, from these timeouts)
- * ends the hook shortly before, cleanly, printing nothing, so the agent
- * simply stops.
+ * Timeouts: the harness kills a hook that outlives its timeout. They are the
+ * family's (`command-hook/registrations.ts`), and so is our own watchdog, from
+ * these timeouts, which ends the hook shortly before, cleanly, printing
+ * nothing, so the agent simply stops.
  *
  * Stop has a second registration, the watcher (`Watchdog`, with
  * `asyncRewake`): it runs on after the turn while the parent waits on a
@@ -73,10 +76,6 @@ import { readTurn } from "./transcript.js";
  * is judged at the next end of a turn instead.
  */
 
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
 export const WATCHDOG_TIMEOUT_SECONDS = 4 * 60 * 60;
 
 /** `boulder install claude-code --todo-tools`, and its help (the installer's words are `install.ts`). */
@@ -104,7 +103,7 @@ export const FILE_TOOLS_MATCHER = "Edit|MultiEdit|Write|NotebookEdit";
  * PreCompact already reports the compaction, and PostCompact was not seen
  * firing for `/compact` in `-p` mode.
  */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PreToolUse", matcher: FILE_TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },

@@ -31,7 +31,7 @@ import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
@@ -41,16 +41,7 @@ import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
 import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
-export type HookRegistration = FamilyRegistration;
-
-/*
- * Timeouts: Codex kills a hook that outlives its timeout (and clamps
- * Interrupt's to 3 seconds). The Stop hook may run a plan's verify commands,
- * so it gets 15 minutes; every other hook does a few locked file updates.
- */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-/** Codex clamps an Interrupt hook's timeout to this. */
+/** Codex kills a hook that outlives its timeout, and clamps an Interrupt hook's timeout to this. */
 export const INTERRUPT_TIMEOUT_SECONDS = 3;
 
 /** The plan tool and the edit tool, whose results keep boulder's copy of the plan and count edits. */

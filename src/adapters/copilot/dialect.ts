@@ -31,7 +31,7 @@ import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
-import type { HookRegistration } from "../command-hook/registrations.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
@@ -48,15 +48,10 @@ import {
 } from "./events.js";
 import { readBlockChain, readTurn } from "./transcript.js";
 
-/*
- * Timeouts: Copilot kills a hook after `timeoutSec` (30 by default).
- * agentStop may run a plan's verify commands, so it gets 15 minutes; the
- * others do a few locked file updates and get a minute.
+/**
+ * The events boulder installs (Copilot kills a hook after `timeoutSec`, 30 by
+ * default). sessionStart carries the resume context to a resumed session.
  */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
-/** The events boulder installs. sessionStart carries the resume context to a resumed session. */
 export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "sessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "userPromptSubmitted", timeout: HOOK_TIMEOUT_SECONDS },

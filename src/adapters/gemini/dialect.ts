@@ -29,7 +29,7 @@ import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
@@ -47,25 +47,16 @@ import {
 } from "./events.js";
 import { readTurn } from "./transcript.js";
 
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
-/*
- * Timeouts are seconds here, as every dialect's table; Gemini CLI's settings
- * hold milliseconds (`install.entry`). AfterAgent may run a plan's verify
- * commands, so it gets 15 minutes; every other hook gets a minute.
- */
-export const AFTER_AGENT_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
 /**
- * Not PreCompress: Gemini CLI fires it before every model request, before it
+ * Timeouts are seconds here, as every dialect's table; Gemini CLI's settings
+ * hold milliseconds (`install.entry`). Not PreCompress: Gemini CLI fires it before every model request, before it
  * decides whether to compress at all, and nothing of boulder needs it.
  */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
+	{ event: "AfterAgent", timeout: STOP_TIMEOUT_SECONDS },
 ];
 
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */

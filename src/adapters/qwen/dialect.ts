@@ -31,7 +31,7 @@ import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
 import { type HookForm, isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
@@ -50,14 +50,8 @@ import {
 import { readQwenGoal } from "./goal.js";
 import { readQwenTurn } from "./transcript.js";
 
-/** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
 /** PostCompact is not installed: PreCompact already reports the compaction. */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PostToolUse", matcher: "todo_write", timeout: HOOK_TIMEOUT_SECONDS },
