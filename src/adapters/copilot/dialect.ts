@@ -32,8 +32,8 @@ import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
@@ -83,10 +83,6 @@ export const dialect: CommandHookDialect<HookInput> = {
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
-
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 /** What the install says; Copilot's agentStop has no channel for a notice to the user, so there are no hook notices. */
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(

@@ -32,8 +32,8 @@ import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialec
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, removal } from "../shared/settings-json.js";
@@ -83,10 +83,6 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null });
-
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksInstallText("Qwen Code"), {
 	portable: /* @__PURE__ */ portableHooksNote({ onPath: "boulder-hook", notice: false }),

@@ -5,16 +5,13 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
 import { installerOf, ownFileText } from "../../../src/adapters/command-hook/install.js";
-import {
-	doctor,
-	hookCommand,
-	hooksFile,
-	install,
-	parseOurCommand,
-	REGISTRATIONS,
-} from "../../../src/adapters/copilot/dialect.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { doctor, hooksFile, install, REGISTRATIONS } from "../../../src/adapters/copilot/dialect.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
 import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
 
 const { install: installCopilot, uninstall: uninstallCopilot } = installerOf(install);
 const checkCopilotHooks = doctorCheck(install, doctor).hooks;

@@ -4,8 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installerOf } from "../../../src/adapters/command-hook/install.js";
-import { hookCommand, install, parseOurCommand, withRaisedCap } from "../../../src/adapters/qwen/dialect.js";
-import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { install, withRaisedCap } from "../../../src/adapters/qwen/dialect.js";
+import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
 
 const {
 	install: installQwen,
