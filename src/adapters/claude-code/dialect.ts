@@ -20,12 +20,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { type HookRegistration as FamilyRegistration, watchdogMs, wordOf } from "../command-hook/registrations.js";
+import {
+	HOOK_TIMEOUT_SECONDS,
+	type HookRegistration,
+	STOP_TIMEOUT_SECONDS,
+	watchdogMs,
+} from "../command-hook/registrations.js";
 import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
-import { groupedHook, type HookForm } from "../shared/hook-form.js";
+import type { HookForm } from "../shared/hook-form.js";
 import type { HookLink } from "../shared/hook-link.js";
 import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookStreams } from "../types.js";
@@ -40,8 +45,6 @@ import {
 } from "./events.js";
 import { activeGoal } from "./goal.js";
 import { readTurn } from "./transcript.js";
-
-export type { HookStreams } from "../types.js";
 
 /*
  * Which Claude Code hooks boulder installs, with what matcher and timeout,
@@ -61,12 +64,10 @@ export type { HookStreams } from "../types.js";
  *   none, SessionStart prints a one-line notice and every other event exits
  *   quietly, so a teammate without boulder sees no hook errors.
  *
- * Timeouts: the harness kills a hook that outlives its timeout. The Stop hook
- * may run a plan's verify commands (5 minutes each by default), so it gets 15
- * minutes; every other hook does a few locked file updates and gets a minute.
- * Our own watchdog (`command-hook/registrations.ts`, from these timeouts)
- * ends the hook shortly before, cleanly, printing nothing, so the agent
- * simply stops.
+ * Timeouts: the harness kills a hook that outlives its timeout. They are the
+ * family's (`command-hook/registrations.ts`), and so is our own watchdog, from
+ * these timeouts, which ends the hook shortly before, cleanly, printing
+ * nothing, so the agent simply stops.
  *
  * Stop has a second registration, the watcher (`Watchdog`, with
  * `asyncRewake`): it runs on after the turn while the parent waits on a
@@ -75,10 +76,6 @@ export type { HookStreams } from "../types.js";
  * is judged at the next end of a turn instead.
  */
 
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
 export const WATCHDOG_TIMEOUT_SECONDS = 4 * 60 * 60;
 
 /** `boulder install claude-code --todo-tools`, and its help (the installer's words are `install.ts`). */
@@ -106,7 +103,7 @@ export const FILE_TOOLS_MATCHER = "Edit|MultiEdit|Write|NotebookEdit";
  * PreCompact already reports the compaction, and PostCompact was not seen
  * firing for `/compact` in `-p` mode.
  */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PreToolUse", matcher: FILE_TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
@@ -117,16 +114,6 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "StopFailure", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
-
-export {
-	HOOK_MARKER,
-	type HookForm,
-	type HookProgram,
-	isPortable,
-	PORTABLE,
-	PORTABLE_TAG,
-} from "../shared/hook-form.js";
-export { wordOf };
 
 /**
  * What the portable hooks print at session start where no boulder is installed
@@ -183,13 +170,6 @@ export function hookEntryOf(command: string, registration: HookRegistration): Re
 	const hook = { type: "command", command, timeout: registration.timeout };
 	return registration.asyncRewake ? { ...hook, asyncRewake: true } : hook;
 }
-
-/** The matcher group for one registration, as settings files and hooks.json hold it. */
-export function matcherGroup(program: HookForm, registration: HookRegistration): Record<string, unknown> {
-	return groupedHook(hookEntryOf(hookCommand(program, wordOf(registration)), registration), registration);
-}
-
-export type { OurCommand } from "../shared/hook-command.js";
 
 /** Reads back a command boulder installed; null for anyone else's. */
 export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);

@@ -9,8 +9,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
+import { isRecord } from "../shared/hook-input.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
-import { HARNESS, isRecord } from "./events.js";
+import { HARNESS } from "./events.js";
 import {
 	claudeConfigDir,
 	DOCTOR_TEXT,
@@ -28,11 +29,7 @@ export type ClaudeCodeFinding = DoctorFinding;
 export type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const doctor: HooksDoctor = {
-	text: {
-		...DOCTOR_TEXT,
-		ok: (file, { scope, version, count, where }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, scope, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
-	},
+	text: DOCTOR_TEXT,
 	elsewhere: async (settings, context, version) =>
 		enabledPlugins(settings, context.env).map((plugin) => ({
 			place: `plugin ${plugin.id}`,

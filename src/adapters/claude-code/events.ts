@@ -14,12 +14,7 @@ import {
 import { CLAUDE_TASK_TOOLS } from "../command-hook/todo-write.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
-import { type ReadTurnOptions, type TurnReading, unreadableReason, unseenReason } from "./transcript.js";
-
-export { lookCommandOf, provenanceOf } from "../command-hook/claude-style.js";
-export { runningBackgroundTasks } from "../shared/background-tasks.js";
-export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
-export { booleanField, isRecord, messageOf, stringField } from "../shared/hook-input.js";
+import type { ReadTurnOptions, TurnReading } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Claude Code sessions. */
 export const HARNESS = "claude-code";
@@ -42,16 +37,10 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-export function isHookEvent(name: unknown): name is HookEvent {
-	return typeof name === "string" && (HOOK_EVENTS as readonly string[]).includes(name);
-}
-
 export type HookInput = CommandHookInput<HookEvent>;
 
-export type ParsedHookInput = ParsedCommandHookInput<HookEvent>;
-
 /** See `parseCommandHookInput`: the event must be one of Claude Code's. */
-export function parseHookInput(text: string, event: string | undefined): ParsedHookInput {
+export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
 	return parseCommandHookInput(text, event, HOOK_EVENTS);
 }
 
@@ -59,11 +48,10 @@ export interface HookDeps extends ClaudeStyleDeps<TurnReading> {
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;
 }
 
-export const CLAUDE_CODE: ClaudeStyleSpec<TurnReading> = {
+export const CLAUDE_CODE: ClaudeStyleSpec = {
 	harness: HARNESS,
+	title: "Claude Code",
 	tools: { todoWrite: "TodoWrite", tasks: CLAUDE_TASK_TOOLS, subagents: ["Agent", "Task"] },
-	unseenReason,
-	unreadableReason,
 	goalName: "Claude Code's /goal",
 };
 

@@ -1,19 +1,15 @@
 /** The Claude Code adapter's public surface. */
+
+export { answerFor, type HookAnswer } from "../shared/hook-answer.js";
+export { HOOK_MARKER, type HookProgram } from "../shared/hook-form.js";
+export type { InstallReport } from "../shared/install-report.js";
+export type { HookStreams } from "../types.js";
 export { claudeCodeAdapter } from "./adapter.js";
-export {
-	HOOK_MARKER,
-	type HookProgram,
-	type HookStreams,
-	hookCommand,
-	REGISTRATIONS,
-	runClaudeCodeHook,
-} from "./dialect.js";
+export { hookCommand, REGISTRATIONS, runClaudeCodeHook } from "./dialect.js";
 export { type ClaudeCodeFinding, checkClaudeCodeHooks, claudeCodeDoctorCheck } from "./doctor.js";
 export {
-	answerFor,
 	HARNESS,
 	HOOK_EVENTS,
-	type HookAnswer,
 	type HookDeps,
 	type HookEvent,
 	type HookInput,
@@ -22,7 +18,6 @@ export {
 } from "./events.js";
 export {
 	hooksObject,
-	type InstallReport,
 	type InstallScope,
 	installClaudeCode,
 	settingsFile,

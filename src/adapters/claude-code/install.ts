@@ -20,15 +20,17 @@ import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
+import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
 import { isPortable } from "../shared/hook-form.js";
+import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
 import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING, TODO_TOOLS_FLAG_HELP } from "./dialect.js";
-import { HARNESS, isRecord } from "./events.js";
+import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = {
 	...hooksInstallText("Claude Code"),
@@ -46,10 +48,8 @@ export const DOCTOR_TEXT = {
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
 	otherVersion: (file: string, installed: string, version: string, where: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	pinnedOk: (file: string, scope: string, version: string, count: number) =>
-		`hooks installed in ${file} (${scope}, pinned to boulder ${version}, ${count} entries)`,
-	portableOk: (file: string, version: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where})`,
+	ok: (file: string, { scope, version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `${scope}, pinned to boulder ${version}, ${count} entries` : `portable: here they run boulder ${version}, ${where}`})`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
 	linkGone: (link: string, target: string) =>
@@ -175,9 +175,6 @@ function todoToolsNote(options: family.InstallOptions, file: string, text: strin
 export const formFor = (scope: InstallScope, root: string = packageRoot()) => family.formFor(scope, root, HOOK_BUNDLE);
 export const hookLinkFile = (env: NodeJS.ProcessEnv) => linkFileOf(env, HOOK_LINK);
 export const hookLinkText = (bundle: string) => linkTextOf(bundle, LINK);
-export { hookLinkTarget, projectPackage } from "../shared/hook-link.js";
-export type { SettingsEditResult } from "../shared/hooks-file.js";
-export type { InstallReport } from "../shared/install-report.js";
 export type InstallOptions = family.InstallOptions;
 
 export const {

@@ -61,35 +61,6 @@ export async function readTurn(file: string, options: ReadTurnOptions = {}): Pro
 	return reader.readTallied(file, options, () => new TurnTally());
 }
 
-/**
- * Why the current turn cannot be seen in this reading, in plain words naming
- * the file; null when it can. A Stop whose turn cannot be seen is never
- * continued: an interrupt or a pending question may be in what was not seen.
- */
-export function unseenReason(file: string, reading: TurnReading): string | null {
-	return reader.unseenTurnReason(file, reading);
-}
-
-/** Why the transcript could not be read at all, in plain words naming the file. */
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Claude Code", file, error);
-}
-
-export interface TurnLines extends reader.ScanEnd {
-	/** Parsed lines in file order, from the turn's first line (when found) to the end. */
-	lines: Record<string, unknown>[];
-}
-
-/** Reads backwards from the end until the line that began the turn, or a limit. */
-export async function readTurnLines(file: string, options: reader.ScanOptions = {}): Promise<TurnLines> {
-	const newestFirst: Record<string, unknown>[] = [];
-	const scan = await reader.scanTurn(file, options, (line) => {
-		newestFirst.push(line);
-		return isTurnStart(line);
-	});
-	return { lines: newestFirst.reverse(), ...scan };
-}
-
 /** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
 class TurnTally implements reader.Tally<TurnReading> {
 	private readonly usage = new Map<string, TokenSpend>();
@@ -128,6 +99,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
+			...scan,
 			spend,
 			calls: this.usage.size,
 			activity: this.activity,
@@ -135,12 +107,8 @@ class TurnTally implements reader.Tally<TurnReading> {
 			pendingQuestion: this.pendingQuestion,
 			lastAssistantText: joined.trim() === "" ? null : joined,
 			lastAssistantTextClipped: this.lastTextClipped,
-			foundStart: scan.foundStart,
 			startMarker: typeof start?.uuid === "string" ? start.uuid : null,
-			partialLastLine: scan.partialLastLine,
-			skippedLines: scan.skippedLines,
 			lagging: false,
-			limit: scan.limit,
 		};
 	}
 
@@ -186,7 +154,9 @@ class TurnTally implements reader.Tally<TurnReading> {
 /** Pure: what the lines of one turn (file order, the start line first) say. */
 export function analyseTurn(
 	lines: readonly Record<string, unknown>[],
-	flags: Pick<TurnLines, "foundStart" | "partialLastLine" | "skippedLines"> & { limit?: reader.ReadLimit | null } = {
+	flags: Pick<reader.ScanEnd, "foundStart" | "partialLastLine" | "skippedLines"> & {
+		limit?: reader.ReadLimit | null;
+	} = {
 		foundStart: true,
 		partialLastLine: false,
 		skippedLines: 0,

@@ -29,28 +29,19 @@ import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor, portableHere } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
+import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { boulderHook, commandReader } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, handleHook, normalizeCodexPlan, parseHookInput } from "./events.js";
 import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
 import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
-export type HookRegistration = FamilyRegistration;
-
-/*
- * Timeouts: Codex kills a hook that outlives its timeout (and clamps
- * Interrupt's to 3 seconds). The Stop hook may run a plan's verify commands,
- * so it gets 15 minutes; every other hook does a few locked file updates.
- */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-/** Codex clamps an Interrupt hook's timeout to this. */
+/** Codex kills a hook that outlives its timeout, and clamps an Interrupt hook's timeout to this. */
 export const INTERRUPT_TIMEOUT_SECONDS = 3;
 
 /** The plan tool and the edit tool, whose results keep boulder's copy of the plan and count edits. */
@@ -119,10 +110,7 @@ export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, null, {
 	link: null,
 	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
 });
-
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: string): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
+const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Codex", { holds: "a hooks object" }),
@@ -146,7 +134,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
-	ok: (file: string, detail: string) => `hooks installed in ${file} (${detail})`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, trusted, ${count} events` : `portable, trusted; here they run ${where}`})`,
 	untrusted: (file: string, events: string[]) =>
 		`Codex does not trust boulder's hooks in ${file} yet (${events.join(", ")}): it skips them, and boulder does nothing`,
 	modified: (file: string, events: string[]) =>
@@ -185,20 +174,8 @@ export const install: family.HooksInstall = {
 	},
 };
 
-export const installCodex = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCodex = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			DOCTOR_TEXT.ok(
-				file,
-				where === null
-					? `pinned to boulder ${version}, trusted, ${count} events`
-					: `portable, trusted; here they run ${where}`,
-			),
-	}),
+	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 	judge: async ({ scope, file, value, context }) => {
 		const found: DoctorFinding[] = [];
@@ -220,9 +197,6 @@ export const doctor: HooksDoctor = {
 		return found;
 	},
 };
-
-export const checkCodexHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 async function readText(file: string): Promise<string | null> {
 	try {

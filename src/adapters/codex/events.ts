@@ -47,7 +47,7 @@ import {
 	stringField,
 } from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
-import { type ReadRolloutOptions, type RolloutTurn, unreadableReason, unseenReason } from "./rollout.js";
+import type { ReadRolloutOptions, RolloutTurn } from "./rollout.js";
 
 export { isBoulderPrompt } from "../shared/boulder-prompt.js";
 
@@ -106,6 +106,7 @@ function goalOf(hook: Hook<RolloutTurn, HookDeps>): Promise<CodexGoalReading> {
 
 export const CODEX: EventSpec<RolloutTurn, HookDeps> = {
 	harness: HARNESS,
+	title: "Codex",
 	events: {
 		...claudeCodeMeanings,
 		Interrupt: async (hook) => {
@@ -118,8 +119,6 @@ export const CODEX: EventSpec<RolloutTurn, HookDeps> = {
 		PostCompact: on.compaction,
 	},
 	subagentStop: "SubagentStop",
-	unseenReason,
-	unreadableReason,
 	provenance: ({ input }) => (isBoulderPrompt(stringField(input, "prompt")) ? null : "user"),
 	todoTool: { name: PLAN_TOOL, list: (toolInput) => normalizeCodexPlan(toolInput), noun: "plan" },
 	editTools: [EDIT_TOOL],

@@ -53,14 +53,6 @@ export function isRolloutTurnStart(line: Record<string, unknown>): boolean {
 	return startMarkerOf(line) !== null;
 }
 
-export function unseenReason(file: string, reading: RolloutTurn): string | null {
-	return reader.unseenTurnReason(file, reading);
-}
-
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Codex", file, error);
-}
-
 /** The id of the item a turn-starting line holds; null for any other line. */
 function startMarkerOf(line: Record<string, unknown>): string | null {
 	if (line.type !== "event_msg" || !isRecord(line.payload)) return null;

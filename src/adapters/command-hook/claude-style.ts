@@ -51,15 +51,18 @@ import {
 } from "./events.js";
 import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js";
+import type { ScanEnd } from "./turn-reader.js";
 
 type HookInput = CommandHookInput;
 
-/** What the event mapping needs of a turn as the harness's transcript shows it: all the family reads. */
-export type ClaudeStyleTurn = Required<FamilyTurn>;
+/** What the event mapping needs of a turn as the transcript shows it: all the family reads, and how its scan ended. */
+export type ClaudeStyleTurn = Required<FamilyTurn> & Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
 
 /** A harness of the Claude Code shape: what its dialect says differently. */
-export interface ClaudeStyleSpec<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
+export interface ClaudeStyleSpec {
 	harness: string;
+	/** The harness as people write it, naming it where its transcript cannot be read. */
+	title: string;
 	tools: {
 		/** The whole-list todo tool (`TodoWrite`): its input's `todos`, else its response. */
 		todoWrite: string;
@@ -68,10 +71,6 @@ export interface ClaudeStyleSpec<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
 		/** Tools whose result is a subagent's (`Agent`, `Task`): orchestrate mode's verification note rides on it. */
 		subagents: readonly string[];
 	};
-	/** Why a turn the transcript was read for cannot be judged (a limit, no start), or null. */
-	unseenReason(file: string, turn: T): string | null;
-	/** Why the transcript could not be read (null: no path). */
-	unreadableReason(file: string | null, error: unknown): string;
 	/** The harness's own goal, as `why` names it (`Claude Code's /goal`), read by `ClaudeStyleDeps.readGoal`. */
 	goalName?: string;
 	/** The todo tool's list in the harness's own shape (Droid's one string); absent: Claude Code's `{todos: [...]}`. */
@@ -159,9 +158,8 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 			PostCompact: on.compaction,
 		},
 		subagentStop: "SubagentStop",
+		title: spec.title,
 		refOf: (input) => sessionRefOf(input, spec.harness),
-		unseenReason: spec.unseenReason,
-		unreadableReason: spec.unreadableReason,
 		todoTool: {
 			name: tools.todoWrite,
 			list: (toolInput, response) =>
@@ -182,10 +180,10 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
 export function handleClaudeStyleHook<T extends ClaudeStyleTurn>(
 	input: HookInput,
-	spec: ClaudeStyleSpec<T>,
+	spec: ClaudeStyleSpec,
 	deps: ClaudeStyleDeps<T>,
 ): Promise<HookAnswer> {
-	return handleFamilyHook<ClaudeStyleTurn, Deps>(input, familySpecOf(spec as unknown as ClaudeStyleSpec), deps);
+	return handleFamilyHook<ClaudeStyleTurn, Deps>(input, familySpecOf(spec), deps);
 }
 
 async function onUserPrompt(hook: Call): Promise<void> {

@@ -42,9 +42,9 @@
  *    - the events, for a harness of Claude Code's shape (SessionStart,
  *      UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop,
  *      StopFailure, PreCompact; Factory Droid): `handleClaudeStyleHook(input,
- *      SPEC, deps)` (`claude-style.ts`), where `SPEC` names the harness, its
- *      todo and subagent tools and how its transcript reading says a turn is
- *      unseen; `readTurn` returns a `ClaudeStyleTurn` read from the harness's
+ *      SPEC, deps)` (`claude-style.ts`), where `SPEC` names the harness (as
+ *      state and as people write it) and its todo and subagent tools;
+ *      `readTurn` returns a `ClaudeStyleTurn` read from the harness's
  *      transcript. Claude Code's own is `claude-code/events.ts`, twenty
  *      lines. The `TodoWrite` list shape is `todo-write.ts`;
  *    - the transcript: the family's turn reader reads it (`turn-reader.ts`,

@@ -56,6 +56,9 @@ export interface DoctorWords {
 	ok(file: string, said: { scope: string; version: string; count: number; where: string | null }): string;
 }
 
+/** What `DoctorWords.ok` is told. */
+export type HooksOk = Parameters<DoctorWords["ok"]>[1];
+
 /** A harness's own part of its doctor. */
 export interface HooksDoctor {
 	text: DoctorWords;

@@ -40,7 +40,7 @@ import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/backgrou
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
 import { endTurn } from "./stop.js";
-import type { ScanOptions } from "./turn-reader.js";
+import { type ScanEnd, type ScanOptions, unreadableTranscriptReason, unseenTurnReason } from "./turn-reader.js";
 
 /** The events Codex CLI and Qwen Code copied from Claude Code, in its order (`claudeCodeMeanings`). */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] as const;
@@ -150,6 +150,8 @@ export interface SessionStartSpec {
 
 interface SpecFields<T, D extends EventDeps<T>> {
 	harness: string;
+	/** The harness as people write it ("Qwen Code"), as the reasons a transcript is not read name it. */
+	title: string;
 	/** The harness's event names, each with its meaning: one of `on`, or the harness's own. */
 	events: Readonly<Record<string, Handler<T, D>>>;
 	/**
@@ -160,10 +162,8 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	subagentStop: string | null;
 	/** The session an input concerns, where the dialect says more of it than `sessionRefOf` does. */
 	refOf?(input: CommandHookInput): SessionRef;
-	/** Why a turn that was read cannot be judged (a limit, no start, not finished), or null. */
-	unseenReason(file: string, turn: T): string | null;
-	/** Why the transcript could not be read (a null file: the input names none). */
-	unreadableReason(file: string | null, error: unknown): string;
+	/** Why the transcript could not be read (a null file: the input names none); default the family's words. */
+	unreadableReason?(file: string | null, error: unknown): string;
 	/** Who started the turn a prompt announces; null: none (boulder's own nudge echoed back). Default: the user. */
 	provenance?(hook: Hook<T, D>): Provenance | null | Promise<Provenance | null>;
 	todoTool?: TodoToolSpec;
@@ -175,9 +175,29 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	failure?: { missingIsNormal: boolean; inSubagents: boolean };
 }
 
-/** A reader whose turn has the family's names needs no `view`; any other maps its own. */
+/**
+ * A reader whose turn has the family's names needs no `view`; any other maps
+ * its own. `unseenReason`: why a turn that was read cannot be judged (a
+ * limit, no start, not finished), or null; a turn of the family's scan has
+ * the scan's (`unseenTurnReason`).
+ */
 export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, D> &
-	(T extends FamilyTurn ? { view?(turn: T): FamilyTurn } : { view(turn: T): FamilyTurn });
+	(T extends FamilyTurn ? { view?(turn: T): FamilyTurn } : { view(turn: T): FamilyTurn }) &
+	(T extends Scanned ? { unseenReason?: Unseen<T> } : { unseenReason: Unseen<T> });
+type Scanned = Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
+type Unseen<T> = (file: string, turn: T) => string | null;
+
+function unseenOf<T>(spec: { unseenReason?: Unseen<T> }, file: string, turn: T): string | null {
+	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned);
+}
+
+function unreadableOf(
+	spec: Pick<SpecFields<unknown, never>, "title" | "unreadableReason">,
+	file: string | null,
+	error: unknown,
+) {
+	return spec.unreadableReason?.(file, error) ?? unreadableTranscriptReason(spec.title, file, error);
+}
 
 export function sessionRefOf(input: CommandHookInput, harness: string, subagentStop: string | null): SessionRef {
 	const { sessionId, agentId, agentType, transcriptPath } = input;
@@ -258,16 +278,16 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 ): Promise<Seen<T>> {
 	if (ref.subagent) return { turn: null, unseen: null };
 	const file = input.transcriptPath;
-	if (file === null) return { turn: null, unseen: spec.unreadableReason(null, null) };
+	if (file === null) return { turn: null, unseen: unreadableOf(spec, null, null) };
 	try {
 		const expectLastText = stringField(input, LAST_MESSAGE);
 		const turn = await deps.readTurn(
 			file,
 			countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo },
 		);
-		return { turn, unseen: spec.unseenReason(file, turn) };
+		return { turn, unseen: unseenOf(spec, file, turn) };
 	} catch (error) {
-		return { turn: null, unseen: spec.unreadableReason(file, error) };
+		return { turn: null, unseen: unreadableOf(spec, file, error) };
 	}
 }
 
@@ -287,7 +307,7 @@ export async function readTurnOf<T, D extends EventDeps<T>>(
 	} catch (error) {
 		const missing = error instanceof FileProblem && error.kind === "missing";
 		if (!(missing && options.missingIsNormal)) {
-			await deps.engine.recordError(ref, input.event, new Error(spec.unreadableReason(input.transcriptPath, error)));
+			await deps.engine.recordError(ref, input.event, new Error(unreadableOf(spec, input.transcriptPath, error)));
 		}
 		return null;
 	}

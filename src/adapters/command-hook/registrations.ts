@@ -17,8 +17,16 @@ export interface HookRegistration<E extends string = string> {
 	asyncRewake?: true;
 }
 
+/**
+ * The family's timeouts, in seconds: the event that ends a turn may run a
+ * plan's verify commands (5 minutes each by default), so it gets 15 minutes;
+ * every other hook does a few locked file updates and gets a minute.
+ */
+export const STOP_TIMEOUT_SECONDS = 900;
+export const HOOK_TIMEOUT_SECONDS = 60;
+
 /** The timeout of an event no registration names (a hand-written settings file may still run it). */
-export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = HOOK_TIMEOUT_SECONDS;
 
 /** What a registration's command passes the hook program. */
 export function wordOf(registration: Pick<HookRegistration, "event" | "word">): string {

@@ -29,12 +29,11 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
-import type { HookRegistration } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
@@ -49,15 +48,10 @@ import {
 } from "./events.js";
 import { readBlockChain, readTurn } from "./transcript.js";
 
-/*
- * Timeouts: Copilot kills a hook after `timeoutSec` (30 by default).
- * agentStop may run a plan's verify commands, so it gets 15 minutes; the
- * others do a few locked file updates and get a minute.
+/**
+ * The events boulder installs (Copilot kills a hook after `timeoutSec`, 30 by
+ * default). sessionStart carries the resume context to a resumed session.
  */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
-/** The events boulder installs. sessionStart carries the resume context to a resumed session. */
 export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "sessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "userPromptSubmitted", timeout: HOOK_TIMEOUT_SECONDS },
@@ -74,46 +68,21 @@ export const HOOKS_FILE = "boulder.json";
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
 export const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: typeof readTurn;
-	readTodos?: typeof readTodos;
-	readBlockChain?: typeof readBlockChain;
-	readAutopilot?: typeof readAutopilot;
-}
-
-export function copilotDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: "COPILOT_PROJECT_DIR",
-		parse: parseHookInput,
-		handle: (input, engine) =>
-			handleHook(input, {
-				engine,
-				readTurn: options.readTurn ?? readTurn,
-				readTodos: options.readTodos ?? readTodos,
-				readBlockChain: options.readBlockChain ?? readBlockChain,
-				readAutopilot: options.readAutopilot ?? readAutopilot,
-			}),
-		stopEvent: "agentStop",
-		// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
-		showsNotices: false,
-	};
-}
-
-export const dialect = copilotDialect();
-
-export const runCopilotHook = runnerOf<RunHookOptions, HookInput>(copilotDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn, readTodos, readBlockChain, readAutopilot }),
+	stopEvent: "agentStop",
+	// agentStop has no channel for a notice: a bad config is told on stderr and in `boulder why`.
+	showsNotices: false,
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
-
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 /** What the install says; Copilot's agentStop has no channel for a notice to the user, so there are no hook notices. */
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
@@ -140,10 +109,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	unreadableFix: "fix the file, or move it away and run `boulder install copilot` again",
 	otherVersion: (file: string, installed: string, version: string, where: string) =>
 		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-	pinnedOk: (file: string, version: string, events: number) =>
-		`hooks installed in ${file} (pinned to boulder ${version}, ${events} events; Copilot stops continuing after 8 blocks in a row)`,
-	portableOk: (file: string, version: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run boulder ${version}, ${where}; Copilot stops continuing after 8 blocks in a row)`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run boulder ${version}, ${where}`}; Copilot stops continuing after 8 blocks in a row)`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, no boulder-hook on the PATH): they do nothing`,
 	linkGone: (link: string, target: string) =>
@@ -178,21 +145,10 @@ export const install: family.HooksInstall = {
 	],
 };
 
-export const installCopilot = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallCopilot = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const hooksFileText = (form: HookForm) => family.ownFileText(install, form);
-
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, version, where),
-	}),
+	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 };
-
-export const checkCopilotHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /**
  * GitHub Copilot CLI as the adapter registry sees it (`command-hook/

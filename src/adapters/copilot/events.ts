@@ -254,6 +254,7 @@ async function seeOwnTurn(call: Call): Promise<Seen<TurnReading>> {
 
 export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 	harness: HARNESS,
+	title: "Copilot CLI",
 	events: {
 		sessionStart: on.sessionStart,
 		userPromptSubmitted: on.prompt,

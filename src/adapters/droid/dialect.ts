@@ -114,11 +114,10 @@ export async function readDroidTurn(file: string, options: scan.SettleOptions = 
 	});
 }
 
-export const DROID: ClaudeStyleSpec<DroidTurn> = {
+export const DROID: ClaudeStyleSpec = {
 	harness: HARNESS,
+	title: TITLE,
 	tools: { todoWrite: TODO_TOOL, tasks: [], subagents: [] },
-	unseenReason: (file, turn) => scan.unseenTurnReason(file, turn),
-	unreadableReason: (file, error) => scan.unreadableTranscriptReason(TITLE, file, error),
 	readTodoWrite: (toolInput) => normalizeDroidTodos(toolInput),
 };
 

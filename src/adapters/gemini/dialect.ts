@@ -27,12 +27,12 @@ import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import {
@@ -47,25 +47,16 @@ import {
 } from "./events.js";
 import { readTurn } from "./transcript.js";
 
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
-/*
- * Timeouts are seconds here, as every dialect's table; Gemini CLI's settings
- * hold milliseconds (`install.entry`). AfterAgent may run a plan's verify
- * commands, so it gets 15 minutes; every other hook gets a minute.
- */
-export const AFTER_AGENT_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
 /**
- * Not PreCompress: Gemini CLI fires it before every model request, before it
+ * Timeouts are seconds here, as every dialect's table; Gemini CLI's settings
+ * hold milliseconds (`install.entry`). Not PreCompress: Gemini CLI fires it before every model request, before it
  * decides whether to compress at all, and nothing of boulder needs it.
  */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "AfterTool", matcher: `^${TODO_TOOL}$`, timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "AfterAgent", timeout: AFTER_AGENT_TIMEOUT_SECONDS },
+	{ event: "AfterAgent", timeout: STOP_TIMEOUT_SECONDS },
 ];
 
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
@@ -98,10 +89,6 @@ export const runGeminiHook = runnerOf<RunHookOptions, HookInput>(geminiDialect);
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true });
 
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
-
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Gemini CLI", {
 		restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
@@ -122,10 +109,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 		`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
 	twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
 	reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
-	pinnedOk: (file: string, version: string, events: number) =>
-		`hooks installed in ${file} (pinned to boulder ${version}, ${events} events); Gemini CLI continues a turn at most 100 times in a row`,
-	portableOk: (file: string, where: string) =>
-		`hooks installed in ${file} (portable: here they run ${where}); Gemini CLI continues a turn at most 100 times in a row`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI continues a turn at most 100 times in a row`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing`,
 	hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
@@ -163,28 +148,14 @@ export const install: family.HooksInstall = {
 	],
 };
 
-const installer = () => family.installerOf(install);
-export const installGemini = (options: family.InstallOptions) => installer().install(options);
-export const uninstallGemini = (options: family.Place & { scope: string }) => installer().uninstall(options);
-export const withOurHooks = (text: string, file: string, form: HookForm) => installer().withOurHooks(text, file, form);
-export const withoutOurHooks = (text: string, file: string) => installer().withoutOurHooks(text, file);
-export const ourEntries = (settings: unknown) => installer().ourEntries(settings);
-export const hookGroup = (form: HookForm, registration: FamilyRegistration) => installer().group(form, registration);
-
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			where === null ? DOCTOR_TEXT.pinnedOk(file, version, count) : DOCTOR_TEXT.portableOk(file, where),
-	}),
+	text: DOCTOR_TEXT,
 	place: (_scope, file) => file,
 	inspect: (file, value) =>
 		isRecord(value) && isRecord(value.hooksConfig) && value.hooksConfig.enabled === false
 			? [{ check: HARNESS, level: "problem", message: DOCTOR_TEXT.hooksOff(file), fix: DOCTOR_TEXT.hooksOffFix, file }]
 			: [],
 };
-
-export const checkGeminiHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /**
  * Gemini CLI as the adapter registry sees it (`command-hook/adapter.ts`):

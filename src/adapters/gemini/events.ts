@@ -54,7 +54,7 @@ import {
 	parseCommandHookInput,
 } from "../shared/hook-input.js";
 import { limitNotice } from "../shared/hook-messages.js";
-import { type TurnReading, unfinishedReason, unreadableReason } from "./transcript.js";
+import { type TurnReading, unfinishedReason } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Gemini CLI sessions. */
 export const HARNESS = "gemini";
@@ -132,6 +132,7 @@ export function answerFor(result: IdleResult): HookAnswer {
 
 export const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	harness: HARNESS,
+	title: "Gemini CLI",
 	events: {
 		SessionStart: on.sessionStart,
 		BeforeAgent: on.prompt,
@@ -141,7 +142,6 @@ export const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	},
 	subagentStop: null,
 	unseenReason: unfinishedReason,
-	unreadableReason,
 	provenance: ({ input }) => provenanceOf(textField(input, "prompt") ?? ""),
 	todoTool: {
 		name: TODO_TOOL,

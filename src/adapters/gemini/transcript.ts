@@ -304,8 +304,3 @@ export function unfinishedReason(file: string, reading: TurnReading): string | n
 	const skipped = reading.skippedLines > 0 ? ` (${reading.skippedLines} of its lines are not JSON)` : "";
 	return `the transcript ${file} does not show the turn ending with a finished reply${skipped}: it was cancelled, failed or is still being written`;
 }
-
-/** Why the transcript could not be read at all, in plain words naming the file. */
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Gemini CLI", file, error);
-}

@@ -29,12 +29,11 @@ import { applyEdits } from "jsonc-parser";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
-import { doctorCheck, type HooksDoctor } from "../command-hook/doctor.js";
-import * as family from "../command-hook/install.js";
-import type { HookRegistration as FamilyRegistration } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
-import { boulderHook, hookCommand as commandOf, commandReader } from "../command-hook/spelling.js";
-import { type HookForm, isPortable } from "../shared/hook-form.js";
+import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
+import type * as family from "../command-hook/install.js";
+import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
+import { boulderHook } from "../command-hook/spelling.js";
+import { isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, removal } from "../shared/settings-json.js";
@@ -46,20 +45,13 @@ import {
 	handleQwenHook,
 	normalizeQwenTodoWrite,
 	parseQwenHookInput,
-	type QwenHookDeps,
 	type QwenHookInput,
 } from "./events.js";
 import { readQwenGoal } from "./goal.js";
 import { readQwenTurn } from "./transcript.js";
 
-/** Seconds Qwen Code gives the Stop hook, which may run a plan's verify commands; a minute for the others. */
-export const STOP_TIMEOUT_SECONDS = 900;
-export const HOOK_TIMEOUT_SECONDS = 60;
-
-export type HookRegistration = FamilyRegistration<HookEvent>;
-
 /** PostCompact is not installed: PreCompact already reports the compaction. */
-export const REGISTRATIONS: readonly HookRegistration[] = [
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "PostToolUse", matcher: "todo_write", timeout: HOOK_TIMEOUT_SECONDS },
@@ -72,42 +64,25 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 /** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
 export const PROJECT_DIR_VAR = "QWEN_PROJECT_DIR";
 
-export interface RunQwenHookOptions {
-	open?: OpenEngine;
-	readTurn?: QwenHookDeps["readTurn"];
-	readGoal?: QwenHookDeps["readGoal"];
-}
-
-export function qwenDialect(options: RunQwenHookOptions = {}): CommandHookDialect<QwenHookInput> {
-	const self: CommandHookDialect<QwenHookInput> = {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: "QWEN_PROJECT_DIR",
-		parse: parseQwenHookInput,
-		stopEvent: "Stop",
-		handle: (input, engine, streams) =>
-			handleQwenHook(input, {
-				engine,
-				readTurn: options.readTurn ?? readQwenTurn,
-				readGoal: options.readGoal ?? readQwenGoal,
-				cap: () => effectiveCap(streams.env, projectFolderOf(self, streams, input.cwd)),
-			}),
-	};
-	return self;
-}
-
-export const dialect = qwenDialect();
-
-export const runQwenHook = runnerOf<RunQwenHookOptions, QwenHookInput>(qwenDialect);
+export const dialect: CommandHookDialect<QwenHookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseQwenHookInput,
+	stopEvent: "Stop",
+	handle: (input, engine, streams) =>
+		handleQwenHook(input, {
+			engine,
+			readTurn: readQwenTurn,
+			readGoal: readQwenGoal,
+			cap: () => effectiveCap(streams.env, projectFolderOf(dialect, streams, input.cwd)),
+		}),
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
 export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null });
-
-/** The command the harness runs for an event; and the reader of the commands boulder installed. */
-export const hookCommand = (form: HookForm, event: HookEvent): string => commandOf(SPELLING, form, event);
-export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksInstallText("Qwen Code"), {
 	portable: /* @__PURE__ */ portableHooksNote({ onPath: "boulder-hook", notice: false }),
@@ -119,7 +94,8 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	installFix: "`boulder install qwen` adds them, if you use Qwen Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); boulder cannot tell whether its hooks are there`,
-	ok: (file: string, form: string, events: number) => `hooks installed in ${file} (${form}, ${events} events)`,
+	ok: (file: string, { version, count, where }: HooksOk) =>
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}` : "portable"}, ${count} events)`,
 	noneFound: (file: string) =>
 		`the portable hooks in ${file} find no boulder here (no devDependency, no boulder-hook on the PATH): they do nothing`,
 	lowCap: (cap: number) =>
@@ -176,14 +152,6 @@ export const install: family.HooksInstall = {
 	},
 };
 
-export const installQwen = (options: family.InstallOptions) => family.installerOf(install).install(options);
-export const uninstallQwen = (options: family.Place & { scope: string }) =>
-	family.installerOf(install).uninstall(options);
-export const withOurQwenHooks = (text: string, file: string, form: HookForm) =>
-	family.installerOf(install).withOurHooks(text, file, form);
-export const withoutOurQwenHooks = (text: string, file: string) =>
-	family.installerOf(install).withoutOurHooks(text, file);
-
 /** What the install says about Qwen Code's continuation cap: what it set, or where it stands and how to raise it. Never silent. */
 async function capNote(options: family.InstallOptions, file: string, raised: boolean): Promise<string> {
 	if (options.raiseCap) return raised ? CAP_TEXT.set(file) : CAP_TEXT.alreadySet(file);
@@ -192,10 +160,7 @@ async function capNote(options: family.InstallOptions, file: string, raised: boo
 }
 
 export const doctor: HooksDoctor = {
-	text: /* @__PURE__ */ Object.assign({}, DOCTOR_TEXT, {
-		ok: (file: string, { version, count, where }: { version: string; count: number; where: string | null }) =>
-			DOCTOR_TEXT.ok(file, where === null ? `pinned to boulder ${version}` : "portable", count),
-	}),
+	text: DOCTOR_TEXT,
 	/** How many continuations Qwen Code honours per prompt: its cap ends a long list's run early unless it is lifted. */
 	async installed(_values, context): Promise<DoctorFinding[]> {
 		const cap = await effectiveCap(context.env, context.cwd);
@@ -204,9 +169,6 @@ export const doctor: HooksDoctor = {
 			: [{ check: HARNESS, level: "ok", message: DOCTOR_TEXT.capOk(cap), fix: null }];
 	},
 };
-
-export const checkQwenHooks = (context: family.Place, version?: string) =>
-	doctorCheck(install, doctor).hooks(context, version);
 
 /** The flag that lifts Qwen Code's continuation cap as far as it goes, and its help. */
 const RAISE_CAP_FLAG = "raise-cap";

@@ -53,7 +53,7 @@ import {
 	stringField,
 } from "../shared/hook-input.js";
 import { qwenGoalDriverName } from "./goal.js";
-import { type QwenTurn, type ReadQwenTurnOptions, unreadableReason, unseenReason } from "./transcript.js";
+import type { QwenTurn, ReadQwenTurnOptions } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Qwen Code sessions. */
 export const HARNESS = "qwen";
@@ -137,14 +137,13 @@ export function promptProvenance(fields: Record<string, unknown>): Provenance | 
 
 export const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
 	harness: HARNESS,
+	title: "Qwen Code",
 	events: {
 		...claudeCodeMeanings,
 		StopFailure: on.failure,
 		PreCompact: on.compaction,
 	},
 	subagentStop: "SubagentStop",
-	unseenReason,
-	unreadableReason,
 	view: (turn) => ({ ...turn, startMarker: turn.endMarker }),
 	provenance: ({ input }) => promptProvenance(input.fields),
 	todoTool: { name: TODO_TOOL, list: todoWriteList },

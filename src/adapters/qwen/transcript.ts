@@ -67,16 +67,6 @@ export function analyseQwenTurn(records: readonly Record<string, unknown>[], cou
 	return reader.tallyRecords(new QwenTally(countUpTo), records, undefined, true);
 }
 
-/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
-export function unseenReason(file: string, turn: QwenTurn): string | null {
-	return reader.unseenTurnReason(file, turn);
-}
-
-/** Why the transcript could not be read at all, naming the file. */
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Qwen Code", file, error);
-}
-
 /**
  * Qwen Code's tally, newest first: the current turn (its replies, tool
  * results and the answered calls), then, while counting, the earlier final
@@ -132,9 +122,9 @@ class QwenTally implements reader.Tally<QwenTurn> {
 
 	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
 	reading(scan: reader.ScanEnd): QwenTurn {
-		const { partialLastLine, skippedLines, limit } = scan;
 		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
 		return {
+			...scan,
 			spend: this.spend,
 			calls: this.calls,
 			activity: this.activity,
@@ -143,10 +133,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			foundStart: this.foundStart,
 			endMarker: this.endMarker,
 			continuations: counted ? this.earlier : null,
-			partialLastLine,
-			skippedLines,
 			lagging: false,
-			limit,
 		};
 	}
 

@@ -1,9 +1,10 @@
 import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { HOOK_BIN, type HookProgram, PORTABLE } from "../../../src/adapters/claude-code/dialect.js";
+import { HOOK_BIN } from "../../../src/adapters/claude-code/dialect.js";
 import { checkClaudeCodeHooks, claudeCodeDoctorCheck } from "../../../src/adapters/claude-code/doctor.js";
 import { hookLinkFile, installClaudeCode, settingsFile } from "../../../src/adapters/claude-code/install.js";
+import { type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 import { tempDir } from "./helpers.js";
 
 let dir: string;

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { type HookAnswer, handleHook, lookCommandOf, provenanceOf } from "../../../src/adapters/claude-code/events.js";
+import { handleHook } from "../../../src/adapters/claude-code/events.js";
 import type { ReadTurnOptions, TurnReading } from "../../../src/adapters/claude-code/transcript.js";
+import { lookCommandOf, provenanceOf } from "../../../src/adapters/command-hook/claude-style.js";
+import type { HookAnswer } from "../../../src/adapters/shared/hook-answer.js";
 import type { ConfigInput } from "../../../src/core/config.js";
 import { Config } from "../../../src/core/config.js";
 import { FileProblem } from "../../../src/engine/bounded-read.js";

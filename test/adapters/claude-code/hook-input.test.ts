@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseHookInput, stringField } from "../../../src/adapters/claude-code/events.js";
+import { parseHookInput } from "../../../src/adapters/claude-code/events.js";
+import { stringField } from "../../../src/adapters/shared/hook-input.js";
 
 const stop = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/w", hook_event_name: "Stop" };
 

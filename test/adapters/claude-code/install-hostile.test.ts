@@ -10,7 +10,6 @@ import { lstatSync } from "node:fs";
 import { chmod, mkdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { HookProgram } from "../../../src/adapters/claude-code/dialect.js";
 import { installClaudeCode, ourEntries, uninstallClaudeCode } from "../../../src/adapters/claude-code/install.js";
 import {
 	backupFile,
@@ -19,6 +18,7 @@ import {
 	readConfigText,
 	writeConfigText,
 } from "../../../src/adapters/shared/config-file.js";
+import type { HookProgram } from "../../../src/adapters/shared/hook-form.js";
 import { MAX_JSON_DEPTH } from "../../../src/adapters/shared/settings-json.js";
 import { tempDir } from "./helpers.js";
 

@@ -15,9 +15,9 @@ import {
 	hookCommand,
 	LINK_GONE_NOTICE,
 	NOT_INSTALLED_NOTICE,
-	PORTABLE,
 } from "../../../src/adapters/claude-code/dialect.js";
 import { hookLinkText } from "../../../src/adapters/claude-code/install.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 import { tempDir } from "./helpers.js";
 
 let dir: string;

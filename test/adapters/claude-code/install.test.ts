@@ -3,11 +3,10 @@ import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/pr
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type HookProgram, hookCommand, PORTABLE, REGISTRATIONS } from "../../../src/adapters/claude-code/dialect.js";
+import { hookCommand, REGISTRATIONS } from "../../../src/adapters/claude-code/dialect.js";
 import {
 	formFor,
 	hookLinkFile,
-	hookLinkTarget,
 	installClaudeCode,
 	installClaudeCodeWithNotes,
 	ourEntries,
@@ -17,6 +16,8 @@ import {
 	withoutOurHooks,
 } from "../../../src/adapters/claude-code/install.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
+import { type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { hookLinkTarget } from "../../../src/adapters/shared/hook-link.js";
 import { tempDir } from "./helpers.js";
 
 const FILE = "/p/.claude/settings.json";

@@ -17,16 +17,14 @@ import {
 	LINK_GONE_NOTICE,
 	NOT_INSTALLED_NOTICE,
 	PLUGIN_ROOT,
-	PORTABLE,
 	parseOurCommand,
 	REGISTRATIONS,
-	STOP_TIMEOUT_SECONDS,
 	shellWord,
-	wordOf,
 } from "../../../src/adapters/claude-code/dialect.js";
 import { HOOK_EVENTS } from "../../../src/adapters/claude-code/events.js";
 import { hooksObject } from "../../../src/adapters/claude-code/install.js";
-import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
+import { STOP_TIMEOUT_SECONDS, watchdogMs, wordOf } from "../../../src/adapters/command-hook/registrations.js";
+import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
 
 const root = new URL("../../../", import.meta.url);

@@ -6,8 +6,9 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type HookAnswer, handleHook } from "../../../src/adapters/claude-code/events.js";
+import { handleHook } from "../../../src/adapters/claude-code/events.js";
 import { readTurn } from "../../../src/adapters/claude-code/transcript.js";
+import type { HookAnswer } from "../../../src/adapters/shared/hook-answer.js";
 import type { Engine } from "../../../src/engine/engine.js";
 import type { MemoryStore } from "../../../src/state/memory-store.js";
 import {

@@ -3,14 +3,13 @@ import { existsSync } from "node:fs";
 import { appendFile, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { CLAUDE_CODE } from "../../../src/adapters/claude-code/events.js";
+import { analyseTurn, isTurnStart, readTurn } from "../../../src/adapters/claude-code/transcript.js";
 import {
-	analyseTurn,
-	isTurnStart,
-	readTurn,
-	readTurnLines,
-	unreadableReason,
-	unseenReason,
-} from "../../../src/adapters/claude-code/transcript.js";
+	scanTurn,
+	unreadableTranscriptReason,
+	unseenTurnReason as unseenReason,
+} from "../../../src/adapters/command-hook/turn-reader.js";
 import { FileProblem } from "../../../src/engine/bounded-read.js";
 import { makeFifo } from "../../support/fifo.js";
 import {
@@ -199,10 +198,14 @@ describe("reading only the tail", () => {
 		await writeFile(file, `{garbage\n${jsonl(early)}${jsonl(last)}`);
 		expect((await readFile(file)).length).toBeGreaterThan(600_000);
 
-		const tail = await readTurnLines(file, { chunkBytes: 333 });
+		let parsed = 0;
+		await scanTurn(file, { chunkBytes: 333 }, (line) => {
+			parsed++;
+			return isTurnStart(line);
+		});
 		const turn = await readTurn(file, { chunkBytes: 333 });
 
-		expect(tail.lines).toHaveLength(2);
+		expect(parsed).toBe(2);
 		expect(turn.skippedLines).toBe(0);
 		expect(turn.spend.input).toBe(42);
 	});
@@ -514,6 +517,8 @@ describe("files that are not transcripts", () => {
 
 describe("saying why a turn cannot be seen", () => {
 	it("names the file and what is wrong, in one line", () => {
+		const unreadableReason = (file: string | null, error: unknown) =>
+			unreadableTranscriptReason(CLAUDE_CODE.title, file, error);
 		const file = "/t/s.jsonl";
 		const seen = analyseTurn([promptLine("Go.")]);
 		expect(unseenReason(file, seen)).toBeNull();

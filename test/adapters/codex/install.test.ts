@@ -3,15 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-	checkCodexHooks,
-	hookCommand,
-	hooksFile,
-	installCodex,
-	parseOurCommand,
-	REGISTRATIONS,
-	uninstallCodex,
-} from "../../../src/adapters/codex/dialect.js";
+import { doctor, hooksFile, install, REGISTRATIONS } from "../../../src/adapters/codex/dialect.js";
 import {
 	hookTrustHash,
 	projectTrusted,
@@ -19,8 +11,17 @@ import {
 	trustOf,
 	trustRecords,
 } from "../../../src/adapters/codex/trust.js";
+import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
+import { installerOf } from "../../../src/adapters/command-hook/install.js";
 import { watchdogMs } from "../../../src/adapters/command-hook/registrations.js";
-import { BOULDER_HOOK_BUNDLE as HOOK_BUNDLE, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { BOULDER_HOOK_BUNDLE as HOOK_BUNDLE, type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
+
+const { install: installCodex, uninstall: uninstallCodex } = installerOf(install);
+const checkCodexHooks = doctorCheck(install, doctor).hooks;
 
 async function place() {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-install-"));

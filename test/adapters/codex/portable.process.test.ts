@@ -11,9 +11,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hookCommand, install, NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/dialect.js";
+import { install, NOT_INSTALLED_NOTICE } from "../../../src/adapters/codex/dialect.js";
 import { portableHere } from "../../../src/adapters/command-hook/doctor.js";
-import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -2,12 +2,8 @@ import { appendFile, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-	analyseRolloutTurn,
-	isRolloutTurnStart,
-	readRolloutTurn,
-	unseenReason,
-} from "../../../src/adapters/codex/rollout.js";
+import { analyseRolloutTurn, isRolloutTurnStart, readRolloutTurn } from "../../../src/adapters/codex/rollout.js";
+import { unseenTurnReason as unseenReason } from "../../../src/adapters/command-hook/turn-reader.js";
 
 /** Lines shaped like the ones Codex 0.171 writes into a rollout. */
 const at = (second: number) => `2026-12-01T12:00:${String(second).padStart(2, "0")}.000Z`;

@@ -57,6 +57,7 @@ type Deps = EventDeps<OwnTurn> & { countChain(): Promise<number | null> };
 
 const SPEC: EventSpec<OwnTurn, Deps> = {
 	harness: "h",
+	title: "H",
 	events: { Stop: on.stop, SubagentStop: on.idle },
 	subagentStop: "SubagentStop",
 	unseenReason: () => null,

@@ -3,18 +3,19 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-	checkCopilotHooks,
-	hookCommand,
-	hooksFile,
-	hooksFileText,
-	installCopilot,
-	parseOurCommand,
-	REGISTRATIONS,
-	uninstallCopilot,
-} from "../../../src/adapters/copilot/dialect.js";
+import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
+import { installerOf, ownFileText } from "../../../src/adapters/command-hook/install.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { doctor, hooksFile, install, REGISTRATIONS } from "../../../src/adapters/copilot/dialect.js";
 import { backupFile } from "../../../src/adapters/shared/config-file.js";
-import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
+
+const { install: installCopilot, uninstall: uninstallCopilot } = installerOf(install);
+const checkCopilotHooks = doctorCheck(install, doctor).hooks;
+const hooksFileText = (form: HookForm) => ownFileText(install, form);
 
 let dir: string;
 let root: string;

@@ -3,21 +3,25 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-	checkGeminiHooks,
-	hookCommand,
-	hookGroup,
-	installGemini,
-	ourEntries,
-	parseOurCommand,
-	REGISTRATIONS,
-	settingsFile,
-	uninstallGemini,
+import { doctorCheck } from "../../../src/adapters/command-hook/doctor.js";
+import { installerOf } from "../../../src/adapters/command-hook/install.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { doctor, install, REGISTRATIONS, settingsFile } from "../../../src/adapters/gemini/dialect.js";
+import { backupFile } from "../../../src/adapters/shared/config-file.js";
+import { type HookForm, type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
+
+const {
+	install: installGemini,
+	uninstall: uninstallGemini,
 	withOurHooks,
 	withoutOurHooks,
-} from "../../../src/adapters/gemini/dialect.js";
-import { backupFile } from "../../../src/adapters/shared/config-file.js";
-import { type HookProgram, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+	ourEntries,
+	group: hookGroup,
+} = installerOf(install);
+const checkGeminiHooks = doctorCheck(install, doctor).hooks;
 
 const FILE = "/p/.gemini/settings.json";
 

@@ -5,8 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hookCommand } from "../../../src/adapters/gemini/dialect.js";
-import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { install } from "../../../src/adapters/gemini/dialect.js";
+import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
 
 let dir: string;
 

@@ -3,16 +3,20 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-	hookCommand,
-	installQwen,
-	parseOurCommand,
-	uninstallQwen,
-	withOurQwenHooks,
-	withoutOurQwenHooks,
-	withRaisedCap,
-} from "../../../src/adapters/qwen/dialect.js";
-import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { installerOf } from "../../../src/adapters/command-hook/install.js";
+import { commandReader, hookCommand as spelled } from "../../../src/adapters/command-hook/spelling.js";
+import { install, withRaisedCap } from "../../../src/adapters/qwen/dialect.js";
+import { type HookForm, PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+
+const hookCommand = (form: HookForm, event: string) => spelled(install.command, form, event);
+const parseOurCommand = commandReader(install.command);
+
+const {
+	install: installQwen,
+	uninstall: uninstallQwen,
+	withOurHooks: withOurQwenHooks,
+	withoutOurHooks: withoutOurQwenHooks,
+} = installerOf(install);
 
 const PINNED = { node: "/usr/bin/node", bundle: "/opt/boulder/dist/hook/boulder-hook.cjs", version: "1.2.3" };
 
