@@ -160,11 +160,17 @@ function writeCompatibility() {
 			`| ${harness.title} | ${harness.pinned} | ${newest[name]} | ${today} | ${passed}/${suites.length} | ${result} |`,
 		);
 	}
-	lines.push("", "## Suites of the last run", "");
-	for (const name of names) {
-		lines.push(
-			`- ${tested[name].title} ${newest[name]}: ${results[name].map((suite) => `\`${suite.file}\` ${suite.passed ? "pass" : "FAIL"}`).join(", ")}`,
-		);
+	lines.push("", "## Suites of each harness's last run", "");
+	for (const name of Object.keys(tested)) {
+		const title = tested[name].title;
+		if (!results[name]) {
+			// Not run this time (`--only`): its suites from the run before stay.
+			const kept = previous.split("\n").find((line) => line.startsWith(`- ${title} `));
+			if (kept) lines.push(kept);
+			continue;
+		}
+		const suites = results[name].map((suite) => `\`${suite.file}\` ${suite.passed ? "pass" : "FAIL"}`);
+		lines.push(`- ${title} ${newest[name]}: ${suites.length > 0 ? suites.join(", ") : "no e2e suite is named for it"}`);
 	}
 	writeFileSync(file, `${lines.join("\n")}\n`);
 }
