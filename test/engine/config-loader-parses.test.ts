@@ -1,20 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/core/config.js";
 import { loadConfig } from "../../src/engine/config-loader.js";
 import { tempWorktree } from "./helpers.js";
 
-const parses = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../src/core/config.js", async (importOriginal) => {
-	const original = await importOriginal<typeof import("../../src/core/config.js")>();
-	return {
-		...original,
-		parseConfig: (...args: Parameters<typeof original.parseConfig>) => {
-			parses.count++;
-			return original.parseConfig(...args);
-		},
-	};
-});
+const parses = { count: 0 };
+const counted: typeof parseConfig = (...args) => {
+	parses.count++;
+	return parseConfig(...args);
+};
 
 const env = (root: string) => ({ HOME: path.join(root, "home"), XDG_CONFIG_HOME: path.join(root, "config") });
 
@@ -23,13 +18,13 @@ describe("loading the config parses each file once (every hook process loads it)
 		const root = await tempWorktree();
 		await writeFile(path.join(root, "boulder.config.json"), '{"nextItems": 2}');
 		parses.count = 0;
-		expect(loadConfig(root, env(root)).config.nextItems).toBe(2);
+		expect(loadConfig(root, env(root), counted).config.nextItems).toBe(2);
 		expect(parses.count).toBe(1);
 		const user = await tempWorktree();
 		await mkdir(path.join(user, "config", "boulder"), { recursive: true });
 		await writeFile(path.join(user, "config", "boulder", "config.json"), '{"nextItems": 4}');
 		parses.count = 0;
-		expect(loadConfig(user, env(user)).config.nextItems).toBe(4);
+		expect(loadConfig(user, env(user), counted).config.nextItems).toBe(4);
 		expect(parses.count).toBe(1);
 	});
 
@@ -45,7 +40,7 @@ describe("loading the config parses each file once (every hook process loads it)
 			'{"nextItems": 2, "budgets": {"ceiling": {"autoTurns": 500}}}',
 		);
 		parses.count = 0;
-		const { config } = loadConfig(root, env(root));
+		const { config } = loadConfig(root, env(root), counted);
 		expect(parses.count).toBe(3);
 		expect(config.nextItems).toBe(2);
 		// The user's own file (its one parse, reused) still caps the project's ceiling.
