@@ -30,8 +30,13 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
  * The project's file wins over the user's, except for the hard limits
  * (`budgets.ceiling.*`): a project may tighten them, never loosen them
  * (`ceilingsCappedBy`), since its file may have come with a checkout.
+ * `parse` is `parseConfig` (a test counts the calls).
  */
-export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+export function loadConfig(
+	worktree: string,
+	env: NodeJS.ProcessEnv = process.env,
+	parse: typeof parseConfig = parseConfig,
+): LoadedConfig {
 	const layers: ConfigLayer[] = [];
 	const userFile = userConfigPath(env);
 	const projectFile = path.join(worktree, PROJECT_CONFIG_FILE);
@@ -39,14 +44,16 @@ export function loadConfig(worktree: string, env: NodeJS.ProcessEnv = process.en
 		const values = readLayer(file);
 		if (values) layers.push({ source: file, values });
 	}
-	for (const layer of layers) parseConfig(layer.values, layer.source);
+	// Each layer is parsed once (a bad file is named on its own), and that parse is reused: a single file is the
+	// merged config, and the user's file is the user's own config. Every hook process loads the config.
+	const parsed = layers.map((layer) => parse(layer.values, layer.source));
 	if (layers.length === 0) return { config: defaultConfig(), layers };
-	const merged = parseConfig(
-		mergeConfigInputs(...layers.map((layer) => layer.values)),
-		layers.map((l) => l.source).join(" + "),
-	);
-	const user = layers.find((layer) => layer.source === userFile);
-	const own = user ? parseConfig(user.values, user.source) : defaultConfig();
+	const merged =
+		parsed.length === 1
+			? (parsed[0] as Config)
+			: parse(mergeConfigInputs(...layers.map((layer) => layer.values)), layers.map((l) => l.source).join(" + "));
+	const user = layers.findIndex((layer) => layer.source === userFile);
+	const own = user === -1 ? defaultConfig() : (parsed[user] as Config);
 	return {
 		config: layers.some((layer) => layer.source === projectFile) ? ceilingsCappedBy(merged, own) : merged,
 		layers,

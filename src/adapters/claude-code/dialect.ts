@@ -16,7 +16,6 @@
  * engine chose to inject; the caller exits with the code it returns (2 only
  * when the watcher wakes the agent).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
@@ -238,7 +237,8 @@ async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Pr
 	const timing = options.watch ?? {};
 	const watch = {
 		clock: systemClock,
-		sleep: timing.sleep ?? ((ms: number) => sleep(ms)),
+		// The global timer, not `node:timers/promises`: a hook that watches nothing does not load that module.
+		sleep: timing.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
 		pollMs: timing.pollMs ?? WATCH_POLL_MS,
 		settleMs: timing.settleMs ?? WATCH_SETTLE_MS,
 		lifetimeMs: timing.lifetimeMs ?? watchdogMs(REGISTRATIONS, WATCHDOG_HOOK) - WATCH_MARGIN_MS,
