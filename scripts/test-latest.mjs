@@ -16,7 +16,7 @@
  * Build first (`npm run build`): the suites run `dist/`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,12 +56,18 @@ mkdirSync(cacheDir, { recursive: true });
 
 const newest = {};
 for (const name of names) newest[name] = npmView(tested[name].package);
-install(newest);
+/** Harnesses whose newest release does not install here, with npm's reason: their suites are not run. */
+const uninstallable = installNewest(newest);
 
 const today = new Date().toISOString().slice(0, 10);
 const files = readdirSync(path.join(root, "test", "e2e")).filter((file) => file.endsWith(".test.ts"));
 const results = {};
 for (const name of names) {
+	if (uninstallable[name]) {
+		results[name] = [];
+		console.error(`${name} ${newest[name]}: FAILED (it does not install: ${uninstallable[name]})`);
+		continue;
+	}
 	const suites = files.filter((file) => suitesOf(name, file)).sort();
 	results[name] = suites.map((file) => ({ file, passed: runSuite(file) }));
 	// A harness with no suite named for it has not passed anything.
@@ -94,7 +100,34 @@ function npmView(pkg) {
 	return version;
 }
 
-/** The cache folder's package: the newest of each harness asked for, the pins for the rest (and the suites' Node 22). */
+/**
+ * Installs the newest release of each harness asked for (the pins for the
+ * rest) into the cache folder. When that fails, each newest release is tried
+ * on its own beside the ones that installed, so one harness's broken release
+ * (say, a platform binary missing from the registry) is reported as such and
+ * the others are still tested. Returns the ones that do not install, each
+ * with npm's reason.
+ */
+function installNewest(versions) {
+	const together = install(versions);
+	if (together === null) return {};
+	const asked = Object.entries(versions);
+	// Asked for one alone (`--only`): nothing else to test, so nothing to put back.
+	if (asked.length === 1) return { [asked[0][0]]: together };
+	const accepted = {};
+	const refused = {};
+	for (const [name, version] of asked) {
+		const problem = install({ ...accepted, [name]: version });
+		if (problem === null) accepted[name] = version;
+		else refused[name] = problem;
+	}
+	// The folder holds what was tried last: put back the set that installs.
+	if (install(accepted) !== null)
+		fail(`npm install in ${cacheDir} failed even with the newest releases that installed alone`);
+	return refused;
+}
+
+/** The cache folder's package: the versions given, the pins for the rest (and the suites' Node 22). Null when it installed, else npm's reason. */
 function install(versions) {
 	const dependencies = { ...pinnedManifest.dependencies };
 	for (const [name, version] of Object.entries(versions)) dependencies[tested[name].package] = version;
@@ -107,16 +140,40 @@ function install(versions) {
 		allowScripts: pinnedManifest.allowScripts,
 	};
 	const file = path.join(cacheDir, "package.json");
+	// Written only once an install of exactly this package.json succeeded: a failed one leaves node_modules half done.
+	const done = path.join(cacheDir, ".installed");
 	const text = `${JSON.stringify(manifest, null, 2)}\n`;
-	const current = existsSync(file) ? readFileSync(file, "utf8") : null;
-	if (current === text && existsSync(path.join(cacheDir, "node_modules"))) return;
+	if (existsSync(done) && readFileSync(done, "utf8") === text && existsSync(path.join(cacheDir, "node_modules")))
+		return null;
+	rmSync(done, { force: true });
 	writeFileSync(file, text);
-	console.error(`Installing the newest harness releases into ${cacheDir} ...`);
+	console.error(
+		`Installing ${
+			Object.entries(versions)
+				.map(([name, version]) => `${name} ${version}`)
+				.join(", ") || "the pinned harnesses"
+		} into ${cacheDir} ...`,
+	);
 	const result = spawnSync(npm, ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
 		cwd: cacheDir,
-		stdio: "inherit",
+		encoding: "utf8",
+		stdio: ["ignore", "inherit", "pipe"],
 	});
-	if (result.status !== 0) fail(`npm install in ${cacheDir} exited ${result.status ?? result.signal}`);
+	if (result.status === 0) {
+		writeFileSync(done, text);
+		return null;
+	}
+	process.stderr.write(result.stderr);
+	return npmReason(result.stderr) ?? `npm install exited ${result.status ?? result.signal}`;
+}
+
+/** npm's own words for why an install failed: its first "notarget" or error line that says something. */
+function npmReason(stderr) {
+	const lines = stderr.split("\n").map((line) => line.replace(/^(npm error )+/, "").trim());
+	return (
+		lines.find((line) => line.startsWith("notarget No matching version"))?.replace(/^notarget /, "") ??
+		lines.find((line) => line !== "" && !/^(code|path|command|A complete log)/.test(line))
+	);
 }
 
 /** One e2e file against the cache's harnesses; a failure is run once more (a loaded machine is slow). */
@@ -152,6 +209,12 @@ function writeCompatibility() {
 			lines.push(kept ?? `| ${harness.title} | ${harness.pinned} | not run yet | | | |`);
 			continue;
 		}
+		if (uninstallable[name]) {
+			lines.push(
+				`| ${harness.title} | ${harness.pinned} | ${newest[name]} | ${today} | 0/0 | FAIL: does not install (${uninstallable[name]}) |`,
+			);
+			continue;
+		}
 		const suites = results[name];
 		const passed = suites.filter((suite) => suite.passed).length;
 		const failedNames = suites.filter((suite) => !suite.passed).map((suite) => suite.file);
@@ -170,7 +233,12 @@ function writeCompatibility() {
 			continue;
 		}
 		const suites = results[name].map((suite) => `\`${suite.file}\` ${suite.passed ? "pass" : "FAIL"}`);
-		lines.push(`- ${title} ${newest[name]}: ${suites.length > 0 ? suites.join(", ") : "no e2e suite is named for it"}`);
+		const what = uninstallable[name]
+			? `does not install here, so no suite ran (${uninstallable[name]})`
+			: suites.length > 0
+				? suites.join(", ")
+				: "no e2e suite is named for it";
+		lines.push(`- ${title} ${newest[name]}: ${what}`);
 	}
 	writeFileSync(file, `${lines.join("\n")}\n`);
 }
