@@ -11,14 +11,28 @@ import { main } from "../../../src/cli/main.js";
 import { eventRecord } from "../../../src/core/decision-record.js";
 import { findProject, projectStore } from "../../../src/engine/worktree.js";
 import type { FileStore } from "../../../src/state/file-store.js";
+import { shipperRunning } from "../../../src/state/fleet-files.js";
 import { recordWorktree } from "../../../src/state/worktree-index.js";
 
-const made: string[] = [];
+const made: { home: string; env: NodeJS.ProcessEnv }[] = [];
 
-/** Removes every machine's folders (call in `afterAll`: they outlive single tests). */
+/**
+ * Removes every machine's folders (call in `afterAll`: they outlive single
+ * tests). A shipper a hook started in the background may still be running
+ * and writing into the machine's state folder: its lock is waited out first
+ * (bounded), and a folder that fills again while it is removed is retried.
+ */
 export async function removeMachines(): Promise<void> {
-	await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+	await Promise.all(
+		made.splice(0).map(async ({ home, env }) => {
+			const deadline = Date.now() + 30_000;
+			while (shipperRunning(env, Date.now()) && Date.now() < deadline) await sleep(100);
+			await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+		}),
+	);
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Machine {
 	name: string;
@@ -37,7 +51,6 @@ export const PLAN = "# Ship it\n\n- [x] Read the spec\n- [ ] Write the parser\n-
 
 export async function makeMachine(name: string, url: string | null, extra: NodeJS.ProcessEnv = {}): Promise<Machine> {
 	const home = await mkdtemp(path.join(tmpdir(), `boulder-fleet-${name}-`));
-	made.push(home);
 	const env: NodeJS.ProcessEnv = {
 		PATH: process.env.PATH,
 		HOME: home,
@@ -50,6 +63,7 @@ export async function makeMachine(name: string, url: string | null, extra: NodeJ
 		...(url ? { BOULDER_FLEET_URL: url } : {}),
 		...extra,
 	};
+	made.push({ home, env });
 	const cli: Machine["cli"] = async (args, cwd = home) => {
 		let out = "";
 		let err = "";
