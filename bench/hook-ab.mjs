@@ -5,7 +5,11 @@
  * the Stop hook and PreToolUse (each the session's first, and one already bound),
  * of this build (B) and of a base build (A, another commit built in its own
  * folder), with `node -e 0` beside them, all interleaved in one run and in a
- * rotating order, so a busy machine slows every subject alike.
+ * rotating order, so a busy machine slows every subject alike. The subjects
+ * marked "config" are the bound Stop and PreToolUse of a project with a
+ * `boulder.config.json` (`PROJECT_CONFIG`, a few keys, as a user who tunes
+ * boulder has one): every hook loads and checks it, so its cost shows beside
+ * the same hooks without one.
  *
  * Each subject is run twice a round: once for wall time (start to exit), once
  * for CPU time with a preload (`--require`, in every subject alike, bare node
@@ -23,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createPlanSession } from "./fixtures/plan-session.mjs";
+import { createPlanSession, PROJECT_CONFIG } from "./fixtures/plan-session.mjs";
 import { round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,11 +50,14 @@ try {
 		preload,
 		`process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").appendFileSync(${JSON.stringify(cpuFile)}, (u.user + u.system) / 1000 + "\\n"); });\n`,
 	);
-	mkdirSync(path.join(scratch, "a"));
-	mkdirSync(path.join(scratch, "b"));
+	for (const folder of ["a", "b", "a-config", "b-config"]) mkdirSync(path.join(scratch, folder));
 	const builds = {
 		A: createPlanSession(path.join(scratch, "a"), baseRoot),
 		B: createPlanSession(path.join(scratch, "b"), repoRoot),
+	};
+	const configured = {
+		A: createPlanSession(path.join(scratch, "a-config"), baseRoot, { config: PROJECT_CONFIG }),
+		B: createPlanSession(path.join(scratch, "b-config"), repoRoot, { config: PROJECT_CONFIG }),
 	};
 	const subjects = [
 		{ name: "node -e 0", run: (env) => timed(process.execPath, ["-e", "0"], "", env, builds.B.project) },
@@ -81,6 +88,24 @@ try {
 			},
 			{
 				name: `${build} PreToolUse, bound`,
+				run: (env) => {
+					plan.restoreBound();
+					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
+				},
+				plan,
+			},
+		]),
+		...Object.entries(configured).flatMap(([build, plan]) => [
+			{
+				name: `${build} Stop, bound, config`,
+				run: (env) => {
+					plan.restoreBound();
+					return timed("/bin/sh", ["-c", plan.stopCommand], plan.stopInput, env, plan.project, true);
+				},
+				plan,
+			},
+			{
+				name: `${build} PreToolUse, bound, config`,
 				run: (env) => {
 					plan.restoreBound();
 					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
@@ -123,7 +148,7 @@ try {
 		}),
 	);
 	const result = {
-		what: "A/B of two builds on the real path (started plan, state there, portable command via `sh -c`), interleaved with `node -e 0`; ratios are median / median of bare node",
+		what: 'A/B of two builds on the real path (started plan, state there, portable command via `sh -c`), interleaved with `node -e 0`; the "config" subjects with a project boulder.config.json; ratios are median / median of bare node',
 		at: new Date().toISOString(),
 		node: process.version,
 		cpus: os.cpus().length,
@@ -136,10 +161,10 @@ try {
 	const out = path.join(repoRoot, "bench", "results", "hook-ab.json");
 	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 	console.log(`load ${loadBefore.join(" ")} → ${loadAfter.join(" ")}, ${RUNS} runs`);
-	console.log("subject                 wall ms (×node)     cpu ms (×node)");
+	console.log("subject                          wall ms (×node)     cpu ms (×node)");
 	for (const [name, figure] of Object.entries(figures)) {
 		console.log(
-			`${name.padEnd(22)} ${String(figure.wallMs.median).padStart(8)} (${figure.ratio.wall.toFixed(2)})  ${String(figure.cpuMs.median).padStart(8)} (${figure.ratio.cpu.toFixed(2)})`,
+			`${name.padEnd(31)} ${String(figure.wallMs.median).padStart(8)} (${figure.ratio.wall.toFixed(2)})  ${String(figure.cpuMs.median).padStart(8)} (${figure.ratio.cpu.toFixed(2)})`,
 		);
 	}
 	console.log(`wrote ${path.relative(repoRoot, out)}`);

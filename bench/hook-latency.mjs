@@ -13,7 +13,9 @@
  * (`stopBound`: every Stop after the session's first, which binds it, a durable
  * write of the works file more), and likewise the PreToolUse of a session
  * already bound (`preToolUseBound`: every edit after the session's first
- * hook; `preToolUse` is the session's first, which binds it). The figures
+ * hook; `preToolUse` is the session's first, which binds it), and that
+ * bound PreToolUse again in a project with a `boulder.config.json`
+ * (`preToolUseBoundConfig`, `PROJECT_CONFIG`: every hook loads it). The figures
  * below them (`hookMs`) start the loader directly (`node <loader> Stop`),
  * which leaves out the shell, the PATH lookup of node
  * and the finder, and read a todo list, not a plan: they measure the bundle,
@@ -60,7 +62,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createHookSession, DONE, TODOS } from "./fixtures/hook-session.mjs";
-import { createPlanSession } from "./fixtures/plan-session.mjs";
+import { createPlanSession, PROJECT_CONFIG } from "./fixtures/plan-session.mjs";
 import { round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,10 +72,10 @@ if (!existsSync(bundle)) {
 	console.error(`${path.relative(repoRoot, bundle)} is missing: run \`npm run build\` first.`);
 	process.exit(1);
 }
-const { hookCommand, PORTABLE, HOOK_BIN, HOOK_LINK } = await import(
-	path.join(repoRoot, "dist", "adapters", "claude-code", "hook-config.js")
-);
-const { hookLinkText } = await import(path.join(repoRoot, "dist", "adapters", "claude-code", "install.js"));
+const dist = (...parts) => path.join(repoRoot, "dist", "adapters", ...parts);
+const { hookCommand, HOOK_BIN, HOOK_LINK, LINK } = await import(dist("claude-code", "dialect.js"));
+const { PORTABLE } = await import(dist("shared", "hook-form.js"));
+const { hookLinkText } = await import(dist("shared", "hook-link.js"));
 
 const RUNS = Math.max(30, Number(process.argv[2]) || 40);
 const WARMUP = 3;
@@ -85,16 +87,20 @@ try {
 
 	const forms = installedForms(env, project);
 	const plan = createPlanSession(root, repoRoot);
+	mkdirSync(path.join(root, "configured"));
+	const configured = createPlanSession(path.join(root, "configured"), repoRoot, { config: PROJECT_CONFIG });
 	const real = {
 		stop: [],
 		stopBound: [],
 		preToolUse: [],
 		preToolUseBound: [],
+		preToolUseBoundConfig: [],
 		bare: [],
 		stopCpu: [],
 		stopBoundCpu: [],
 		preToolUseCpu: [],
 		preToolUseBoundCpu: [],
+		preToolUseBoundConfigCpu: [],
 		bareCpu: [],
 	};
 	const hookTimes = [];
@@ -129,7 +135,17 @@ try {
 			throw new Error(`the bound session's Stop did not nudge: ${realBound.stdout}`);
 		plan.restoreBound();
 		const realPreBound = timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, plan.env, plan.project);
+		configured.restoreBound();
+		const realPreConfig = timed(
+			"/bin/sh",
+			["-c", configured.preToolCommand],
+			configured.preToolInput,
+			configured.env,
+			configured.project,
+		);
 		if (run < WARMUP) continue;
+		real.preToolUseBoundConfig.push(realPreConfig.ms);
+		real.preToolUseBoundConfigCpu.push(realPreConfig.cpuMs);
 		real.preToolUseBound.push(realPreBound.ms);
 		real.preToolUseBoundCpu.push(realPreBound.cpuMs);
 		real.stopBound.push(realBound.ms);
@@ -156,6 +172,7 @@ try {
 		stopBound: stats(real.stopBound),
 		preToolUse: stats(real.preToolUse),
 		preToolUseBound: stats(real.preToolUseBound),
+		preToolUseBoundConfig: stats(real.preToolUseBoundConfig),
 		bareNode: stats(real.bare),
 	};
 	const cpuMean = (values) => (values.includes(null) ? null : round(values.reduce((a, b) => a + b, 0) / values.length));
@@ -164,6 +181,7 @@ try {
 		stopBound: cpuMean(real.stopBoundCpu),
 		preToolUse: cpuMean(real.preToolUseCpu),
 		preToolUseBound: cpuMean(real.preToolUseBoundCpu),
+		preToolUseBoundConfig: cpuMean(real.preToolUseBoundConfigCpu),
 		bareNode: cpuMean(real.bareCpu),
 	};
 	const load = os.loadavg().map(round);
@@ -179,13 +197,14 @@ try {
 		warmup: WARMUP,
 		loadAverage: load,
 		realPath: {
-			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` is the session's first Stop, which also binds the session to the work (one more durable write: the works file); `stopBound` is every later one, the session already bound; likewise `preToolUse` (the session's first hook, binding it) and `preToolUseBound` (every later edit)",
+			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` is the session's first Stop, which also binds the session to the work (one more durable write: the works file); `stopBound` is every later one, the session already bound; likewise `preToolUse` (the session's first hook, binding it) and `preToolUseBound` (every later edit); `preToolUseBoundConfig` is the latter in a project with a boulder.config.json",
 			ms: realStats,
 			ratio: {
 				stop: round(realStats.stop.median / realStats.bareNode.median),
 				stopBound: round(realStats.stopBound.median / realStats.bareNode.median),
 				preToolUse: round(realStats.preToolUse.median / realStats.bareNode.median),
 				preToolUseBound: round(realStats.preToolUseBound.median / realStats.bareNode.median),
+				preToolUseBoundConfig: round(realStats.preToolUseBoundConfig.median / realStats.bareNode.median),
 			},
 			goal: { stop: "median at most 1.5 × node -e 0", preToolUse: "median at most 1.3 × node -e 0" },
 			cpuMeanMs: realCpu,
@@ -197,6 +216,7 @@ try {
 							stopBound: round(realCpu.stopBound / realCpu.bareNode),
 							preToolUse: round(realCpu.preToolUse / realCpu.bareNode),
 							preToolUseBound: round(realCpu.preToolUseBound / realCpu.bareNode),
+							preToolUseBoundConfig: round(realCpu.preToolUseBoundConfig / realCpu.bareNode),
 						},
 		},
 		input: {
@@ -243,10 +263,13 @@ try {
 	console.log(
 		`  PreToolUse, bound median ${realStats.preToolUseBound.median} ms, ${realRatio.preToolUseBound} × (every later edit)`,
 	);
+	console.log(
+		`  PreToolUse, bound, config median ${realStats.preToolUseBoundConfig.median} ms, ${realRatio.preToolUseBoundConfig} × (with a boulder.config.json)`,
+	);
 	console.log(`  node -e 0   median ${realStats.bareNode.median} ms`);
 	if (result.realPath.cpuRatio)
 		console.log(
-			`  CPU (mean)  Stop ${realCpu.stop} ms (${result.realPath.cpuRatio.stop} ×), bound ${realCpu.stopBound} ms (${result.realPath.cpuRatio.stopBound} ×), PreToolUse ${realCpu.preToolUse} ms (${result.realPath.cpuRatio.preToolUse} ×), bound ${realCpu.preToolUseBound} ms (${result.realPath.cpuRatio.preToolUseBound} ×), node -e 0 ${realCpu.bareNode} ms`,
+			`  CPU (mean)  Stop ${realCpu.stop} ms (${result.realPath.cpuRatio.stop} ×), bound ${realCpu.stopBound} ms (${result.realPath.cpuRatio.stopBound} ×), PreToolUse ${realCpu.preToolUse} ms (${result.realPath.cpuRatio.preToolUse} ×), bound ${realCpu.preToolUseBound} ms (${result.realPath.cpuRatio.preToolUseBound} ×), with a config ${realCpu.preToolUseBoundConfig} ms (${result.realPath.cpuRatio.preToolUseBoundConfig} ×), node -e 0 ${realCpu.bareNode} ms`,
 		);
 	console.log(
 		`The loader run directly, Stop, ${RUNS} runs (20 todos, ${(result.input.transcriptBytes / 1048576).toFixed(1)} MB transcript):`,
@@ -281,7 +304,7 @@ function installedForms(env, project) {
 	const modules = path.join(project, "node_modules");
 	const linked = path.join(root, "linked-data");
 	mkdirSync(path.dirname(path.join(linked, HOOK_LINK)), { recursive: true });
-	writeFileSync(path.join(linked, HOOK_LINK), hookLinkText(bundle));
+	writeFileSync(path.join(linked, HOOK_LINK), hookLinkText(bundle, LINK));
 	const bin = path.join(root, "global-bin");
 	mkdirSync(bin);
 	symlinkSync(bundle, path.join(bin, HOOK_BIN));

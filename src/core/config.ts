@@ -5,6 +5,21 @@
  */
 
 import { BoulderError } from "./errors.js";
+import {
+	arrayOf,
+	bool,
+	defer,
+	fields,
+	handCheck,
+	int,
+	nonEmpty,
+	nullOr,
+	oneOf,
+	optional,
+	orDefault,
+	recordOf,
+	str,
+} from "./hand-check.js";
 import { z } from "./zod.js";
 
 const SECOND = 1000;
@@ -208,6 +223,115 @@ export function defaultConfig(): Config {
 	return DEFAULTS;
 }
 
+/** `intIn(min, max)` by hand. */
+const between =
+	(min: number, max: number) =>
+	(value: unknown): number => {
+		const n = int(value, min);
+		return n <= max ? n : defer();
+	};
+/** `positiveInt(min)` by hand. */
+const atLeast =
+	(min: number) =>
+	(value: unknown): number =>
+		int(value, min);
+/** A group by hand: absent is `{}` (the schema's `z.prefault`), then a strict object of those keys. */
+const groupOf = (value: unknown, keys: readonly string[]) => fields(value === undefined ? {} : value, keys);
+const THREE = ["autoTurns", "tokens", "wallClockMs"] as const;
+
+/**
+ * `Config`'s well-formed case by hand (`hand-check.ts`): every hook process
+ * loads the config, and a file of a few keys would otherwise build the whole
+ * schema (a good share of a hook's start-up) to check them. Exactly what the
+ * schema returns (defaults filled in, keys in the schema's order), or
+ * undefined: anything else (an unknown key, a wrong type, a value out of
+ * range) goes to the schema, which words the problem as always. Held to the
+ * schema by `test/state/hand-checks.test.ts`.
+ */
+export const handConfig = handCheck((value): Config => {
+	const top = fields(value, [
+		"$schema",
+		"enabled",
+		"budgets",
+		"stagnationLimit",
+		"activityGrace",
+		"backoff",
+		"countdownMs",
+		"skipAgents",
+		"questionDetection",
+		"builtInGoals",
+		"verifyTimeoutMs",
+		"nextItems",
+		"orchestrate",
+		"watchdog",
+		"hygiene",
+	]);
+	const budgets = groupOf(top.budgets, [...THREE, "perItem", "ceiling"]);
+	const perItem = groupOf(budgets.perItem, THREE);
+	const ceiling = groupOf(budgets.ceiling, THREE);
+	const backoff = groupOf(top.backoff, ["baseMs", "capMs", "maxFailures"]);
+	const orchestrate = groupOf(top.orchestrate, ["edits"]);
+	const watchdog = groupOf(top.watchdog, ["limitMs", "perAgent", "abort"]);
+	const hygiene = groupOf(top.hygiene, ["editsBeforeReminder"]);
+	const waits = {
+		baseMs: orDefault(backoff.baseMs, DEFAULTS.backoff.baseMs, atLeast(1)),
+		capMs: orDefault(backoff.capMs, DEFAULTS.backoff.capMs, atLeast(1)),
+		maxFailures: orDefault(backoff.maxFailures, DEFAULTS.backoff.maxFailures, between(1, 100)),
+	};
+	if (waits.baseMs > waits.capMs) return defer();
+	const orNull = (min: number) => (value: unknown) => nullOr(value, atLeast(min));
+	return {
+		...optional(top, "$schema", str),
+		enabled: orDefault(top.enabled, DEFAULTS.enabled, bool),
+		budgets: {
+			autoTurns: orDefault(budgets.autoTurns, DEFAULTS.budgets.autoTurns, between(1, 10_000)),
+			tokens: orDefault(budgets.tokens, DEFAULTS.budgets.tokens, atLeast(1)),
+			wallClockMs: orDefault(budgets.wallClockMs, DEFAULTS.budgets.wallClockMs, atLeast(1)),
+			perItem: {
+				autoTurns: orDefault(perItem.autoTurns, DEFAULTS.budgets.perItem.autoTurns, between(0, 1000)),
+				tokens: orDefault(perItem.tokens, DEFAULTS.budgets.perItem.tokens, atLeast(0)),
+				wallClockMs: orDefault(perItem.wallClockMs, DEFAULTS.budgets.perItem.wallClockMs, atLeast(0)),
+			},
+			ceiling: {
+				autoTurns: orDefault(ceiling.autoTurns, DEFAULTS.budgets.ceiling.autoTurns, orNull(1)),
+				tokens: orDefault(ceiling.tokens, DEFAULTS.budgets.ceiling.tokens, orNull(1)),
+				wallClockMs: orDefault(ceiling.wallClockMs, DEFAULTS.budgets.ceiling.wallClockMs, orNull(1)),
+			},
+		},
+		stagnationLimit: orDefault(top.stagnationLimit, DEFAULTS.stagnationLimit, between(1, 20)),
+		activityGrace: orDefault(top.activityGrace, DEFAULTS.activityGrace, between(0, 10)),
+		backoff: waits,
+		countdownMs: orDefault(top.countdownMs, DEFAULTS.countdownMs, between(0, 60 * SECOND)),
+		// A fresh array, as the schema's default is a copy of its own.
+		skipAgents: top.skipAgents === undefined ? [...DEFAULTS.skipAgents] : arrayOf(top.skipAgents, nonEmpty),
+		questionDetection: orDefault(top.questionDetection, DEFAULTS.questionDetection, bool),
+		builtInGoals: orDefault(top.builtInGoals, DEFAULTS.builtInGoals, (goals) =>
+			oneOf(goals, ["stand-down", "take-over"]),
+		),
+		verifyTimeoutMs: orDefault(top.verifyTimeoutMs, DEFAULTS.verifyTimeoutMs, atLeast(1)),
+		nextItems: orDefault(top.nextItems, DEFAULTS.nextItems, between(1, 10)),
+		orchestrate: {
+			edits: orDefault(orchestrate.edits, DEFAULTS.orchestrate.edits, (edits) => oneOf(edits, ["warn", "deny", "off"])),
+		},
+		watchdog: {
+			limitMs: orDefault(watchdog.limitMs, DEFAULTS.watchdog.limitMs, atLeast(1)),
+			perAgent: watchdog.perAgent === undefined ? {} : perAgentLimits(watchdog.perAgent),
+			abort: orDefault(watchdog.abort, DEFAULTS.watchdog.abort, bool),
+		},
+		hygiene: {
+			editsBeforeReminder: orDefault(hygiene.editsBeforeReminder, DEFAULTS.hygiene.editsBeforeReminder, (edits) =>
+				edits === false ? false : between(0, 10_000)(edits),
+			),
+		},
+	};
+});
+
+/** `watchdog.perAgent` by hand: a plain object of non-empty keys to limits. */
+function perAgentLimits(value: unknown): Record<string, number> {
+	const limits = recordOf(value, atLeast(1));
+	return Object.hasOwn(limits, "") ? defer() : limits;
+}
+
 export interface ConfigIssue {
 	key: string;
 	value: unknown;
@@ -242,6 +366,8 @@ export function configIssues(input: unknown): ConfigIssue[] {
 
 /** Parses a config object, naming the file, key, value and expectation when it is bad. */
 export function parseConfig(input: unknown, source: string): Config {
+	const quick = handConfig(input);
+	if (quick !== undefined) return quick;
 	const result = Config.safeParse(input);
 	if (result.success) return result.data;
 	const lines = configIssues(input).map(

@@ -2,7 +2,7 @@
  * The drift guard of the hand-written checks (`core/hand-check.ts`) of the
  * files a hook reads on every event: for well-formed documents and for the
  * same documents mutated (a value replaced, a key dropped or added, keys
- * reordered, an undefined, a `__proto__`), each check either returns exactly
+ * reordered, an undefined, a `__proto__`, a number one past where it was), each check either returns exactly
  * what its zod schema's parse returns (same value, same key order) or defers
  * to the schema: it never accepts what the schema rejects. Bounded by time
  * (`test/support/property-bounds.ts`); a failure prints fast-check's seed.
@@ -10,6 +10,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Config, handConfig } from "../../src/core/config.js";
 import { DecisionRecord, handDecisionRecord } from "../../src/core/decision-record.js";
 import { PLAN_MODES } from "../../src/core/front-matter.js";
 import { scopeFileSpec } from "../../src/state/file-store.js";
@@ -68,6 +69,7 @@ type Mutation =
 	| { kind: "add"; at: number; key: string; value: unknown }
 	| { kind: "reorder"; at: number }
 	| { kind: "near"; at: number; pick: number }
+	| { kind: "step"; at: number; pick: number }
 	| { kind: "undefined"; at: number; pick: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
@@ -81,6 +83,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 	}),
 	fc.record({ kind: fc.constant("reorder" as const), at: fc.nat() }),
 	fc.record({ kind: fc.constant("near" as const), at: fc.nat(), pick: fc.nat() }),
+	fc.record({ kind: fc.constant("step" as const), at: fc.nat(), pick: fc.nat() }),
 	fc.record({ kind: fc.constant("undefined" as const), at: fc.nat(), pick: fc.nat() }),
 );
 
@@ -128,6 +131,11 @@ function mutated(doc: unknown, mutations: readonly Mutation[]): unknown {
 			const value = target[key];
 			if (typeof value === "string") target[key] = "";
 			else if (typeof value === "number") target[key] = NEAR_NUMBERS[change.pick % NEAR_NUMBERS.length];
+		} else if (change.kind === "step") {
+			// A number one past a bound the document may sit on (a range's edge, a minimum).
+			const key = keys[change.at % keys.length] as string;
+			const value = target[key];
+			if (typeof value === "number") target[key] = value + (change.pick % 2 === 0 ? 1 : -1);
 		} else if (change.kind === "drop") {
 			if (Array.isArray(target)) target.splice(change.pick % target.length, 1);
 			else delete target[keys[change.pick % keys.length] as string];
@@ -409,3 +417,73 @@ guard(
 	{ label: "decision record", currentVersion: 1, migrations: [], schema: DecisionRecord, quick: handDecisionRecord },
 	decisionRecord,
 );
+
+/** An integer from `min` to `max`, its edges often. */
+const within = (min: number, max: number) => fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
+/** An integer at or just past the edges of `min` to `max`, or inside. */
+const around = (min: number, max: number) =>
+	fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min: min - 1, max: max + 1 }));
+const optionalRecord = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }) => record(model, []);
+
+/**
+ * A config file as people write them: any of the keys (`core/config.ts`), each
+ * an integer from `int` (within its range, or around it), agents named by `agent`.
+ */
+function configFile(
+	int: typeof within,
+	agent: fc.Arbitrary<string>,
+	waits: (backoff: Record<string, number>) => boolean,
+) {
+	const limit = (min: number) => int(min, 2 ** 40);
+	const three = (autoTurns: fc.Arbitrary<number | null>, rest: fc.Arbitrary<number | null>) =>
+		optionalRecord({ autoTurns, tokens: rest, wallClockMs: rest });
+	return optionalRecord({
+		$schema: text,
+		enabled: fc.boolean(),
+		budgets: optionalRecord({
+			autoTurns: int(1, 10_000),
+			tokens: limit(1),
+			wallClockMs: limit(1),
+			perItem: three(int(0, 1000), limit(0)),
+			ceiling: three(nullable(limit(1)), nullable(limit(1))),
+		}),
+		stagnationLimit: int(1, 20),
+		activityGrace: int(0, 10),
+		backoff: optionalRecord({ baseMs: limit(1), capMs: limit(1), maxFailures: int(1, 100) }).filter(waits),
+		countdownMs: int(0, 60_000),
+		skipAgents: fc.array(agent, { maxLength: 3 }),
+		questionDetection: fc.boolean(),
+		builtInGoals: fc.constantFrom("stand-down", "take-over"),
+		verifyTimeoutMs: limit(1),
+		nextItems: int(1, 10),
+		orchestrate: optionalRecord({ edits: fc.constantFrom("warn", "deny", "off") }),
+		watchdog: optionalRecord({
+			limitMs: limit(1),
+			perAgent: fc.dictionary(agent, limit(1), { maxKeys: 3, noNullPrototype: true }),
+			abort: fc.boolean(),
+		}),
+		hygiene: optionalRecord({ editsBeforeReminder: fc.oneof(int(0, 10_000), fc.constant(false)) }),
+	});
+}
+
+const configSpec = { label: "config", currentVersion: 1, migrations: [], schema: Config, quick: handConfig };
+guard(
+	configSpec,
+	configFile(within, nonEmpty, (backoff) => (backoff.baseMs ?? 5000) <= (backoff.capMs ?? 300_000)),
+);
+
+describe("the hand check of the config, at the edges", () => {
+	it("takes a config at its ranges' edges as the schema does, and leaves one just past them to the schema", () => {
+		const tally: Tally = { accepted: 0, deferred: 0, rejectedByZod: 0 };
+		fc.assert(
+			fc.property(
+				configFile(around, text, () => true),
+				(doc) => holds(configSpec, doc, tally),
+			),
+			{ numRuns: RUNS },
+		);
+		// Not vacuous: both sides of the edges are drawn.
+		expect(tally.rejectedByZod).toBeGreaterThan(0);
+		expect(tally.accepted).toBeGreaterThan(0);
+	});
+});
