@@ -42,7 +42,7 @@ import {
 	parseHookInput,
 	sessionRefOf,
 } from "./events.js";
-import { activeGoal } from "./goal.js";
+import { activeGoal, goalWithTurn } from "./goal.js";
 import { readTurn } from "./transcript.js";
 
 /*
@@ -208,7 +208,12 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 		registrations: REGISTRATIONS,
 		projectDirVar: "CLAUDE_PROJECT_DIR",
 		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn: read, readGoal: activeGoal }),
+		// A Stop reads the transcript once, for the turn and the goal both.
+		handle: (input, engine) =>
+			handleHook(
+				input,
+				input.event === "Stop" ? { engine, ...goalWithTurn(read) } : { engine, readTurn: read, readGoal: activeGoal },
+			),
 		stopEvent: "Stop",
 		words: { [WATCHDOG_HOOK]: (streams) => watchAfterStop(streams, options) },
 	};

@@ -14,11 +14,14 @@
  * is unverified). Only the tail of the file is read: a goal that is active
  * has been checked at the last Stop, near its end.
  *
+ * The Stop hook reads it in the same pass as the turn (`GoalWatch`, a
+ * `TailWatch` of the turn's scan): one reading of the transcript per Stop.
+ *
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
-import { parseLine } from "../command-hook/turn-reader.js";
+import { parseLine, type TailWatch } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the transcript's end is read. */
@@ -35,24 +38,71 @@ export async function activeGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Pro
 /** Pure: the active goal's condition from transcript lines, oldest first; null when none is active. */
 export function goalOfLines(lines: readonly string[]): string | null {
 	for (let index = lines.length - 1; index >= 0; index--) {
-		const line = lines[index] ?? "";
-		if (!line.includes('"goal_status"') && !line.includes('"goal"')) continue;
-		const record = parseLine(line);
-		if (record === null) continue;
-		const attachment = record.attachment;
-		if (isRecord(attachment) && attachment.type === "goal_status") {
-			if (attachment.met !== false) return null;
-			return typeof attachment.condition === "string" && attachment.condition !== "" ? attachment.condition : "a goal";
-		}
-		const command = record.commandRun;
-		if (
-			isRecord(command) &&
-			command.command === "goal" &&
-			typeof command.args === "string" &&
-			CLEAR.test(command.args)
-		) {
-			return null;
-		}
+		const found = goalOfLine(lines[index] ?? "");
+		if (found !== undefined) return found;
 	}
 	return null;
+}
+
+/** What one line says of the goal: its condition (active), null (none active), undefined (nothing). */
+function goalOfLine(line: string): string | null | undefined {
+	if (!line.includes('"goal_status"') && !line.includes('"goal"')) return undefined;
+	const record = parseLine(line);
+	if (record === null) return undefined;
+	const attachment = record.attachment;
+	if (isRecord(attachment) && attachment.type === "goal_status") {
+		if (attachment.met !== false) return null;
+		return typeof attachment.condition === "string" && attachment.condition !== "" ? attachment.condition : "a goal";
+	}
+	const command = record.commandRun;
+	if (isRecord(command) && command.command === "goal" && typeof command.args === "string" && CLEAR.test(command.args)) {
+		return null;
+	}
+	return undefined;
+}
+
+/**
+ * A Stop's two readers of the transcript as one reading: `readTurn` reads
+ * the goal's tail too, and `readGoal` takes the goal from the last reading
+ * it made of the same file (the settled one, after any re-reads of a late
+ * file), reading the file itself only when that reading did not cover its
+ * tail (a limit, a reader that does not watch).
+ */
+export function goalWithTurn<O extends object, T extends { goal?: string | null }>(
+	readTurn: (file: string, options: O & { withGoal?: number }) => Promise<T>,
+	tailBytes = GOAL_TAIL_BYTES,
+): { readTurn: (file: string, options: O) => Promise<T>; readGoal: (file: string) => Promise<string | null> } {
+	let last: { file: string; goal: string | null } | null = null;
+	return {
+		readTurn: async (file, options) => {
+			last = null;
+			const turn = await readTurn(file, { ...options, withGoal: tailBytes });
+			if (turn.goal !== undefined) last = { file, goal: turn.goal };
+			return turn;
+		},
+		readGoal: (file) =>
+			last !== null && last.file === file ? Promise.resolve(last.goal) : activeGoal(file, tailBytes),
+	};
+}
+
+/**
+ * The goal read line by line, newest first, as the turn's scan hands them
+ * over: `goal` is what `activeGoal` finds in the same file, once the watch
+ * decided or saw its whole window; undefined until then.
+ */
+export class GoalWatch implements TailWatch {
+	goal: string | null | undefined = undefined;
+	constructor(readonly bytes = GOAL_TAIL_BYTES) {}
+
+	take(line: Buffer): boolean {
+		if (!line.includes('"goal_status"') && !line.includes('"goal"')) return false;
+		const found = goalOfLine(line.toString("utf8"));
+		if (found === undefined) return false;
+		this.goal = found;
+		return true;
+	}
+
+	covered(): void {
+		this.goal ??= null;
+	}
 }

@@ -20,6 +20,7 @@
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
+import { GoalWatch } from "./goal.js";
 
 export type { ReadLimit } from "../command-hook/turn-reader.js";
 
@@ -49,16 +50,30 @@ const STOP_CONTEXT_MARK = "Stop hook additional context:";
 export interface TurnReading extends reader.TurnFacts, reader.TurnEnd {
 	/** `lastAssistantText` is the end of a longer reply. */
 	lastAssistantTextClipped?: boolean;
+	/**
+	 * Asked for (`withGoal`): the active `/goal`'s condition or null, as
+	 * `activeGoal` reads it, when this reading covered the goal's tail too;
+	 * absent when it did not.
+	 */
+	goal?: string | null;
 }
 
-export interface ReadTurnOptions extends reader.ReadOptions {}
+export interface ReadTurnOptions extends reader.ReadOptions {
+	/** Read Claude Code's `/goal` in the same pass (`goal.ts`): the bytes of the file's end it looks at. */
+	withGoal?: number;
+}
 
 /**
  * Contract: rejects only when the file cannot be opened or read, with a
  * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
  */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	return reader.readTallied(file, options, () => new TurnTally());
+	const goalTail = options.withGoal;
+	return reader.readTallied(
+		file,
+		options,
+		() => new TurnTally(goalTail === undefined ? undefined : new GoalWatch(goalTail)),
+	);
 }
 
 /** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
@@ -77,6 +92,12 @@ class TurnTally implements reader.Tally<TurnReading> {
 	private lastTextClipped = false;
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
+
+	readonly tail: GoalWatch | undefined;
+
+	constructor(tail?: GoalWatch) {
+		this.tail = tail;
+	}
 
 	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
@@ -109,6 +130,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 			lastAssistantTextClipped: this.lastTextClipped,
 			startMarker: typeof start?.uuid === "string" ? start.uuid : null,
 			lagging: false,
+			...(this.tail?.goal === undefined ? {} : { goal: this.tail.goal }),
 		};
 	}
 

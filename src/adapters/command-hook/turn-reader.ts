@@ -66,8 +66,27 @@ export const SCAN_DEFAULTS = {
 };
 
 /**
+ * A second reader of the same file's end, served by the turn's scan so that
+ * one reading answers both (the harness's goal, read from the same
+ * transcript): it is handed every line that begins inside the file's last
+ * `bytes`, newest first, the line cut by that window's start left out (as
+ * `readTailLines` leaves it out). The scan goes on past the turn's start
+ * for it until it decides (`take` says so) or the window is covered
+ * (`covered`). A scan stopped before either (a limit, a file that shrank
+ * behind the turn) calls neither: the watch has not seen its window.
+ */
+export interface TailWatch {
+	bytes: number;
+	/** One line's bytes, newest first (only valid during the call); true: older lines do not matter. */
+	take(line: Buffer): boolean;
+	/** Every line of the window was handed over. */
+	covered(): void;
+}
+
+/**
  * Hands the file's lines to `take`, parsed, newest first, until `take` says
- * a line began the turn (that line is taken too). One chunk buffer serves the
+ * a line began the turn (that line is taken too), and to `tail` while it
+ * watches (see `TailWatch`). One chunk buffer serves the
  * whole scan: a line inside a chunk is decoded from it; a line that spans
  * chunks is only measured while its start is looked for, then read once,
  * whole, from the file. So a long line costs its length, not its length
@@ -77,6 +96,7 @@ export async function scanTurn(
 	file: string,
 	options: ScanOptions,
 	take: (line: Record<string, unknown>) => boolean,
+	tail?: TailWatch,
 ): Promise<ScanEnd> {
 	const chunkBytes = Math.max(1, options.chunkBytes ?? SCAN_DEFAULTS.chunkBytes);
 	const maxBytes = Math.max(0, options.maxBytes ?? SCAN_DEFAULTS.maxBytes);
@@ -84,7 +104,13 @@ export async function scanTurn(
 	const { handle, size } = await openRegularFile(file);
 	try {
 		const end: ScanEnd = { foundStart: false, partialLastLine: false, skippedLines: 0, limit: null };
-		const tooLong = (): ScanEnd => ({ ...end, limit: { kind: "line", bytes: maxLineBytes } });
+		/** The turn's start was taken: what follows only serves the tail watch. */
+		let turnDone = false;
+		/** A limit ends the turn's reading with it; past the turn's start it only ends the watch's. */
+		const stopAt = (limit: ReadLimit): ScanEnd => (turnDone ? end : { ...end, limit });
+		const tooLong = (): ScanEnd => stopAt({ kind: "line", bytes: maxLineBytes });
+		const windowStart = tail === undefined ? size : Math.max(0, size - tail.bytes);
+		let watching = tail !== undefined;
 		let lastLine = true;
 		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
 		const takeLine = (bytes: Buffer): boolean => {
@@ -101,6 +127,17 @@ export async function scanTurn(
 			end.foundStart = take(value);
 			return end.foundStart;
 		};
+		/** Hands the line beginning at `start` to the watch and the turn; true when neither wants more. */
+		const lineTaken = (start: number, bytes: Buffer): boolean => {
+			if (watching && tail !== undefined) {
+				if (windowStart > 0 && start <= windowStart) {
+					watching = false;
+					tail.covered();
+				} else if (tail.take(bytes)) watching = false;
+			}
+			if (!turnDone && takeLine(bytes)) turnDone = true;
+			return turnDone && !watching;
+		};
 		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
 		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
 			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
@@ -113,25 +150,32 @@ export async function scanTurn(
 		let lineEnd = size;
 		let position = size;
 		let length = 0;
-		while (position > 0) {
-			const budget = maxBytes - (size - position);
-			if (budget <= 0) return { ...end, limit: { kind: "bytes", bytes: maxBytes } };
-			length = Math.min(chunkBytes, position, budget);
-			position -= length;
-			await readFully(file, handle, chunk, length, position);
-			let stop = length;
-			while (stop > 0) {
-				const newline = chunk.lastIndexOf(0x0a, stop - 1);
-				if (newline === -1) break;
-				const start = position + newline + 1;
-				if (lineEnd - start > maxLineBytes) return tooLong();
-				if (takeLine(await lineBytes(start, lineEnd, position, length))) return end;
-				lineEnd = position + newline;
-				stop = newline;
+		try {
+			while (position > 0) {
+				const budget = maxBytes - (size - position);
+				if (budget <= 0) return stopAt({ kind: "bytes", bytes: maxBytes });
+				length = Math.min(chunkBytes, position, budget);
+				position -= length;
+				await readFully(file, handle, chunk, length, position);
+				let stop = length;
+				while (stop > 0) {
+					const newline = chunk.lastIndexOf(0x0a, stop - 1);
+					if (newline === -1) break;
+					const start = position + newline + 1;
+					if (lineEnd - start > maxLineBytes) return tooLong();
+					if (lineTaken(start, await lineBytes(start, lineEnd, position, length))) return end;
+					lineEnd = position + newline;
+					stop = newline;
+				}
+				if (lineEnd - position > maxLineBytes) return tooLong();
 			}
-			if (lineEnd - position > maxLineBytes) return tooLong();
+			if (lineEnd > 0) lineTaken(0, await lineBytes(0, lineEnd, 0, length));
+		} catch (error) {
+			// Past the turn's start a failed read costs the watch its window, never the turn.
+			if (turnDone) return end;
+			throw error;
 		}
-		if (lineEnd > 0) takeLine(await lineBytes(0, lineEnd, 0, length));
+		if (watching) tail?.covered();
 		return end;
 	} finally {
 		await handle.close();
@@ -306,11 +350,13 @@ export interface ReadOptions extends ScanOptions, SettleOptions {}
 export interface Tally<R, Line = Record<string, unknown>> {
 	add(record: Line): boolean;
 	reading(end: ScanEnd): R;
+	/** Another reader of the file's end this reading serves too (see `TailWatch`). */
+	tail?: TailWatch;
 }
 
 /** One reading of the file's current turn through `tally`. */
 export async function readTally<R>(file: string, options: ScanOptions, tally: Tally<R>): Promise<R> {
-	return tally.reading(await scanTurn(file, options, (record) => tally.add(record)));
+	return tally.reading(await scanTurn(file, options, (record) => tally.add(record), tally.tail));
 }
 
 /**
