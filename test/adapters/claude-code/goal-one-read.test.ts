@@ -1,10 +1,11 @@
-import { appendFile, writeFile } from "node:fs/promises";
+import { appendFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { claudeCodeDialect } from "../../../src/adapters/claude-code/dialect.js";
 import { activeGoal, GOAL_TAIL_BYTES, goalWithTurn } from "../../../src/adapters/claude-code/goal.js";
 import { readTurn } from "../../../src/adapters/claude-code/transcript.js";
 import type { Engine } from "../../../src/engine/engine.js";
+import type { MemoryStore } from "../../../src/state/memory-store.js";
 import {
 	assistantLines,
 	clock,
@@ -18,17 +19,6 @@ import {
 	tick,
 } from "./helpers.js";
 
-/** Every file the code under test opens through `node:fs/promises`. */
-const opened = vi.hoisted(() => [] as string[]);
-vi.mock("node:fs/promises", async (importOriginal) => {
-	const actual = await importOriginal<typeof import("node:fs/promises")>();
-	const open: typeof actual.open = (file, ...rest) => {
-		opened.push(String(file));
-		return actual.open(file, ...rest);
-	};
-	return { ...actual, open, default: { ...actual, open } };
-});
-
 const goalLine = (met: boolean) => ({
 	type: "attachment",
 	attachment: { type: "goal_status", met, condition: "Finish A and B", ...(met ? {} : { sentinel: true }) },
@@ -36,9 +26,10 @@ const goalLine = (met: boolean) => ({
 const filler = (bytes: number) => ({ type: "system", subtype: "note", content: "x".repeat(bytes) });
 
 let engine: Engine;
+let store: MemoryStore;
 let file: string;
 beforeEach(async () => {
-	({ engine } = memoryEngine());
+	({ engine, store } = memoryEngine());
 	file = path.join(await tempDir("boulder-goal-read-"), `${SESSION}.jsonl`);
 });
 
@@ -46,7 +37,11 @@ const STREAMS = { stdin: [], stdout: { write: () => true }, stderr: { write: () 
 
 const handle = (event: string, fields: Record<string, unknown> = {}) => {
 	tick(1000);
-	return claudeCodeDialect().handle(hookInput(event, { transcript_path: file, ...fields }), engine, STREAMS);
+	return claudeCodeDialect({ readTurn: readThenGone }).handle(
+		hookInput(event, { transcript_path: file, ...fields }),
+		engine,
+		STREAMS,
+	);
 };
 
 async function startedList(): Promise<void> {
@@ -58,23 +53,37 @@ async function startedList(): Promise<void> {
 	});
 }
 
+/**
+ * The turn read as the hook reads it, and then the transcript gone: whatever
+ * the Stop learns after the turn's reading, it learns from that reading, or
+ * it meets a missing file (and records an error, and sees no goal).
+ */
+let gone = false;
+const readThenGone: typeof readTurn = async (path, options) => {
+	const reading = await readTurn(path, options);
+	if (gone) await rm(path);
+	return reading;
+};
+
 async function stop() {
-	opened.length = 0;
+	gone = true;
 	const answer = await handle("Stop", { stop_hook_active: false, last_assistant_message: "Done for now." });
-	return { answer, reads: opened.filter((one) => one === file).length };
+	gone = false;
+	const errors = (await store.readDecisions()).filter((record) => record.reason === "error");
+	return { answer, errors };
 }
 
 const turn = () => [promptLine("Go.", clock.t), ...assistantLines("msg_1", [text("Done for now.")])];
 
-describe("a Stop reads Claude Code's transcript once, for the turn and the /goal both", () => {
+describe("a Stop reads Claude Code's transcript once, for the turn and the /goal both (the file gone after the turn's reading)", () => {
 	it("stands down for a goal set before the turn began, with one open of the transcript", async () => {
 		await startedList();
 		await appendFile(file, jsonl([goalLine(false), ...turn()]));
 
-		const { answer, reads } = await stop();
+		const { answer, errors } = await stop();
 
 		expect(answer.output).toBeNull();
-		expect(reads).toBe(1);
+		expect(errors).toEqual([]);
 	});
 
 	it("drives when no goal is active (met, or none in the tail), still with one open", async () => {
@@ -82,13 +91,14 @@ describe("a Stop reads Claude Code's transcript once, for the turn and the /goal
 		await appendFile(file, jsonl([goalLine(false), goalLine(true), ...turn()]));
 		const met = await stop();
 		expect(met.answer.output).toMatchObject({ decision: "block" });
-		expect(met.reads).toBe(1);
+		expect(met.errors).toEqual([]);
 
-		await writeFile(file, jsonl([goalLine(false), filler(GOAL_TAIL_BYTES), ...turn()]));
-		const far = await stop();
+		await startedList();
+		await appendFile(file, jsonl([goalLine(false), filler(GOAL_TAIL_BYTES), ...turn()]));
 		expect(await activeGoal(file)).toBeNull();
+		const far = await stop();
 		expect(far.answer.output).toMatchObject({ decision: "block" });
-		expect(far.reads).toBe(1);
+		expect(far.errors).toEqual([]);
 	});
 });
 
