@@ -210,7 +210,7 @@ interface Held {
 	released: boolean;
 }
 
-/** The locks this process holds, removed when it exits (`removeHeldAtExit`). */
+/** The locks this process holds, removed when it exits (`hold`). */
 const held = new Set<Held>();
 
 /**
@@ -242,8 +242,7 @@ async function tryLock(
 			throw new BoulderError("internal", `Could not lock ${file}: ${messageOf(error)}`, { cause: error });
 		}
 		const lock: Held = { folder, mtimeMs, refreshedAt: Date.now(), timer: undefined, released: false };
-		held.add(lock);
-		removeHeldAtExit();
+		hold(lock);
 		keepFresh(lock, settings, onCompromised);
 		return () => release(lock);
 	}
@@ -305,7 +304,7 @@ function keepFresh(
 	const lost = (error: Error) => {
 		if (lock.released) return;
 		lock.released = true;
-		held.delete(lock);
+		letGo(lock);
 		onCompromised(Object.assign(error, { code: "ECOMPROMISED" }));
 	};
 	const schedule = (ms: number) => {
@@ -343,7 +342,7 @@ async function release(lock: Held): Promise<void> {
 	if (lock.released) throw Object.assign(new Error("Lock is already released"), { code: "ERELEASED" });
 	lock.released = true;
 	clearTimeout(lock.timer);
-	held.delete(lock);
+	letGo(lock);
 	try {
 		await rmdir(lock.folder);
 	} catch (error) {
@@ -351,41 +350,57 @@ async function release(lock: Held): Promise<void> {
 	}
 }
 
-let exitHooked = false;
 const EXIT_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM"] as const;
+let exitHooked = false;
+/** This process's signal listeners: there only while it holds a lock, so a host's signals are its own otherwise. */
+let signalListeners: (readonly [NodeJS.Signals, () => void])[] = [];
 
 /**
- * Once per process, on its first lock: the lock folders still held are
- * removed when it exits, and when it is ended by a signal that would end it
- * (no other listener): then it ends by that signal as it would have.
+ * The lock folders this process holds are removed when it exits, and when a
+ * signal that ends a process arrives while it holds one. A signal nobody
+ * else listened for ends the process by that signal, as it would have; one
+ * the host program listens for (an SDK program's Ctrl-C, say, which aborts
+ * its run) is left to the host. The listeners are added with the first lock
+ * held and removed with the last, as proper-lockfile's were.
  */
-function removeHeldAtExit(): void {
-	if (exitHooked) return;
-	exitHooked = true;
-	const removeHeld = () => {
-		for (const lock of held) {
-			lock.released = true;
-			clearTimeout(lock.timer);
-			try {
-				rmdirSync(lock.folder);
-			} catch {
-				// Gone already, or it stays until stale: either way nothing more can be done at exit.
-			}
-		}
-		held.clear();
-	};
-	process.on("exit", removeHeld);
-	const handlers = EXIT_SIGNALS.map((signal) => {
+function hold(lock: Held): void {
+	held.add(lock);
+	if (!exitHooked) {
+		exitHooked = true;
+		process.on("exit", removeHeld);
+	}
+	if (signalListeners.length > 0) return;
+	signalListeners = EXIT_SIGNALS.map((signal) => {
+		const alone = process.listenerCount(signal) === 0;
 		const onSignal = () => {
 			removeHeld();
-			if (process.listeners(signal).length > 1) return;
-			for (const [each, handler] of handlers) process.removeListener(each, handler);
-			process.kill(process.pid, signal);
+			if (alone && process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 		};
 		process.on(signal, onSignal);
 		return [signal, onSignal] as const;
 	});
 }
+
+function letGo(lock: Held): void {
+	held.delete(lock);
+	if (held.size > 0) return;
+	for (const [signal, listener] of signalListeners) process.removeListener(signal, listener);
+	signalListeners = [];
+}
+
+function removeHeld(): void {
+	for (const lock of [...held]) {
+		lock.released = true;
+		clearTimeout(lock.timer);
+		letGo(lock);
+		try {
+			rmdirSync(lock.folder);
+		} catch {
+			// Gone already, or it stays until stale: either way nothing more can be done at exit.
+		}
+	}
+}
+
 function lockTimeout(file: string, waitMs: number, why: string): BoulderError {
 	return new BoulderError(
 		"lock-timeout",

@@ -35,6 +35,26 @@ describe("withLock across processes", () => {
 		expect(existsSync(lockFolderOf(file)), "the lock folder outlived its holder").toBe(false);
 	}, 30_000);
 
+	// A host that handles the signal itself (an SDK program aborting its run on Ctrl-C) keeps it: the lock
+	// neither ends the process nor leaves its folder behind, whether a lock is held when the signal comes or not.
+	it.each(["held", "released"])(
+		"leaves a host's own SIGINT handling alone with a lock %s",
+		async (when) => {
+			const file = path.join(await tempDir(), "works.json");
+			const host = runChild("lock-host.mjs", [file, when]);
+			await host.waitForLine((line) => line === "ready");
+			host.process.kill("SIGINT");
+			const exit = await host.done;
+			expect({ code: exit.code, signal: exit.signal, lines: host.lines }, exit.stderr).toEqual({
+				code: 0,
+				signal: null,
+				lines: ["ready", "aborted"],
+			});
+			expect(existsSync(lockFolderOf(file)), "the lock folder outlived its holder").toBe(false);
+		},
+		30_000,
+	);
+
 	it("fails with lock-timeout naming the file while a live holder keeps it past the wait", async () => {
 		const file = path.join(await tempDir(), "scope-a.json");
 		// A wider stale time than the minimum leaves the holder slack to refresh on a loaded machine.
