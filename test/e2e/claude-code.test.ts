@@ -15,6 +15,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
 	isSubagentRequest,
+	isTaskNotificationTurn,
 	lastUserText,
 	type RecordedRequest,
 	type ReplyStep,
@@ -33,7 +34,16 @@ import {
 	spawnClaude,
 	waitFor,
 } from "./support/claude-run.js";
-import { CLAUDE_HOOK, NUDGE, REPO, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
+import {
+	CLAUDE_HOOK,
+	type DecisionRecord,
+	NUDGE,
+	REPO,
+	readDecisionLog,
+	requireBuilt,
+	waitUntil,
+	writeProjectFiles,
+} from "./support/suite.js";
 import { statusesAt, claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
 
@@ -89,6 +99,77 @@ function agentRequests(server: AnthropicServer): RecordedRequest[] {
 /** How many requests arrived right after a boulder nudge (the nudge is their last user message). */
 function nudges(server: AnthropicServer): number {
 	return agentRequests(server).filter((request) => lastUserText(request).includes(NUDGE)).length;
+}
+
+/**
+ * Two todos, item A handed to a subagent (Claude Code runs it in the
+ * background), both ticked, then the agent stops. `turns()` counts the
+ * requests that took a step: the agent's own turns. Subagent requests and the
+ * harness's turn that brings the subagent's end (`isTaskNotificationTurn`,
+ * when the subagent ends after the parent's turn) are answered apart, so an
+ * extra step can only be a turn boulder started. `subagentAfter` holds the
+ * subagent's answer back until the promise it makes settles.
+ */
+async function serveSubagentScenario(
+	subagentAfter?: () => Promise<unknown>,
+): Promise<{ server: AnthropicServer; turns: () => number }> {
+	let agentTurn = 0;
+	const steps = [
+		progress(0, 2),
+		{
+			toolUses: [
+				{
+					name: "Agent",
+					input: { description: "Do item A", prompt: "Do item A.", subagent_type: "general-purpose" },
+				},
+			],
+		},
+		progress(2, 2),
+		say("Both items are done."),
+	];
+	const server = await serve((turn) => {
+		if (isSubagentRequest(turn.request)) {
+			return { ...say("Subagent: item A is done."), ...(subagentAfter ? { after: subagentAfter() } : {}) };
+		}
+		if (isTaskNotificationTurn(turn.request)) return say("The subagent finished item A.");
+		return steps[agentTurn++] ?? say("Nothing more.");
+	});
+	return { server, turns: () => agentTurn };
+}
+
+/**
+ * The subagent ran once and was never nudged; the agent took exactly its four
+ * turns, no request of its session carried a nudge, and boulder let the
+ * subagent stop as one that owns no continuation.
+ */
+async function expectNoNudgeAroundTheSubagent(server: AnthropicServer, turns: number): Promise<void> {
+	const subagent = server.mainRequests().filter(isSubagentRequest);
+	expect(subagent).toHaveLength(1);
+	expect(subagent.some(carriesNudge)).toBe(false);
+	expect(turns).toBe(4);
+	expect(agentRequests(server).some(carriesNudge)).toBe(false);
+	const log = await decisions();
+	expect(log).toContainEqual(
+		expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
+	);
+	expect(log.filter(isParentComplete)).toHaveLength(1);
+	// The notification is not the user writing: one episode, the prompt's.
+	expect(log.filter((record) => record.reason === "user-turn")).toHaveLength(1);
+}
+
+/** Whether a boulder nudge is anywhere in the request (history and system prompt included). */
+function carriesNudge(request: RecordedRequest): boolean {
+	return stringsIn(request.body).some((text) => text.includes(NUDGE));
+}
+
+/** A decision on the parent session (a subagent's has no scope), not an event such as the user's turn. */
+function isParentDecision(record: DecisionRecord): boolean {
+	return record.kind !== "event" && typeof record.scope === "string";
+}
+
+/** The parent session's Stop found every item done and let it stop. */
+function isParentComplete(record: DecisionRecord): boolean {
+	return record.kind === "complete" && isParentDecision(record);
 }
 
 /** `done` items completed, the next one in progress, the rest pending. */
@@ -231,35 +312,37 @@ describe("boulder with the real Claude Code", () => {
 	it(
 		"lets a subagent stop without a nudge",
 		async () => {
-			let agentTurn = 0;
-			const steps = [
-				progress(0, 2),
-				{
-					toolUses: [
-						{
-							name: "Agent",
-							input: { description: "Do item A", prompt: "Do item A.", subagent_type: "general-purpose" },
-						},
-					],
-				},
-				progress(2, 2),
-				say("Both items are done."),
-			];
-			const server = await serve((turn) => {
-				if (isSubagentRequest(turn.request)) return say("Subagent: item A is done.");
-				return steps[agentTurn++] ?? say("Nothing more.");
-			});
+			const { server, turns } = await serveSubagentScenario();
 
 			const run = await claude(server, "Do both items; hand item A to a subagent.", { env: TODO_TOOLS_OFF });
 
 			expect(run.exitCode).toBe(0);
-			const subagent = server.mainRequests().filter(isSubagentRequest);
-			expect(subagent).toHaveLength(1);
-			expect(subagent.some((request) => stringsIn(request.body).some((text) => text.includes(NUDGE)))).toBe(false);
-			expect(agentTurn).toBe(4);
-			expect(nudges(server)).toBe(0);
+			await expectNoNudgeAroundTheSubagent(server, turns());
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"lets a subagent that ends after the parent's turn stop without a nudge; its notification turn is the harness's",
+		async () => {
+			// The subagent's answer waits until the parent's Stop has decided, so its end comes in a turn of its own
+			// (or, were the parent nudged, after the nudge, which the checks then see).
+			const parentDecided = () =>
+				waitUntil(
+					async () => (await readDecisionLog(sandbox.project, { missingIsEmpty: true })).some(isParentDecision),
+					"the parent's Stop decided",
+					RUN_TIMEOUT_MS,
+				);
+			const { server, turns } = await serveSubagentScenario(parentDecided);
+
+			const run = await claude(server, "Do both items; hand item A to a subagent.", { env: TODO_TOOLS_OFF });
+
+			expect(run.exitCode).toBe(0);
+			expect(agentRequests(server).filter(isTaskNotificationTurn)).toHaveLength(1);
+			await expectNoNudgeAroundTheSubagent(server, turns());
+			// The Stop after the notification turn follows the policy: the work is done, nothing to nudge about.
 			expect(await decisions()).toContainEqual(
-				expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
+				expect.objectContaining({ kind: "skip", reason: "no-open-work", scope: expect.any(String) }),
 			);
 		},
 		TEST_TIMEOUT_MS,

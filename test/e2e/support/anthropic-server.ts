@@ -52,6 +52,8 @@ export interface ReplyStep {
 	usage?: Partial<Usage>;
 	/** Wait this long before answering (e.g. to interrupt a run mid-request). */
 	delayMs?: number;
+	/** Answer only once this settles: orders the reply after an event elsewhere (e.g. the parent's Stop). */
+	after?: Promise<unknown>;
 }
 
 /** Answer a main request with an HTTP error instead of a message. */
@@ -341,6 +343,7 @@ function parseJson(text: string): unknown {
 
 async function answer(res: ServerResponse, request: RecordedRequest, step: Step): Promise<void> {
 	if (step.delayMs) await sleep(step.delayMs);
+	if ("after" in step) await step.after;
 	if ("error" in step) {
 		const { status, type, message } = step.error;
 		return sendJson(res, status, errorBody(type ?? defaultErrorType(status), message));
@@ -497,6 +500,26 @@ function lastUserTextOf(messages: readonly { role: string; content: unknown }[])
 		.filter((block) => block.type === "text")
 		.map((block) => String(block.text))
 		.join("\n");
+}
+
+/**
+ * Whether the request opens a turn of the harness's own that brings a
+ * background task's end (`<task-notification>`), rather than going on with the
+ * agent's turn: what it carries since the last assistant message is the
+ * notification and no tool result. Claude Code 2.1.332 runs an Agent call in
+ * the background; a subagent that ends while the parent's turn still runs has
+ * its notification ride on the parent's next request (beside a tool result),
+ * one that ends after the parent's turn gets a turn of its own. Which of the
+ * two happens is a race inside the harness, so a scenario that counts the
+ * agent's turns leaves these out.
+ */
+export function isTaskNotificationTurn(request: RecordedRequest): boolean {
+	const messages = messagesOf(request);
+	const lastAssistant = messages.map((message) => message.role).lastIndexOf("assistant");
+	if (lastAssistant < 0) return false;
+	const blocks = messages.slice(lastAssistant + 1).flatMap((message) => blocksOf(message.content));
+	if (blocks.some((block) => block.type === "tool_result")) return false;
+	return blocks.some((block) => block.type === "text" && String(block.text).includes("<task-notification>"));
 }
 
 /** Whether the request comes from a subagent (Agent/Task tool): its billing header says so. */
