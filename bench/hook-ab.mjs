@@ -2,7 +2,9 @@
  * Two builds of boulder side by side on the path `hook-latency.mjs` calls
  * real (a started plan with open items, the state already there, the
  * portable command as installed, through `sh -c`: `fixtures/plan-session.mjs`):
- * the Stop hook and PreToolUse (each the session's first, and one already bound),
+ * the Stop hook and PreToolUse (each the session's first, and one already bound;
+ * and a PreToolUse one edit into a stretch of todo hygiene's count, as every
+ * edit but a stretch's first finds it: "editing"),
  * of this build (B) and of a base build (A, another commit built in its own
  * folder), with `node -e 0` beside them, all interleaved in one run and in a
  * rotating order, so a busy machine slows every subject alike. The subjects
@@ -90,6 +92,14 @@ try {
 				name: `${build} PreToolUse, bound`,
 				run: (env) => {
 					plan.restoreBound();
+					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
+				},
+				plan,
+			},
+			{
+				name: `${build} PreToolUse, editing`,
+				run: (env) => {
+					plan.restoreEditing();
 					return timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, env, plan.project);
 				},
 				plan,

@@ -15,7 +15,10 @@
  * already bound (`preToolUseBound`: every edit after the session's first
  * hook; `preToolUse` is the session's first, which binds it), and that
  * bound PreToolUse again in a project with a `boulder.config.json`
- * (`preToolUseBoundConfig`, `PROJECT_CONFIG`: every hook loads it). The figures
+ * (`preToolUseBoundConfig`, `PROJECT_CONFIG`: every hook loads it), and the
+ * PreToolUse of an edit within a stretch of todo hygiene's count
+ * (`preToolUseEditing`: every edit but the first after the list changed,
+ * which starts the stretch and rewrites the session's record). The figures
  * below them (`hookMs`) start the loader directly (`node <loader> Stop`),
  * which leaves out the shell, the PATH lookup of node
  * and the finder, and read a todo list, not a plan: they measure the bundle,
@@ -95,12 +98,14 @@ try {
 		preToolUse: [],
 		preToolUseBound: [],
 		preToolUseBoundConfig: [],
+		preToolUseEditing: [],
 		bare: [],
 		stopCpu: [],
 		stopBoundCpu: [],
 		preToolUseCpu: [],
 		preToolUseBoundCpu: [],
 		preToolUseBoundConfigCpu: [],
+		preToolUseEditingCpu: [],
 		bareCpu: [],
 	};
 	const hookTimes = [];
@@ -135,6 +140,8 @@ try {
 			throw new Error(`the bound session's Stop did not nudge: ${realBound.stdout}`);
 		plan.restoreBound();
 		const realPreBound = timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, plan.env, plan.project);
+		plan.restoreEditing();
+		const realPreEditing = timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, plan.env, plan.project);
 		configured.restoreBound();
 		const realPreConfig = timed(
 			"/bin/sh",
@@ -144,6 +151,8 @@ try {
 			configured.project,
 		);
 		if (run < WARMUP) continue;
+		real.preToolUseEditing.push(realPreEditing.ms);
+		real.preToolUseEditingCpu.push(realPreEditing.cpuMs);
 		real.preToolUseBoundConfig.push(realPreConfig.ms);
 		real.preToolUseBoundConfigCpu.push(realPreConfig.cpuMs);
 		real.preToolUseBound.push(realPreBound.ms);
@@ -173,6 +182,7 @@ try {
 		preToolUse: stats(real.preToolUse),
 		preToolUseBound: stats(real.preToolUseBound),
 		preToolUseBoundConfig: stats(real.preToolUseBoundConfig),
+		preToolUseEditing: stats(real.preToolUseEditing),
 		bareNode: stats(real.bare),
 	};
 	const cpuMean = (values) => (values.includes(null) ? null : round(values.reduce((a, b) => a + b, 0) / values.length));
@@ -182,6 +192,7 @@ try {
 		preToolUse: cpuMean(real.preToolUseCpu),
 		preToolUseBound: cpuMean(real.preToolUseBoundCpu),
 		preToolUseBoundConfig: cpuMean(real.preToolUseBoundConfigCpu),
+		preToolUseEditing: cpuMean(real.preToolUseEditingCpu),
 		bareNode: cpuMean(real.bareCpu),
 	};
 	const load = os.loadavg().map(round);
@@ -197,7 +208,7 @@ try {
 		warmup: WARMUP,
 		loadAverage: load,
 		realPath: {
-			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` is the session's first Stop, which also binds the session to the work (one more durable write: the works file); `stopBound` is every later one, the session already bound; likewise `preToolUse` (the session's first hook, binding it) and `preToolUseBound` (every later edit); `preToolUseBoundConfig` is the latter in a project with a boulder.config.json",
+			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` is the session's first Stop, which also binds the session to the work (one more durable write: the works file); `stopBound` is every later one, the session already bound; likewise `preToolUse` (the session's first hook, binding it) and `preToolUseBound` (every later edit); `preToolUseBoundConfig` is the latter in a project with a boulder.config.json; `preToolUseEditing` an edit within a stretch of todo hygiene's count (every edit but a stretch's first)",
 			ms: realStats,
 			ratio: {
 				stop: round(realStats.stop.median / realStats.bareNode.median),
@@ -205,6 +216,7 @@ try {
 				preToolUse: round(realStats.preToolUse.median / realStats.bareNode.median),
 				preToolUseBound: round(realStats.preToolUseBound.median / realStats.bareNode.median),
 				preToolUseBoundConfig: round(realStats.preToolUseBoundConfig.median / realStats.bareNode.median),
+				preToolUseEditing: round(realStats.preToolUseEditing.median / realStats.bareNode.median),
 			},
 			goal: { stop: "median at most 1.5 × node -e 0", preToolUse: "median at most 1.3 × node -e 0" },
 			cpuMeanMs: realCpu,
@@ -217,6 +229,7 @@ try {
 							preToolUse: round(realCpu.preToolUse / realCpu.bareNode),
 							preToolUseBound: round(realCpu.preToolUseBound / realCpu.bareNode),
 							preToolUseBoundConfig: round(realCpu.preToolUseBoundConfig / realCpu.bareNode),
+							preToolUseEditing: round(realCpu.preToolUseEditing / realCpu.bareNode),
 						},
 		},
 		input: {
@@ -264,6 +277,7 @@ try {
 		`  PreToolUse, bound median ${realStats.preToolUseBound.median} ms, ${realRatio.preToolUseBound} × (every later edit)`,
 	);
 	console.log(
+		`  PreToolUse, editing median ${realStats.preToolUseEditing.median} ms, ${realRatio.preToolUseEditing} × (an edit within a stretch of todo hygiene)`,
 		`  PreToolUse, bound, config median ${realStats.preToolUseBoundConfig.median} ms, ${realRatio.preToolUseBoundConfig} × (with a boulder.config.json)`,
 	);
 	console.log(`  node -e 0   median ${realStats.bareNode.median} ms`);

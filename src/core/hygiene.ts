@@ -10,10 +10,16 @@
  * agent's own todo list. A change that touches only the plan file is the
  * agent keeping the list, not working past it: it starts a new stretch.
  *
+ * The count is kept in two places: the stretch in the session's record, and
+ * the scope's tally (`Store.tally`), to which every change adds one without
+ * rewriting the record. A change that only moves the count leaves the record
+ * as it is (`HygieneStep.kept`): what the stretch counts is its `edits` plus
+ * what the tally gained since `at`.
+ *
  * Contract: pure; the engine persists the state in the session's record.
  */
 
-import { bool, fields, int, str } from "./hand-check.js";
+import { bool, fields, int, optional, str } from "./hand-check.js";
 import { HYGIENE_PLAN_REMINDER, HYGIENE_TODOS_REMINDER } from "./prompts/hygiene.prompt.js";
 import { fillTemplate } from "./template.js";
 import type { WorkView } from "./work-view.js";
@@ -28,14 +34,25 @@ export const HygieneState = z.lazy(() =>
 		list: z.string(),
 		edits: count,
 		reminded: z.boolean(),
+		/**
+		 * The scope's tally when `edits` was counted: every count it gained since
+		 * is a change of this stretch too. Absent: written before the tally, or
+		 * by a store without one.
+		 */
+		at: z.optional(count),
 	}),
 );
 export type HygieneState = z.infer<typeof HygieneState>;
 
 /** `HygieneState`'s well-formed case by hand (`hand-check.ts`), for the scope state a hook reads on every event. */
 export function handHygieneState(value: unknown): HygieneState {
-	const state = fields(value, ["list", "edits", "reminded"]);
-	return { list: str(state.list), edits: int(state.edits, 0), reminded: bool(state.reminded) };
+	const state = fields(value, ["list", "edits", "reminded", "at"]);
+	return {
+		list: str(state.list),
+		edits: int(state.edits, 0),
+		reminded: bool(state.reminded),
+		...optional(state, "at", (at) => int(at, 0)),
+	};
 }
 
 export interface HygieneFacts {
@@ -45,6 +62,11 @@ export interface HygieneFacts {
 	keepsList: boolean;
 	/** The plan file, relative to the worktree, for the reminder's words. */
 	planPath?: string;
+	/**
+	 * The scope's tally with this change added (`Store.tally`). Absent: the
+	 * change is counted here alone, one more than the record's `edits`.
+	 */
+	tally?: number;
 }
 
 export interface HygieneReminder {
@@ -55,9 +77,11 @@ export interface HygieneReminder {
 }
 
 export interface HygieneStep {
-	/** The state to keep; null: nothing to keep (no list, or the reminder is off). */
+	/** The state to keep; null: nothing to keep (no list, or the reminder is off), and nothing is written. */
 	next: HygieneState | null;
 	reminder: HygieneReminder | null;
+	/** `next` says nothing the record and the tally do not say already: nothing to write. */
+	kept: boolean;
 }
 
 /**
@@ -67,16 +91,44 @@ export interface HygieneStep {
  */
 export function onFileChange(state: HygieneState | null, facts: HygieneFacts, threshold: number): HygieneStep {
 	const list = facts.list;
-	if (threshold <= 0 || list === null) return { next: null, reminder: null };
+	if (threshold <= 0 || list === null) return { next: null, reminder: null, kept: true };
+	const tally = facts.tally === undefined ? {} : { at: facts.tally };
+	if (facts.keepsList) {
+		const next = { list: list.fingerprint, edits: 0, reminded: false, ...tally };
+		return { next, reminder: null, kept: state !== null && sameRecord(state, next) };
+	}
 	const fresh = state === null || state.list !== list.fingerprint;
-	if (facts.keepsList) return { next: { list: list.fingerprint, edits: 0, reminded: false }, reminder: null };
-	const stretch = fresh ? { list: list.fingerprint, edits: 0, reminded: false } : state;
 	// Reminded once in this stretch: nothing more to count until the list changes.
-	if (stretch.reminded) return { next: stretch, reminder: null };
-	const edits = stretch.edits + 1;
-	const due = edits >= threshold && list.counts.open > 0;
-	const next = { list: list.fingerprint, edits, reminded: due };
-	return { next, reminder: due ? reminderFor(list, edits, facts.planPath) : null };
+	if (!fresh && state.reminded) return { next: state, reminder: null, kept: true };
+	const count = fresh ? { edits: 1, ...tally, inTally: false } : countOf(state, facts.tally);
+	const due = count.edits >= threshold && list.counts.open > 0;
+	const { inTally, ...counted } = count;
+	const next = { list: list.fingerprint, reminded: due, ...counted };
+	return {
+		next,
+		reminder: due ? reminderFor(list, next.edits, facts.planPath) : null,
+		kept: !fresh && !due && inTally,
+	};
+}
+
+/**
+ * The stretch's count with this change: the tally's gain since the record's
+ * `at` (`inTally`: the tally holds it, the record need not change), or one
+ * more than the record's own count, for a change the record must take in
+ * itself: one counted before the tally (no `at`), and one that counted
+ * before a change of the list was written (a tally at or below `at`, never
+ * in any gain since).
+ */
+function countOf(state: HygieneState, tally: number | undefined): { edits: number; at?: number; inTally: boolean } {
+	if (tally === undefined) return { edits: state.edits + 1, inTally: false };
+	if (state.at === undefined || tally <= state.at) {
+		return { edits: state.edits + 1, at: state.at ?? tally, inTally: false };
+	}
+	return { edits: state.edits + tally - state.at, at: tally, inTally: true };
+}
+
+function sameRecord(a: HygieneState, b: HygieneState): boolean {
+	return a.list === b.list && a.edits === b.edits && a.reminded === b.reminded && a.at === b.at;
 }
 
 function reminderFor(list: WorkView, edits: number, planPath: string | undefined): HygieneReminder {

@@ -11,11 +11,11 @@
  */
 import path from "node:path";
 import { eventRecord } from "../core/decision-record.js";
-import { type HygieneReminder, type HygieneState, onFileChange } from "../core/hygiene.js";
+import { type HygieneReminder, onFileChange } from "../core/hygiene.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { scopeKey } from "../core/scope-key.js";
 import { isOpen } from "../core/todos.js";
-import { emptyContinuationState } from "../core/turns.js";
+import { type ContinuationState, emptyContinuationState } from "../core/turns.js";
 import { todosView } from "../core/work-view.js";
 import { STATE_DIR_NAME } from "../state/file-store.js";
 import type { SessionRef } from "./engine-types.js";
@@ -45,6 +45,11 @@ export async function fileChangeAsked(
  * reminder when it is due. Not counted: a session with the reminder off, a
  * switch off (boulder is not to speak), a work bound to another session, a
  * plan that cannot be read.
+ *
+ * The count goes to the scope's tally, which takes no lock and rewrites
+ * nothing (`Store.tally`); the record is rewritten, under its lock, only when
+ * the change does more than count: a new stretch, the list kept, the reminder
+ * due. Most file changes are a hook process each, so most stop at the tally.
  */
 async function countChange(
 	deps: WorkContextDeps,
@@ -58,20 +63,29 @@ async function countChange(
 	if (facts.switchedOff || facts.boundElsewhere || facts.planUnusable) return null;
 	const scope = scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
 	if (scope === null) return null;
-	// Nothing open, nothing to remind of: no lock taken, nothing written (a list that gains an item starts a new stretch anyway).
-	if (work ? (context.view?.counts.open ?? 0) === 0 : !(await hasOpenTodos(deps, scope))) return null;
+	const seen = await deps.store.readScope(scope);
+	// Nothing open, nothing to remind of: nothing counted, nothing written (a list that gains an item starts a new stretch anyway).
+	const open = work ? (context.view?.counts.open ?? 0) : seen.kind === "ok" ? openTodos(seen.value) : 0;
+	if (open === 0) return null;
 	const planPath = work?.planPath;
 	const keepsList =
 		planPath !== undefined &&
 		change.files.length > 0 &&
 		change.files.every((file) => isList(deps.store.worktree, file, planPath));
+	const tally = await deps.store.tally(scope);
+	const stepOf = (state: ContinuationState) => {
+		const list = work ? context.view : state.todos ? todosView(state.todos, deps.config.nextItems) : null;
+		const facts = { list, keepsList, tally, ...(planPath ? { planPath } : {}) };
+		return onFileChange(state.hygiene ?? null, facts, threshold);
+	};
+	// Read without the lock: a change that only counts is done once the tally has it.
+	if (seen.kind === "ok" && (seen.value.disabled || stepOf(seen.value).kept)) return null;
 	const reminder = await deps.store.updateScope<HygieneReminder | null>(scope, (current) => {
 		const state = current.kind === "ok" ? current.value : current.kind === "missing" ? emptyContinuationState() : null;
 		// A record that cannot be read is the idle decision's to report; hygiene does not rewrite it.
 		if (state === null || state.disabled) return { result: null, next: null };
-		const list = work ? context.view : state.todos ? todosView(state.todos, deps.config.nextItems) : null;
-		const step = onFileChange(state.hygiene ?? null, { list, keepsList, ...(planPath ? { planPath } : {}) }, threshold);
-		if (step.next === null || sameStretch(state.hygiene, step.next)) return { result: step.reminder, next: null };
+		const step = stepOf(state);
+		if (step.next === null || step.kept) return { result: step.reminder, next: null };
 		return { result: step.reminder, next: { ...state, hygiene: step.next } };
 	});
 	if (reminder === null) return null;
@@ -100,17 +114,12 @@ async function logReminder(
 	);
 }
 
-async function hasOpenTodos(deps: WorkContextDeps, scope: string): Promise<boolean> {
-	const current = await deps.store.readScope(scope);
-	return current.kind === "ok" && (current.value.todos ?? []).some((todo) => isOpen(todo.status));
+function openTodos(state: ContinuationState): number {
+	return (state.todos ?? []).filter((todo) => isOpen(todo.status)).length;
 }
 
 /** The plan file itself, or boulder's state folder: changing them is keeping the list. */
 function isList(worktree: string, file: string, planPath: string): boolean {
 	const relative = path.relative(worktree, path.resolve(worktree, file)).split(path.sep).join("/");
 	return relative === planPath || relative === STATE_DIR_NAME || relative.startsWith(`${STATE_DIR_NAME}/`);
-}
-
-function sameStretch(a: HygieneState | undefined, b: HygieneState): boolean {
-	return a !== undefined && a.list === b.list && a.edits === b.edits && a.reminded === b.reminded;
 }

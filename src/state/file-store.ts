@@ -5,6 +5,7 @@
  *
  *   works.json                 the works file (v2; v1 migrates on read)
  *   scopes/<scopeKey>.json     one continuation state per scope
+ *   scopes/<scopeKey>.tally    its tally, a count kept by appending (`scope-tally.ts`)
  *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
  *   plan-summaries.json        what status showed of each plan (a cache, `plan-summaries.ts`)
  *
@@ -40,6 +41,7 @@ import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
+import { addToTally, tallyFileOf } from "./scope-tally.js";
 import { isNotAStateFile } from "./state-file.js";
 import {
 	type Clock,
@@ -226,6 +228,13 @@ export class FileStore implements Store {
 			},
 			this.lock,
 		);
+	}
+
+	async tally(scopeKey: string): Promise<number> {
+		const file = tallyFileOf(this.scopeFile(scopeKey));
+		if (!this.keepsState) return 0;
+		await this.ensureLayout();
+		return addToTally(file);
 	}
 
 	async readWorks(): Promise<Read<WorksFile>> {

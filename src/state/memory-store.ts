@@ -94,6 +94,15 @@ export class MemoryStore implements Store {
 		return result;
 	}
 
+	async tally(scopeKey: string): Promise<number> {
+		checkKey(scopeKey);
+		const count = (this.tallies.get(scopeKey) ?? 0) + 1;
+		this.tallies.set(scopeKey, count);
+		return count;
+	}
+
+	private readonly tallies = new Map<string, number>();
+
 	async scopeKeys(): Promise<Set<string>> {
 		return new Set(this.scopes.keys());
 	}

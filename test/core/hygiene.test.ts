@@ -40,7 +40,7 @@ describe("todo hygiene", () => {
 		const list = view("x>..");
 		const before = work(list, 2, 3);
 		const kept = onFileChange(before.state, { list, keepsList: true }, 3);
-		expect(kept).toEqual({ next: { list: list.fingerprint, edits: 0, reminded: false }, reminder: null });
+		expect(kept).toEqual({ next: { list: list.fingerprint, edits: 0, reminded: false }, reminder: null, kept: false });
 		expect(work(list, 3, 3, kept.next).reminders).toEqual([3]);
 	});
 
@@ -64,6 +64,35 @@ describe("todo hygiene", () => {
 		expect(planned.reminder?.text).toContain('since the plan "Ship" (`PLAN.md`) last changed');
 		expect(planned.reminder?.text).toContain("tick what you finished ([x])");
 		expect(planned.reminder?.text).toContain("changed files 1 time since");
+	});
+
+	it("counts what the tally gained since the record, which only a new stretch, the list kept or the reminder rewrites", () => {
+		const list = view("x>..");
+		const at = (tally: number, state: HygieneState | null, keepsList = false) =>
+			onFileChange(state, { list, keepsList, tally }, 4);
+		const started = at(10, null);
+		expect(started).toMatchObject({ next: { edits: 1, at: 10, reminded: false }, reminder: null, kept: false });
+		const record = started.next;
+		// The record stays as it is while only the count moves: the tally says how many.
+		expect(at(11, record)).toMatchObject({ next: { edits: 2 }, reminder: null, kept: true });
+		expect(at(13, record)).toMatchObject({ next: { edits: 4, at: 13, reminded: true }, kept: false });
+		expect(at(13, record).reminder?.text).toContain("changed files 4 times");
+		// Others' counts read back with this one (two at once): counted once each, never below.
+		expect(at(12, record)).toMatchObject({ next: { edits: 3 }, kept: true });
+		const reminded = at(13, record).next;
+		expect(at(20, reminded)).toEqual({ next: reminded, reminder: null, kept: true });
+		expect(at(14, record, true)).toMatchObject({ next: { edits: 0, at: 14 }, kept: false });
+	});
+
+	it("counts a record written before the tally once, then by the tally", () => {
+		const list = view("x>..");
+		const old = { list: list.fingerprint, edits: 2, reminded: false };
+		const first = onFileChange(old, { list, keepsList: false, tally: 7 }, 8);
+		expect(first).toMatchObject({ next: { edits: 3, at: 7 }, kept: false });
+		expect(onFileChange(first.next, { list, keepsList: false, tally: 8 }, 8)).toMatchObject({
+			next: { edits: 4 },
+			kept: true,
+		});
 	});
 
 	it("is on by default after 8 changes; 0 and false turn it off", () => {

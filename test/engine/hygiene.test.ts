@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ConfigInput } from "../../src/core/config.js";
@@ -87,6 +87,40 @@ describe("todo hygiene through the engine and the file store", () => {
 		const given = await edits(worktree, 4, { config });
 		expect(given.map((reminder) => reminder.edit)).toEqual([3]);
 		expect(given[0]?.text).toContain('since the plan "Ship" (`PLAN.md`) last changed, and it still shows 1 open item.');
+	});
+
+	it("rewrites the session's record only when a stretch starts and when the reminder is due; the tally counts the rest", async () => {
+		const worktree = await tempWorktree();
+		const { engine, store } = fileEngine(worktree);
+		await engine.todosChanged(main, LIST);
+		const record = path.join(worktree, ".boulder", "scopes", `${engineScope(worktree)}.json`);
+		const writes: number[] = [];
+		let seen = (await stat(record)).ino;
+		for (let edit = 1; edit <= 10; edit++) {
+			expect(await edits(worktree, 1)).toEqual(edit === 8 ? [{ edit: 1, text: expect.any(String) }] : []);
+			const now = (await stat(record)).ino;
+			if (now !== seen) writes.push(edit);
+			seen = now;
+		}
+		// Each write is a new file renamed into place: the first edit starts the stretch, the eighth reminds.
+		expect(writes).toEqual([1, 8]);
+		expect((await stat(record.replace(/\.json$/, ".tally"))).size).toBe(10);
+		const kept = await store.readScope(engineScope(worktree));
+		expect(kept.kind === "ok" ? kept.value.hygiene : undefined).toMatchObject({ edits: 8, reminded: true, at: 8 });
+	});
+
+	it("reminds once when edits arrive at once, each in its own engine", async () => {
+		const worktree = await tempWorktree();
+		await fileEngine(worktree).engine.todosChanged(main, LIST);
+		const asked = Array.from({ length: 12 }, () =>
+			fileEngine(worktree, { hygiene: { editsBeforeReminder: 4 } }).engine.fileChangeAsked(main, {
+				tool: "Edit",
+				files: [path.join(worktree, "src/a.ts")],
+			}),
+		);
+		const answers = await Promise.all(asked);
+		expect(answers.filter((answer) => answer.reminder !== null)).toHaveLength(1);
+		expect(await reminders(fileEngine(worktree).engine)).toHaveLength(1);
 	});
 
 	it("never counts for a subagent, a session whose work is bound elsewhere, or when turned off", async () => {

@@ -2,7 +2,7 @@
  * No scope key, however built, makes the store read or write outside
  * `.boulder/scopes/`; nor does a `.boulder` that is a link.
  */
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyContinuationState } from "../../src/core/turns.js";
@@ -53,6 +53,7 @@ describe("scope keys that are not one safe path segment", () => {
 			await expect(
 				store.updateScope(key, () => ({ result: null, next: emptyContinuationState() })),
 			).rejects.toMatchObject({ code: "usage" });
+			await expect(store.tally(key)).rejects.toMatchObject({ code: "usage" });
 			expect(() => store.scopeFile(key)).toThrow();
 		}
 		expect(await snapshotTree(root)).toEqual(before);
@@ -62,6 +63,7 @@ describe("scope keys that are not one safe path segment", () => {
 		const store = new MemoryStore();
 		for (const key of hostileKeys) {
 			await expect(store.readScope(key)).rejects.toMatchObject({ code: "usage" });
+			await expect(store.tally(key)).rejects.toMatchObject({ code: "usage" });
 		}
 	});
 
@@ -89,5 +91,26 @@ describe("a .boulder that is not a real folder", () => {
 		).rejects.toMatchObject({ code: "state-unreadable" });
 		await expect(store.readWorks()).rejects.toMatchObject({ code: "state-unreadable" });
 		expect(await snapshotTree(elsewhere)).toEqual({});
+	});
+});
+
+describe("a scope's tally", () => {
+	it("counts by appending beside the scope's record, and never through a link in its place", async () => {
+		const { root, store } = await worktreeWithSecret();
+		expect([await store.tally("existing"), await store.tally("existing")]).toEqual([1, 2]);
+		const tally = store.scopeFile("existing").replace(/\.json$/, ".tally");
+		expect(await readFile(tally, "utf8")).toHaveLength(2);
+		const outside = path.join(root, "outside.json");
+		await symlink(outside, store.scopeFile("linked").replace(/\.json$/, ".tally"));
+		await expect(store.tally("linked")).rejects.toMatchObject({ code: "state-unreadable" });
+		expect(await readFile(outside, "utf8")).toBe("secret");
+	});
+
+	it("counts every one of many at once, each at least its own", async () => {
+		const { store } = await worktreeWithSecret();
+		const counts = await Promise.all(Array.from({ length: 40 }, () => store.tally("busy")));
+		expect((await readFile(store.scopeFile("busy").replace(/\.json$/, ".tally"))).length).toBe(40);
+		expect(Math.max(...counts)).toBe(40);
+		expect([...counts].sort((a, b) => a - b).every((count, index) => count >= index + 1)).toBe(true);
 	});
 });
