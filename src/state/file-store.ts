@@ -505,6 +505,8 @@ function strip<T>(read: VersionedRead<T>): Read<T> {
 }
 
 async function makeFolder(dir: string): Promise<void> {
+	// Looked at first: it is there on every event but a project's first, and a failed mkdir is a thrown error.
+	if (await realFolder(dir)) return;
 	try {
 		await mkdir(dir, { mode: DIR_MODE });
 	} catch (error) {
@@ -525,13 +527,8 @@ async function makeFolder(dir: string): Promise<void> {
  */
 /** Synchronous, as `stampOf`: every read checks the folder, and a plain lstat is cheaper than a thread-pool trip. */
 async function realFolder(dir: string): Promise<boolean> {
-	let stat: Stats;
-	try {
-		stat = lstatSync(dir);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-		throw error;
-	}
+	const stat: Stats | undefined = lstatSync(dir, { throwIfNoEntry: false });
+	if (stat === undefined) return false;
 	if (stat.isDirectory()) return true;
 	throw new BoulderError(
 		"state-unreadable",

@@ -402,9 +402,10 @@ function parse(text: string): DecisionRecord | null {
 /** Whether this machine joined a fleet (`boulder fleet join`): one lstat, for the hook. */
 export function fleetJoined(env: Record<string, string | undefined>): boolean {
 	try {
-		return lstatSync(fleetMemberFile(env)).isFile();
+		// No membership file: not joined. (Asked without a throw: the hook asks on every decision.)
+		return lstatSync(fleetMemberFile(env), { throwIfNoEntry: false })?.isFile() ?? false;
 	} catch {
-		// No membership file: not joined.
+		// Unreadable (a folder in the path that is not one): not joined either.
 		return false;
 	}
 }
