@@ -20,7 +20,7 @@
  * folder unminified, each module's code marked with its source file, for the
  * start-up profile (`bench/profile-startup.mjs`).
  */
-import { isBuiltin } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { ADAPTERS } from "./src/adapters/registry.ts";
@@ -133,6 +133,38 @@ const hookAlias = {
 	"fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
 };
 
+const LAZY_HOOK_BUILTIN = "\0lazy-hook-builtin:";
+
+/**
+ * Built-ins a hook bundle names but seldom calls, each replaced by a module
+ * whose every export is a getter that loads the real one on first use. A
+ * bundle is run whole at start, so a built-in it imports at all is loaded on
+ * every hook event: `node:module` (`createRequire`, for the rare verify
+ * command, shipper or long scope key) brings node's ES module loader with it,
+ * and `node:os` is only asked for the home folder when `HOME` is unset.
+ * The names are the build's node's; the code targets that node or newer.
+ */
+const LAZY_HOOK_BUILTINS = ["node:module", "node:os"];
+
+const lazyHookBuiltins = {
+	name: "boulder-lazy-hook-builtins",
+	resolveId(source: string, importer: string | undefined) {
+		const id = source.startsWith("node:") ? source : `node:${source}`;
+		if (importer?.startsWith(LAZY_HOOK_BUILTIN) || !LAZY_HOOK_BUILTINS.includes(id)) return null;
+		return `${LAZY_HOOK_BUILTIN}${id}`;
+	},
+	load(id: string) {
+		if (!id.startsWith(LAZY_HOOK_BUILTIN)) return null;
+		const builtin = id.slice(LAZY_HOOK_BUILTIN.length);
+		const names = Object.keys(createRequire(import.meta.url)(builtin) as object).filter((name) => name !== "default");
+		return [
+			"let real;",
+			`const load = () => (real ??= require(${JSON.stringify(builtin)}));`,
+			`for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+		].join("\n");
+	},
+};
+
 /**
  * A harness's dialect file also holds its installer's data and doctor, which
  * import the settings editor (`jsonc-parser`); the hook needs none of it. The
@@ -150,7 +182,7 @@ export default defineConfig([
 		alias: hookAlias,
 		treeshake: hookTreeshake,
 		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
-		plugins: [hookEntries, asciiOutput],
+		plugins: [hookEntries, lazyHookBuiltins, asciiOutput],
 	})),
 	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/hook/loader.ts" } },
 	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/hook/loader.ts" } },

@@ -27,7 +27,6 @@
  * Contract: built as CommonJS; imports node built-ins only.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 
@@ -66,7 +65,9 @@ function variantOf(argv: readonly string[]): string {
 function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
 	const { size, mtimeMs } = statSync(BUNDLE);
 	const key = `${CACHE_PREFIX}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
-	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
+	// `node:os` only when it is needed: loading it costs every start.
+	const home = env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+	const base = env.XDG_CACHE_HOME || path.join(home, ".cache");
 	const name = `${key}${variantOf(process.argv.slice(2))}.bin`;
 	return { file: path.join(base, "boulder", LOADER.cacheFolder, name), key };
 }
