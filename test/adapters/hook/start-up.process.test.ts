@@ -99,11 +99,16 @@ describe.runIf(existsSync(CLAUDE_CODE) && existsSync(ANY_HARNESS))("the built-in
 		}
 	});
 
-	it("loads node:os when it is needed after all: a hook run without HOME", async () => {
-		// The loader then asks node:os for the home folder, to place its code cache.
-		const { HOME: _home, XDG_CACHE_HOME: _cache, ...homeless } = env;
-		const hook = await run([CLAUDE_CODE, "Stop"], input("Stop", { last_assistant_message: "Done." }), homeless);
+	it("loads node:os when it is needed after all: a hook run with an empty HOME", async () => {
+		// The loader then asks node:os for the home folder, to place its code cache; node answers HOME
+		// itself, empty, so the cache goes under the worktree (the current folder), never the real home.
+		const { XDG_CACHE_HOME: _cache, ...rest } = env;
+		const hook = await run([CLAUDE_CODE, "Stop"], input("Stop", { last_assistant_message: "Done." }), {
+			...rest,
+			HOME: "",
+		});
 		expect(hook.status).toBe(0);
 		expect(hook.modules).toContain("NativeModule os");
+		expect(readdirSync(path.join(worktree, ".cache", "boulder", "hook-code-cache"))).toHaveLength(1);
 	});
 });
