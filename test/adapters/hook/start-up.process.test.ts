@@ -3,10 +3,12 @@
  * runs at start, so a built-in it imports is loaded on every event unless the
  * build makes it lazy (`tsdown.config.ts`). Read from the built hooks' own
  * `process.moduleLoadList` at exit, on the path Claude Code's hooks take
- * with state there, and for each command-hook harness's bundle.
+ * with state there, and for each command-hook harness's bundle; and no
+ * bundle copies a built-in into a module object at start (the bundler's
+ * CommonJS interop for a default import).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,6 +99,14 @@ describe.runIf(existsSync(CLAUDE_CODE) && existsSync(ANY_HARNESS))("the built-in
 				loaded: [],
 			});
 		}
+	});
+
+	it("copies no built-in into a module object at start: no bundle holds the bundler's CommonJS interop", () => {
+		const bundles = readdirSync(HOOKS).filter((name) => name.endsWith(".cjs"));
+		expect(bundles).toContain("claude-code-main.cjs");
+		// The interop's helpers, as the bundler writes them at the top (minified or not): `Object.getOwnPropertyNames` under a name.
+		const interop = /(__copyProps|=\s*Object\.getOwnPropertyNames)\b/;
+		expect(bundles.filter((name) => interop.test(readFileSync(path.join(HOOKS, name), "utf8")))).toEqual([]);
 	});
 
 	it("loads node:os when it is needed after all: a hook run with an empty HOME", async () => {
