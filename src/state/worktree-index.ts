@@ -130,8 +130,8 @@ export async function refreshWorktree(
 /** The stamp's modification time; null when there is none (or something else is in its place). */
 function stampTime(stamp: string): number | null {
 	try {
-		const stats = lstatSync(stamp);
-		return stats.isFile() ? stats.mtimeMs : null;
+		const stats = lstatSync(stamp, { throwIfNoEntry: false });
+		return stats?.isFile() ? stats.mtimeMs : null;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return null;
