@@ -19,7 +19,7 @@ import { exactly, fields, handCheck, nonEmpty, num, recordOf } from "../core/han
 import { hash64 } from "../core/hash.js";
 import { z } from "../core/zod.js";
 import { ensureDir, inFolder } from "./atomic-write.js";
-import { type LockOptions, withLock } from "./lock.js";
+import { FUTURE_SKEW_MS, type LockOptions, withLock } from "./lock.js";
 import { openStateFile } from "./state-file.js";
 import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
@@ -106,7 +106,8 @@ export function worktreeStampFile(root: string, options: WorktreeIndexOptions = 
  * `refreshMs` ago, then stamps it. The check is one lstat, whatever the size
  * of the index. The stamp only ever delays a recording: an index removed or
  * reset while the stamp is fresh gets the worktree back within `refreshMs`,
- * and a stamp dated after now (a clock set back) counts as old.
+ * and a stamp dated after now (a clock set back) counts as old, beyond the
+ * lock's `FUTURE_SKEW_MS`.
  *
  * Contract: "recent": nothing was read or written; throws what recording or
  * stamping throws (the index is written before the stamp, so a failed stamp
@@ -121,7 +122,8 @@ export async function refreshWorktree(
 	const stamp = worktreeStampFile(root, options);
 	const stampedAt = stampTime(stamp);
 	const now = clock.now();
-	if (stampedAt !== null && now >= stampedAt && now - stampedAt < refreshMs) return "recent";
+	// A file system may round the time it was given up; beyond that skew, a stamp from the future is an old one.
+	if (stampedAt !== null && stampedAt - now <= FUTURE_SKEW_MS && now - stampedAt < refreshMs) return "recent";
 	const entry = await recordWorktree(root, { ...options, clock });
 	await writeStamp(stamp, entry.lastSeen);
 	return "recorded";

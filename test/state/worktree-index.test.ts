@@ -125,9 +125,11 @@ describe("refreshWorktree", () => {
 		expect((await listWorktrees(options)).map((entry) => entry.root)).toEqual([path.resolve("/repos/one")]);
 	});
 
-	it("takes a stamp dated after now (a clock set back) for an old one", async () => {
+	it("takes a stamp dated after now (a clock set back) for an old one, beyond a file system's rounding", async () => {
 		const { clock, options } = await setUp();
 		await refreshWorktree("/repos/one", REFRESH, options);
+		clock.set(FIXED_NOW - 1_000);
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recent");
 		clock.set(FIXED_NOW - 60_000);
 		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recorded");
 		expect((await listWorktrees(options))[0]?.lastSeen).toBe(FIXED_NOW - 60_000);
