@@ -20,7 +20,7 @@
  * folder unminified, each module's code marked with its source file, for the
  * start-up profile (`bench/profile-startup.mjs`).
  */
-import { isBuiltin } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { ADAPTERS } from "./src/adapters/registry.ts";
@@ -133,6 +133,56 @@ const hookAlias = {
 	"fs/promises": fileURLToPath(new URL("./src/adapters/hook/shims/fs-promises.cjs", import.meta.url)),
 };
 
+const HOOK_BUILTIN = "\0hook-builtin:";
+
+/**
+ * Built-ins a hook bundle names but seldom calls: each is loaded where it is
+ * first used. A bundle is run whole at start, so a built-in it imports at
+ * all is loaded on every hook event: `node:module` (`createRequire`, for the
+ * rare verify command, shipper or long scope key) brings node's ES module
+ * loader with it, and `node:os` is only asked for the home folder when
+ * `HOME` is unset.
+ */
+const LAZY_HOOK_BUILTINS = ["node:module", "node:os"];
+
+/** Built-ins the hook's code imports whole (`import path from "node:path"`). */
+const WHOLE_HOOK_BUILTINS = ["node:path"];
+
+/**
+ * Puts each of those built-ins behind a small ES module of the bundle's own.
+ * A lazy one's default export has a getter per export and its named exports
+ * are functions, each loading the real module on first use; a named import
+ * of anything else of it fails the build. A whole one is the module itself:
+ * a default import of a built-in is otherwise copied, property by property,
+ * into a module object at start (the bundler's CommonJS interop). The names
+ * are the build's node's; the code targets that node or newer.
+ */
+const hookBuiltins = {
+	name: "boulder-hook-builtins",
+	resolveId(source: string, importer: string | undefined) {
+		const id = source.startsWith("node:") ? source : `node:${source}`;
+		if (importer?.startsWith(HOOK_BUILTIN)) return null;
+		return LAZY_HOOK_BUILTINS.includes(id) || WHOLE_HOOK_BUILTINS.includes(id) ? `${HOOK_BUILTIN}${id}` : null;
+	},
+	load(id: string) {
+		if (!id.startsWith(HOOK_BUILTIN)) return null;
+		const builtin = id.slice(HOOK_BUILTIN.length);
+		const real = createRequire(import.meta.url)(builtin) as Record<string, unknown>;
+		const names = Object.keys(real).filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
+		const named = JSON.stringify(builtin);
+		if (!LAZY_HOOK_BUILTINS.includes(builtin)) {
+			return `const real = require(${named});\nexport default real;\nexport const { ${names.join(", ")} } = real;\n`;
+		}
+		const functions = names.filter((name) => typeof real[name] === "function");
+		return [
+			"let real;",
+			`const load = () => (real ??= require(${named}));`,
+			`export default { ${names.map((name) => `get ${name}() { return load().${name}; }`).join(", ")} };`,
+			...functions.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+		].join("\n");
+	},
+};
+
 /**
  * A harness's dialect file also holds its installer's data and doctor, which
  * import the settings editor (`jsonc-parser`); the hook needs none of it. The
@@ -150,7 +200,7 @@ export default defineConfig([
 		alias: hookAlias,
 		treeshake: hookTreeshake,
 		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
-		plugins: [hookEntries, asciiOutput],
+		plugins: [hookEntries, hookBuiltins, asciiOutput],
 	})),
 	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/hook/loader.ts" } },
 	{ ...common, ...hookLoader, entry: { "boulder-hook": "src/adapters/hook/loader.ts" } },

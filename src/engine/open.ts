@@ -14,15 +14,15 @@
  * dashboard) is refreshed only for worktrees that have boulder state, so
  * running a read command in a random folder does not list that folder
  * forever, and at most every few minutes, so a hook that opens the workspace
- * on every event does not take the index's lock on every event.
+ * on every event neither takes the index's lock nor reads the index on every
+ * event (state/ answers "recorded recently?" with one stat of a stamp).
  */
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Config } from "../core/config.js";
 import type { FileStore } from "../state/file-store.js";
 import type { Clock } from "../state/store.js";
 import { systemClock } from "../state/store.js";
-import { boulderStateHome, readWorktreeIndex, recordWorktree } from "../state/worktree-index.js";
+import { boulderStateHome, refreshWorktree } from "../state/worktree-index.js";
 import { type ConfigLayer, loadConfig } from "./config-loader.js";
 import { Engine, type PlanSource } from "./engine.js";
 import { fleetKicker } from "./fleet-kick.js";
@@ -114,10 +114,7 @@ export async function noteWorktree(handle: StateHandle, options: Pick<OpenOption
 	if (!handle.store.keepsState || !existsSync(handle.store.dir)) return;
 	const indexOptions = { env: options.env ?? process.env, clock: options.clock ?? systemClock };
 	try {
-		const index = await readWorktreeIndex(indexOptions);
-		const entry = index.kind === "ok" ? index.value.worktrees[path.resolve(handle.worktree)] : undefined;
-		if (entry && indexOptions.clock.now() - entry.lastSeen < INDEX_REFRESH_MS) return;
-		await recordWorktree(handle.worktree, indexOptions);
+		await refreshWorktree(handle.worktree, INDEX_REFRESH_MS, indexOptions);
 	} catch (error) {
 		handle.warnings.push(
 			`could not record ${handle.worktree} in the worktree index: ${error instanceof Error ? error.message : String(error)}`,

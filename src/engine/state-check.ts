@@ -301,7 +301,7 @@ async function indexFindings(context: DoctorContext): Promise<DoctorFinding[]> {
 					level: "warn" as const,
 					fix: seen.future
 						? "a newer boulder wrote it: upgrade boulder; until then `boulder status --all` misses worktrees"
-						: "`boulder status --all` misses worktrees until it is rebuilt; the next boulder command in each worktree moves it aside and rebuilds it",
+						: "`boulder status --all` misses worktrees until it is rebuilt; the next boulder command in each worktree moves it aside and rebuilds it (in a worktree recorded in the last ten minutes, the first one after those)",
 				}
 			: finding,
 	);

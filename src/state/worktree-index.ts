@@ -4,17 +4,29 @@
  * (`$BOULDER_STATE_HOME`, else `$XDG_STATE_HOME/boulder`, else
  * `~/.local/state/boulder`). It is a convenience list: a bad index is moved
  * aside like any state file and rebuilt as worktrees are seen again.
+ *
+ * Beside it, one empty stamp file per worktree (`worktree-stamps/`, named by
+ * a hash of the root) whose modification time is when that worktree was
+ * last recorded: a hook asks "recorded recently?" on every event, and one
+ * lstat of the stamp answers it without reading an index that grows with
+ * every worktree the user has.
  */
+import { lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
 import { exactly, fields, handCheck, nonEmpty, num, recordOf } from "../core/hand-check.js";
+import { hash64 } from "../core/hash.js";
 import { z } from "../core/zod.js";
-import { type LockOptions, withLock } from "./lock.js";
+import { ensureDir, inFolder } from "./atomic-write.js";
+import { FUTURE_SKEW_MS, type LockOptions, withLock } from "./lock.js";
+import { openStateFile } from "./state-file.js";
 import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const WORKTREE_INDEX_FILE = "worktrees.json";
+/** The folder of the worktrees' stamps, next to the index. */
+export const WORKTREE_STAMPS_DIR = "worktree-stamps";
 
 const time = z.lazy(() => z.number());
 
@@ -82,6 +94,63 @@ export function boulderStateHome(options: Pick<WorktreeIndexOptions, "stateHome"
 
 export function worktreeIndexFile(options: WorktreeIndexOptions = {}): string {
 	return path.join(boulderStateHome(options), WORKTREE_INDEX_FILE);
+}
+
+/** The stamp of one worktree: its modification time is when `refreshWorktree` last recorded it. */
+export function worktreeStampFile(root: string, options: WorktreeIndexOptions = {}): string {
+	return path.join(boulderStateHome(options), WORKTREE_STAMPS_DIR, hash64(path.resolve(root)));
+}
+
+/**
+ * Records the worktree unless its stamp says it was recorded less than
+ * `refreshMs` ago, then stamps it. The check is one lstat, whatever the size
+ * of the index. The stamp only ever delays a recording: an index removed or
+ * reset while the stamp is fresh gets the worktree back within `refreshMs`,
+ * and a stamp dated after now (a clock set back) counts as old, beyond the
+ * lock's `FUTURE_SKEW_MS`.
+ *
+ * Contract: "recent": nothing was read or written; throws what recording or
+ * stamping throws (the index is written before the stamp, so a failed stamp
+ * costs only a recording again next time).
+ */
+export async function refreshWorktree(
+	root: string,
+	refreshMs: number,
+	options: WorktreeIndexOptions = {},
+): Promise<"recent" | "recorded"> {
+	const clock = options.clock ?? systemClock;
+	const stamp = worktreeStampFile(root, options);
+	const stampedAt = stampTime(stamp);
+	const now = clock.now();
+	// A file system may round the time it was given up; beyond that skew, a stamp from the future is an old one.
+	if (stampedAt !== null && stampedAt - now <= FUTURE_SKEW_MS && now - stampedAt < refreshMs) return "recent";
+	const entry = await recordWorktree(root, { ...options, clock });
+	await writeStamp(stamp, entry.lastSeen);
+	return "recorded";
+}
+
+/** The stamp's modification time; null when there is none (or something else is in its place). */
+function stampTime(stamp: string): number | null {
+	try {
+		const stats = lstatSync(stamp, { throwIfNoEntry: false });
+		return stats?.isFile() ? stats.mtimeMs : null;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return null;
+		throw error;
+	}
+}
+
+async function writeStamp(stamp: string, at: number): Promise<void> {
+	const dir = path.dirname(stamp);
+	await ensureDir(dir);
+	const handle = await inFolder(dir, () => openStateFile(stamp, "append"));
+	try {
+		const time = new Date(at);
+		await handle.utimes(time, time);
+	} finally {
+		await handle.close();
+	}
 }
 
 /** Adds the worktree or refreshes its last-seen time (atomic, under the index's lock). */

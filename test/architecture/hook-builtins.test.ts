@@ -1,8 +1,11 @@
 /**
  * The built-in modules a hook process loads at start: every module a hook
  * bundle holds is evaluated, so a built-in one of them imports is loaded on
- * every hook event, whether or not that event uses it. Read from the source:
- * the modules reachable from the hook program and the command-hook dialects.
+ * every hook event, whether or not that event uses it (unless the build puts
+ * it behind a stand-in that loads it on first use: `LAZY_HOOK_BUILTINS` in
+ * `tsdown.config.ts`, which `test/adapters/hook/start-up.process.test.ts`
+ * checks on the built hooks). Read from the source: the modules reachable
+ * from the hook program and the command-hook dialects.
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";

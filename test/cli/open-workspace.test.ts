@@ -3,12 +3,12 @@
  * the store, the config with its layers, an engine, and the user-level index
  * kept without ever failing the open.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isBoulderError } from "../../src/core/errors.js";
 import { INDEX_REFRESH_MS, openState, openWorkspace } from "../../src/engine/open.js";
-import { listWorktrees } from "../../src/state/worktree-index.js";
+import { listWorktrees, worktreeIndexFile } from "../../src/state/worktree-index.js";
 import { sandbox } from "./helpers.js";
 
 describe("openWorkspace", () => {
@@ -51,6 +51,34 @@ describe("openWorkspace", () => {
 		expect((await listWorktrees(index))[0]?.lastSeen).toBe(first[0]?.lastSeen);
 
 		box.clock.advance(2);
+		await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
+		expect((await listWorktrees(index))[0]?.lastSeen).toBe(box.clock.now());
+	});
+
+	it("does not read the index on an open soon after the worktree was recorded", async () => {
+		const box = await sandbox();
+		await mkdir(path.join(box.worktree, ".boulder"));
+		await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
+		// Any read of a bad index moves it aside: still in place, it was not read.
+		const index = worktreeIndexFile({ env: box.env });
+		await writeFile(index, "[1, 2");
+		box.clock.advance(INDEX_REFRESH_MS - 1);
+		const handle = await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
+		expect(handle.warnings).toEqual([]);
+		expect(await readFile(index, "utf8")).toBe("[1, 2");
+	});
+
+	it("lists the worktree again within the refresh interval of a removed index, and after a clock set back", async () => {
+		const box = await sandbox();
+		const index = { env: box.env };
+		await mkdir(path.join(box.worktree, ".boulder"));
+		await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
+		await rm(worktreeIndexFile(index));
+		box.clock.advance(INDEX_REFRESH_MS);
+		await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
+		expect((await listWorktrees(index)).map((entry) => entry.root)).toEqual([box.worktree]);
+
+		box.clock.advance(-3_600_000);
 		await openState({ cwd: box.worktree, env: box.env, clock: box.clock });
 		expect((await listWorktrees(index))[0]?.lastSeen).toBe(box.clock.now());
 	});

@@ -15,6 +15,13 @@ describe("hash64 (FNV-1a, 64-bit)", () => {
 		expect(hash64("日本語")).toMatch(/^[0-9a-f]{16}$/);
 	});
 
+	it("hashes the UTF-8 that TextEncoder gives: two, three and four bytes, and a lone surrogate as U+FFFD", () => {
+		for (const text of ["é", "日本語", "😀", "a\ud800b", "\udc00", "x\ud83d", "\ud83d\ud83d\ude00", "\ufffd"]) {
+			expect(hash64(text)).toBe(hash64BigInt(text));
+		}
+		expect(hash64("a\ud800b")).toBe(hash64("a\ufffdb"));
+	});
+
 	it("gives what 64-bit FNV-1a arithmetic gives, for any text", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: "binary", maxLength: 200 }), (text) => {

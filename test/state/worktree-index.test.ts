@@ -1,9 +1,10 @@
 /**
  * The per-user index of worktrees: where it lives, first/last seen times,
- * modes, and a bad index moved aside and rebuilt.
+ * modes, a bad index moved aside and rebuilt, and the stamp that says a
+ * worktree was recorded recently without reading the index.
  */
 
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,9 @@ import {
 	listWorktrees,
 	readWorktreeIndex,
 	recordWorktree,
+	refreshWorktree,
 	worktreeIndexFile,
+	worktreeStampFile,
 } from "../../src/state/worktree-index.js";
 import { FIXED_NOW, fixedClock, modeOf, tempDir } from "./helpers.js";
 
@@ -67,5 +70,76 @@ describe("recordWorktree and listWorktrees", () => {
 		await recordWorktree("/repos/one", options);
 		expect((await listWorktrees(options)).map((entry) => entry.root)).toEqual([path.resolve("/repos/one")]);
 		expect((await readdir(home)).sort()).toEqual(["worktrees.json", "worktrees.json.corrupt-20261130T101500Z"]);
+	});
+});
+
+describe("refreshWorktree", () => {
+	const REFRESH = 10 * 60 * 1000;
+
+	async function setUp() {
+		const home = await tempDir();
+		const clock = fixedClock();
+		return { home, clock, options: { stateHome: home, clock } };
+	}
+
+	it("records a worktree and stamps it with the recording's time", async () => {
+		const { options } = await setUp();
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recorded");
+		expect(await listWorktrees(options)).toEqual([
+			{ root: path.resolve("/repos/one"), firstSeen: FIXED_NOW, lastSeen: FIXED_NOW },
+		]);
+		const stamp = worktreeStampFile("/repos/one", options);
+		expect((await stat(stamp)).mtimeMs).toBe(FIXED_NOW);
+		expect(await modeOf(stamp)).toBe(0o600);
+		expect(worktreeStampFile("/repos/one/", options)).toBe(stamp);
+		expect(worktreeStampFile("/repos/two", options)).not.toBe(stamp);
+	});
+
+	it("neither reads nor writes the index while the stamp is fresh", async () => {
+		const { clock, options } = await setUp();
+		await refreshWorktree("/repos/one", REFRESH, options);
+		// A bad index would be moved aside by any read of it: left as it is, it was not read.
+		await writeFile(worktreeIndexFile(options), "[1, 2");
+		clock.set(FIXED_NOW + REFRESH - 1);
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recent");
+		expect(await readFile(worktreeIndexFile(options), "utf8")).toBe("[1, 2");
+	});
+
+	it("records again once the stamp is as old as the refresh interval", async () => {
+		const { clock, options } = await setUp();
+		await refreshWorktree("/repos/one", REFRESH, options);
+		clock.set(FIXED_NOW + REFRESH);
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recorded");
+		expect(await listWorktrees(options)).toEqual([
+			{ root: path.resolve("/repos/one"), firstSeen: FIXED_NOW, lastSeen: FIXED_NOW + REFRESH },
+		]);
+		expect((await stat(worktreeStampFile("/repos/one", options))).mtimeMs).toBe(FIXED_NOW + REFRESH);
+	});
+
+	it("gets a worktree back into a removed index within the refresh interval", async () => {
+		const { clock, options } = await setUp();
+		await refreshWorktree("/repos/one", REFRESH, options);
+		await rm(worktreeIndexFile(options));
+		clock.set(FIXED_NOW + REFRESH);
+		await refreshWorktree("/repos/one", REFRESH, options);
+		expect((await listWorktrees(options)).map((entry) => entry.root)).toEqual([path.resolve("/repos/one")]);
+	});
+
+	it("takes a stamp dated after now (a clock set back) for an old one, beyond a file system's rounding", async () => {
+		const { clock, options } = await setUp();
+		await refreshWorktree("/repos/one", REFRESH, options);
+		clock.set(FIXED_NOW - 1_000);
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recent");
+		clock.set(FIXED_NOW - 60_000);
+		expect(await refreshWorktree("/repos/one", REFRESH, options)).toBe("recorded");
+		expect((await listWorktrees(options))[0]?.lastSeen).toBe(FIXED_NOW - 60_000);
+	});
+
+	it("records a worktree whose stamp is no file, and names the stamp it cannot write", async () => {
+		const { options } = await setUp();
+		const stamp = worktreeStampFile("/repos/one", options);
+		await mkdir(stamp, { recursive: true });
+		await expect(refreshWorktree("/repos/one", REFRESH, options)).rejects.toThrow(stamp);
+		expect((await listWorktrees(options)).map((entry) => entry.root)).toEqual([path.resolve("/repos/one")]);
 	});
 });

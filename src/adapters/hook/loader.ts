@@ -27,9 +27,10 @@
  * Contract: built as CommonJS; imports node built-ins only.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import vm from "node:vm";
+// Named imports only: a default import of a built-in is copied property by property into a module
+// object when the loader starts (the bundler's interop), which costs every start.
+import { dirname, join } from "node:path";
+import { Script } from "node:vm";
 
 /**
  * Set by the build for each loader it writes: the bundle (next to the loader),
@@ -46,7 +47,7 @@ declare const BOULDER_LOADER: {
 };
 const LOADER = BOULDER_LOADER;
 const HARNESS = LOADER.harnesses?.includes(process.argv[2] ?? "") ? (process.argv[2] as string) : null;
-const BUNDLE = path.join(__dirname, HARNESS === null ? LOADER.bundle : `${HARNESS}-main.cjs`);
+const BUNDLE = join(__dirname, HARNESS === null ? LOADER.bundle : `${HARNESS}-main.cjs`);
 const CACHE_PREFIX = HARNESS ?? LOADER.cachePrefix;
 const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
 
@@ -66,9 +67,11 @@ function variantOf(argv: readonly string[]): string {
 function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
 	const { size, mtimeMs } = statSync(BUNDLE);
 	const key = `${CACHE_PREFIX}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
-	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
+	// `node:os` only when it is needed: loading it costs every start.
+	const home = env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+	const base = env.XDG_CACHE_HOME || join(home, ".cache");
 	const name = `${key}${variantOf(process.argv.slice(2))}.bin`;
-	return { file: path.join(base, "boulder", LOADER.cacheFolder, name), key };
+	return { file: join(base, "boulder", LOADER.cacheFolder, name), key };
 }
 
 /** A cache of another bundle (or node) untouched this long is an old version's: removed when a new one is written. */
@@ -83,7 +86,7 @@ const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
 function pruneCaches(folder: string, key: string): void {
 	for (const name of readdirSync(folder)) {
 		if (!name.startsWith(`${CACHE_PREFIX}-`) || name.startsWith(key)) continue;
-		const old = path.join(folder, name);
+		const old = join(folder, name);
 		// Another process may have just removed it.
 		const written = statSync(old, { throwIfNoEntry: false })?.mtimeMs;
 		if (written !== undefined && Date.now() - written > STALE_CACHE_MS) rmSync(old, { force: true });
@@ -102,11 +105,11 @@ function readCache(file: string): Buffer | undefined {
 function writeCache(file: string, key: string, data: Buffer): void {
 	try {
 		// Owner-only whatever the umask: every hook run loads this bytecode.
-		mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+		mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
 		const temp = `${file}.${process.pid}.tmp`;
 		writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
 		renameSync(temp, file);
-		pruneCaches(path.dirname(file), key);
+		pruneCaches(dirname(file), key);
 	} catch (error) {
 		warn(`cannot write the code cache ${file}`, error);
 	}
@@ -126,7 +129,7 @@ try {
 	warn("cannot place the code cache", error);
 }
 const cachedData = cache ? readCache(cache.file) : undefined;
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
 	filename: BUNDLE,
 	...(cachedData ? { cachedData } : {}),
 });
@@ -136,4 +139,4 @@ if (cache && (!cachedData || script.cachedDataRejected)) {
 	process.once("exit", () => writeCache(file, key, script.createCachedData()));
 }
 const bundleModule = { exports: {} };
-script.runInThisContext()(bundleModule.exports, require, bundleModule, BUNDLE, path.dirname(BUNDLE));
+script.runInThisContext()(bundleModule.exports, require, bundleModule, BUNDLE, dirname(BUNDLE));
