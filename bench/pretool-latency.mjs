@@ -3,17 +3,21 @@
  * Write, NotebookEdit) costs per edit, and what todo hygiene adds to it.
  * Claude Code starts a process for every such tool call, in every session,
  * since orchestrate mode installed the hook; todo hygiene rides on the same
- * process and adds one locked write of the session's record per edit (and,
- * once per stretch, a line in the decision log).
+ * process and adds a one-byte append to the scope's tally per edit, and a
+ * locked write of the session's record when a stretch starts or the
+ * reminder is due (with, once per stretch, a line in the decision log).
  *
- * Four cases, interleaved run by run so a busy machine slows all alike:
+ * Five cases, interleaved run by run so a busy machine slows all alike:
  *
  * - `node -e 0`: a bare node start, the floor of any hook;
  * - hygiene off (`hygiene.editsBeforeReminder: 0`): the hook as orchestrate
  *   mode alone has it, for a session that is not orchestrating (reads the
  *   works file, answers nothing);
  * - hygiene counting (the default, 8): the same edit in the same session,
- *   counted in its record;
+ *   the first of a stretch (its record rewritten, under its lock);
+ * - hygiene within a stretch: the fourth edit of one, which only adds to the
+ *   scope's tally (no lock, no rewrite): every edit but a stretch's first and
+ *   the one that reminds;
  * - hygiene reminding: the eighth edit of a stretch, whose answer carries the
  *   reminder and which logs the decision.
  *
@@ -52,11 +56,13 @@ const root = mkdtempSync(path.join(os.tmpdir(), "boulder-pretool-latency-"));
 
 try {
 	const counting = session("counting");
+	const within = session("within", 3);
 	const reminding = session("reminding", THRESHOLD - 1);
 	const cases = [
 		{ name: "bare", run: () => timed(["-e", "0"], "", counting).ms },
 		{ name: "hygieneOff", run: () => edit(counting, 0, false) },
 		{ name: "hygieneCounting", run: () => edit(counting, THRESHOLD, false) },
+		{ name: "hygieneWithin", run: () => edit(within, THRESHOLD, false) },
 		{ name: "hygieneReminding", run: () => edit(reminding, THRESHOLD, true) },
 	];
 	const times = Object.fromEntries(cases.map((one) => [one.name, []]));
@@ -83,6 +89,7 @@ try {
 		ms,
 		hygieneAddsMs: {
 			counting: round(median("hygieneCounting") - median("hygieneOff")),
+			within: round(median("hygieneWithin") - median("hygieneOff")),
 			reminding: round(median("hygieneReminding") - median("hygieneOff")),
 		},
 		ratioToBareNode: Object.fromEntries(cases.map((one) => [one.name, round(median(one.name) / median("bare"))])),
@@ -97,7 +104,7 @@ try {
 		console.log(`  ${one.name.padEnd(18)} ${m} ms  (p90 ${p90}; ${result.ratioToBareNode[one.name]} × node -e 0)`);
 	}
 	console.log(
-		`  hygiene adds      ${result.hygieneAddsMs.counting} ms counting, ${result.hygieneAddsMs.reminding} ms reminding`,
+		`  hygiene adds      ${result.hygieneAddsMs.counting} ms starting a stretch, ${result.hygieneAddsMs.within} ms within one, ${result.hygieneAddsMs.reminding} ms reminding`,
 	);
 	console.log(
 		`  in process        ${engine.ms.hygieneOff.median} ms off, ${engine.ms.hygieneCounting.median} ms counting (the engine's answer alone, ${ENGINE_CALLS} calls each)`,
