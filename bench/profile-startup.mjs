@@ -167,6 +167,12 @@ process.on("exit", () => { mark("exit"); process.stderr.write("\\n" + JSON.strin
 			bound: true,
 		},
 		{ name: "PreToolUse", args: [loader, "PreToolUse", "--boulder-hook=portable"], input: plan.preToolInput },
+		{
+			name: "PreToolUse, an edit within a stretch",
+			args: [loader, "PreToolUse", "--boulder-hook=portable"],
+			input: plan.preToolInput,
+			editing: true,
+		},
 		{ name: "node -e 0", args: ["-e", "0"], input: "" },
 	];
 	const names = ["start", "read", "compile", "evaluate", "exit"];
@@ -175,7 +181,8 @@ process.on("exit", () => { mark("exit"); process.stderr.write("\\n" + JSON.strin
 		const sums = new Map();
 		let counted = 0;
 		for (let run = -1; run < RUNS; run++) {
-			if (subject.bound) plan.restoreBound();
+			if (subject.editing) plan.restoreEditing();
+			else if (subject.bound) plan.restoreBound();
 			else plan.restore();
 			const child = spawnSync(process.execPath, ["-r", marks, ...subject.args], {
 				input: subject.input,
