@@ -468,12 +468,17 @@ export class FileStore implements Store {
 
 	/**
 	 * Makes `.boulder/` (checked to be a real folder), its `.gitignore` and
-	 * `scopes/`, once per store: a store lives for one process, and a folder
-	 * removed behind its back afterwards is made again by the write into it
-	 * (`writeFileAtomic`, the lock, the decision log each make their folder).
+	 * `scopes/`, once per store, and looks at `.boulder/` again before every
+	 * later write (one lstat): a long-lived host (OpenCode's plugin, an SDK
+	 * program) outlives a `.boulder/` removed behind its back, which is then
+	 * made again whole, `.gitignore` included, and one replaced by a link (a
+	 * checkout can bring one), which is then refused instead of written
+	 * through. A folder removed in the instant between is made again by the
+	 * write into it (`writeFileAtomic`, the lock, the decision log each make
+	 * their folder).
 	 */
 	private async ensureLayout(): Promise<void> {
-		if (this.layoutMade) return;
+		if (this.layoutMade && lstatSync(this.dir, { throwIfNoEntry: false })?.isDirectory()) return;
 		await this.makeLayout();
 		this.layoutMade = true;
 	}

@@ -2,7 +2,7 @@
  * No scope key, however built, makes the store read or write outside
  * `.boulder/scopes/`; nor does a `.boulder` that is a link.
  */
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyContinuationState } from "../../src/core/turns.js";
@@ -112,5 +112,36 @@ describe("a scope's tally", () => {
 		expect((await readFile(store.scopeFile("busy").replace(/\.json$/, ".tally"))).length).toBe(40);
 		expect(Math.max(...counts)).toBe(40);
 		expect([...counts].sort((a, b) => a - b).every((count, index) => count >= index + 1)).toBe(true);
+	});
+});
+
+describe("a .boulder removed or replaced while a store is open (a long-lived host)", () => {
+	it("is made again with its .gitignore when it was removed", async () => {
+		const root = await tempDir();
+		const store = new FileStore(root);
+		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await rm(path.join(root, ".boulder"), { recursive: true, force: true });
+		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		expect(await readFile(path.join(root, ".boulder", ".gitignore"), "utf8")).toContain("*");
+		await rm(path.join(root, ".boulder"), { recursive: true, force: true });
+		await store.tally("scope-a");
+		expect(await readFile(path.join(root, ".boulder", ".gitignore"), "utf8")).toContain("*");
+	});
+
+	it("is refused, never written through, when a link took its place", async () => {
+		const root = await tempDir();
+		const worktree = path.join(root, "repo");
+		const elsewhere = path.join(root, "elsewhere");
+		await mkdir(worktree);
+		await mkdir(elsewhere);
+		const store = new FileStore(worktree);
+		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await rm(path.join(worktree, ".boulder"), { recursive: true, force: true });
+		await symlink(elsewhere, path.join(worktree, ".boulder"));
+		await expect(
+			store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() })),
+		).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.tally("scope-a")).rejects.toMatchObject({ code: "state-unreadable" });
+		expect(await snapshotTree(elsewhere)).toEqual({});
 	});
 });
