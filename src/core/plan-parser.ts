@@ -48,14 +48,28 @@ export function parsePlan(text: string, source?: string): ParsedPlan {
 	const front = parseFrontMatter(lines);
 	const tooMany = tooManyCheckboxes(text);
 	const body = tooMany ? { items: [], errors: [tooMany] } : parsePlanBody(lines, front.bodyStart);
-	const items = body.items;
+	const errors = [...front.errors, ...body.errors].sort((a, b) => a.line - b.line);
+	return { ...parsedPlanOf(body.items, front.frontMatter, source), errors };
+}
+
+/**
+ * What `parsePlan` reads from a plan, as the plan-parse cache keeps it
+ * (`state/plan-parse-cache.ts`): a kept parse is only good for the format it
+ * was made by. Raise it with any change to what the parser returns for a
+ * text (the items, their statuses, titles, lines, criteria and sections; the
+ * front matter); a test holds the parser's sources to it.
+ */
+export const PLAN_PARSE_FORMAT = 1;
+
+/** A parse without errors from its items and front matter (the counts and the next item follow from them). */
+export function parsedPlanOf(items: PlanItem[], frontMatter: PlanFrontMatter, source?: string): ParsedPlan {
 	return {
 		source: source ?? null,
 		items,
 		counts: countTodos(items),
 		next: items.find((item) => isOpen(item.status)) ?? null,
-		frontMatter: front.frontMatter,
-		errors: [...front.errors, ...body.errors].sort((a, b) => a.line - b.line),
+		frontMatter,
+		errors: [],
 	};
 }
 

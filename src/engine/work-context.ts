@@ -11,7 +11,14 @@
 import path from "node:path";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
-import { type PlanError, type PlanItem, parsePlan, planErrorsMessage, planView } from "../core/plan-parser.js";
+import {
+	type ParsedPlan,
+	type PlanError,
+	type PlanItem,
+	parsePlan,
+	planErrorsMessage,
+	planView,
+} from "../core/plan-parser.js";
 import type { ForeignWork, PlanUnusable, SessionFacts } from "../core/policy.js";
 import type { WorkView } from "../core/work-view.js";
 import type { Store } from "../state/store.js";
@@ -94,7 +101,7 @@ export async function readWorkContext(
 	if (text === null) {
 		return { view: null, work, facts: { switchedOff, planUnusable: { path: work.planPath, problem: "missing" } } };
 	}
-	const plan = parsePlan(text, work.planPath);
+	const plan = await parsedPlan(deps.store, work.planPath, text);
 	if (plan.errors.length > 0) {
 		return { view: null, work, facts: { switchedOff, planUnusable: planWithErrors(work.planPath, plan.errors) } };
 	}
@@ -109,6 +116,21 @@ export async function readWorkContext(
 		items: plan.items,
 		facts: { switchedOff, ...(verifyHeld ? { verifyHeld } : {}) },
 	};
+}
+
+/**
+ * The plan parsed, from the store's cache when it keeps this very text: a
+ * hook reads the plan on every event, and it changes far less often. A
+ * cache that cannot be written costs only the parse next time.
+ */
+async function parsedPlan(store: Store, planPath: string, text: string): Promise<ParsedPlan> {
+	const kept = await store.readPlanParse?.(planPath, text);
+	if (kept) return kept;
+	const plan = parsePlan(text, planPath);
+	await store.writePlanParse?.(planPath, text, plan).catch(() => {
+		// A cache: nothing is lost, the next read parses the plan again.
+	});
+	return plan;
 }
 
 /**

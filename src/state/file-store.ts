@@ -9,6 +9,9 @@
  *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
  *   plan-summaries.json        what status showed of each plan (a cache, `plan-summaries.ts`)
  *
+ * and, under the user's state folder, the last parse of each plan (a cache,
+ * `plan-parse-cache.ts`) and the trust record (`trust.ts`).
+ *
  * Reads take no lock; every read-modify-write runs under the file's lock and
  * commits with an atomic write. Bad files are moved aside and logged; what is
  * left lying in the folder is `inspect.ts`'s to find.
@@ -25,6 +28,7 @@ import path from "node:path";
 import type { DecisionRecord } from "../core/decision-record.js";
 import { BoulderError } from "../core/errors.js";
 import { exactly, fields, handCheck } from "../core/hand-check.js";
+import type { ParsedPlan } from "../core/plan-parser.js";
 import { ContinuationState, handContinuationState } from "../core/turns.js";
 import { z } from "../core/zod.js";
 import { DIR_MODE, ensureDir, writeFileAtomic } from "./atomic-write.js";
@@ -39,6 +43,7 @@ import {
 import { type LogPosition, readDecisionsSince, readNewestDecisions, type TailRead } from "./decision-tail.js";
 import { listScopeFiles, scanStateProblems } from "./inspect.js";
 import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
+import { planParseFile, readPlanParse, writePlanParse } from "./plan-parse-cache.js";
 import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
 import { addToTally, tallyFileOf } from "./scope-tally.js";
@@ -323,6 +328,16 @@ export class FileStore implements Store {
 	async writePlanSummaries(plans: PlanSummaries): Promise<void> {
 		if (!this.keepsState || !(await this.layoutExists(false))) return;
 		await writePlanSummaries(this.paths.planSummaries, plans);
+	}
+
+	async readPlanParse(planPath: string, text: string): Promise<ParsedPlan | null> {
+		if (!this.keepsState) return null;
+		return readPlanParse(planParseFile(this.stateHome, this.worktree, planPath), text, planPath);
+	}
+
+	async writePlanParse(planPath: string, text: string, plan: ParsedPlan): Promise<void> {
+		if (!this.keepsState) return;
+		await writePlanParse(planParseFile(this.stateHome, this.worktree, planPath), text, plan);
 	}
 
 	/**

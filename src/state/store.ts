@@ -6,6 +6,7 @@
  */
 import type { Clock } from "../core/clock.js";
 import type { DecisionRecord } from "../core/decision-record.js";
+import type { ParsedPlan } from "../core/plan-parser.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
 import type { Read, StateProblem, Update } from "./state-words.js";
@@ -80,6 +81,14 @@ export interface Store {
 	readPlanSummaries?(): Promise<PlanSummaries>;
 	/** Replaces the cache whole. */
 	writePlanSummaries?(plans: PlanSummaries): Promise<void>;
+	/**
+	 * The plan-parse cache (`plan-parse-cache.ts`): the kept parse of the plan
+	 * at `planPath` when it was made from exactly `text`, else null. Only the
+	 * file store keeps one: without it, every read of a plan parses it.
+	 */
+	readPlanParse?(planPath: string, text: string): Promise<ParsedPlan | null>;
+	/** Keeps the parse of `text` (one without errors) for the next read. */
+	writePlanParse?(planPath: string, text: string, plan: ParsedPlan): Promise<void>;
 	/** The keys of the scopes that have a state file (a bad one included), for a view that asks about many. */
 	scopeKeys?(): Promise<Set<string>>;
 }
