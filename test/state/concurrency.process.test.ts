@@ -1,13 +1,14 @@
 /**
  * Many processes writing the same state at once lose nothing: the
  * cross-process lock serialises read-modify-writes of a scope and of the
- * works file, every write is atomic, and appends to the decision log never
- * interleave inside a line, across rotations.
+ * works file, every write is atomic, appends to the decision log never
+ * interleave inside a line, across rotations, and a scope's tally counts
+ * every append of every process without a lock.
  *
  * Counts: `test/fuzz/scale.ts` (8 writers × 25 in `npm test`, 8 × 200 under
  * `npm run fuzz`).
  */
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readDecisionLines } from "../../src/state/decision-log.js";
@@ -56,6 +57,32 @@ describe("concurrent writers", () => {
 			const read = await store.readWorks();
 			expect(read.kind).toBe("ok");
 			expect(read.kind === "ok" && read.value.stopped?.at).toBe(TOTAL);
+			expect(await store.problems()).toEqual([]);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		`tally exactly ${TOTAL} after ${WRITERS} processes × ${EACH} counts of one scope, each count at least the writer's own`,
+		async () => {
+			const worktree = await tempDir();
+			const children = Array.from({ length: WRITERS }, () =>
+				runChild("tallier.mjs", [worktree, "shared-scope", String(EACH)]),
+			);
+			await allExit(children);
+			const store = new FileStore(worktree);
+			const tally = store.scopeFile("shared-scope").replace(/\.json$/, ".tally");
+			expect((await stat(tally)).size).toBe(TOTAL);
+			const counts = children.map((child) => JSON.parse(child.lines.at(-1) ?? "[]") as number[]);
+			for (const mine of counts) {
+				expect(mine).toHaveLength(EACH);
+				// Each writer's counts only grow, and never run past the total.
+				expect(mine.every((count, index) => index === 0 || count > (mine[index - 1] ?? 0))).toBe(true);
+				expect(Math.max(...mine)).toBeLessThanOrEqual(TOTAL);
+			}
+			// Every count is at least its own place: sorted, the counts of all writers dominate 1, 2, 3, …
+			const all = counts.flat().sort((a, b) => a - b);
+			expect(all.every((count, index) => count >= index + 1)).toBe(true);
 			expect(await store.problems()).toEqual([]);
 		},
 		TIMEOUT,
