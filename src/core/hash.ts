@@ -7,6 +7,8 @@
  * arithmetic, which `hash64BigInt` spells out): a BigInt per byte made a
  * multi-MB plan item cost a hook seconds and most of it in garbage.
  */
+const encoder = new TextEncoder();
+
 /** 16 lowercase hex digits. */
 export function hash64(text: string): string {
 	// 0xcbf29ce484222325, lowest limb first.
@@ -14,7 +16,7 @@ export function hash64(text: string): string {
 	let h1 = 0x8422;
 	let h2 = 0x9ce4;
 	let h3 = 0xcbf2;
-	const step = (byte: number) => {
+	for (const byte of encoder.encode(text)) {
 		h0 ^= byte;
 		// × 0x100000001b3 = × 0x1b3 + × 2^40 (2^40 is limb 2's 2^8), modulo 2^64.
 		const t0 = h0 * 0x1b3;
@@ -25,35 +27,6 @@ export function hash64(text: string): string {
 		h1 = t1 & 0xffff;
 		h2 = t2 & 0xffff;
 		h3 = t3 & 0xffff;
-	};
-	// The UTF-8 bytes TextEncoder gives (a lone surrogate as U+FFFD), made here: a TextEncoder costs a hook's start.
-	for (let i = 0; i < text.length; i++) {
-		let code = text.charCodeAt(i);
-		if (code < 0x80) {
-			step(code);
-			continue;
-		}
-		if (code < 0x800) {
-			step(0xc0 | (code >> 6));
-			step(0x80 | (code & 0x3f));
-			continue;
-		}
-		if (code >= 0xd800 && code <= 0xdfff) {
-			const low = text.charCodeAt(i + 1);
-			if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-				const point = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-				i++;
-				step(0xf0 | (point >> 18));
-				step(0x80 | ((point >> 12) & 0x3f));
-				step(0x80 | ((point >> 6) & 0x3f));
-				step(0x80 | (point & 0x3f));
-				continue;
-			}
-			code = 0xfffd;
-		}
-		step(0xe0 | (code >> 12));
-		step(0x80 | ((code >> 6) & 0x3f));
-		step(0x80 | (code & 0x3f));
 	}
 	return [h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, "0")).join("");
 }
@@ -61,7 +34,6 @@ export function hash64(text: string): string {
 /** The same hash in 64-bit BigInt arithmetic, as FNV-1a is written: the reference `hash64` is tested against. */
 export function hash64BigInt(text: string): string {
 	let hash = 0xcbf29ce484222325n;
-	for (const byte of new TextEncoder().encode(text))
-		hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+	for (const byte of encoder.encode(text)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
 	return hash.toString(16).padStart(16, "0");
 }

@@ -8,7 +8,10 @@ import { fields, nonEmpty, oneOf, optional, str } from "./hand-check.js";
 import { hash64 } from "./hash.js";
 import { z } from "./zod.js";
 
-export const TodoStatus = z.lazy(() => z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]));
+/** Every status a todo (and a plan item) can have. */
+export const TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled", "blocked"] as const;
+
+export const TodoStatus = z.lazy(() => z.enum(TODO_STATUSES));
 export type TodoStatus = z.infer<typeof TodoStatus>;
 
 export const TodoPriority = z.lazy(() => z.enum(["high", "medium", "low"]));
@@ -29,7 +32,7 @@ export function handTodo(value: unknown): Todo {
 	const todo = fields(value, ["content", "status", "id", "priority"]);
 	return {
 		content: nonEmpty(todo.content),
-		status: oneOf(todo.status, ["pending", "in_progress", "completed", "cancelled", "blocked"]),
+		status: oneOf(todo.status, TODO_STATUSES),
 		...optional(todo, "id", str),
 		...optional(todo, "priority", (priority) => oneOf(priority, ["high", "medium", "low"])),
 	};

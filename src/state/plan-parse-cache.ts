@@ -20,6 +20,7 @@ import { PLAN_MODES } from "../core/front-matter.js";
 import { arrayOf, bool, exactly, fields, handCheck, int, nullOr, num, oneOf, str } from "../core/hand-check.js";
 import { hash64 } from "../core/hash.js";
 import { type ParsedPlan, PLAN_PARSE_FORMAT, type PlanItem, parsedPlanOf } from "../core/plan-parser.js";
+import { TODO_STATUSES } from "../core/todos.js";
 import { ensureDir, writeFileAtomic } from "./atomic-write.js";
 import { closeStateFile, openStateFileSync, readOpenedStateFileSync } from "./state-file.js";
 
@@ -84,7 +85,7 @@ function checkItem(value: unknown): PlanItem {
 	const item = fields(value, ["title", "status", "line", "criteria", "section"]);
 	return {
 		title: str(item.title),
-		status: oneOf(item.status, ["pending", "in_progress", "completed", "cancelled", "blocked"]),
+		status: oneOf(item.status, TODO_STATUSES),
 		line: int(item.line, 1),
 		criteria: arrayOf(item.criteria, (entry) => {
 			const criterion = fields(entry, ["text", "checked", "line"]);

@@ -76,19 +76,25 @@ describe("scope keys that are not one safe path segment", () => {
 	});
 });
 
+/** A worktree and a folder beside it that a link in `.boulder`'s place could lead writes into. */
+async function repoAndElsewhere(): Promise<{ worktree: string; elsewhere: string }> {
+	const root = await tempDir();
+	const worktree = path.join(root, "repo");
+	const elsewhere = path.join(root, "elsewhere");
+	await mkdir(worktree);
+	await mkdir(elsewhere);
+	return { worktree, elsewhere };
+}
+
+const freshState = () => ({ result: null, next: emptyContinuationState() });
+
 describe("a .boulder that is not a real folder", () => {
 	it("is refused as a link, so writes cannot be led outside the worktree", async () => {
-		const root = await tempDir();
-		const worktree = path.join(root, "repo");
-		const elsewhere = path.join(root, "elsewhere");
-		await mkdir(worktree);
-		await mkdir(elsewhere);
+		const { worktree, elsewhere } = await repoAndElsewhere();
 		await symlink(elsewhere, path.join(worktree, ".boulder"));
 		const store = new FileStore(worktree);
 
-		await expect(
-			store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() })),
-		).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.updateScope("scope-a", freshState)).rejects.toMatchObject({ code: "state-unreadable" });
 		await expect(store.readWorks()).rejects.toMatchObject({ code: "state-unreadable" });
 		expect(await snapshotTree(elsewhere)).toEqual({});
 	});
@@ -119,9 +125,9 @@ describe("a .boulder removed or replaced while a store is open (a long-lived hos
 	it("is made again with its .gitignore when it was removed", async () => {
 		const root = await tempDir();
 		const store = new FileStore(root);
-		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await store.updateScope("scope-a", freshState);
 		await rm(path.join(root, ".boulder"), { recursive: true, force: true });
-		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await store.updateScope("scope-a", freshState);
 		expect(await readFile(path.join(root, ".boulder", ".gitignore"), "utf8")).toContain("*");
 		await rm(path.join(root, ".boulder"), { recursive: true, force: true });
 		await store.tally("scope-a");
@@ -129,18 +135,12 @@ describe("a .boulder removed or replaced while a store is open (a long-lived hos
 	});
 
 	it("is refused, never written through, when a link took its place", async () => {
-		const root = await tempDir();
-		const worktree = path.join(root, "repo");
-		const elsewhere = path.join(root, "elsewhere");
-		await mkdir(worktree);
-		await mkdir(elsewhere);
+		const { worktree, elsewhere } = await repoAndElsewhere();
 		const store = new FileStore(worktree);
-		await store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() }));
+		await store.updateScope("scope-a", freshState);
 		await rm(path.join(worktree, ".boulder"), { recursive: true, force: true });
 		await symlink(elsewhere, path.join(worktree, ".boulder"));
-		await expect(
-			store.updateScope("scope-a", () => ({ result: null, next: emptyContinuationState() })),
-		).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.updateScope("scope-a", freshState)).rejects.toMatchObject({ code: "state-unreadable" });
 		await expect(store.tally("scope-a")).rejects.toMatchObject({ code: "state-unreadable" });
 		expect(await snapshotTree(elsewhere)).toEqual({});
 	});
