@@ -63,7 +63,7 @@ export interface HygieneFacts {
 	/** The plan file, relative to the worktree, for the reminder's words. */
 	planPath?: string;
 	/**
-	 * The scope's tally with this change added (`Store.tally`). Absent: the
+	 * This change's place in the scope's tally (`Store.tally`). Absent: the
 	 * change is counted here alone, one more than the record's `edits`.
 	 */
 	tally?: number;

@@ -36,11 +36,11 @@ export interface Store {
 	readScope(scopeKey: string): Promise<Read<ContinuationState>>;
 	updateScope<R>(scopeKey: string, fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>): Promise<R>;
 	/**
-	 * Adds one to the scope's tally and returns the count with it: a number
-	 * that only grows, kept beside the scope's record without its lock or a
-	 * rewrite, for what happens too often to rewrite the record each time
-	 * (todo hygiene's file changes). Two callers at once both count; each gets
-	 * at least its own count. A store that keeps nothing returns 0.
+	 * Adds one to the scope's tally and returns this count's place in it (from
+	 * 1): a number that only grows, kept beside the scope's record without its
+	 * lock or a rewrite, for what happens too often to rewrite the record each
+	 * time (todo hygiene's file changes). Callers at once each get a place of
+	 * their own. A store that keeps nothing returns 0.
 	 */
 	tally(scopeKey: string): Promise<number>;
 	readWorks(): Promise<Read<WorksFile>>;

@@ -5,6 +5,7 @@ import type { ConfigInput } from "../../src/core/config.js";
 import type { Todo } from "../../src/core/todos.js";
 import type { Engine, SessionRef } from "../../src/engine/engine.js";
 import { startWork } from "../../src/engine/works-ops.js";
+import { TALLY_RECORD_BYTES } from "../../src/state/scope-tally.js";
 import { clock, fileEngine, main, other, tempWorktree, writePlan } from "./helpers.js";
 
 const LIST: Todo[] = [
@@ -104,7 +105,7 @@ describe("todo hygiene through the engine and the file store", () => {
 		}
 		// Each write is a new file renamed into place: the first edit starts the stretch, the eighth reminds.
 		expect(writes).toEqual([1, 8]);
-		expect((await stat(record.replace(/\.json$/, ".tally"))).size).toBe(10);
+		expect((await stat(record.replace(/\.json$/, ".tally"))).size).toBe(10 * TALLY_RECORD_BYTES);
 		const kept = await store.readScope(engineScope(worktree));
 		expect(kept.kind === "ok" ? kept.value.hygiene : undefined).toMatchObject({ edits: 8, reminded: true, at: 8 });
 	});
