@@ -123,7 +123,9 @@ export interface InstallResult {
 /** The form a scope gets: portable for the committed project file, pinned for the files that stay on this machine. */
 export function formFor(scope: string, root: string = packageRoot(), bundle?: string): HookForm {
 	if (scope === "project") return PORTABLE;
-	return { node: process.execPath, bundle: path.join(root, bundle ?? ""), version: packageVersion(root) };
+	const program = { node: process.execPath, bundle: path.join(root, bundle ?? ""), version: packageVersion(root) };
+	// Written for this machine: its harnesses run hook commands in POSIX sh everywhere but on Windows.
+	return process.platform === "win32" ? program : { ...program, shell: "sh" };
 }
 
 const DIALECTS = new WeakMap<HooksInstall, hooksFile.HooksDialect<HookForm, OurCommand, HookRegistration>>();

@@ -16,9 +16,11 @@ import { readFileSync, writeSync } from "node:fs";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { watchdogMs } from "../command-hook/registrations.js";
 import { runDialect } from "../command-hook/runtime.js";
+import { handBackCaCerts } from "../shared/hook-form.js";
 
 /** Runs one hook event for `dialect`; `<harness> <event>` and `<event>` alone are both its arguments. */
 export function runHookMain(dialect: CommandHookDialect): void {
+	handBackCaCerts(process.env);
 	const given = process.argv.slice(2);
 	const argv = given[0] === dialect.harness ? given.slice(1) : given;
 	const watchdog = setTimeout(

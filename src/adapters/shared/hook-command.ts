@@ -5,6 +5,7 @@
  * --boulder-hook=portable` and names boulder's program on the PATH. Anything
  * else is someone else's command.
  */
+import { HAND_OVER } from "./hook-form.js";
 import { shellWords } from "./shell-words.js";
 
 /** A command boulder installed, read back. */
@@ -40,7 +41,7 @@ export function ourCommandReader(words: CommandWords): (command: unknown) => Our
 		if (typeof command !== "string" || !command.includes(words.marker)) return null;
 		const found = portable.exec(command);
 		if (found && command.includes(words.bin)) return { form: "portable", event: found[1] ?? "" };
-		const match = pinned.exec(command);
+		const match = pinned.exec(command.startsWith(`${HAND_OVER} `) ? command.slice(HAND_OVER.length + 1) : command);
 		if (!match) return null;
 		const program = shellWords(match[1] ?? "");
 		if (program.length !== 2) return null;

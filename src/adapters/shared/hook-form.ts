@@ -10,6 +10,11 @@
  *   (`portable-command.ts` builds it), marked `--boulder-hook=portable`.
  *
  * `hook-command.ts` reads both back.
+ *
+ * Both start the hook without `NODE_EXTRA_CA_CERTS` (`HAND_OVER`): node reads
+ * and parses that file before it runs anything (about 30 ms for a system
+ * bundle, `bench/extra-ca-certs.mjs`), and the hook makes no TLS connection.
+ * The hook program gives it back to the commands it starts (`handBackCaCerts`).
  */
 import { shellWord } from "./shell-words.js";
 
@@ -25,6 +30,25 @@ export const BOULDER_HOOK_BUNDLE = "dist/hook/boulder-hook.cjs";
 /** The same program, as a global install puts it on the PATH. */
 export const BOULDER_HOOK_BIN = "boulder-hook";
 
+/** Where an installed command keeps the user's `NODE_EXTRA_CA_CERTS` while the hook runs without it. */
+export const CA_CERTS_HANDOVER = "BOULDER_NODE_EXTRA_CA_CERTS";
+
+/** Put before the hook's program (POSIX sh): the handover first, as it reads the variable the next assignment blanks. */
+export const HAND_OVER = `${CA_CERTS_HANDOVER}="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS=`;
+
+/**
+ * Gives the commands the hook starts (verify commands, the fleet shipper) the
+ * `NODE_EXTRA_CA_CERTS` the installed command set aside: as it was, or unset
+ * when it was unset or empty. An environment without the handover is left as it is.
+ */
+export function handBackCaCerts(env: NodeJS.ProcessEnv): void {
+	const kept = env[CA_CERTS_HANDOVER];
+	if (kept === undefined) return;
+	delete env[CA_CERTS_HANDOVER];
+	if (kept === "") delete env.NODE_EXTRA_CA_CERTS;
+	else env.NODE_EXTRA_CA_CERTS = kept;
+}
+
 /** A pinned hook program. */
 export interface HookProgram {
 	/** The node binary, absolute (`node` in Claude Code's plugin). */
@@ -33,6 +57,8 @@ export interface HookProgram {
 	bundle: string;
 	/** Written into the marker, so `boulder doctor` can tell an outdated install. */
 	version: string;
+	/** The command runs in POSIX sh, so it can start the hook without `NODE_EXTRA_CA_CERTS` (`HAND_OVER`); absent: as written. */
+	shell?: "sh";
 }
 
 /** The portable form: whichever installed boulder the command finds. */
@@ -55,7 +81,8 @@ export function hookArguments(harness: string | null, event: string): string {
 
 /** The pinned command for `args` (`hookArguments`); `quote` makes a path one shell word. */
 export function pinnedCommand(program: HookProgram, args: string, quote: (word: string) => string = shellWord): string {
-	return `${quote(program.node)} ${quote(program.bundle)} ${args} ${HOOK_MARKER}=${program.version}`;
+	const lead = program.shell === "sh" ? `${HAND_OVER} ` : "";
+	return `${lead}${quote(program.node)} ${quote(program.bundle)} ${args} ${HOOK_MARKER}=${program.version}`;
 }
 
 /** A hook entry's place in settings that group commands under a matcher (Claude Code, Codex, Qwen Code, Gemini CLI). */

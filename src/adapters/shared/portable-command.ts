@@ -7,9 +7,10 @@
  * teammate without boulder sees no hook errors. Every branch ends in `exec`
  * or in `otherwise`; nothing forks before the hook runs (`[` and `command -v`
  * are built in).
+ * Every `exec` sets `NODE_EXTRA_CA_CERTS` aside (`HAND_OVER`, `hook-form.ts`).
  */
 import { PACKAGE_NAME } from "./config-file.js";
-import { HOOK_MARKER, PORTABLE_TAG } from "./hook-form.js";
+import { HAND_OVER, HOOK_MARKER, PORTABLE_TAG } from "./hook-form.js";
 
 export interface PortableFinder {
 	/**
@@ -39,8 +40,8 @@ export function portableCommand(finder: PortableFinder): string {
 	return [
 		finder.projectDirQuoted ? `h=${own}` : `h="${own}"`,
 		...(finder.link === null ? [] : [`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/${finder.link}"`]),
-		`[ -f "$h" ] && exec node "$h" ${args}`,
-		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${args}`,
+		`[ -f "$h" ] && ${HAND_OVER} exec node "$h" ${args}`,
+		`command -v ${finder.bin} >/dev/null && ${HAND_OVER} exec ${finder.bin} ${args}`,
 		finder.otherwise,
 	].join("; ");
 }
@@ -59,8 +60,8 @@ function upwards(finder: PortableFinder): string {
 	return [
 		`d="$PWD"`,
 		`while [ -n "$d" ] && [ ! -f "$d/${own}" ] && [ ! -e "$d/.git" ] && [ ! -f "$d/package.json" ]; do d="\${d%/*}"; done`,
-		`[ -n "$d" ] && [ -O "$d/node_modules" ] && [ -O "$d/node_modules/${PACKAGE_NAME}" ] && [ -O "$d/${own}" ] && exec node "$d/${own}" ${run}`,
-		`command -v ${finder.bin} >/dev/null && exec ${finder.bin} ${run}`,
+		`[ -n "$d" ] && [ -O "$d/node_modules" ] && [ -O "$d/node_modules/${PACKAGE_NAME}" ] && [ -O "$d/${own}" ] && ${HAND_OVER} exec node "$d/${own}" ${run}`,
+		`command -v ${finder.bin} >/dev/null && ${HAND_OVER} exec ${finder.bin} ${run}`,
 		finder.otherwise,
 	].join("; ");
 }

@@ -207,8 +207,8 @@ describe("hook commands", () => {
 			[
 				'h="$CLAUDE_PROJECT_DIR/node_modules/boulder-agent/dist/hook/claude-code.cjs"',
 				`[ -f "$h" ] || h="\${XDG_DATA_HOME:-$HOME/.local/share}/boulder/claude-code-hook.cjs"`,
-				'[ -f "$h" ] && exec node "$h" Stop --boulder-hook=portable',
-				"command -v boulder-claude-code-hook >/dev/null && exec boulder-claude-code-hook Stop --boulder-hook=portable",
+				'[ -f "$h" ] && BOULDER_NODE_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= exec node "$h" Stop --boulder-hook=portable',
+				'command -v boulder-claude-code-hook >/dev/null && BOULDER_NODE_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= exec boulder-claude-code-hook Stop --boulder-hook=portable',
 				"exit 0",
 			].join("; "),
 		);
