@@ -51,9 +51,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	private pendingQuestion: string | null = null;
 	private lastText: string | null = null;
 	private endMarker: string | null = null;
-	private inTurn = true;
-	private seenReply = false;
-	private foundStart = false;
+	/** Final replies before the current turn: 0 while still in it. */
 	private earlier = 0;
 	private promptReached = false;
 
@@ -61,12 +59,11 @@ class QwenTally implements reader.Tally<QwenTurn> {
 
 	add(line: Record<string, unknown>): boolean {
 		if (line.type === "user") {
-			this.foundStart = true;
 			this.promptReached = true;
 			return true;
 		}
 		const message = isRecord(line.message) ? line.message : null;
-		if (!this.inTurn) {
+		if (this.earlier > 0) {
 			if (line.type === "assistant" && message && isFinal(message)) this.earlier++;
 			return this.earlier >= this.countUpTo;
 		}
@@ -78,9 +75,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			return false;
 		}
 		if (line.type !== "assistant" || !message) return false;
-		if (this.seenReply && isFinal(message)) {
-			this.inTurn = false;
-			this.foundStart = true;
+		if (this.calls > 0 && isFinal(message)) {
 			this.earlier = 1;
 			return this.earlier >= this.countUpTo;
 		}
@@ -90,7 +85,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 
 	/** The turn's start is the tally's to say, not the scan's. */
 	reading(scan: reader.ScanEnd): QwenTurn {
-		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
+		const counted = this.promptReached || this.earlier >= this.countUpTo;
 		return {
 			...scan,
 			spend: this.spend,
@@ -98,7 +93,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			activity: this.activity,
 			pendingQuestion: this.pendingQuestion,
 			lastAssistantText: this.lastText,
-			foundStart: this.foundStart,
+			foundStart: this.promptReached || this.earlier > 0,
 			endMarker: this.endMarker,
 			continuations: counted ? this.earlier : null,
 			lagging: false,
@@ -106,8 +101,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	}
 
 	private addReply(line: Record<string, unknown>, message: Record<string, unknown>): void {
-		if (!this.seenReply) {
-			this.seenReply = true;
+		if (this.calls === 0) {
 			this.endMarker = typeof line.uuid === "string" ? line.uuid : null;
 			const text = partsOf(message)
 				.filter((part) => typeof part.text === "string" && part.thought !== true)
