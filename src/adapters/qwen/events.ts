@@ -7,16 +7,7 @@
  */
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import type { Provenance } from "../../core/turns.js";
-import {
-	CLAUDE_CODE_EVENTS,
-	claudeCodeMeanings,
-	type EventDeps,
-	type EventSpec,
-	handleFamilyHook,
-	LAST_MESSAGE,
-	on,
-	readOwn,
-} from "../command-hook/events.js";
+import * as family from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import {
@@ -33,7 +24,7 @@ import type { QwenTurn } from "./transcript.js";
 /** The harness name boulder's state and log use for Qwen Code sessions. */
 export const HARNESS = "qwen";
 
-export const HOOK_EVENTS = [...CLAUDE_CODE_EVENTS, "StopFailure", "PreCompact"] as const;
+export const HOOK_EVENTS = [...family.CLAUDE_CODE_EVENTS, "StopFailure", "PreCompact"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type QwenHookInput = CommandHookInput<HookEvent>;
@@ -63,7 +54,7 @@ function todoWriteList(toolInput: unknown, toolResponse: unknown): NormalizedTod
 	return normalizeQwenTodoWrite(isRecord(toolInput) && Array.isArray(toolInput.todos) ? toolInput : display);
 }
 
-export interface QwenHookDeps extends EventDeps<QwenTurn> {
+export interface QwenHookDeps extends family.EventDeps<QwenTurn> {
 	/** The continuations Qwen Code honours per prompt (`cap.ts`). */
 	cap(): Promise<number>;
 	/** Qwen Code's own goal (`goal.ts`); absent: no goal is looked for. */
@@ -81,17 +72,17 @@ export function promptProvenance(fields: Record<string, unknown>): Provenance | 
 	return prompt === null || isBoulderPrompt(prompt) ? null : "system";
 }
 
-const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
+const QWEN: family.EventSpec<QwenTurn, QwenHookDeps> = {
 	harness: HARNESS,
 	title: "Qwen Code",
-	events: { ...claudeCodeMeanings, StopFailure: on.failure, PreCompact: on.compaction },
+	events: { ...family.claudeCodeMeanings, StopFailure: family.on.failure, PreCompact: family.on.compaction },
 	subagentStop: "SubagentStop",
 	view: (turn) => ({ ...turn, startMarker: turn.endMarker }),
 	provenance: ({ input }) => promptProvenance(input.fields),
 	todoTool: { name: TODO_TOOL, list: todoWriteList },
 	sessionStart: { context: ["resume", "compact"], resetsBackground: true },
 	stop: {
-		lastText: (input, turn) => turn?.lastAssistantText ?? stringField(input, LAST_MESSAGE),
+		lastText: (input, turn) => turn?.lastAssistantText ?? stringField(input, family.LAST_MESSAGE),
 		background: "count",
 		waitsFor: (input) => (stringField(input, "permission_mode") === "plan" ? planModeWait : null),
 		cap: {
@@ -101,7 +92,7 @@ const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
 			inRow: (_hook, turn) => turn?.continuations ?? null,
 		},
 		driver: async (hook) => {
-			const goal = await readOwn(hook, "reading Qwen Code's goal from the transcript", hook.deps.readGoal, null);
+			const goal = await family.readOwn(hook, "reading Qwen Code's goal from the transcript", hook.deps.readGoal, null);
 			return goal === null ? null : qwenGoalDriverName(goal);
 		},
 	},
@@ -110,5 +101,5 @@ const QWEN: EventSpec<QwenTurn, QwenHookDeps> = {
 
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
 export function handleQwenHook(input: QwenHookInput, deps: QwenHookDeps): Promise<HookAnswer> {
-	return handleFamilyHook(input, QWEN, deps);
+	return family.handleFamilyHook(input, QWEN, deps);
 }
