@@ -14,7 +14,6 @@ export const MAX_CAP = 100;
 const CAP_ENV = "QWEN_CODE_STOP_HOOK_BLOCK_CAP";
 export const CAP_SETTING = "stopHookBlockingCap";
 
-/** Qwen Code's user folder: `$QWEN_HOME`, else `~/.qwen`. */
 export function qwenHome(env: NodeJS.ProcessEnv): string {
 	return env.QWEN_HOME ? path.resolve(env.QWEN_HOME) : path.join(env.HOME || os.homedir(), ".qwen");
 }
@@ -28,7 +27,6 @@ export function resolveCap(envValue: string | undefined, settingValues: readonly
 	return normalize(settingValues.find((value) => value !== undefined));
 }
 
-/** A whole number from 1 to 100: larger is taken as 100, anything else as the default. */
 function normalize(value: unknown): number {
 	if (typeof value !== "number" || !Number.isFinite(value)) return DEFAULT_CAP;
 	const whole = Math.floor(value);

@@ -9,7 +9,6 @@
  */
 import path from "node:path";
 import { applyEdits } from "jsonc-parser";
-import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
@@ -127,7 +126,7 @@ async function capNote(options: family.InstallOptions, file: string, raised: boo
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
-	async installed(_values, context): Promise<DoctorFinding[]> {
+	async installed(_values, context) {
 		const cap = await effectiveCap(context.env, context.cwd);
 		return cap < MAX_CAP
 			? [{ check: HARNESS, level: "warn", message: DOCTOR_TEXT.lowCap(cap), fix: DOCTOR_TEXT.lowCapFix }]

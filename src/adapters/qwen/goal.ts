@@ -1,10 +1,8 @@
 /**
- * Qwen Code's own goal mode (`/goal OBJECTIVE`), read from the session's
- * transcript: an active goal runs turn after turn on its own, and boulder must
- * not push the agent beside it, so the Stop hook asks here and the engine
- * stands down (`builtInGoals`). The newest `goal_state` record decides
- * (`docs/qwen-notes.md`, "Its own goals"); only the transcript's tail is read,
- * as an active goal writes one at the end of each of its turns.
+ * Qwen Code's own goal (`/goal`), which runs turn after turn by itself: boulder
+ * must not push the agent beside it, so the Stop hook asks here and the engine
+ * stands down (`builtInGoals`). The newest `goal_state` record in the
+ * transcript's tail decides (`docs/qwen-notes.md`, "Its own goals").
  *
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.

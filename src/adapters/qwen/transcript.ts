@@ -26,10 +26,8 @@ export interface QwenTurn extends Omit<reader.TurnFacts, "interrupt" | "startMar
 	continuations: number | null;
 }
 
-export interface ReadQwenTurnOptions extends reader.ReadOptions {
-	/** Count the prompt's earlier final replies up to this many (0: do not read past the current turn). */
-	countUpTo?: number;
-}
+/** `countUpTo`: count the prompt's earlier final replies up to this many (0: not past the current turn). */
+export type ReadQwenTurnOptions = reader.ReadOptions & { countUpTo?: number };
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = {}): Promise<QwenTurn> {
