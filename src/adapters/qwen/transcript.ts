@@ -9,9 +9,9 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
-/** Tools that change files (shell commands do not count). */
+/** Tools that change files: work the list may not show yet (shell commands do not count). */
 const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
 const QUESTION_TOOL = "ask_user_question";
 const PLAN_TOOL = "exit_plan_mode";
@@ -101,11 +101,8 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	private addReply(line: Record<string, unknown>, message: Record<string, unknown>): void {
 		if (this.calls === 0) {
 			this.endMarker = typeof line.uuid === "string" ? line.uuid : null;
-			const text = partsOf(message)
-				.filter((part) => typeof part.text === "string" && part.thought !== true)
-				.map((part) => part.text as string)
-				.join("\n");
-			this.lastText = text.trim() === "" ? null : text;
+			const texts = partsOf(message).filter((part) => typeof part.text === "string" && part.thought !== true);
+			this.lastText = nonEmptyText(texts.map((part) => part.text).join("\n"));
 		}
 		this.calls++;
 		if (isRecord(line.usageMetadata)) this.spend = reader.addSpend(this.spend, spendOf(line.usageMetadata));
@@ -113,11 +110,9 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			const call = isRecord(part.functionCall) ? part.functionCall : null;
 			if (!call || typeof call.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(call.name)) this.activity++;
-			const waits = call.name === QUESTION_TOOL || call.name === PLAN_TOOL;
-			if (waits && !(typeof call.id === "string" && this.answered.has(call.id))) {
-				this.pendingQuestion ??=
-					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : reader.askedQuestion(call.args);
-			}
+			if (typeof call.id === "string" && this.answered.has(call.id)) continue;
+			if (call.name === PLAN_TOOL) this.pendingQuestion ??= "the agent put a plan forward for approval";
+			if (call.name === QUESTION_TOOL) this.pendingQuestion ??= reader.askedQuestion(call.args);
 		}
 	}
 }
