@@ -1,37 +1,21 @@
 /**
- * Qwen Code's own goal mode (0.24: `/goal OBJECTIVE`, also under `qwen -p`),
- * read from the session's transcript. An active goal runs turn after turn on
- * its own (a `goal_runtime` prompt, "Continue working on the active Goal"),
- * until its verifier accepts the model's completion, a window (turns, tokens,
- * time) runs out, or it pauses itself (Esc; three turns with nothing to
- * judge). boulder and the goal must not both push the agent, so the Stop hook
- * asks here whether a goal is active, and the engine stands down
- * (`builtInGoals`).
- *
- * What the transcript shows (seen, 0.24.4): every change of the goal is a
- * record `{type: "system", subtype: "goal_state", systemPayload: {cause,
- * snapshot: {goal: {objective, status, ...}}}}` (`cause` `create`,
- * `turn_finished`, `pause`, ...). The newest such record decides: the goal is
- * active while its status is `active`. A snapshot without a goal (a cleared
- * one; its exact shape is unverified) is none.
- *
- * Only the tail of the file is read (`GOAL_TAIL_BYTES`): an active goal writes
- * a record at the end of each of its turns.
+ * Qwen Code's own goal (`/goal`), which runs turn after turn by itself: boulder
+ * must not push the agent beside it, so the Stop hook asks here and the engine
+ * stands down (`builtInGoals`). The newest `goal_state` record in the
+ * transcript's tail decides (`docs/qwen-notes.md`, "Its own goals").
  *
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
 import { parseLine } from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
-/** How much of the transcript's end is read. */
-export const GOAL_TAIL_BYTES = 1024 * 1024;
+const GOAL_TAIL_BYTES = 1024 * 1024;
 
 /** The active goal's objective ("a goal" when it names none), or null. */
-export async function readQwenGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
-	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
-	return qwenGoalOfLines(await readTailLines(file, tailBytes));
+export async function readQwenGoal(file: string): Promise<string | null> {
+	return qwenGoalOfLines(await readTailLines(file, GOAL_TAIL_BYTES));
 }
 
 /** Pure: the active goal from transcript lines, oldest first; null when none is active. */
@@ -45,7 +29,7 @@ export function qwenGoalOfLines(lines: readonly string[]): string | null {
 		if (!isRecord(snapshot)) continue;
 		const goal = snapshot.goal;
 		if (!isRecord(goal) || goal.status !== "active") return null;
-		return typeof goal.objective === "string" && goal.objective.trim() !== "" ? goal.objective.trim() : "a goal";
+		return nonEmptyText(goal.objective)?.trim() ?? "a goal";
 	}
 	return null;
 }

@@ -1,63 +1,36 @@
 /**
  * What Qwen Code does not tell a hook, read from the session's transcript
- * (`~/.qwen/projects/<project>/chats/<session>.jsonl`, one record per line:
- * `user`, `assistant`, `tool_result`, `system`): the real token spend of the
- * current turn, its file edits, whether a question to the user or a plan
- * awaiting approval is still unanswered, and how many Stop-hook
- * continuations the current prompt has had (Qwen Code caps them).
- *
- * Qwen Code does not write a Stop hook's continuation into the transcript,
- * so a turn is found by its end: the current turn is everything after the
- * previous final reply (an `assistant` record without function calls) or
- * after the last `user` record (the user's prompt, or a harness notification
- * such as a finished background task), whichever is later. The final replies
- * between the last `user` record and the current turn are the prompt's
- * earlier turns: each one ended in a Stop that was continued.
- *
- * Read backwards through the family's turn reader (`command-hook/turn-reader.ts`):
- * the current turn, then, when the caller asks, the prompt's earlier turns,
- * as far as the last `user` record or `countUpTo` final replies.
+ * (`docs/qwen-notes.md`, "Transcript"): the current turn's spend, file edits,
+ * unanswered question or plan, and the prompt's Stop-hook continuations so far.
+ * A continuation is not written there, so the current turn is everything after
+ * the previous final reply (one without function calls) or the last `user`
+ * record, whichever is later; the final replies between that record and the
+ * turn are the prompt's earlier Stops, each one continued.
  */
-
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
-/** Tools that change files: work the list may not show yet. Shell commands do not count. */
-export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
+/** Tools that change files: work the list may not show yet (shell commands do not count). */
+const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
+const QUESTION_TOOL = "ask_user_question";
+const PLAN_TOOL = "exit_plan_mode";
+/** Qwen Code's Stop's last reply when the model wrote no text, which the file never holds: nothing to wait for. */
+const NO_RESPONSE_TEXT = "[no response text]";
 
-/** Tools that wait for the user: a question, and a plan put forward for approval. */
-export const QUESTION_TOOL = "ask_user_question";
-export const PLAN_TOOL = "exit_plan_mode";
-
-/** What Qwen Code's Stop reports as the last reply when the model wrote no text. */
-export const NO_RESPONSE_TEXT = "[no response text]";
-
-/**
- * The turn as the transcript shows it: `calls` are `assistant` records,
- * `pendingQuestion` a question or a plan awaiting the user without its
- * answer, and `foundStart` says the turn's start (the previous final reply,
- * or a `user` record) was found.
- */
+/** The turn as the transcript shows it; `calls` are its `assistant` records. */
 export interface QwenTurn extends Omit<reader.TurnFacts, "interrupt" | "startMarker">, reader.TurnEnd {
 	/** The `uuid` of the turn's last reply: the same for every report of this turn's end. */
 	endMarker: string | null;
-	/**
-	 * Final replies between the prompt's start and this turn: the Stops of this
-	 * prompt already continued. At least `countUpTo` when it stopped the
-	 * counting; null when the prompt's start was not reached (a limit).
-	 */
+	/** The prompt's Stops already continued (at least `countUpTo` when that ended the count); null: its start unseen. */
 	continuations: number | null;
 }
 
-export interface ReadQwenTurnOptions extends reader.ReadOptions {
-	/** Count the prompt's earlier final replies up to this many (0: do not read past the current turn). */
-	countUpTo?: number;
-}
+/** `countUpTo`: count the prompt's earlier final replies up to this many (0: not past the current turn). */
+export type ReadQwenTurnOptions = reader.ReadOptions & { countUpTo?: number };
 
 /** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readQwenTurn(file: string, options: ReadQwenTurnOptions = {}): Promise<QwenTurn> {
-	// A turn without text is reported as a placeholder the file does not hold: nothing to wait for.
 	const expectLastText = options.expectLastText === NO_RESPONSE_TEXT ? null : options.expectLastText;
 	return reader.readTallied(file, { ...options, expectLastText }, () => new QwenTally(options.countUpTo ?? 0));
 }
@@ -67,11 +40,7 @@ export function analyseQwenTurn(records: readonly Record<string, unknown>[], cou
 	return reader.tallyRecords(new QwenTally(countUpTo), records, undefined, true);
 }
 
-/**
- * Qwen Code's tally, newest first: the current turn (its replies, tool
- * results and the answered calls), then, while counting, the earlier final
- * replies. Its boundary is the reading's end, not the turn's start.
- */
+/** Newest first: the current turn, then, while counting, the earlier final replies. */
 class QwenTally implements reader.Tally<QwenTurn> {
 	private spend = reader.noSpend();
 	private calls = 0;
@@ -80,24 +49,19 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	private pendingQuestion: string | null = null;
 	private lastText: string | null = null;
 	private endMarker: string | null = null;
-	/** Still in the current turn (no boundary crossed yet). */
-	private inTurn = true;
-	private seenReply = false;
-	private foundStart = false;
+	/** Final replies before the current turn: 0 while still in it. */
 	private earlier = 0;
 	private promptReached = false;
 
 	constructor(private readonly countUpTo: number) {}
 
-	/** Takes one record; true when the reading is complete. */
 	add(line: Record<string, unknown>): boolean {
 		if (line.type === "user") {
-			this.foundStart = true;
 			this.promptReached = true;
 			return true;
 		}
 		const message = isRecord(line.message) ? line.message : null;
-		if (!this.inTurn) {
+		if (this.earlier > 0) {
 			if (line.type === "assistant" && message && isFinal(message)) this.earlier++;
 			return this.earlier >= this.countUpTo;
 		}
@@ -109,10 +73,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			return false;
 		}
 		if (line.type !== "assistant" || !message) return false;
-		if (this.seenReply && isFinal(message)) {
-			// The previous turn's final reply: this turn began after it.
-			this.inTurn = false;
-			this.foundStart = true;
+		if (this.calls > 0 && isFinal(message)) {
 			this.earlier = 1;
 			return this.earlier >= this.countUpTo;
 		}
@@ -120,9 +81,9 @@ class QwenTally implements reader.Tally<QwenTurn> {
 		return false;
 	}
 
-	/** The turn's start is the tally's to say (a final reply or a `user` record), not the scan's. */
+	/** The turn's start is the tally's to say, not the scan's. */
 	reading(scan: reader.ScanEnd): QwenTurn {
-		const counted = this.promptReached || this.earlier >= this.countUpTo || (this.foundStart && this.countUpTo === 0);
+		const counted = this.promptReached || this.earlier >= this.countUpTo;
 		return {
 			...scan,
 			spend: this.spend,
@@ -130,7 +91,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			activity: this.activity,
 			pendingQuestion: this.pendingQuestion,
 			lastAssistantText: this.lastText,
-			foundStart: this.foundStart,
+			foundStart: this.promptReached || this.earlier > 0,
 			endMarker: this.endMarker,
 			continuations: counted ? this.earlier : null,
 			lagging: false,
@@ -138,14 +99,10 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	}
 
 	private addReply(line: Record<string, unknown>, message: Record<string, unknown>): void {
-		if (!this.seenReply) {
-			this.seenReply = true;
+		if (this.calls === 0) {
 			this.endMarker = typeof line.uuid === "string" ? line.uuid : null;
-			const text = partsOf(message)
-				.filter((part) => typeof part.text === "string" && part.thought !== true)
-				.map((part) => part.text as string)
-				.join("\n");
-			this.lastText = text.trim() === "" ? null : text;
+			const texts = partsOf(message).filter((part) => typeof part.text === "string" && part.thought !== true);
+			this.lastText = nonEmptyText(texts.map((part) => part.text).join("\n"));
 		}
 		this.calls++;
 		if (isRecord(line.usageMetadata)) this.spend = reader.addSpend(this.spend, spendOf(line.usageMetadata));
@@ -153,11 +110,9 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			const call = isRecord(part.functionCall) ? part.functionCall : null;
 			if (!call || typeof call.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(call.name)) this.activity++;
-			const waits = call.name === QUESTION_TOOL || call.name === PLAN_TOOL;
-			if (waits && !(typeof call.id === "string" && this.answered.has(call.id))) {
-				this.pendingQuestion ??=
-					call.name === PLAN_TOOL ? "the agent put a plan forward for approval" : reader.askedQuestion(call.args);
-			}
+			if (typeof call.id === "string" && this.answered.has(call.id)) continue;
+			if (call.name === PLAN_TOOL) this.pendingQuestion ??= "the agent put a plan forward for approval";
+			if (call.name === QUESTION_TOOL) this.pendingQuestion ??= reader.askedQuestion(call.args);
 		}
 	}
 }
