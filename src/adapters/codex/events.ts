@@ -50,7 +50,7 @@ const PLAN_TOOL = "update_plan";
 /** `update_plan` sends the whole plan each time: `{explanation?, plan: [{step, status}]}`. */
 const UPDATE_PLAN: TodoShape = { label: PLAN_TOOL, listFields: ["plan"], text: "step", status: "status" };
 
-/** Contract: as `core/todo-normalize.ts` (unchecked tool arguments in; never throws; every change named in `warnings`). */
+/** Contract: as `core/todo-normalize.ts`: never throws; every item dropped or changed is named in `warnings`. */
 export function normalizeCodexPlan(input: unknown): NormalizedTodos {
 	return normalizeTodoList(input, UPDATE_PLAN);
 }
