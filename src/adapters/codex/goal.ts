@@ -12,7 +12,7 @@
  */
 import { readTailLines } from "../../engine/bounded-read.js";
 import { parseLine } from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
 /** How much of the rollout's end is read: a goal that drives the session starts its turns near the end. */
 const GOAL_TAIL_BYTES = 1024 * 1024;
@@ -67,9 +67,7 @@ export function goalOfRolloutLines(lines: readonly string[]): CodexGoalReading {
 		}
 		if (stated !== undefined) continue;
 		if (payload.type === "function_call_output" && payload.name === "goal_objective") {
-			if (objective === null && typeof payload.output === "string" && payload.output.trim() !== "") {
-				objective = payload.output.trim();
-			}
+			objective ??= nonEmptyText(payload.output)?.trim() ?? null;
 			continue;
 		}
 		stated = goalStated(record, payload);
@@ -96,9 +94,7 @@ function goalStated(record: Record<string, unknown>, payload: Record<string, unk
 
 function goalObject(value: unknown): Stated | undefined {
 	if (!isRecord(value) || typeof value.status !== "string") return undefined;
-	const objective =
-		typeof value.objective === "string" && value.objective.trim() !== "" ? value.objective.trim() : null;
-	return { objective, status: value.status };
+	return { objective: nonEmptyText(value.objective)?.trim() ?? null, status: value.status };
 }
 
 /** Whether the goal continues the agent by itself: not under `codex exec`, which aborts the goal's turn. */

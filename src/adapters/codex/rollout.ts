@@ -8,7 +8,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
 const QUESTION_TOOL = "request_user_input";
 
@@ -55,8 +55,24 @@ class RolloutTally implements reader.Tally<RolloutTurn> {
 
 	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
-		const payload = isRecord(line.payload) ? line.payload : null;
-		if (payload) this.addPayload(line, payload);
+		const payload = line.payload;
+		if (!isRecord(payload)) return false;
+		const item = line.type === "response_item" ? payload.type : null;
+		if (line.type === "token_usage_record") {
+			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
+			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
+		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
+			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
+		} else if (item === "function_call_output" && typeof payload.call_id === "string") {
+			const output = typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output);
+			this.outputs.set(payload.call_id, output);
+		} else if (item === "function_call" && payload.name === QUESTION_TOOL && typeof payload.call_id === "string") {
+			if (!answered(this.outputs.get(payload.call_id))) {
+				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
+			}
+		} else if (item === "message" && payload.role === "assistant") {
+			this.lastText ??= outputText(payload.content);
+		}
 		return isRolloutTurnStart(line);
 	}
 
@@ -74,32 +90,12 @@ class RolloutTally implements reader.Tally<RolloutTurn> {
 			lagging: false,
 		};
 	}
-
-	private addPayload(line: Record<string, unknown>, payload: Record<string, unknown>): void {
-		if (line.type === "token_usage_record") {
-			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
-			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
-		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
-			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
-		} else if (line.type !== "response_item") {
-			return;
-		} else if (payload.type === "function_call_output" && typeof payload.call_id === "string") {
-			const output = typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output);
-			this.outputs.set(payload.call_id, output);
-		} else if (payload.type === "function_call" && payload.name === QUESTION_TOOL) {
-			if (typeof payload.call_id === "string" && !answered(this.outputs.get(payload.call_id))) {
-				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
-			}
-		} else if (payload.type === "message" && payload.role === "assistant") {
-			this.lastText ??= outputText(payload.content);
-		}
-	}
 }
 
 /**
  * Whether a `request_user_input` call's output holds the user's answers. A
- * refusal in words (where Codex cannot ask: `codex exec`, a mode without the tool, a subagent) is no
- * answer: the user never saw the question, so it still waits for them.
+ * refusal in words (where Codex cannot ask: `codex exec`, a mode without the
+ * tool, a subagent) is none: the user never saw the question.
  */
 function answered(output: string | undefined): boolean {
 	return output !== undefined && isRecord(reader.parseLine(output)?.answers);
@@ -116,7 +112,7 @@ function outputText(content: unknown): string | null {
 		.filter((part) => isRecord(part) && part.type === "output_text" && typeof part.text === "string")
 		.map((part) => (part as { text: string }).text)
 		.join("\n");
-	return text.trim() === "" ? null : text;
+	return nonEmptyText(text);
 }
 
 /** Input tokens include the cached ones (not spend) and the cache writes (counted as such). */
