@@ -25,20 +25,19 @@ import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
 import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
-/** Codex kills a hook that outlives its timeout, and clamps an Interrupt hook's timeout to 3 s. */
-const INTERRUPT_TIMEOUT_SECONDS = 3;
-
-/** The plan tool and the edit tool: their results keep boulder's copy of the plan and count edits. */
-const TOOLS_MATCHER = "^(update_plan|apply_patch)$";
-
-/** PostCompact is handled but not installed: PreCompact already reports the compaction. */
+/**
+ * PostToolUse for the plan and edit tools (boulder's copy of the plan, edits
+ * as activity). Codex kills a hook that outlives its timeout, and clamps an
+ * Interrupt hook's to 3 s. PostCompact is handled but not installed:
+ * PreCompact already reports the compaction.
+ */
 export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "PostToolUse", matcher: TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "PostToolUse", matcher: "^(update_plan|apply_patch)$", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "Stop", timeout: STOP_TIMEOUT_SECONDS },
 	{ event: "SubagentStop", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "Interrupt", timeout: INTERRUPT_TIMEOUT_SECONDS },
+	{ event: "Interrupt", timeout: 3 },
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 

@@ -1,26 +1,16 @@
 /**
  * Codex's hook events: the family's mapping (`command-hook/events.ts`) with
- * Codex's facts (`docs/codex-notes.md`). Codex has no cap on Stop-hook
- * continuations, so nothing here blocks but the engine's `inject`. An
- * Interrupt is the user's abort, except the one `codex exec` fires as it
- * aborts a goal's turn at shut-down (`goal.ts`); while Codex's own goal
- * drives the session, Stop names it as the other driver and the engine
- * stands down unless `builtInGoals` is `take-over`. A UserPromptSubmit that
- * carries boulder's own nudge is no user turn (the engine started that turn
- * when it delivered the nudge).
+ * Codex's facts (`docs/codex-notes.md`). No cap on Stop-hook continuations,
+ * so nothing here blocks but the engine's `inject`. The Interrupt `codex exec`
+ * fires as it aborts a goal's turn at shut-down is no user's abort; while
+ * Codex's own goal drives, Stop names it as the other driver (`goal.ts`). A
+ * prompt that carries boulder's own nudge is no user turn (the engine started
+ * that turn when it delivered the nudge).
  */
 
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import type { Engine } from "../../engine/engine.js";
-import {
-	CLAUDE_CODE_EVENTS,
-	claudeCodeMeanings,
-	type EventSpec,
-	type Hook,
-	handleFamilyHook,
-	on,
-	readOwn,
-} from "../command-hook/events.js";
+import * as family from "../command-hook/events.js";
 import type { ReadOptions } from "../command-hook/turn-reader.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
@@ -36,7 +26,7 @@ import type { RolloutTurn } from "./rollout.js";
 export const HARNESS = "codex";
 
 /** Codex sends Claude Code's input shape plus `turn_id`. PostCompact is understood but not installed (`dialect.ts`). */
-export const HOOK_EVENTS = [...CLAUDE_CODE_EVENTS, "Interrupt", "PreCompact", "PostCompact"] as const;
+export const HOOK_EVENTS = [...family.CLAUDE_CODE_EVENTS, "Interrupt", "PreCompact", "PostCompact"] as const;
 type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type HookInput = CommandHookInput<HookEvent>;
@@ -64,22 +54,22 @@ export interface HookDeps {
 
 const NO_GOAL: CodexGoalReading = { goal: null, lastTurn: null };
 
-function goalOf(hook: Hook<RolloutTurn, HookDeps>): Promise<CodexGoalReading> {
-	return readOwn(hook, "reading Codex's goal from the rollout", hook.deps.readGoal, NO_GOAL);
+function goalOf(hook: family.Hook<RolloutTurn, HookDeps>): Promise<CodexGoalReading> {
+	return family.readOwn(hook, "reading Codex's goal from the rollout", hook.deps.readGoal, NO_GOAL);
 }
 
-const CODEX: EventSpec<RolloutTurn, HookDeps> = {
+const CODEX: family.EventSpec<RolloutTurn, HookDeps> = {
 	harness: HARNESS,
 	title: "Codex",
 	events: {
-		...claudeCodeMeanings,
+		...family.claudeCodeMeanings,
 		Interrupt: async (hook) => {
 			if (isGoalShutdownInterrupt(await goalOf(hook))) return NOTHING;
 			await hook.deps.engine.sessionEvent(hook.ref, { type: "interrupt" });
 			return NOTHING;
 		},
-		PreCompact: on.compaction,
-		PostCompact: on.compaction,
+		PreCompact: family.on.compaction,
+		PostCompact: family.on.compaction,
 	},
 	subagentStop: "SubagentStop",
 	provenance: ({ input }) => (isBoulderPrompt(stringField(input, "prompt")) ? null : "user"),
@@ -96,5 +86,5 @@ const CODEX: EventSpec<RolloutTurn, HookDeps> = {
 
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
 export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	return handleFamilyHook(input, CODEX, deps);
+	return family.handleFamilyHook(input, CODEX, deps);
 }
