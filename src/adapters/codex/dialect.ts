@@ -1,11 +1,9 @@
 /**
- * Codex's dialect of the command-hook family (`command-hook/dialect.ts`): its
- * registrations, hooks files, words and trust checks; its event mapping is
- * `events.ts`. Codex names no project folder, so the engine finds the project
- * from the input's `cwd` and the portable command searches upward from there
- * (`shared/portable-command.ts`). Installing never trusts the hooks: that is
- * the user's review in Codex (`trust.ts`, `TRUST_NOTE`). Facts:
- * `docs/codex-notes.md`.
+ * Codex's dialect of the command-hook family (`command-hook/dialect.ts`;
+ * facts in `docs/codex-notes.md`), its event mapping in `events.ts`. Codex
+ * names no project folder, so the project is found from the input's `cwd`,
+ * and the portable command searches upward from there. Installing never
+ * trusts the hooks: that is the user's review in Codex (`trust.ts`).
  */
 import { readFile } from "node:fs/promises";
 import os from "node:os";
