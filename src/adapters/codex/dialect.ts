@@ -1,27 +1,9 @@
 /**
- * Codex's dialect of the command-hook family (`command-hook/dialect.ts`): its
- * registrations and their command, where its hooks files live, its words,
- * and the adapter the registry lists. Its events, input and `update_plan`
- * list are its event mapping's (`events.ts`); its rollout reader is
- * `rollout.ts`. Run by the bundled hook program
- * (`boulder-hook.cjs codex <Event>`) and `boulder hook codex <Event>`.
- *
- * Codex runs hooks in the session's folder (which may be a subfolder of the
- * project) and names no project folder (no project-folder variable: the
- * engine finds the project from the input's `cwd`), so the portable command
- * looks for the project's devDependency from there upwards, the user's own
- * only (`shared/portable-command.ts`), then for `boulder-hook` on the PATH.
- * With neither, SessionStart prints a one-line notice (JSON Codex shows the
- * user, never the model) and every other event exits quietly.
- *
- * Whether Codex will run the hooks at all is Codex's alone: it skips hooks
- * the user has not trusted (or that changed since), and a project's hooks
- * file in a project it does not trust (`trust.ts`). Installing does not
- * trust the hooks: that is the user's review in Codex, and the install says
- * how (`TRUST_NOTE`).
- *
- * - user:    `$CODEX_HOME/hooks.json` (default `~/.codex`): every project, just you
- * - project: `<cwd>/.codex/hooks.json` (committed, shared with the team)
+ * Codex's dialect of the command-hook family (`command-hook/dialect.ts`;
+ * facts in `docs/codex-notes.md`), its event mapping in `events.ts`. Codex
+ * names no project folder, so the project is found from the input's `cwd`,
+ * and the portable command searches upward from there. Installing never
+ * trusts the hooks: that is the user's review in Codex (`trust.ts`).
  */
 import { readFile } from "node:fs/promises";
 import os from "node:os";
@@ -41,20 +23,19 @@ import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
 import { projectTrusted, readHookStates, type TrustStatus, trustOf } from "./trust.js";
 
-/** Codex kills a hook that outlives its timeout, and clamps an Interrupt hook's timeout to this. */
-export const INTERRUPT_TIMEOUT_SECONDS = 3;
-
-/** The plan tool and the edit tool, whose results keep boulder's copy of the plan and count edits. */
-export const TOOLS_MATCHER = "^(update_plan|apply_patch)$";
-
-/** PostCompact is handled if someone registers it, but not installed: PreCompact already reports the compaction. */
+/**
+ * PostToolUse for the plan and edit tools (boulder's copy of the plan, edits
+ * as activity). Codex kills a hook that outlives its timeout, and clamps an
+ * Interrupt hook's to 3 s. PostCompact is handled but not installed:
+ * PreCompact already reports the compaction.
+ */
 export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "UserPromptSubmit", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "PostToolUse", matcher: TOOLS_MATCHER, timeout: HOOK_TIMEOUT_SECONDS },
+	{ event: "PostToolUse", matcher: "^(update_plan|apply_patch)$", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "Stop", timeout: STOP_TIMEOUT_SECONDS },
 	{ event: "SubagentStop", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "Interrupt", timeout: INTERRUPT_TIMEOUT_SECONDS },
+	{ event: "Interrupt", timeout: 3 },
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
@@ -64,7 +45,7 @@ export interface RunHookOptions {
 	readGoal?: typeof readCodexGoal;
 }
 
-export function codexDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
+function codexDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
 	const readTurn = options.readTurn ?? readRolloutTurn;
 	const readGoal = options.readGoal ?? readCodexGoal;
 	return {
@@ -84,29 +65,18 @@ export const runCodexHook = runnerOf<RunHookOptions, HookInput>(codexDialect);
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-/**
- * What the portable hooks print at session start where no boulder is
- * installed (a teammate without it): one line, shown to the user, never to
- * the model. It is written into hooks.json inside a single-quoted shell word,
- * so it holds no single quote.
- */
+/** Portable hooks that find no boulder print this at session start (in a single-quoted shell word: no `'`). */
 export const NOT_INSTALLED_NOTICE =
 	"boulder: this project runs boulder from its Codex hooks, but boulder is not installed here (npm install -g boulder-agent, or add it to the project devDependencies); carrying on without it.";
 
-/** How Codex comes to run hooks, said after every install: it runs none it was not told to trust. */
-export const TRUST_NOTE =
+/** Said after every install: Codex runs no hook it was not told to trust. */
+const TRUST_NOTE =
 	"Codex runs a hook only once you trust it: start `codex` here and review boulder's hooks with /hooks (Codex asks at start-up when hooks are new or changed). `codex exec` silently skips untrusted hooks; `--dangerously-bypass-hook-trust` runs them anyway, for automation you vetted. `boulder doctor` says whether they are trusted.";
 
-/** For a project install: Codex reads a project's .codex folder only in a project it trusts. */
-export const PROJECT_TRUST_NOTE =
+const PROJECT_TRUST_NOTE =
 	'Codex reads this project\'s .codex/hooks.json only once the project itself is trusted (Codex asks the first time you start it here; or set `projects."<this folder>".trust_level = "trusted"` in $CODEX_HOME/config.toml).';
 
-/**
- * The one bundled hook program, `boulder-hook.cjs codex <Event>`, pinned (the
- * user's `$CODEX_HOME/hooks.json`) or portable (a project's
- * `.codex/hooks.json` a team commits), as `command-hook/spelling.ts` spells it.
- */
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, null, {
+const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, null, {
 	link: null,
 	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
 });
@@ -126,8 +96,7 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	},
 );
 
-/** What `boulder doctor` says about Codex installs. */
-export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex"), {
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex"), {
 	notInstalled: "boulder's Codex hooks are not in this project's .codex/hooks.json or in $CODEX_HOME/hooks.json",
 	installFix: "`boulder install codex` adds them, if you use Codex here",
 	unreadable: (file: string, problem: string) =>
@@ -148,18 +117,15 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	projectTrustFix: "start `codex` in the project and trust it when asked",
 });
 
-/** `$CODEX_HOME`, else `~/.codex`. */
-export function codexHome(env: NodeJS.ProcessEnv): string {
+function codexHome(env: NodeJS.ProcessEnv): string {
 	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
 }
 
-/** Where its hooks files are: the user's (the default), the project's. */
 const WHERE = {
 	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),
 	project: ({ cwd }: family.Place) => path.join(cwd, ".codex", "hooks.json"),
 };
-export type InstallScope = keyof typeof WHERE;
-export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
+export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
@@ -181,7 +147,10 @@ export const doctor: HooksDoctor = {
 		const found: DoctorFinding[] = [];
 		const say = (level: DoctorFinding["level"], message: string, fix: string) =>
 			found.push({ check: HARNESS, level, message, fix, file });
-		const config = (await readText(path.join(codexHome(context.env), "config.toml"))) ?? "";
+		const config = await readFile(path.join(codexHome(context.env), "config.toml"), "utf8").catch((error) => {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+			throw error;
+		});
 		if (scope === "project" && !projectTrusted(config, path.resolve(context.cwd))) {
 			say("warn", DOCTOR_TEXT.projectUntrusted(path.resolve(context.cwd)), DOCTOR_TEXT.projectTrustFix);
 		}
@@ -198,20 +167,7 @@ export const doctor: HooksDoctor = {
 	},
 };
 
-async function readText(file: string): Promise<string | null> {
-	try {
-		return await readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
-}
-
-/**
- * Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`):
- * hooks in its hooks files, the shared hook program per event, its
- * `update_plan` list.
- */
+/** Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`). */
 export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Codex",

@@ -1,51 +1,29 @@
 /**
  * What Codex does not tell a hook, read from the session's rollout (the JSONL
- * file at `transcript_path`): the real token spend of the current turn, an
- * interrupt, and a question to the user that was never answered.
- *
- * "The current turn" is boulder's, not Codex's: Codex keeps every Stop-hook
- * continuation inside one `turn_id`, so a turn here begins at the last
- * message that started the agent: the user's (`UserMessage`) or a hook's
- * (`HookPrompt`, which is how a continuation enters the rollout), or, when a
- * Codex turn has neither, its `task_started`. Only that turn is read, from
- * the end backwards (`command-hook/turn-reader.ts`).
- *
- * Spend: one `token_usage_record` line per model response, keyed by its
- * `response_id`. Cached input is not spend; cache writes are counted once.
+ * at `transcript_path`): the current turn's real token spend, an interrupt,
+ * and a question to the user never answered. "The current turn" is boulder's:
+ * Codex keeps every Stop-hook continuation inside one `turn_id`, so a turn
+ * begins at the last `UserMessage` or `HookPrompt` item, else at the Codex
+ * turn's `task_started` (`docs/codex-notes.md`, "The rollout").
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
-/** Codex's ask-the-user tool. */
-export const QUESTION_TOOL = "request_user_input";
+const QUESTION_TOOL = "request_user_input";
 
-/** The items that start the agent: a person's message, or a hook's (a Stop continuation). */
 const STARTING_ITEMS: ReadonlySet<string> = new Set(["UserMessage", "HookPrompt"]);
 
-/**
- * The turn as the rollout shows it: `calls` are model responses,
- * `interrupt` a `turn_aborted` (Esc, Ctrl-C), `pendingQuestion` a
- * `request_user_input` the user never answered, `startMarker` the id of the
- * item that began the turn. Codex's file edits are not counted.
- */
+/** No `activity`: Codex's file edits are counted from PostToolUse (`apply_patch`), not here. */
 export interface RolloutTurn extends Omit<reader.TurnFacts, "activity">, reader.TurnEnd {}
 
-export interface ReadRolloutOptions extends reader.ReadOptions {}
-
-/**
- * Contract: rejects only when the file cannot be opened or read, with a
- * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
- */
-export async function readRolloutTurn(file: string, options: ReadRolloutOptions = {}): Promise<RolloutTurn> {
+/** Contract: rejects only with the `FileProblem` of a file that cannot be opened or read (`reader.readTallied`). */
+export async function readRolloutTurn(file: string, options: reader.ReadOptions = {}): Promise<RolloutTurn> {
 	return reader.readTallied(file, options, () => new RolloutTally());
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */
-export function analyseRolloutTurn(
-	lines: readonly Record<string, unknown>[],
-	scan: reader.ScanEnd = { foundStart: true, partialLastLine: false, skippedLines: 0, limit: null },
-): RolloutTurn {
+export function analyseRolloutTurn(lines: readonly Record<string, unknown>[], scan?: reader.ScanEnd): RolloutTurn {
 	return reader.tallyRecords(new RolloutTally(), lines, scan);
 }
 
@@ -64,10 +42,10 @@ function startMarkerOf(line: Record<string, unknown>): string | null {
 	return typeof item.id === "string" ? item.id : item.type;
 }
 
-/** Codex's tally: usage records (spend by response), aborts, question calls and their outputs, assistant messages. */
+/** Codex's tally, fed newest first: spend by response id, the newest abort, question and reply. */
 class RolloutTally implements reader.Tally<RolloutTurn> {
 	private readonly usage = new Map<string, TokenSpend>();
-	/** Outputs of tool calls already seen (a later line), by call id. */
+	/** Outputs of tool calls already seen (later lines), by call id. */
 	private readonly outputs = new Map<string, string>();
 	private interrupt: RolloutTurn["interrupt"] = null;
 	private pendingQuestion: string | null = null;
@@ -77,8 +55,24 @@ class RolloutTally implements reader.Tally<RolloutTurn> {
 
 	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
-		const payload = isRecord(line.payload) ? line.payload : null;
-		if (payload) this.addPayload(line, payload);
+		const payload = line.payload;
+		if (!isRecord(payload)) return false;
+		const item = line.type === "response_item" ? payload.type : null;
+		if (line.type === "token_usage_record") {
+			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
+			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
+		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
+			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
+		} else if (item === "function_call_output" && typeof payload.call_id === "string") {
+			const output = typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output);
+			this.outputs.set(payload.call_id, output);
+		} else if (item === "function_call" && payload.name === QUESTION_TOOL && typeof payload.call_id === "string") {
+			if (!answered(this.outputs.get(payload.call_id))) {
+				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
+			}
+		} else if (item === "message" && payload.role === "assistant") {
+			this.lastText ??= outputText(payload.content);
+		}
 		return isRolloutTurnStart(line);
 	}
 
@@ -96,54 +90,20 @@ class RolloutTally implements reader.Tally<RolloutTurn> {
 			lagging: false,
 		};
 	}
-
-	private addPayload(line: Record<string, unknown>, payload: Record<string, unknown>): void {
-		if (line.type === "token_usage_record") {
-			const id = typeof payload.response_id === "string" ? payload.response_id : `line-${this.anonymous++}`;
-			if (isRecord(payload.usage)) this.usage.set(id, spendOf(payload.usage));
-		} else if (line.type === "event_msg" && payload.type === "turn_aborted") {
-			this.interrupt ??= { at: reader.timeOf(line.timestamp) };
-		} else if (line.type !== "response_item") {
-			return;
-		} else if (payload.type === "function_call_output" && typeof payload.call_id === "string") {
-			const output = typeof payload.output === "string" ? payload.output : JSON.stringify(payload.output);
-			this.outputs.set(payload.call_id, output);
-		} else if (payload.type === "function_call" && payload.name === QUESTION_TOOL) {
-			if (typeof payload.call_id === "string" && !answered(this.outputs.get(payload.call_id))) {
-				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
-			}
-		} else if (payload.type === "message" && payload.role === "assistant") {
-			this.lastText ??= outputText(payload.content);
-		}
-	}
 }
 
 /**
- * Whether a `request_user_input` call's output carries the user's answers.
- * No output means the question is still open. Where Codex cannot ask (`codex
- * exec`, a mode without the tool, a subagent) the output is a refusal in
- * words: the user never saw the question, so it still waits for them.
+ * Whether a `request_user_input` call's output holds the user's answers. A
+ * refusal in words (where Codex cannot ask: `codex exec`, a mode without the
+ * tool, a subagent) is none: the user never saw the question.
  */
 function answered(output: string | undefined): boolean {
-	if (output === undefined) return false;
-	try {
-		const value: unknown = JSON.parse(output);
-		return isRecord(value) && isRecord(value.answers);
-	} catch {
-		// A refusal in words, not the answers' JSON.
-		return false;
-	}
+	return output !== undefined && isRecord(reader.parseLine(output)?.answers);
 }
 
-/** A call's arguments: Codex writes them as a JSON string; arguments that are not JSON still name a question. */
+/** Codex writes a call's arguments as a JSON string; arguments that are not JSON still ask, in generic words. */
 function parsedArguments(args: unknown): unknown {
-	if (typeof args !== "string") return args;
-	try {
-		return JSON.parse(args);
-	} catch {
-		// Not JSON: the question is asked all the same, in generic words.
-		return null;
-	}
+	return typeof args === "string" ? reader.parseLine(args) : args;
 }
 
 function outputText(content: unknown): string | null {
@@ -152,7 +112,7 @@ function outputText(content: unknown): string | null {
 		.filter((part) => isRecord(part) && part.type === "output_text" && typeof part.text === "string")
 		.map((part) => (part as { text: string }).text)
 		.join("\n");
-	return text.trim() === "" ? null : text;
+	return nonEmptyText(text);
 }
 
 /** Input tokens include the cached ones (not spend) and the cache writes (counted as such). */

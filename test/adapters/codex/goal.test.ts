@@ -48,6 +48,23 @@ describe("Codex's goal, read from the rollout (0.171.0)", () => {
 		expect(goalOfRolloutLines([started("goal"), usage]).goal).toBe("a goal");
 	});
 
+	it("names the goal by its objective, trimmed; a blank objective names nothing", () => {
+		const objectiveItem = (output: string) =>
+			JSON.stringify({
+				type: "response_item",
+				payload: { type: "function_call_output", name: "goal_objective", output },
+			});
+		expect(goalOfRolloutLines([started("goal"), objectiveItem("  Ship it \n")]).goal).toBe("Ship it");
+		expect(goalOfRolloutLines([goalUpdated("active"), started("goal"), objectiveItem("  ")]).goal).toBe(
+			"Finish items A and B",
+		);
+		const blankGoal = JSON.stringify({
+			type: "event_msg",
+			payload: { type: "thread_goal_updated", goal: { objective: " ", status: "active" } },
+		});
+		expect(goalOfRolloutLines([blankGoal]).goal).toBe("a goal");
+	});
+
 	it("is active when the model creates it, and ends when the model completes it or the user clears it", () => {
 		const created = goalOutput({ objective: "Finish items A and B", status: "active" });
 		expect(goalOfRolloutLines([started("exec"), created, usage]).goal).toBe("Finish items A and B");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyseRolloutTurn, isRolloutTurnStart, readRolloutTurn } from "../../../src/adapters/codex/rollout.js";
-import { unseenTurnReason as unseenReason } from "../../../src/adapters/command-hook/turn-reader.js";
+import { GENERIC_QUESTION, unseenTurnReason as unseenReason } from "../../../src/adapters/command-hook/turn-reader.js";
 
 /** Lines shaped like the ones Codex 0.171 writes into a rollout. */
 const at = (second: number) => `2026-12-01T12:00:${String(second).padStart(2, "0")}.000Z`;
@@ -154,6 +154,20 @@ describe("the current turn of a Codex rollout", () => {
 			assistant("SQLite it is."),
 		]);
 		expect(answered.pendingQuestion).toBeNull();
+	});
+
+	it("counts a question whose arguments are not JSON, in generic words, and an output that is not an object as no answer", () => {
+		const garbled = {
+			...call("request_user_input", "c1", null),
+			payload: { type: "function_call", name: "request_user_input", call_id: "c1", arguments: "{not json" },
+		};
+		expect(analyseRolloutTurn([userMessage("u1", "Go."), garbled]).pendingQuestion).toBe(GENERIC_QUESTION);
+		const listed = analyseRolloutTurn([
+			userMessage("u1", "Go."),
+			call("request_user_input", "c1", question),
+			output("c1", JSON.stringify([{ answers: {} }])),
+		]);
+		expect(listed.pendingQuestion).toBe("Postgres or SQLite?");
 	});
 
 	it("sees an interrupted turn, with its time", () => {
