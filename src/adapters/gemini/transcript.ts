@@ -53,7 +53,7 @@ export async function readTurn(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): P
  */
 export function turnOf(text: string): TurnReading {
 	const lines = text.split("\n");
-	const { messages, skippedLines } = replay(lines.slice(turnStart(lines)));
+	const { messages, skippedLines } = turnMessages(lines);
 	const end: reader.ScanEnd = { foundStart: false, partialLastLine: false, skippedLines, limit: null };
 	return reader.tallyRecords(geminiTally(sessionFacts(lines)), messages, end, true);
 }
@@ -97,35 +97,31 @@ function geminiTally(session: SessionFacts): reader.Tally<TurnReading, GeminiMes
 	};
 }
 
-/** The messages lines add up to, in order, each id once (its latest version, in its first place). */
-function replay(lines: readonly string[]): { messages: GeminiMessage[]; skippedLines: number } {
-	const byId = new Map<string, GeminiMessage>();
+/**
+ * The current turn's messages, each id once (its latest version, in its first place): the lines replayed from
+ * the turn's prompt, or a `$set` of the whole list, or the first line.
+ */
+function turnMessages(lines: readonly string[]): { messages: GeminiMessage[]; skippedLines: number } {
+	const values: Record<string, unknown>[] = [];
 	let skippedLines = 0;
-	for (const line of lines) {
+	for (let index = lines.length - 1; index >= 0; index--) {
+		const line = lines[index] as string;
 		if (line.trim() === "") continue;
 		const value = reader.parseLine(line);
 		if (value === null) {
 			skippedLines++;
 			continue;
 		}
+		values.push(value);
+		if (setMessages(value) !== null || (value.type === "user" && promptText(value.content) !== null)) break;
+	}
+	const byId = new Map<string, GeminiMessage>();
+	for (const value of values.reverse()) {
 		const list = setMessages(value);
 		if (list !== null) byId.clear();
 		for (const message of list ?? [value]) if (isMessage(message)) byId.set(message.id, message);
 	}
 	return { messages: [...byId.values()], skippedLines };
-}
-
-/** The index of the line the current turn's replay starts from: its prompt, a `$set` of the whole list, or 0. */
-function turnStart(lines: readonly string[]): number {
-	for (let index = lines.length - 1; index >= 0; index--) {
-		const line = lines[index] as string;
-		if (line.trim() === "") continue;
-		const value = reader.parseLine(line);
-		if (value === null) continue;
-		if (setMessages(value) !== null) return index;
-		if (value.type === "user" && promptText(value.content) !== null) return index;
-	}
-	return 0;
 }
 
 /** Plan mode (entered by the last plan-mode tool that succeeded) and the last successful `write_todos` input. */
