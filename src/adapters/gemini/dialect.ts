@@ -1,8 +1,8 @@
 /**
  * Gemini CLI's dialect of the command-hook family (`command-hook/dialect.ts`): its registrations, where its
- * settings live (user, the default; project, committed with the portable commands), what one hook entry looks
- * like (named, its timeout in milliseconds, in a settings file that allows comments), its words and the
- * adapter the registry lists. Its event mapping is `events.ts`, its transcript reader `transcript.ts`.
+ * settings live (user, the default; project, committed: the portable commands, and the user's link to this
+ * copy), what one hook entry looks like (named, its timeout in ms, in settings that allow comments), its words
+ * and the adapter the registry lists. Its event mapping is `events.ts`, its transcript reader `transcript.ts`.
  * Gemini CLI puts the project's folder in for `$GEMINI_PROJECT_DIR` already quoted for the shell, so the
  * portable command uses it outside double quotes (`docs/gemini-notes.md`). Its doctor also says when a
  * settings file turns Gemini CLI's hooks off.
