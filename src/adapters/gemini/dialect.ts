@@ -1,27 +1,11 @@
 /**
- * Gemini CLI's dialect of the command-hook family (`command-hook/dialect.ts`):
- * its registrations and their command, `GEMINI_PROJECT_DIR`, where its
- * settings live, what one hook entry looks like (named, its timeout in
- * milliseconds), that its settings allow comments, its words, and the
- * adapter the registry lists. Its events, input and `write_todos` list are
- * its event mapping's (`events.ts`, AfterAgent ends the turn); its
- * transcript reader is `transcript.ts`. Run by the bundled hook program
- * (`boulder-hook.cjs gemini <Event>`) and `boulder hook gemini <Event>`.
- *
- * The command is boulder's one hook program for command-hook harnesses,
- * `dist/hook/boulder-hook.cjs gemini <Event>`, pinned (user settings) or
- * portable (the project's settings a team commits: the project's
- * devDependency, the user's link `$XDG_DATA_HOME/boulder/boulder-hook.cjs`,
- * `boulder-hook` on the PATH; with none it exits quietly). Gemini CLI
- * replaces `$GEMINI_PROJECT_DIR` in a command with the project's folder
- * already quoted for the shell, so the portable command uses it outside
- * double quotes.
- *
- * - user:    `~/.gemini/settings.json`, or `$GEMINI_CLI_HOME/.gemini/settings.json` (the default)
- * - project: `<cwd>/.gemini/settings.json` (committed: the portable commands,
- *   and a link to this copy of boulder for this user)
- *
- * Its doctor also says when a settings file turns Gemini CLI's hooks off.
+ * Gemini CLI's dialect of the command-hook family (`command-hook/dialect.ts`): its registrations, where its
+ * settings live (user, the default; project, committed: the portable commands, and the user's link to this
+ * copy), what one hook entry looks like (named, its timeout in ms, in settings that allow comments), its words
+ * and the adapter the registry lists. Its event mapping is `events.ts`, its transcript reader `transcript.ts`.
+ * Gemini CLI puts the project's folder in for `$GEMINI_PROJECT_DIR` already quoted for the shell, so the
+ * portable command uses it outside double quotes (`docs/gemini-notes.md`). Its doctor also says when a
+ * settings file turns Gemini CLI's hooks off.
  */
 import os from "node:os";
 import path from "node:path";
@@ -43,15 +27,10 @@ import {
 	handleHook,
 	normalizeGeminiTodos,
 	parseHookInput,
-	TODO_TOOL,
 } from "./events.js";
-import { readTurn } from "./transcript.js";
+import { readTurn, TODO_TOOL } from "./transcript.js";
 
-/**
- * Timeouts are seconds here, as every dialect's table; Gemini CLI's settings
- * hold milliseconds (`install.entry`). Not PreCompress: Gemini CLI fires it before every model request, before it
- * decides whether to compress at all, and nothing of boulder needs it.
- */
+/** Timeouts in seconds, as every dialect's (`install.entry` writes ms). No PreCompress: it fires before each request. */
 export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "SessionStart", timeout: HOOK_TIMEOUT_SECONDS },
 	{ event: "BeforeAgent", timeout: HOOK_TIMEOUT_SECONDS },
@@ -59,24 +38,21 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 	{ event: "AfterAgent", timeout: STOP_TIMEOUT_SECONDS },
 ];
 
-/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
-export const PROJECT_DIR_VAR = "GEMINI_PROJECT_DIR";
+const PROJECT_DIR_VAR = "GEMINI_PROJECT_DIR";
 
 export interface RunHookOptions {
-	/** Opens the engine for a folder; tests pass their own. */
 	open?: OpenEngine;
 	readTurn?: (file: string) => ReturnType<typeof readTurn>;
 }
 
 export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	const read = options.readTurn ?? ((file: string) => readTurn(file));
 	return {
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: "GEMINI_PROJECT_DIR",
+		projectDirVar: PROJECT_DIR_VAR,
 		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn: read }),
+		handle: (input, engine) => handleHook(input, { engine, readTurn: options.readTurn ?? readTurn }),
 		stopEvent: "AfterAgent",
 	};
 }
@@ -86,8 +62,6 @@ export const dialect = geminiDialect();
 export const runGeminiHook = runnerOf<RunHookOptions, HookInput>(geminiDialect);
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
-
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true });
 
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Gemini CLI", {
@@ -99,8 +73,7 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	},
 );
 
-/** What `boulder doctor` says about Gemini CLI installs. */
-export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Gemini CLI"), {
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Gemini CLI"), {
 	notInstalled: "boulder's Gemini CLI hooks are not in this project's or your user settings",
 	installFix: "`boulder install gemini` adds them, if you use Gemini CLI here",
 	unreadable: (file: string, problem: string) =>
@@ -117,24 +90,18 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 	hooksOffFix: 'set "hooksConfig": {"enabled": true} there, or remove the key',
 });
 
-/** Where its settings are: the user's (the default), the project's. */
 const WHERE = {
-	user: ({ env }: family.Place) => path.join(geminiHome(env), ".gemini", "settings.json"),
+	user: ({ env }: family.Place) =>
+		path.join(env.GEMINI_CLI_HOME || env.HOME || os.homedir(), ".gemini", "settings.json"),
 	project: ({ cwd }: family.Place) => path.join(cwd, ".gemini", "settings.json"),
 };
-export type InstallScope = keyof typeof WHERE;
-export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
-
-/** Gemini CLI's home: `$GEMINI_CLI_HOME`, else the user's. */
-export function geminiHome(env: NodeJS.ProcessEnv): string {
-	return env.GEMINI_CLI_HOME || env.HOME || os.homedir();
-}
+export const settingsFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
 	where: WHERE,
 	registrations: REGISTRATIONS,
-	command: SPELLING,
+	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true }),
 	entry: (command, { event, timeout }) => ({
 		name: `boulder-${event}`,
 		type: "command",
@@ -157,11 +124,6 @@ export const doctor: HooksDoctor = {
 			: [],
 };
 
-/**
- * Gemini CLI as the adapter registry sees it (`command-hook/adapter.ts`):
- * hooks in its settings files, boulder's hook program per event, its
- * `write_todos` list.
- */
 export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Gemini CLI",
