@@ -83,7 +83,7 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorTex
 	twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
 	reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
 	ok: (file: string, { version, count, where }: HooksOk) =>
-		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI continues a turn at most 100 times in a row`,
+		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI has no continuation cap that holds: boulder's budgets are the limit`,
 	noneFound: (file: string) =>
 		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing`,
 	hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
