@@ -98,7 +98,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 
 	private addAssistant(message: Record<string, unknown>): void {
 		const id = typeof message.id === "string" ? message.id : `line-${this.anonymous++}`;
-		if (isRecord(message.usage)) this.usage.set(id, maxSpend(this.usage.get(id), spendOf(message.usage)));
+		if (isRecord(message.usage)) this.usage.set(id, maxSpend(message.usage, this.usage.get(id)));
 		if (this.lastId === null) this.lastId = id;
 		else if (id !== this.lastId) this.lastTextDone = true;
 		const texts: string[] = [];
@@ -118,14 +118,9 @@ class TurnTally implements reader.Tally<TurnReading> {
 		for (let index = texts.length - 1; index >= 0 && !this.lastTextClipped; index--) {
 			const text = texts[index] as string;
 			const room = MAX_KEPT_TEXT - this.lastTextBytes;
-			if (text.length > room) {
-				this.lastTextNewestFirst.push(text.slice(text.length - room));
-				this.lastTextBytes = MAX_KEPT_TEXT;
-				this.lastTextClipped = true;
-			} else {
-				this.lastTextNewestFirst.push(text);
-				this.lastTextBytes += text.length + 1;
-			}
+			this.lastTextClipped = text.length > room;
+			this.lastTextNewestFirst.push(this.lastTextClipped ? text.slice(text.length - room) : text);
+			this.lastTextBytes = this.lastTextClipped ? MAX_KEPT_TEXT : this.lastTextBytes + text.length + 1;
 		}
 	}
 }
@@ -134,21 +129,17 @@ class TurnTally implements reader.Tally<TurnReading> {
 export function analyseTurn(lines: readonly Record<string, unknown>[], flags?: ScanFlags): TurnReading {
 	return reader.tallyRecords(new TurnTally(), lines, flags && { ...flags, limit: flags.limit ?? null });
 }
-type ScanFlags = Pick<reader.ScanEnd, "foundStart" | "partialLastLine" | "skippedLines"> &
-	Partial<Pick<reader.ScanEnd, "limit">>;
+type ScanFlags = Omit<reader.ScanEnd, "limit"> & Partial<reader.ScanEnd>;
 
 /** A prompt (no tool result, interrupt notice, compaction summary or metadata), or a Stop hook's feedback. */
 export function isTurnStart(line: Record<string, unknown>): boolean {
 	if (line.type !== "user" || line.isSidechain === true || line.isCompactSummary === true) return false;
-	const message = isRecord(line.message) ? line.message : null;
-	if (!message) return false;
-	const content = message.content;
-	if (Array.isArray(content) && blocksOf(content).some((block) => block.type === "tool_result")) return false;
+	if (!isRecord(line.message)) return false;
+	const content = line.message.content;
+	if (blocksOf(content).some((block) => block.type === "tool_result")) return false;
 	const text = userText(content);
-	if (text === null) return false;
-	if (text.startsWith(INTERRUPT_PREFIX)) return false;
-	if (line.isMeta === true) return text.startsWith(STOP_FEEDBACK_PREFIX) || text.includes(STOP_CONTEXT_MARK);
-	return true;
+	if (text === null || text.startsWith(INTERRUPT_PREFIX)) return false;
+	return line.isMeta !== true || text.startsWith(STOP_FEEDBACK_PREFIX) || text.includes(STOP_CONTEXT_MARK);
 }
 
 function userText(content: unknown): string | null {
@@ -164,20 +155,11 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
 	return Array.isArray(content) ? content.filter(isRecord) : [];
 }
 
-function spendOf(usage: Record<string, unknown>): TokenSpend {
+/** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy: keep the largest. */
+function maxSpend(usage: Record<string, unknown>, was: TokenSpend = reader.noSpend()): TokenSpend {
 	return {
-		input: reader.count(usage.input_tokens),
-		output: reader.count(usage.output_tokens),
-		cacheWrite: reader.count(usage.cache_creation_input_tokens),
-	};
-}
-
-/** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy. */
-function maxSpend(a: TokenSpend | undefined, b: TokenSpend): TokenSpend {
-	if (!a) return b;
-	return {
-		input: Math.max(a.input, b.input),
-		output: Math.max(a.output, b.output),
-		cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
+		input: Math.max(was.input, reader.count(usage.input_tokens)),
+		output: Math.max(was.output, reader.count(usage.output_tokens)),
+		cacheWrite: Math.max(was.cacheWrite, reader.count(usage.cache_creation_input_tokens)),
 	};
 }
