@@ -44,15 +44,13 @@ export const TODO_TOOLS_FLAG = "todo-tools";
 export const TODO_TOOLS_FLAG_HELP =
 	"also set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the settings' env: Claude Code 2.1.233 and later offer their newest models no todo list without it, and boulder follows the agent's list";
 
-export const WATCHDOG_HOOK = "Watchdog";
-
 export const TODO_TOOLS_MATCHER = "TodoWrite|TaskCreate|TaskUpdate|TaskGet|TaskList";
-
 /** Its results carry orchestrate mode's verification note. */
 export const SUBAGENT_TOOLS_MATCHER = "Agent|Task";
-
 /** An orchestrator's own edit is warned about or refused before it runs: one process per edit, so only these. */
 export const FILE_TOOLS_MATCHER = "Edit|MultiEdit|Write|NotebookEdit";
+
+export const WATCHDOG_HOOK = "Watchdog";
 
 /** Timeouts are the family's; the watcher may live 4 h (a longer limit is judged at the next end of a turn). */
 export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
@@ -76,7 +74,6 @@ export const LINK_GONE_NOTICE =
 	"boulder: the copy of boulder these Claude Code hooks ran was moved or removed; run `boulder install claude-code --project` with the boulder you have now (or `boulder doctor`). Carrying on without it.";
 
 export const PROJECT_DIR_VAR = "CLAUDE_PROJECT_DIR";
-
 /** The hook program (from the package root), the same program on the PATH, its per-user link (`$XDG_DATA_HOME`). */
 export const HOOK_BUNDLE = "dist/hook/claude-code.cjs";
 export const HOOK_BIN = "boulder-claude-code-hook";
@@ -97,7 +94,7 @@ export const SPELLING: CommandSpelling = {
 	bin: HOOK_BIN,
 	link: LINK,
 	notInstalled: /* @__PURE__ */ JSON.stringify({ systemMessage: NOT_INSTALLED_NOTICE }),
-	quote: (word) => shellWord(word),
+	quote: shellWord,
 };
 
 /** The shell command Claude Code runs (with `sh -c`) for `word`, an event or the watcher. */
@@ -115,14 +112,9 @@ export const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";
 
 /** Quotes for a POSIX shell when needed; `${CLAUDE_PLUGIN_ROOT}` stays expandable (double quotes). */
 export function shellWord(word: string): string {
-	if (
-		word.includes(PLUGIN_ROOT) &&
-		!/["\\`]/.test(word.replaceAll(PLUGIN_ROOT, "")) &&
-		!/^[\w@%+=:,./-]+$/.test(word)
-	) {
-		return `"${word}"`;
-	}
-	return plainShellWord(word);
+	const expandable =
+		word.includes(PLUGIN_ROOT) && !/["\\`]/.test(word.replaceAll(PLUGIN_ROOT, "")) && !/^[\w@%+=:,./-]+$/.test(word);
+	return expandable ? `"${word}"` : plainShellWord(word);
 }
 
 export interface RunHookOptions {
@@ -144,11 +136,10 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 		projectDirVar: PROJECT_DIR_VAR,
 		parse: parseHookInput,
 		// A Stop reads the transcript once, for the turn and the goal both.
-		handle: (input, engine) =>
-			handleHook(
-				input,
-				input.event === "Stop" ? { engine, ...goalWithTurn(read) } : { engine, readTurn: read, readGoal: activeGoal },
-			),
+		handle: (input, engine) => {
+			const readers = input.event === "Stop" ? goalWithTurn(read) : { readTurn: read, readGoal: activeGoal };
+			return handleHook(input, { engine, ...readers });
+		},
 		stopEvent: "Stop",
 		words: { [WATCHDOG_HOOK]: (streams) => watchAfterStop(streams, options) },
 	};
