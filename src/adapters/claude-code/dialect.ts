@@ -1,17 +1,14 @@
 /**
- * Claude Code's dialect of the command-hook family (`command-hook/dialect.ts`): its registrations and the
- * command line of each (pinned or portable, `command-hook/spelling.ts`), `CLAUDE_PROJECT_DIR`, the notices
- * its portable hooks print, and the watcher. Shared by the installer, the plugins' `hooks/hooks.json` (a test
- * keeps them in step), `boulder doctor` and the hook bundle. Harness facts: `docs/claude-code-notes.md`.
- *
- * The watcher (`Watchdog`, a second Stop registration with `asyncRewake`) watches the background subagents a
- * turn left running and wakes the parent when one runs past its limit (`engine/watch-ops.ts`).
- *
+ * Claude Code's dialect of the command-hook family: its registrations and their commands, shared by the
+ * installer, the plugins' `hooks/hooks.json` (a test keeps them in step), `boulder doctor` and the hook bundle;
+ * and the watcher (`Watchdog`, a second Stop registration with `asyncRewake`), which wakes the parent when a
+ * background subagent runs past its limit (`engine/watch-ops.ts`). Harness facts: `docs/claude-code-notes.md`.
  * Contract: never throws and never prints anything that blocks unless the engine chose to inject; the caller
  * exits with the code it returns (2 only when the watcher wakes the agent).
  */
 import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
+import { sessionRefOf } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import {
 	HOOK_TIMEOUT_SECONDS,
@@ -27,15 +24,7 @@ import type { HookForm } from "../shared/hook-form.js";
 import type { HookLink } from "../shared/hook-link.js";
 import { shellWord as plainShellWord } from "../shared/shell-words.js";
 import type { HookStreams } from "../types.js";
-import {
-	HARNESS,
-	HOOK_EVENTS,
-	type HookEvent,
-	type HookInput,
-	handleHook,
-	parseHookInput,
-	sessionRefOf,
-} from "./events.js";
+import { HARNESS, HOOK_EVENTS, type HookEvent, type HookInput, handleHook, parseHookInput } from "./events.js";
 import { activeGoal, goalWithTurn } from "./goal.js";
 import { readTurn } from "./transcript.js";
 
@@ -126,7 +115,6 @@ export interface RunHookOptions {
 /** The watcher ends itself this long before the process's watchdog would. */
 const WATCH_MARGIN_MS = 10_000;
 
-/** Claude Code's dialect; tests pass their own readers and timings. */
 export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
 	const read = options.readTurn ?? readTurn;
 	return {
@@ -172,7 +160,7 @@ async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Pr
 		{
 			...dialect,
 			handle: async (input, engine) => {
-				const wake = await watchBackground(engine, sessionRefOf(input), watched, watch);
+				const wake = await watchBackground(engine, sessionRefOf(input, HARNESS), watched, watch);
 				return wake === null ? NOTHING : { output: null, wake };
 			},
 			// The Stop hook beside it tells the user about a bad config.

@@ -1,7 +1,6 @@
 /**
- * Claude Code's part of `boulder doctor` (the rest is `command-hook/doctor.ts`): the boulder plugin (its folder
- * in Claude Code's plugin cache, its version, the boulder its portable hooks find here), and whether the agent
- * is offered a todo list boulder can follow at all.
+ * Claude Code's part of `boulder doctor`: the boulder plugin (its folder in Claude Code's plugin cache, its
+ * version, the boulder its portable hooks find here), and whether the agent is offered a todo list at all.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +22,6 @@ import {
 } from "./install.js";
 
 export type ClaudeCodeFinding = DoctorFinding;
-
 type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const doctor: HooksDoctor = {
@@ -55,7 +53,6 @@ interface EnabledPlugin {
 	folder: string | null;
 }
 
-/** boulder's plugins that a settings file enables. */
 function enabledPlugins(settings: Map<string, unknown>, env: NodeJS.ProcessEnv): EnabledPlugin[] {
 	const ids = new Set<string>();
 	for (const value of settings.values()) {

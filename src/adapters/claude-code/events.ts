@@ -1,11 +1,5 @@
 /** Claude Code's hook events: the family's Claude-style mapping (`command-hook/claude-style.ts`) with its tools. */
-import type { SessionRef } from "../../engine/engine.js";
-import {
-	type ClaudeStyleDeps,
-	type ClaudeStyleSpec,
-	handleClaudeStyleHook,
-	sessionRefOf as refOf,
-} from "../command-hook/claude-style.js";
+import { type ClaudeStyleDeps, type ClaudeStyleSpec, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import { CLAUDE_TASK_TOOLS } from "../command-hook/todo-write.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
@@ -43,10 +37,6 @@ export const CLAUDE_CODE: ClaudeStyleSpec = {
 	tools: { todoWrite: "TodoWrite", tasks: CLAUDE_TASK_TOOLS, subagents: ["Agent", "Task"] },
 	goalName: "Claude Code's /goal",
 };
-
-export function sessionRefOf(input: HookInput): SessionRef {
-	return refOf(input, HARNESS);
-}
 
 /** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
 export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {

@@ -1,10 +1,7 @@
 /**
- * Claude Code's own goal mode (`/goal CONDITION`): boulder and the goal must not both push the agent, so the
- * Stop hook asks here whether a goal is active and the engine stands down (`builtInGoals`). The goal is active
- * while the last `goal_status` line of the transcript's tail says `met: false` and no `/goal clear` (or `off`,
- * `stop`, `cancel`) came after it (what the transcript shows: `docs/claude-code-notes.md`). A Stop reads it in
- * the same pass as the turn (`GoalWatch`, a `TailWatch` of the turn's scan).
- *
+ * Claude Code's `/goal`: boulder and the goal must not both push the agent, so the Stop hook asks here whether
+ * one is active (the last `goal_status` line of the transcript's tail says `met: false`, and no `/goal clear`
+ * came after; notes) and the engine stands down (`builtInGoals`). A Stop reads it in the turn's own scan.
  * Contract: never throws for what the file holds; an unreadable file is reported as an error to the caller,
  * which treats it as no goal.
  */

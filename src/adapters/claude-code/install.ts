@@ -1,8 +1,6 @@
 /**
- * Claude Code's part of the family's installer (`command-hook/install.ts`): where its settings live (`WHERE`;
- * run where you start Claude Code), what one hook entry looks like (the watcher's `asyncRewake`), its todo
- * tools, and its words. The project file gets the portable commands and links this copy for this user unless
- * the project has its own devDependency; local and user settings pin this node and this copy's hook program.
+ * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
+ * Code), one hook entry (the watcher's `asyncRewake`), its todo tools, and its words.
  */
 import os from "node:os";
 import path from "node:path";
@@ -26,7 +24,6 @@ export const INSTALL_TEXT = {
 		portableHooksNote({ onPath: "boulder-claude-code-hook", linked: { link, root }, notice: true }),
 };
 
-/** What `boulder doctor` says about Claude Code installs. */
 export const DOCTOR_TEXT = {
 	...commandHookDoctorText("Claude Code", HARNESS),
 	notInstalled:
@@ -47,7 +44,6 @@ export const DOCTOR_TEXT = {
 	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
 };
 
-/** What the installer and `boulder doctor` say about Claude Code's todo tools. */
 export const TODO_TOOLS_TEXT = {
 	set: (file: string) =>
 		`Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of ${file}: Claude Code offers the agent its todo tools (TaskCreate, TaskUpdate, ...), which boulder follows. \`boulder uninstall\` leaves it; remove it from "env" by hand to undo.`,

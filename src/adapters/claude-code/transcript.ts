@@ -1,9 +1,7 @@
 /**
- * What the harness does not tell a hook, read from the session's transcript (JSONL, one line per content
- * block) by the family's turn reader (`command-hook/turn-reader.ts`): the current turn's real token spend, its
- * file edits, whether the user interrupted it, and whether a question to the user is still unanswered. The
- * current turn is everything after the last line that began one: a prompt (the user's or an SDK's), or a Stop
- * hook's feedback (ours or another hook's), which is how a continuation enters the transcript.
+ * Claude Code's tally for the family's turn reader (`command-hook/turn-reader.ts`): what its transcript says of
+ * the current turn, everything after the last line that began one: a prompt (the user's or an SDK's), or a
+ * Stop hook's feedback (ours or another's), which is how a continuation enters the transcript.
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
