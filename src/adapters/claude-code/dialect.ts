@@ -121,7 +121,7 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 		harness: HARNESS,
 		events: HOOK_EVENTS,
 		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
+		projectDirVar: SPELLING.projectDirVar,
 		parse: parseHookInput,
 		// A Stop reads the transcript once, for the turn and the goal both.
 		handle: (input, engine) => {
