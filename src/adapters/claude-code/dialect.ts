@@ -75,7 +75,7 @@ export const LINK: HookLink = {
 	notice: { event: "SessionStart", output: /* @__PURE__ */ JSON.stringify({ systemMessage: LINK_GONE_NOTICE }) },
 };
 
-/** The commands name no harness (the program is its own); the notices are `systemMessage`s, shown to the user. */
+/** The commands name no harness (the program is its own); notices are `systemMessage`s: the user's, not the model's. */
 export const SPELLING: CommandSpelling = {
 	harness: null,
 	projectDirVar: PROJECT_DIR_VAR,

@@ -74,9 +74,8 @@ export class GoalWatch implements TailWatch {
 	take(line: Buffer): boolean {
 		if (!line.includes('"goal_status"') && !line.includes('"goal"')) return false;
 		const found = goalOfLine(line.toString("utf8"));
-		if (found === undefined) return false;
-		this.goal = found;
-		return true;
+		if (found !== undefined) this.goal = found;
+		return found !== undefined;
 	}
 
 	covered(): void {

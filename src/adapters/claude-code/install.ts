@@ -15,13 +15,13 @@ import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../share
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = {
 	...hooksInstallText("Claude Code"),
 	portable: (link: string | null, root: string) =>
-		portableHooksNote({ onPath: "boulder-claude-code-hook", linked: { link, root }, notice: true }),
+		portableHooksNote({ onPath: HOOK_BIN, linked: { link, root }, notice: true }),
 };
 
 export const DOCTOR_TEXT = {

@@ -75,8 +75,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 	}
 
 	reading(scan: reader.ScanEnd): TurnReading {
-		let spend = reader.noSpend();
-		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
+		const spend = [...this.usage.values()].reduce(reader.addSpend, reader.noSpend());
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
