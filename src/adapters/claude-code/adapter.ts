@@ -1,9 +1,4 @@
-/**
- * Claude Code as the adapter registry sees it (`command-hook/adapter.ts`):
- * hooks in its settings files, a hook program per event (and the watcher),
- * its TodoWrite list. The installer, the doctor and the hook load on first
- * use, so a CLI command that needs none of them does not pay for them.
- */
+/** Claude Code as the adapter registry sees it; the installer, the doctor and the hook load on first use. */
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import { normalizeClaudeTodoWrite } from "../command-hook/todo-write.js";
 import { TODO_TOOLS_FLAG, TODO_TOOLS_FLAG_HELP, WATCHDOG_HOOK } from "./dialect.js";

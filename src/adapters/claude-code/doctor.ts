@@ -1,9 +1,6 @@
 /**
- * Claude Code's part of `boulder doctor` (`command-hook/doctor.ts` does what
- * every harness's does): its words, the boulder plugin (its folder in Claude
- * Code's plugin cache, its version, and for the marketplace plugin's portable
- * hooks the boulder they find here), and whether the agent is offered a todo
- * list boulder can follow at all.
+ * Claude Code's part of `boulder doctor`: the boulder plugin (its folder in Claude Code's plugin cache, its
+ * version, the boulder its portable hooks find here), and whether the agent is offered a todo list at all.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,8 +22,7 @@ import {
 } from "./install.js";
 
 export type ClaudeCodeFinding = DoctorFinding;
-
-export type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
+type ClaudeCodeCheckContext = Pick<DoctorContext, "cwd" | "env">;
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
@@ -42,27 +38,21 @@ export const doctor: HooksDoctor = {
 export const claudeCodeDoctorCheck = doctorCheck(install, doctor);
 export const checkClaudeCodeHooks = claudeCodeDoctorCheck.hooks;
 
-/**
- * Whether the agent is offered a todo list boulder can follow: on Claude Code
- * 2.1.233 and later only with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (a settings
- * file's `env`, or the environment). Not said for an older Claude Code.
- */
+/** Said only for a Claude Code that needs the variable and has it in no settings file's `env` nor the environment. */
 function judgeTodoTools(settings: Map<string, unknown>, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
 	if (turnsOn(context.env[TODO_TOOLS_VARIABLE]) || [...settings.values()].some(settingsTurnOn)) return [];
 	const installed = installedVersion(TESTED[HARNESS] as TestedHarness, context.env);
 	if (installed !== null && compareVersions(installed, TODO_TOOLS_OFF_SINCE) < 0) return [];
 	const scope = INSTALL_SCOPES.find((each) => settings.has(each)) ?? "local";
-	return [warn(TODO_TOOLS_TEXT.doctorOff(installed), TODO_TOOLS_TEXT.doctorFix(scope))];
+	return [say("warn", TODO_TOOLS_TEXT.doctorOff(installed), TODO_TOOLS_TEXT.doctorFix(scope))];
 }
 
+/** `id` is `boulder@<marketplace>`; `folder` where Claude Code keeps its copy, null when it has none. */
 interface EnabledPlugin {
-	/** `boulder@<marketplace>`. */
 	id: string;
-	/** Where Claude Code keeps its copy, from its installed_plugins.json; null when it has none. */
 	folder: string | null;
 }
 
-/** boulder's plugins that a settings file enables, with the folder Claude Code installed each into. */
 function enabledPlugins(settings: Map<string, unknown>, env: NodeJS.ProcessEnv): EnabledPlugin[] {
 	const ids = new Set<string>();
 	for (const value of settings.values()) {
@@ -74,7 +64,7 @@ function enabledPlugins(settings: Map<string, unknown>, env: NodeJS.ProcessEnv):
 	return [...ids].map((id) => ({ id, folder: installed[id] ?? null }));
 }
 
-/** Claude Code's record of installed plugins (`plugins/installed_plugins.json`, version 2): id → install folder. */
+/** Claude Code's `plugins/installed_plugins.json` (version 2; notes): id → install folder. */
 function readInstalledPlugins(env: NodeJS.ProcessEnv): Record<string, string> {
 	const value = readJson(path.join(claudeConfigDir(env), "plugins", "installed_plugins.json"));
 	const found: Record<string, string> = {};
@@ -89,21 +79,21 @@ function readInstalledPlugins(env: NodeJS.ProcessEnv): Record<string, string> {
 function judgePlugin(plugin: EnabledPlugin, version: string, context: ClaudeCodeCheckContext): ClaudeCodeFinding[] {
 	if (plugin.folder === null || !existsSync(plugin.folder)) {
 		const folder = plugin.folder ?? "(none recorded)";
-		return [problem(DOCTOR_TEXT.pluginGone(plugin.id, folder), `\`claude plugin install ${plugin.id}\``)];
+		return [say("problem", DOCTOR_TEXT.pluginGone(plugin.id, folder), `\`claude plugin install ${plugin.id}\``)];
 	}
 	const found: ClaudeCodeFinding[] = [];
 	const manifest = readJson(path.join(plugin.folder, ".claude-plugin", "plugin.json"));
 	const installed = isRecord(manifest) && typeof manifest.version === "string" ? manifest.version : null;
 	if (installed !== null && installed !== version) {
-		found.push(warn(DOCTOR_TEXT.pluginVersion(plugin.id, installed, version), `\`claude plugin update ${plugin.id}\``));
+		found.push(
+			say("warn", DOCTOR_TEXT.pluginVersion(plugin.id, installed, version), `\`claude plugin update ${plugin.id}\``),
+		);
 	}
 	const hooks = readFileOrNull(path.join(plugin.folder, "hooks", "hooks.json"));
 	const here = hooks?.includes("--boulder-hook=portable") ? portableHere(install, context) : null;
-	if (here !== null) {
-		for (const finding of judgeFound(install, doctor.text, `the plugin ${plugin.id}`, here, version)) {
-			const none = finding.level === "problem" && here.kind === "none";
-			found.push(none ? { ...finding, fix: "`npm install --global boulder-agent`" } : finding);
-		}
+	for (const finding of here ? judgeFound(install, doctor.text, `the plugin ${plugin.id}`, here, version) : []) {
+		const none = finding.level === "problem" && here?.kind === "none";
+		found.push(none ? { ...finding, fix: "`npm install --global boulder-agent`" } : finding);
 	}
 	if (found.length === 0) {
 		const where = here ? `runs boulder ${here.version ?? "?"}, ${here.where}` : plugin.folder;
@@ -115,9 +105,8 @@ function judgePlugin(plugin: EnabledPlugin, version: string, context: ClaudeCode
 /** A JSON file's value; null when it is absent or not JSON. */
 function readJson(file: string): unknown {
 	const text = readFileOrNull(file);
-	if (text === null) return null;
 	try {
-		return JSON.parse(text);
+		return text === null ? null : JSON.parse(text);
 	} catch (error) {
 		if (error instanceof SyntaxError) return null;
 		throw error;
@@ -133,10 +122,6 @@ function readFileOrNull(file: string): string | null {
 	}
 }
 
-function problem(message: string, fix: string): ClaudeCodeFinding {
-	return { check: HARNESS, level: "problem", message, fix };
-}
-
-function warn(message: string, fix: string): ClaudeCodeFinding {
-	return { check: HARNESS, level: "warn", message, fix };
+function say(level: "problem" | "warn", message: string, fix: string): ClaudeCodeFinding {
+	return { check: HARNESS, level, message, fix };
 }

@@ -1,37 +1,21 @@
 /**
- * Claude Code's own goal mode (`/goal CONDITION`, 2.1.139 and later): a
- * session-scoped prompt-type Stop hook whose judge continues the agent until
- * the condition is met. boulder and the goal must not both push the agent,
- * so the Stop hook asks here whether a goal is active, and the engine stands
- * down (`builtInGoals`).
- *
- * What the transcript shows (seen, 2.1.332): setting a goal writes an
- * `attachment` line `{type: "goal_status", met: false, sentinel: true,
- * condition}`, and every check of the judge another `{type: "goal_status",
- * met, condition, reason}`. The goal is active when the last such line says
- * `met: false`; a `/goal clear` (or `off`, `stop`, `cancel`) after it ends it
- * (read from the command's record; the wording of a cleared goal's own line
- * is unverified). Only the tail of the file is read: a goal that is active
- * has been checked at the last Stop, near its end.
- *
- * The Stop hook reads it in the same pass as the turn (`GoalWatch`, a
- * `TailWatch` of the turn's scan): one reading of the transcript per Stop.
- *
- * Contract: never throws for what the file holds; an unreadable file is
- * reported as an error to the caller, which treats it as no goal.
+ * Claude Code's `/goal`: boulder and the goal must not both push the agent, so the Stop hook asks here whether
+ * one is active (the last `goal_status` line of the transcript's tail says `met: false`, and no `/goal clear`
+ * came after; notes) and the engine stands down (`builtInGoals`). A Stop reads it in the turn's own scan.
+ * Contract: never throws for what the file holds; an unreadable file is reported as an error to the caller,
+ * which treats it as no goal.
  */
 import { readTailLines } from "../../engine/bounded-read.js";
 import { parseLine, type TailWatch } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
-/** How much of the transcript's end is read. */
+/** How much of the transcript's end is read: an active goal was checked at the last Stop, near the end. */
 export const GOAL_TAIL_BYTES = 256 * 1024;
 
 const CLEAR = /^\s*(clear|off|stop|cancel)\b/i;
 
 /** The condition of the goal active in this transcript, or null. */
 export async function activeGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
-	// Only a regular file, opened without blocking: a FIFO in its place is a problem, never a wait.
 	return goalOfLines(await readTailLines(file, tailBytes));
 }
 
@@ -62,11 +46,8 @@ function goalOfLine(line: string): string | null | undefined {
 }
 
 /**
- * A Stop's two readers of the transcript as one reading: `readTurn` reads
- * the goal's tail too, and `readGoal` takes the goal from the last reading
- * it made of the same file (the settled one, after any re-reads of a late
- * file), reading the file itself only when that reading did not cover its
- * tail (a limit, a reader that does not watch).
+ * A Stop's two readers as one reading: `readGoal` takes the goal from `readTurn`'s last (settled) reading of the
+ * same file, and reads the file itself only when that reading did not cover its tail.
  */
 export function goalWithTurn<O extends object, T extends { goal?: string | null }>(
 	readTurn: (file: string, options: O & { withGoal?: number }) => Promise<T>,
@@ -85,11 +66,7 @@ export function goalWithTurn<O extends object, T extends { goal?: string | null 
 	};
 }
 
-/**
- * The goal read line by line, newest first, as the turn's scan hands them
- * over: `goal` is what `activeGoal` finds in the same file, once the watch
- * decided or saw its whole window; undefined until then.
- */
+/** The goal read from the turn's scan, newest line first: what `activeGoal` would find, once decided. */
 export class GoalWatch implements TailWatch {
 	goal: string | null | undefined = undefined;
 	constructor(readonly bytes = GOAL_TAIL_BYTES) {}
@@ -97,9 +74,8 @@ export class GoalWatch implements TailWatch {
 	take(line: Buffer): boolean {
 		if (!line.includes('"goal_status"') && !line.includes('"goal"')) return false;
 		const found = goalOfLine(line.toString("utf8"));
-		if (found === undefined) return false;
-		this.goal = found;
-		return true;
+		if (found !== undefined) this.goal = found;
+		return found !== undefined;
 	}
 
 	covered(): void {

@@ -1,24 +1,10 @@
 /**
- * Claude Code's part of the family's installer (`command-hook/install.ts`):
- * where its settings live, what one hook entry looks like (the watcher's
- * `asyncRewake`), its todo tools, and its words.
- *
- * - project: `<cwd>/.claude/settings.json` (committed, shared with the team)
- * - local:   `<cwd>/.claude/settings.local.json` (just you, this project)
- * - user:    `~/.claude/settings.json`, or `$CLAUDE_CONFIG_DIR/settings.json`
- *
- * `<cwd>` is where the command runs: run it where you start Claude Code. The
- * project file gets the portable commands (`dialect.ts`) and links this
- * copy of boulder for this user (`$XDG_DATA_HOME/boulder/claude-code-hook.cjs`),
- * unless the project has its own devDependency, which the commands prefer.
- * Local and user settings pin this node and this copy's hook program.
- *
- * `--todo-tools` also sets `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` in the same
- * file's `env` (`withTodoTools`); every install says where they stand.
+ * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
+ * Code), one hook entry (the watcher's `asyncRewake`), its todo tools, and its words.
  */
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, type Node } from "jsonc-parser";
+import { applyEdits, type Edit } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
@@ -27,27 +13,24 @@ import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING, TODO_TOOLS_FLAG_HELP } from "./dialect.js";
+import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = {
 	...hooksInstallText("Claude Code"),
 	portable: (link: string | null, root: string) =>
-		portableHooksNote({ onPath: "boulder-claude-code-hook", linked: { link, root }, notice: true }),
+		portableHooksNote({ onPath: HOOK_BIN, linked: { link, root }, notice: true }),
 };
 
-/** What `boulder doctor` says about Claude Code installs. */
 export const DOCTOR_TEXT = {
-	...hooksDoctorText("Claude Code"),
+	...commandHookDoctorText("Claude Code", HARNESS),
 	notInstalled:
 		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
 	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
-	otherVersion: (file: string, installed: string, version: string, where: string) =>
-		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
 	ok: (file: string, { scope, version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `${scope}, pinned to boulder ${version}, ${count} entries` : `portable: here they run boulder ${version}, ${where}`})`,
 	noneFound: (file: string) =>
@@ -61,9 +44,7 @@ export const DOCTOR_TEXT = {
 	pluginOk: (id: string, where: string) => `Claude Code's plugin ${id} is enabled (${where})`,
 };
 
-/** What the installer and `boulder doctor` say about Claude Code's todo tools (below). */
 export const TODO_TOOLS_TEXT = {
-	flagHelp: TODO_TOOLS_FLAG_HELP,
 	set: (file: string) =>
 		`Set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in the env of ${file}: Claude Code offers the agent its todo tools (TaskCreate, TaskUpdate, ...), which boulder follows. \`boulder uninstall\` leaves it; remove it from "env" by hand to undo.`,
 	alreadySet: (file: string) => `CLAUDE_CODE_ENABLE_TODO_TOOLS=1 is already set in the env of ${file}.`,
@@ -74,63 +55,40 @@ export const TODO_TOOLS_TEXT = {
 	doctorFix: (scope: string) => `\`boulder install claude-code --${scope} --todo-tools\``,
 };
 
-/**
- * Claude Code's todo tools, which boulder's todo-list path stands on: since
- * 2.1.233 the newest models are offered none of them (TodoWrite, the Task
- * tools) unless `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`; with it, 2.1.332 offers
- * them deferred behind `ToolSearch`. `boulder install claude-code
- * --todo-tools` sets the variable in the settings' `env`, never without the
- * flag; `boulder doctor` says when no settings file and no environment sets
- * it. A plan (`boulder start PLAN.md`) works without it.
- *
- * Contract: pure text edits, as `hooks-file.ts`: the user's other settings
- * keep every byte; a file that is not a settings object is refused.
- */
+/** Without it Claude Code offers its newest models no todo tools (since 2.1.233; notes); set only with the flag. */
 export const TODO_TOOLS_VARIABLE = "CLAUDE_CODE_ENABLE_TODO_TOOLS";
-
-/** The first Claude Code release whose newest models get no todo tool without the variable. */
 export const TODO_TOOLS_OFF_SINCE = "2.1.233";
 
-/** Whether a value of the variable turns the tools on, as Claude Code reads its boolean variables. */
+/** As Claude Code reads its boolean variables. */
 export function turnsOn(value: unknown): boolean {
 	return typeof value === "string" && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
 }
 
-/** Whether a settings value's `env` turns the todo tools on. */
 export function settingsTurnOn(settings: unknown): boolean {
 	return isRecord(settings) && isRecord(settings.env) && turnsOn(settings.env[TODO_TOOLS_VARIABLE]);
 }
 
-export interface TodoToolsEdit {
-	text: string;
-	changed: boolean;
-}
-
-/** Pure: the settings text with `env.CLAUDE_CODE_ENABLE_TODO_TOOLS` set to "1"; the same bytes when it already is on. */
-export function withTodoTools(text: string, file: string): TodoToolsEdit {
+/**
+ * Pure: the settings text with `env.CLAUDE_CODE_ENABLE_TODO_TOOLS` set to "1"; the same bytes when it is on.
+ * Contract: the user's other settings keep every byte; a file that is not a settings object is refused.
+ */
+export function withTodoTools(text: string, file: string): { text: string; changed: boolean } {
 	if (text.trim() === "")
 		return { text: `${JSON.stringify({ env: { [TODO_TOOLS_VARIABLE]: "1" } }, null, 2)}\n`, changed: true };
 	const root = parseSettingsOf({ text: INSTALL_TEXT }, text, file);
 	if (settingsTurnOn(plainValue(root))) return { text, changed: false };
 	const env = memberOf(root, "env");
-	if (!env)
-		return {
-			text: applyEdits(text, [addMemberEdit(text, root, "env", { [TODO_TOOLS_VARIABLE]: "1" })]),
-			changed: true,
-		};
+	if (!env) return edited(text, addMemberEdit(text, root, "env", { [TODO_TOOLS_VARIABLE]: "1" }));
 	if (env.type !== "object") {
 		throw new BoulderError("settings-invalid", `"env" in ${file} is not an object; boulder did not touch the file.`);
 	}
 	const current = memberOf(env, TODO_TOOLS_VARIABLE);
-	if (!current) return { text: applyEdits(text, [addMemberEdit(text, env, TODO_TOOLS_VARIABLE, "1")]), changed: true };
-	return { text: applyEdits(text, [replaceEdit(current)]), changed: true };
+	if (!current) return edited(text, addMemberEdit(text, env, TODO_TOOLS_VARIABLE, "1"));
+	return edited(text, { ...removal(current.offset, current.offset + current.length), content: '"1"' });
 }
 
-function replaceEdit(value: Node) {
-	return { ...removal(value.offset, value.offset + value.length), content: '"1"' };
-}
+const edited = (text: string, edit: Edit) => ({ text: applyEdits(text, [edit]), changed: true });
 
-/** Where its settings are: the project's (committed), this project's for you alone, the user's. */
 const WHERE = {
 	project: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.json"),
 	local: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.local.json"),
@@ -140,7 +98,6 @@ export type InstallScope = keyof typeof WHERE;
 export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
 export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
-/** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
 	return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), ".claude");
 }
@@ -161,7 +118,7 @@ export const install: family.HooksInstall = {
 	},
 };
 
-/** What the install says about the todo tools: what it set, or that they are off and how to turn them on. Never silent. */
+/** What it set, or that they are off and how to turn them on: never silent. */
 function todoToolsNote(options: family.InstallOptions, file: string, text: string, changed: boolean): string {
 	if (options.todoTools) return changed ? TODO_TOOLS_TEXT.set(file) : TODO_TOOLS_TEXT.alreadySet(file);
 	const inShell = turnsOn(options.env[TODO_TOOLS_VARIABLE]);
@@ -171,11 +128,9 @@ function todoToolsNote(options: family.InstallOptions, file: string, text: strin
 	return TODO_TOOLS_TEXT.offer(options.scope);
 }
 
-/** The form a scope gets: portable for the committed project file, pinned for the files that stay on this machine. */
 export const formFor = (scope: InstallScope, root: string = packageRoot()) => family.formFor(scope, root, HOOK_BUNDLE);
 export const hookLinkFile = (env: NodeJS.ProcessEnv) => linkFileOf(env, HOOK_LINK);
 export const hookLinkText = (bundle: string) => linkTextOf(bundle, LINK);
-export type InstallOptions = family.InstallOptions;
 
 export const {
 	install: installClaudeCodeWithNotes,

@@ -1,37 +1,16 @@
 /**
- * What the harness does not tell a hook, read from the session's transcript
- * (JSONL, one line per content block): the real token spend of the current
- * turn, the file edits it made, whether the user interrupted it, and
- * whether a question to the user is still unanswered.
- *
- * "The current turn" is everything after the last line that began one: a
- * prompt the user (or an SDK) sent, or a Stop hook's feedback (ours or
- * another hook's), which is how a continuation enters the transcript. Only
- * that turn is read, from the end of the file backwards, by the family's
- * turn reader (`command-hook/turn-reader.ts`), within its limits; when a limit
- * stops the reading before the turn's start, the reading says so (`limit`),
- * and the turn counts as unseen.
- *
- * Tolerance: the file is written by another process while we read. A last
- * line cut short is left out (and reported), a line that is not JSON is
- * skipped and counted, and when the harness says what the turn's last reply
- * was but the file does not end with it yet, the read is retried briefly.
+ * Claude Code's tally for the family's turn reader (`command-hook/turn-reader.ts`): what its transcript says of
+ * the current turn, everything after the last line that began one: a prompt (the user's or an SDK's), or a
+ * Stop hook's feedback (ours or another's), which is how a continuation enters the transcript.
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 import { GoalWatch } from "./goal.js";
 
-export type { ReadLimit } from "../command-hook/turn-reader.js";
-
-/**
- * Tools that change files: work the todo list may not show yet, which the
- * policy counts as activity. Commands (Bash) do not count: running one is not
- * evidence of progress, and a stalled agent can run them forever.
- */
+/** Counted as activity (`TurnFacts`); Bash is not: a stalled agent can run commands forever. */
 export const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
 
-/** The tool that asks the user a question and waits for the answer. */
 export const QUESTION_TOOL = "AskUserQuestion";
 
 const INTERRUPT_PREFIX = "[Request interrupted by user";
@@ -42,44 +21,29 @@ const STOP_FEEDBACK_PREFIX = "Stop hook feedback:";
 const STOP_CONTEXT_MARK = "Stop hook additional context:";
 
 /**
- * The turn as the transcript shows it: `calls` are distinct message ids,
- * `pendingQuestion` an `AskUserQuestion` without a result, `lastAssistantText`
- * all text blocks of the last assistant message (or its last `MAX_KEPT_TEXT`
- * characters), `startMarker` the `uuid` of the line that began the turn.
+ * `calls` are distinct message ids, `lastAssistantText` all text blocks of the last assistant message (or its
+ * last `MAX_KEPT_TEXT` characters), `startMarker` the `uuid` of the line that began the turn.
  */
 export interface TurnReading extends reader.TurnFacts, reader.TurnEnd {
-	/** `lastAssistantText` is the end of a longer reply. */
 	lastAssistantTextClipped?: boolean;
-	/**
-	 * Asked for (`withGoal`): the active `/goal`'s condition or null, as
-	 * `activeGoal` reads it, when this reading covered the goal's tail too;
-	 * absent when it did not.
-	 */
+	/** With `withGoal`: the active `/goal`'s condition or null, when this reading covered the goal's tail too. */
 	goal?: string | null;
 }
 
 export interface ReadTurnOptions extends reader.ReadOptions {
-	/** Read Claude Code's `/goal` in the same pass (`goal.ts`): the bytes of the file's end it looks at. */
+	/** Also read `/goal` (`goal.ts`) from this many bytes of the file's end. */
 	withGoal?: number;
 }
 
-/**
- * Contract: rejects only when the file cannot be opened or read, with a
- * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
- */
+/** Contract: rejects only when the file cannot be opened or read, with a `FileProblem`. */
 export async function readTurn(file: string, options: ReadTurnOptions = {}): Promise<TurnReading> {
-	const goalTail = options.withGoal;
-	return reader.readTallied(
-		file,
-		options,
-		() => new TurnTally(goalTail === undefined ? undefined : new GoalWatch(goalTail)),
-	);
+	const tail = options.withGoal;
+	return reader.readTallied(file, options, () => new TurnTally(tail === undefined ? undefined : new GoalWatch(tail)));
 }
 
-/** Claude Code's tally: assistant lines (spend by message id, edits, questions, the last reply) and user lines (tool results, interrupts). */
 class TurnTally implements reader.Tally<TurnReading> {
 	private readonly usage = new Map<string, TokenSpend>();
-	/** Tool uses already answered by a later line. */
+	/** Tool uses answered by a later line. */
 	private readonly answered = new Set<string>();
 	private activity = 0;
 	private interrupt: TurnReading["interrupt"] = null;
@@ -93,11 +57,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 	private anonymous = 0;
 	private oldest: Record<string, unknown> | null = null;
 
-	readonly tail: GoalWatch | undefined;
-
-	constructor(tail?: GoalWatch) {
-		this.tail = tail;
-	}
+	constructor(readonly tail?: GoalWatch) {}
 
 	add(line: Record<string, unknown>): boolean {
 		this.oldest = line;
@@ -115,8 +75,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 	}
 
 	reading(scan: reader.ScanEnd): TurnReading {
-		let spend = reader.noSpend();
-		for (const one of this.usage.values()) spend = reader.addSpend(spend, one);
+		const spend = [...this.usage.values()].reduce(reader.addSpend, reader.noSpend());
 		const joined = this.lastTextNewestFirst.toReversed().join("\n");
 		const start = scan.foundStart ? this.oldest : null;
 		return {
@@ -136,7 +95,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 
 	private addAssistant(message: Record<string, unknown>): void {
 		const id = typeof message.id === "string" ? message.id : `line-${this.anonymous++}`;
-		if (isRecord(message.usage)) this.usage.set(id, maxSpend(this.usage.get(id), spendOf(message.usage)));
+		if (isRecord(message.usage)) this.usage.set(id, maxSpend(message.usage, this.usage.get(id)));
 		if (this.lastId === null) this.lastId = id;
 		else if (id !== this.lastId) this.lastTextDone = true;
 		const texts: string[] = [];
@@ -151,58 +110,33 @@ class TurnTally implements reader.Tally<TurnReading> {
 		if (!this.lastTextDone) this.keepText(texts);
 	}
 
-	/**
-	 * Adds one line's text blocks before the ones kept (lines come newest
-	 * first), up to `MAX_KEPT_TEXT` characters: what is kept is the end of the
-	 * reply, where a question to the user is, and each block is kept once
-	 * (a message spread over many lines costs its length, not its square).
-	 */
+	/** Keeps the reply's end (where a question is), each block once: a long message costs its length, not its square. */
 	private keepText(texts: readonly string[]): void {
 		for (let index = texts.length - 1; index >= 0 && !this.lastTextClipped; index--) {
 			const text = texts[index] as string;
 			const room = MAX_KEPT_TEXT - this.lastTextBytes;
-			if (text.length > room) {
-				this.lastTextNewestFirst.push(text.slice(text.length - room));
-				this.lastTextBytes = MAX_KEPT_TEXT;
-				this.lastTextClipped = true;
-			} else {
-				this.lastTextNewestFirst.push(text);
-				this.lastTextBytes += text.length + 1;
-			}
+			this.lastTextClipped = text.length > room;
+			this.lastTextNewestFirst.push(this.lastTextClipped ? text.slice(text.length - room) : text);
+			this.lastTextBytes = this.lastTextClipped ? MAX_KEPT_TEXT : this.lastTextBytes + text.length + 1;
 		}
 	}
 }
 
 /** Pure: what the lines of one turn (file order, the start line first) say. */
-export function analyseTurn(
-	lines: readonly Record<string, unknown>[],
-	flags: Pick<reader.ScanEnd, "foundStart" | "partialLastLine" | "skippedLines"> & {
-		limit?: reader.ReadLimit | null;
-	} = {
-		foundStart: true,
-		partialLastLine: false,
-		skippedLines: 0,
-	},
-): TurnReading {
-	return reader.tallyRecords(new TurnTally(), lines, { ...flags, limit: flags.limit ?? null });
+export function analyseTurn(lines: readonly Record<string, unknown>[], flags?: ScanFlags): TurnReading {
+	return reader.tallyRecords(new TurnTally(), lines, flags && { ...flags, limit: flags.limit ?? null });
 }
+type ScanFlags = Omit<reader.ScanEnd, "limit"> & Partial<reader.ScanEnd>;
 
-/**
- * A line that begins a turn: a prompt (not a tool result, not an interrupt
- * notice, not a compaction summary, not harness metadata), or the feedback of
- * a Stop hook that made the agent go on.
- */
+/** A prompt (no tool result, interrupt notice, compaction summary or metadata), or a Stop hook's feedback. */
 export function isTurnStart(line: Record<string, unknown>): boolean {
 	if (line.type !== "user" || line.isSidechain === true || line.isCompactSummary === true) return false;
-	const message = isRecord(line.message) ? line.message : null;
-	if (!message) return false;
-	const content = message.content;
-	if (Array.isArray(content) && blocksOf(content).some((block) => block.type === "tool_result")) return false;
+	if (!isRecord(line.message)) return false;
+	const content = line.message.content;
+	if (blocksOf(content).some((block) => block.type === "tool_result")) return false;
 	const text = userText(content);
-	if (text === null) return false;
-	if (text.startsWith(INTERRUPT_PREFIX)) return false;
-	if (line.isMeta === true) return text.startsWith(STOP_FEEDBACK_PREFIX) || text.includes(STOP_CONTEXT_MARK);
-	return true;
+	if (text === null || text.startsWith(INTERRUPT_PREFIX)) return false;
+	return line.isMeta !== true || text.startsWith(STOP_FEEDBACK_PREFIX) || text.includes(STOP_CONTEXT_MARK);
 }
 
 function userText(content: unknown): string | null {
@@ -218,20 +152,11 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
 	return Array.isArray(content) ? content.filter(isRecord) : [];
 }
 
-function spendOf(usage: Record<string, unknown>): TokenSpend {
+/** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy: keep the largest. */
+function maxSpend(usage: Record<string, unknown>, was: TokenSpend = reader.noSpend()): TokenSpend {
 	return {
-		input: reader.count(usage.input_tokens),
-		output: reader.count(usage.output_tokens),
-		cacheWrite: reader.count(usage.cache_creation_input_tokens),
-	};
-}
-
-/** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy. */
-function maxSpend(a: TokenSpend | undefined, b: TokenSpend): TokenSpend {
-	if (!a) return b;
-	return {
-		input: Math.max(a.input, b.input),
-		output: Math.max(a.output, b.output),
-		cacheWrite: Math.max(a.cacheWrite, b.cacheWrite),
+		input: Math.max(was.input, reader.count(usage.input_tokens)),
+		output: Math.max(was.output, reader.count(usage.output_tokens)),
+		cacheWrite: Math.max(was.cacheWrite, reader.count(usage.cache_creation_input_tokens)),
 	};
 }
