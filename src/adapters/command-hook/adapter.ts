@@ -1,9 +1,7 @@
 /**
- * A command-hook harness as the adapter registry sees it, from its data: the
- * harness's name, title, program and scopes for the CLI, and two loaders, so
- * a CLI command that needs neither loads neither: its install spec and doctor
- * (`install.ts`, `doctor.ts` of this family, with the harness's data) and its
- * dialect (the hook). Imports nothing heavy at load time.
+ * A command-hook harness as the adapter registry sees it, from its data, with
+ * two loaders (install and doctor; the hook's dialect) so a CLI command loads
+ * only what it needs. Imports nothing heavy at load time.
  */
 import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
@@ -22,7 +20,6 @@ export interface CommandHookHarness
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
 	events: readonly string[];
 	dialect(): Promise<{ dialect: CommandHookDialect }>;
-	/** The harness's install spec and doctor. */
 	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
 }
 

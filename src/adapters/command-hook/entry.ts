@@ -1,8 +1,6 @@
 /**
- * A command-hook harness's `hook` for its `HarnessAdapter`: the events it
- * answers, and a run that loads the harness's dialect and the family's
- * runtime only when a hook runs (the CLI loads every adapter on every
- * command). Imports nothing at load time.
+ * A harness's `hook` entry: it loads the dialect and the runtime only when a
+ * hook runs (the CLI loads every adapter on every command).
  */
 import type { HookEntry } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
