@@ -40,9 +40,7 @@ export interface FamilyTurn {
 	spend: TokenSpend;
 	/** File edits the turn made; absent where they are counted as they happen (Codex). */
 	activity?: number;
-	/** The user interrupted the turn: when. */
 	interrupt?: { at: number | null } | null;
-	/** A question to the user without an answer: its text. */
 	pendingQuestion?: string | null;
 	lastAssistantText: string | null;
 	startMarker: string | null;
@@ -135,7 +133,6 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	harness: string;
 	/** The harness as people write it ("Qwen Code"), as the reasons a transcript is not read name it. */
 	title: string;
-	/** The harness's event names, each with its meaning: one of `on`, or the harness's own. */
 	events: Readonly<Record<string, Handler<T, D>>>;
 	/** The event that ends a subagent (a subagent's even without `agentId`); null: no subagent fields (Gemini CLI). */
 	subagentStop: string | null;
@@ -388,7 +385,6 @@ const toolUsed: Meaning = async ({ input, ref, deps: { engine }, spec }) => {
 
 /** The family's meanings, for a spec's `events` table. */
 export const on = {
-	/** The turn ends and the agent is idle: the engine decides whether to continue it. */
 	stop,
 	/** A subagent is idle: never continued. */
 	idle: (async ({ ref, deps }) => {

@@ -35,8 +35,6 @@ import { type JsonDialect, plainValue } from "../shared/settings-json.js";
 import type { HookRegistration } from "./registrations.js";
 import { type CommandSpelling, commandReader, hookCommand } from "./spelling.js";
 
-export type { CommandSpelling } from "./spelling.js";
-
 export interface Place {
 	cwd: string;
 	env: NodeJS.ProcessEnv;

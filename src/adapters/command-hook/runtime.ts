@@ -12,7 +12,7 @@
 import { existsSync } from "node:fs";
 import { harnessSafe } from "../../core/control-text.js";
 import { isBoulderError } from "../../core/errors.js";
-import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
+import { recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
 import { openWorkspace } from "../../engine/open.js";
 import { type CommandHookInput, messageOf } from "../shared/hook-input.js";
@@ -55,9 +55,16 @@ export async function runCommandHook<I extends CommandHookInput>(
 	open: OpenEngine = defaultOpen,
 ): Promise<number> {
 	const event = argv[0];
-	const where = `${dialect.harness} ${event ?? "(no event)"} hook`;
-	const problem = (folder: string, error: unknown, sessionId: string | null = null, badConfig = false) =>
-		recordProblem(dialect.harness, folder, streams, where, error, sessionId, badConfig);
+	const { harness } = dialect;
+	const where = `${harness} ${event ?? "(no event)"} hook`;
+	const problem = async (folder: string, error: unknown, session: string | null = null, badConfig = false) => {
+		// A bad config is the same problem whichever event meets it: logged (and told) once.
+		const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
+		const reason = badConfig ? "config-invalid" : "error";
+		const record = await recordEarlyProblem({ folder, harness, session, message, reason, env: streams.env });
+		for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
+		return record;
+	};
 	let text: string;
 	try {
 		text = await readInput(streams.stdin);
@@ -103,11 +110,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 		}
 		await answer.written?.();
 	} catch (error) {
-		await engine.recordError(
-			{ harness: dialect.harness, sessionId: input.sessionId, subagent: input.agentId !== null },
-			where,
-			error,
-		);
+		await engine.recordError({ harness, sessionId: input.sessionId, subagent: input.agentId !== null }, where, error);
 	}
 	return 0;
 }
@@ -131,23 +134,6 @@ export async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
 		chunks.push(buffer);
 	}
 	return Buffer.concat(chunks).toString("utf8");
-}
-
-async function recordProblem(
-	harness: string,
-	folder: string,
-	streams: HookStreams,
-	where: string,
-	error: unknown,
-	sessionId: string | null,
-	badConfig: boolean,
-): Promise<EarlyRecord> {
-	// A bad config is the same problem whichever event meets it: logged (and told) once.
-	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
-	const reason = badConfig ? "config-invalid" : "error";
-	const record = await recordEarlyProblem({ folder, harness, session: sessionId, message, reason, env: streams.env });
-	for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
-	return record;
 }
 
 /** A stream that throws (a closed pipe) must not make the hook reject: there is nowhere left to tell it. */

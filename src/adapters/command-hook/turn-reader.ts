@@ -350,7 +350,6 @@ export function count(value: unknown): number {
 	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
-/** When a record happened, from its ISO `timestamp` (null if it has none). */
 export function timeOf(timestamp: unknown): number | null {
 	const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
 	return Number.isFinite(at) ? at : null;
