@@ -112,7 +112,7 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 			SubagentStop: async (hook) => {
 				const { input, ref, deps } = hook;
 				await on.idle(hook);
-				// The parent's watcher stops waiting on it: one still running holds back the notification that wakes the parent.
+				// The parent's watcher stops waiting: one still running holds back the notification that wakes the parent.
 				if (input.agentId !== null) {
 					await deps.engine.backgroundTaskEnded({ ...ref, subagent: false, agent: null }, input.agentId);
 				}

@@ -308,7 +308,7 @@ export async function noteInterrupt<T, D extends EventDeps<T>>(hook: Hook<T, D>)
 	if (turn?.interrupt) await hook.deps.engine.interruptSeen(hook.ref, turn.interrupt.at);
 }
 
-/** Something of the harness's own in the transcript (its goal, its autopilot); `none` where unread, recorded as `what`. */
+/** Something of the harness's own in the transcript (its goal, its autopilot); `none` where unread (recorded). */
 export async function readOwn<R>(
 	{ input, ref, deps }: Pick<Hook<unknown>, "input" | "ref" | "deps">,
 	what: string,

@@ -18,7 +18,7 @@ import {
 import type { Todo } from "../../core/todos.js";
 import { isRecord } from "../shared/hook-input.js";
 
-/** TodoWrite's input `{todos: [...]}`, its response's `newTodos`, or the bare list (older versions: `id`, `priority`). */
+/** TodoWrite's input `{todos}`, its response's `newTodos`, or the bare list (older versions: `id`, `priority`). */
 const TODO_WRITE: TodoShape = {
 	label: "TodoWrite",
 	listFields: ["todos", "newTodos"],
