@@ -28,13 +28,13 @@ import { type CommandHookInput, isRecord, stringField } from "../shared/hook-inp
 import {
 	type EventSpec,
 	type FamilyTurn,
+	sessionRefOf as familyRefOf,
 	type Hook,
 	handleFamilyHook,
 	noteInterrupt,
 	noteWarnings,
 	on,
 	readOwn,
-	sessionRefOf as familyRefOf,
 } from "./events.js";
 import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js";
