@@ -6,7 +6,6 @@
 import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
 import type { HooksDoctor } from "./doctor.js";
-import { hookEntry } from "./entry.js";
 import type { HooksInstall } from "./install.js";
 
 /** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
@@ -50,7 +49,14 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 			return flow.installedScopes(install, place);
 		},
 		doctor: { name: harness.name, run: async (context) => (await family()).check.run(context) },
-		hook: hookEntry(harness.events, harness.dialect),
+		// The dialect and the runtime load only when a hook runs (the CLI loads every adapter on every command).
+		hook: {
+			events: harness.events,
+			run: async (event, streams) => {
+				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), harness.dialect()]);
+				return runDialect([event], streams, dialect);
+			},
+		},
 		normalizeTodos: harness.normalizeTodos,
 	};
 }
