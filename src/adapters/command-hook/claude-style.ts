@@ -92,13 +92,10 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 		const tool = stringField(input, "tool_name");
 		if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(hook);
 		if (tool === null || !tools.tasks.includes(tool)) return on.toolUsed(hook);
+		const event = { tool, input: input.fields.tool_input, response: input.fields.tool_response };
 		let warnings: string[] = [];
 		await deps.engine.todosUpdated(ref, (current: readonly Todo[]) => {
-			const next = applyClaudeTaskEvent(current, {
-				tool,
-				input: input.fields.tool_input,
-				response: input.fields.tool_response,
-			});
+			const next = applyClaudeTaskEvent(current, event);
 			warnings = next.warnings;
 			return next.todos;
 		});

@@ -271,10 +271,8 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 	if (file === null) return { turn: null, unseen: unreadableOf(spec, null, null) };
 	try {
 		const expectLastText = stringField(input, LAST_MESSAGE);
-		const turn = await deps.readTurn(
-			file,
-			countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo },
-		);
+		const options = countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo };
+		const turn = await deps.readTurn(file, options);
 		return { turn, unseen: unseenOf(spec, file, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableOf(spec, file, error) };
