@@ -277,6 +277,7 @@ function canonical(text: string): string {
 export interface TurnFacts {
 	/** Real spend of the turn's model calls (cache reads are not spend). */
 	spend: TokenSpend;
+	/** Model calls counted in the spend. */
 	calls: number;
 	/** Uses of the harness's file-changing tools: work the todo list may not show yet. Commands do not count. */
 	activity: number;
