@@ -1,14 +1,11 @@
 /**
- * A command-hook harness as the adapter registry sees it, from its data: the
- * harness's name, title, program and scopes for the CLI, and two loaders, so
- * a CLI command that needs neither loads neither: its install spec and doctor
- * (`install.ts`, `doctor.ts` of this family, with the harness's data) and its
- * dialect (the hook). Imports nothing heavy at load time.
+ * A command-hook harness as the adapter registry sees it, from its data, with
+ * two loaders (install and doctor; the hook's dialect) so a CLI command loads
+ * only what it needs. Imports nothing heavy at load time.
  */
 import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
 import type { HooksDoctor } from "./doctor.js";
-import { hookEntry } from "./entry.js";
 import type { HooksInstall } from "./install.js";
 
 /** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
@@ -22,7 +19,6 @@ export interface CommandHookHarness
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
 	events: readonly string[];
 	dialect(): Promise<{ dialect: CommandHookDialect }>;
-	/** The harness's install spec and doctor. */
 	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
 }
 
@@ -53,7 +49,14 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 			return flow.installedScopes(install, place);
 		},
 		doctor: { name: harness.name, run: async (context) => (await family()).check.run(context) },
-		hook: hookEntry(harness.events, harness.dialect),
+		// The dialect and the runtime load only when a hook runs (the CLI loads every adapter on every command).
+		hook: {
+			events: harness.events,
+			run: async (event, streams) => {
+				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), harness.dialect()]);
+				return runDialect([event], streams, dialect);
+			},
+		},
 		normalizeTodos: harness.normalizeTodos,
 	};
 }

@@ -1,37 +1,23 @@
 /**
- * The Claude Code shape of hook events: the family's mapping (`events.ts`)
- * with Claude Code's events, for Claude Code's own and any harness that
- * copied its events, input and answers (Factory Droid). A dialect gives its
- * harness's name, tool names, transcript reader and words
- * (`ClaudeStyleSpec`); Claude Code's is `claude-code/events.ts`.
+ * The Claude Code shape of hook events (Claude Code's own, and Factory Droid,
+ * which copied its events, input and answers): the family's mapping with
+ * Claude Code's events; a dialect gives a `ClaudeStyleSpec`. The facts behind
+ * these choices are in docs/claude-code-notes.md.
  *
  * Choices, and why:
- * - Every UserPromptSubmit is a real user turn (or an SDK's prompt, which is
- *   the user's too): a Stop continuation fires none. The exceptions are
- *   boulder's own read-only commands (`/boulder:why`, `/boulder:status`):
- *   asking boulder why it stopped must not restart the episode it stopped,
- *   so those are `system` turns that wait for the user. A `source` saying the
- *   harness itself woke the agent (`system`, `loop_wakeup`, `schedule_wakeup`,
- *   `poll_event`: peers, task notifications, `/loop` and scheduled wakeups)
- *   makes a `system` turn too: it neither opens a fresh episode nor lifts an
- *   Esc. So does a `<task-notification>` prompt, which is how 2.1.332 wakes
- *   the parent when a background subagent or shell ends, with no `source`.
- * - SessionStart never starts a turn. `resume` is not a `restart`: Claude Code
- *   reloads the conversation and waits for a prompt, so there is no turn of
- *   the restart to end, and suppressing the first idle would only swallow the
- *   first idle of the user's own next prompt. It does reset the background
- *   count: tasks of an earlier process do not survive it. `compact` is left to
- *   PreCompact, which has already reported the compaction. Both `resume` and
- *   `compact` tell the agent where its unfinished work stands (resume
- *   context: `additionalContext`, not a turn).
- * - Activity (file edits: Edit, MultiEdit, Write, NotebookEdit) is counted
- *   from the transcript when the turn ends, not by a PostToolUse hook on
- *   every tool: one process fewer per tool call. PostToolUse is installed
- *   only for the todo tools.
- * - A Stop for a turn that already ended (a second registration of the hook,
- *   say) ends nothing; the engine's duplicate guard answers it.
- * - The rest (a Stop whose turn is unseen fails closed, StopFailure counts
- *   what the failed turn spent) is the family's (`events.ts`).
+ * - Every UserPromptSubmit is a user turn (a Stop continuation fires none),
+ *   except a `system` one that neither opens an episode nor lifts an Esc: a
+ *   `source` saying the harness woke the agent, a `<task-notification>`
+ *   prompt, and boulder's read-only `/boulder:why|status`, which must not
+ *   restart the episode it explains (that one waits for the user).
+ * - SessionStart never starts a turn: `resume` reloads and waits for a prompt
+ *   (not a `restart`, whose suppressed first idle would swallow the user's
+ *   next one), and resets the background count (an earlier process's tasks
+ *   are gone); `compact` is PreCompact's. Both get the resume context.
+ * - File edits are counted from the transcript at the turn's end, not by a
+ *   PostToolUse per tool (one process fewer per call); PostToolUse is
+ *   installed only for the todo tools. A Stop for a turn that already ended
+ *   is the engine's duplicate guard's.
  */
 import type { NormalizedTodos } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
@@ -42,6 +28,7 @@ import { type CommandHookInput, isRecord, stringField } from "../shared/hook-inp
 import {
 	type EventSpec,
 	type FamilyTurn,
+	sessionRefOf as familyRefOf,
 	type Hook,
 	handleFamilyHook,
 	noteInterrupt,
@@ -55,7 +42,7 @@ import type { ScanEnd } from "./turn-reader.js";
 
 type HookInput = CommandHookInput;
 
-/** What the event mapping needs of a turn as the transcript shows it: all the family reads, and how its scan ended. */
+/** A turn as the transcript shows it: all the family reads, and how its scan ended. */
 export type ClaudeStyleTurn = Required<FamilyTurn> & Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
 
 /** A harness of the Claude Code shape: what its dialect says differently. */
@@ -71,7 +58,7 @@ export interface ClaudeStyleSpec {
 		/** Tools whose result is a subagent's (`Agent`, `Task`): orchestrate mode's verification note rides on it. */
 		subagents: readonly string[];
 	};
-	/** The harness's own goal, as `why` names it (`Claude Code's /goal`), read by `ClaudeStyleDeps.readGoal`. */
+	/** The harness's own goal, as `why` names it (`Claude Code's /goal`), read by `readGoal`. */
 	goalName?: string;
 	/** The todo tool's list in the harness's own shape (Droid's one string); absent: Claude Code's `{todos: [...]}`. */
 	readTodoWrite?(toolInput: unknown, response: unknown): NormalizedTodos;
@@ -87,30 +74,16 @@ export interface ClaudeStyleDeps<T extends ClaudeStyleTurn = ClaudeStyleTurn> {
 type Deps = ClaudeStyleDeps;
 type Call = Hook<ClaudeStyleTurn, Deps>;
 
-/** Why boulder waits after the user ran one of its read-only slash commands. */
-export function lookingAtBoulder(command: string): string {
-	return `the user ran /boulder:${command} to look at boulder itself; waiting for their next message`;
-}
-
-/** boulder's own slash commands that only look: they are not a new instruction to the agent. */
 const LOOK_COMMAND = /^\s*\/boulder:(why|status)\b/;
 const LOOK_COMMAND_EXPANDED = /<command-name>\s*\/boulder:(why|status)\s*<\/command-name>/;
 
-/** `source` values (newer Claude Code) that mean the harness, not a person, started the turn. */
+/** `source` values that mean the harness, not a person, started the turn. */
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["system", "loop_wakeup", "schedule_wakeup", "poll_event"]);
 
 export function sessionRefOf(input: HookInput, harness: string): SessionRef {
-	return {
-		harness,
-		sessionId: input.sessionId,
-		subagent: input.agentId !== null || input.event === "SubagentStop",
-		agent: input.agentType,
-		transcriptPath: input.transcriptPath,
-		promptId: stringField(input, "prompt_id"),
-	};
+	return familyRefOf(input, harness, "SubagentStop");
 }
 
-/** The family's spec for a harness of the Claude Code shape. */
 function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 	const goalName = spec.goalName ?? "the harness's goal";
 	const { tools } = spec;
@@ -119,13 +92,10 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 		const tool = stringField(input, "tool_name");
 		if (tool !== null && tools.subagents.includes(tool)) return onSubagentResult(hook);
 		if (tool === null || !tools.tasks.includes(tool)) return on.toolUsed(hook);
+		const event = { tool, input: input.fields.tool_input, response: input.fields.tool_response };
 		let warnings: string[] = [];
 		await deps.engine.todosUpdated(ref, (current: readonly Todo[]) => {
-			const next = applyClaudeTaskEvent(current, {
-				tool,
-				input: input.fields.tool_input,
-				response: input.fields.tool_response,
-			});
+			const next = applyClaudeTaskEvent(current, event);
 			warnings = next.warnings;
 			return next.todos;
 		});
@@ -139,8 +109,7 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 			SubagentStop: async (hook) => {
 				const { input, ref, deps } = hook;
 				await on.idle(hook);
-				// A background subagent has ended: the parent's watcher must stop waiting on it, since a
-				// watcher still running holds back the notification that wakes the parent.
+				// The parent's watcher stops waiting: one still running holds back the notification that wakes the parent.
 				if (input.agentId !== null) {
 					await deps.engine.backgroundTaskEnded({ ...ref, subagent: false, agent: null }, input.agentId);
 				}
@@ -159,7 +128,6 @@ function familySpecOf(spec: ClaudeStyleSpec): EventSpec<ClaudeStyleTurn, Deps> {
 		},
 		subagentStop: "SubagentStop",
 		title: spec.title,
-		refOf: (input) => sessionRefOf(input, spec.harness),
 		todoTool: {
 			name: tools.todoWrite,
 			list: (toolInput, response) =>
@@ -193,7 +161,8 @@ async function onUserPrompt(hook: Call): Promise<void> {
 	const look = lookCommandOf(stringField(input, "prompt") ?? "");
 	if (look !== null) {
 		await engine.turnStarted(ref, "system");
-		await engine.pendingInputChanged(ref, { kind: "wait", detail: lookingAtBoulder(look) });
+		const detail = `the user ran /boulder:${look} to look at boulder itself; waiting for their next message`;
+		await engine.pendingInputChanged(ref, { kind: "wait", detail });
 		return;
 	}
 	await engine.turnStarted(ref, provenanceOf(stringField(input, "source"), stringField(input, "prompt")));
@@ -204,7 +173,6 @@ export function lookCommandOf(prompt: string): string | null {
 	return (LOOK_COMMAND.exec(prompt) ?? LOOK_COMMAND_EXPANDED.exec(prompt))?.[1] ?? null;
 }
 
-/** The message Claude Code submits as a turn of its own when a background task ends. */
 const TASK_NOTIFICATION = /^\s*<task-notification>/;
 
 export function provenanceOf(source: string | null, prompt: string | null = null): Provenance {
@@ -212,11 +180,7 @@ export function provenanceOf(source: string | null, prompt: string | null = null
 	return prompt !== null && TASK_NOTIFICATION.test(prompt) ? "system" : "user";
 }
 
-/**
- * A file change about to run: orchestrate mode may warn about it (context) or
- * refuse it (a deny the model reads); todo hygiene may remind the agent to
- * update its list (context, which reaches the model with the tool's result).
- */
+/** A file change about to run: orchestrate mode's warning or deny, todo hygiene's reminder (context). */
 async function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
 	const tool = stringField(input, "tool_name");
 	if (tool === null || ref.subagent) return NOTHING;
@@ -237,11 +201,7 @@ function contextFor(hookEventName: string, context: string | null): HookAnswer {
 	return context === null ? NOTHING : { output: { hookSpecificOutput: { hookEventName, additionalContext: context } } };
 }
 
-/**
- * A background subagent's end, brought as a `<task-notification>` turn: in
- * orchestrate mode the verification note rides on it as context (the Agent
- * tool's result was only the launch).
- */
+/** A background subagent's end (a `<task-notification>` turn): orchestrate mode's note rides on it as context. */
 async function onSubagentNotification({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const notification = subagentNotificationOf(stringField(input, "prompt"));
@@ -253,12 +213,7 @@ async function onSubagentNotification({ input, ref, deps }: Call): Promise<HookA
 	return contextFor("UserPromptSubmit", note);
 }
 
-/**
- * A subagent's result (the Agent tool's `agentId` names its session): in
- * orchestrate mode the verification note rides on it as context, never as a
- * new turn. A subagent launched into the background has not returned yet: its
- * note rides on the `<task-notification>` turn that brings its end.
- */
+/** A subagent's result: orchestrate mode's note rides on it as context (a background one's, on its notification). */
 async function onSubagentResult({ input, ref, deps }: Call): Promise<HookAnswer> {
 	if (ref.subagent) return NOTHING;
 	const response = isRecord(input.fields.tool_response) ? input.fields.tool_response : {};

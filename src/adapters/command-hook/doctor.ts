@@ -1,23 +1,13 @@
 /**
- * `boulder doctor` for every command-hook harness, once: where boulder's
- * hooks are (each scope's files, `HooksInstall.files`), whether what they run
- * is there and is this version of boulder, and that they are in one place
- * only. One rule for all, so the same broken install reads the same in every
- * harness:
- *
- * - a missing registration is a warning (the hooks that are there still
- *   work; reinstall), never a problem;
- * - a pinned hook's program or node gone is a problem;
- * - the version is read in one place: the package around the program a hook
- *   runs (a clone may have moved on), else what its marker says was installed;
- *   for portable hooks, the boulder the one finder finds here
- *   (`shared/installed-boulder.ts`), as the shell would;
- * - a portable hook that finds no boulder here is a problem (it does nothing).
- *
- * A harness adds only what is its own (`HooksDoctor`): its words, and checks
- * of things only it has (Codex's trust, Gemini CLI's hooks switch, Claude
- * Code's plugins and todo tools, Qwen Code's cap). Every finding that needs
- * action names the command that fixes it.
+ * `boulder doctor` for every command-hook harness, once, so the same broken
+ * install reads the same everywhere: where boulder's hooks are, whether what
+ * they run is there and is this version, and that they are in one place only.
+ * A missing registration is a warning (the rest still work); a pinned hook's
+ * program or node gone is a problem; the version is that of the package around
+ * the program a hook runs (a clone may have moved on), else its marker's, or for
+ * portable hooks that of the boulder the one finder finds here; a portable hook
+ * that finds none is a problem. A harness adds its words and checks of what only
+ * it has (`HooksDoctor`). Every finding that needs action names its fix.
  */
 import { existsSync } from "node:fs";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
@@ -30,12 +20,8 @@ import { harnessVersionFindings } from "../shared/tested-versions.js";
 import { entriesIn, filesOf, type HooksInstall, type Place, shadowedBy, valueIn } from "./install.js";
 import { type HookRegistration, wordOf } from "./registrations.js";
 
-/** How serious a missing registration is, in every harness's doctor. */
-export const MISSING_EVENT_SEVERITY = "warn" as const;
-
 export type Entry = OurCommand & { word: string };
 
-/** What every harness's doctor says, in its words. */
 export interface DoctorWords {
 	notInstalled: string;
 	installFix: string;
@@ -56,10 +42,8 @@ export interface DoctorWords {
 	ok(file: string, said: { scope: string; version: string; count: number; where: string | null }): string;
 }
 
-/** What `DoctorWords.ok` is told. */
 export type HooksOk = Parameters<DoctorWords["ok"]>[1];
 
-/** A harness's own part of its doctor. */
 export interface HooksDoctor {
 	text: DoctorWords;
 	/** How `twice` names a place boulder's hooks are in; by default `<scope> settings`. */
@@ -86,10 +70,7 @@ export interface Elsewhere {
 	findings: DoctorFinding[];
 }
 
-/**
- * The doctor check of a harness: its hooks, then how its installed version
- * compares with the tested ones; `hooks` alone, for a given boulder version.
- */
+/** A harness's doctor check: its hooks, then its installed version against the tested ones. */
 export function doctorCheck(spec: HooksInstall, doctor: HooksDoctor) {
 	return {
 		name: spec.harness,
@@ -161,7 +142,7 @@ export async function checkHooks(
 	return findings;
 }
 
-/** What is wrong with one file's hooks, in every harness alike; nothing when all is well. */
+/** What is wrong with one file's hooks; nothing when all is well. */
 function judge(
 	spec: HooksInstall,
 	words: DoctorWords,
@@ -175,7 +156,7 @@ function judge(
 	const reinstall = `\`boulder install ${spec.harness} --${scope}\``;
 	const found: DoctorFinding[] = [];
 	const missing = missingRegistrations(spec.registrations, entries);
-	if (missing.length > 0) found.push(say(MISSING_EVENT_SEVERITY, words.missingEvents(file, missing), reinstall, file));
+	if (missing.length > 0) found.push(say("warn", words.missingEvents(file, missing), reinstall, file));
 	const pinned = entries.flatMap((entry) => (entry.form === "pinned" ? [entry] : []));
 	for (const program of new Set(pinned.flatMap((entry) => [entry.node, entry.bundle]))) {
 		if (!existsSync(program)) found.push(say("problem", words.programGone(file, program), reinstall, file));
@@ -226,17 +207,14 @@ export function judgeFound(
 	return found;
 }
 
-/** The boulder a harness's portable hooks run here: the one finder, with the harness's spelling. */
+/** The boulder a harness's portable hooks run here, by the one finder. */
 export function portableHere(spec: Pick<HooksInstall, "command">, context: Place): Installed {
 	const { projectDirVar, bundle, link, bin } = spec.command;
 	return findInstalledBoulder(context, { projectDirVar, bundle, link: link?.link ?? null, bin });
 }
 
-/**
- * The registrations `installed` lacks, as the doctor names them: the event,
- * and the word when it is not the event's (`Stop (Watchdog)`).
- */
-export function missingRegistrations(
+/** The registrations `installed` lacks: the event, and the word when it is not the event's (`Stop (Watchdog)`). */
+function missingRegistrations(
 	registrations: readonly HookRegistration[],
 	installed: readonly { event: string; word?: string }[],
 ): string[] {

@@ -1,33 +1,21 @@
 /**
- * The family's event mapping: what a hook event means to the engine, written
- * once for every command-hook harness. A harness states its **event spec**
- * (`EventSpec`): a table from its own event names to the family's meanings
- * (`on`) or its own handlers, how its reader says a turn is unseen, its todo
- * tool and list shape, what its Stop adds to the idle facts (its
- * continuation cap as data, another driver of the session), its answers.
- * Claude Code's shape is `claude-style.ts`; Codex's, Qwen Code's, Gemini
- * CLI's and Copilot CLI's are their `events.ts`. Every decision is the
- * engine's: a handler says which engine call an event means and fills in
- * what the harness does not send.
+ * The family's event mapping, once for every command-hook harness: a harness
+ * states an `EventSpec` (its event names → the family's meanings in `on` or
+ * its own handlers, its todo tool, its turn view, its Stop's extras, its
+ * answers); every decision is the engine's.
  *
  * Choices every harness shares, and why:
- * - The Stop (whatever the harness calls it) ends the turn and asks the
- *   engine in one write (`stop.ts`); by default printing the block is the
- *   delivery. A turn the transcript does not show (no path, a file that is
- *   missing or unreadable, no line that begins it, a limit reached) fails
- *   closed: the engine hears that it is unseen and does not nudge, since an
- *   interrupt or a pending question shows only there. A subagent's Stop
- *   reads nothing: it owns no continuation.
- * - A harness's continuation cap is an idle fact (`HarnessCap`): its limit
- *   and how many continuations it has honoured in a row. The policy never
- *   decides a nudge the harness would override (`harness-cap`); a chain that
- *   cannot be counted is an unseen turn, never a free pass.
- * - Another driver of the session (the harness's goal mode, its autopilot)
- *   is an idle fact too; one that cannot be read is recorded and counts as none.
+ * - The Stop ends the turn and asks the engine in one write; printing the
+ *   block is the delivery by default. A turn the transcript does not show
+ *   fails closed (unseen: no nudge), since an interrupt or a pending question
+ *   shows only there. A subagent's Stop reads nothing: it owns no continuation.
+ * - A harness's continuation cap is an idle fact (`harnessCap`), so the policy
+ *   never decides a nudge the harness would override; a chain that cannot be
+ *   counted is an unseen turn, never a free pass. Another driver of the
+ *   session (goal mode, autopilot) is an idle fact too; unreadable: none.
  * - A todo tool whose result is the whole list replaces the list; every item
  *   the reading dropped or changed is recorded.
- * - A resumed (or compacted) session is told where its unfinished work
- *   stands: context, never a turn.
+ * - A resumed or compacted session is told where its work stands: context, never a turn.
  * - A failed model call is a context overflow or an API error, with what the
  *   failed turn spent: the calls before the failing one were paid for.
  */
@@ -39,30 +27,25 @@ import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/eng
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
 import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
-import { endTurn } from "./stop.js";
 import { type ScanEnd, type ScanOptions, unreadableTranscriptReason, unseenTurnReason } from "./turn-reader.js";
 
-/** The events Codex CLI and Qwen Code copied from Claude Code, in its order (`claudeCodeMeanings`). */
+/** The events Codex CLI and Qwen Code copied from Claude Code, in its order. */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] as const;
 
 /** The input's copy of the turn's last reply (Claude Code's name, which others copied). */
 export const LAST_MESSAGE = "last_assistant_message";
 
-/** What the family reads of a turn, whatever the harness's reader calls it (`EventSpec.view`). */
+/** What the family reads of a turn, whatever the harness's reader calls it. */
 export interface FamilyTurn {
 	spend: TokenSpend;
 	/** File edits the turn made; absent where they are counted as they happen (Codex). */
 	activity?: number;
-	/** The user interrupted the turn: when. */
 	interrupt?: { at: number | null } | null;
-	/** A question to the user without an answer: its text. */
 	pendingQuestion?: string | null;
 	lastAssistantText: string | null;
-	/** The same for every report of this turn's end. */
 	startMarker: string | null;
 }
 
-/** What the family asks of a transcript reader, beside the shared scan's bounds. */
 export interface TurnReadOptions extends ScanOptions {
 	expectLastText?: string | null;
 	/** Count the harness's continuations up to its cap (Qwen Code's transcript). */
@@ -74,7 +57,6 @@ export interface EventDeps<T> {
 	readTurn(file: string, options: TurnReadOptions): Promise<T>;
 }
 
-/** One hook call: its input, the session it concerns, the dialect's deps and spec. */
 export interface Hook<T, D extends EventDeps<T> = EventDeps<T>> {
 	input: CommandHookInput;
 	ref: SessionRef;
@@ -86,7 +68,6 @@ export interface Hook<T, D extends EventDeps<T> = EventDeps<T>> {
 export type Handler<T, D extends EventDeps<T>> = (hook: Hook<T, D>) => Promise<HookAnswer>;
 type Meaning = <T, D extends EventDeps<T>>(hook: Hook<T, D>) => Promise<HookAnswer>;
 
-/** The turn read for a Stop, or why it cannot be judged. */
 export interface Seen<T> {
 	turn: T | null;
 	unseen: string | null;
@@ -99,7 +80,7 @@ export interface CapSpec<T, D extends EventDeps<T>> {
 	lift: string | null;
 	/** The blocks in a row it honours plus the one it overrides; read before the turn, which may count up to it. */
 	limit(deps: D): number | Promise<number>;
-	/** How many it has honoured in a row; null: not known, no cap is stated. Rejects: the turn is unseen. */
+	/** How many it has honoured in a row; null: unknown, no cap stated. Rejects: the turn is unseen. */
 	inRow(hook: Hook<T, D>, turn: T | null): number | null | Promise<number | null>;
 }
 
@@ -112,12 +93,12 @@ export interface StopSpec<T, D extends EventDeps<T>> {
 	lastText?(input: CommandHookInput, turn: FamilyTurn | null): string | null;
 	/** The input's `background_tasks`: their count, or their names too. */
 	background?: "count" | "named";
-	/** Why boulder waits for the user when no question is pending (the harness's plan mode); null: it does not. */
+	/** Why boulder waits for the user when no question is pending (plan mode); null: it does not. */
 	waitsFor?(input: CommandHookInput, turn: T | null): string | null;
 	cap?: CapSpec<T, D>;
-	/** Another driver of the session, as `why` names it (read with `readOwn`); null: none. */
+	/** Another driver of the session, as `why` names it; null: none. */
 	driver?(hook: Hook<T, D>): Promise<string | null>;
-	/** The transcript is written before the hook runs (Gemini CLI): a turn it does not show made no model request. */
+	/** The transcript is written before the hook runs (Gemini CLI): a turn it does not show made no request. */
 	recordedBeforeHook?: true;
 	/** False: the answer reports the delivery once written (Copilot CLI). Default: printing it is the delivery. */
 	deliverNow?: boolean;
@@ -152,15 +133,10 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	harness: string;
 	/** The harness as people write it ("Qwen Code"), as the reasons a transcript is not read name it. */
 	title: string;
-	/** The harness's event names, each with its meaning: one of `on`, or the harness's own. */
 	events: Readonly<Record<string, Handler<T, D>>>;
-	/**
-	 * The event that ends a subagent (its ref is a subagent's without an
-	 * `agentId` too); null: the harness sends no subagent fields (Gemini CLI)
-	 * and every event is the main session's.
-	 */
+	/** The event that ends a subagent (a subagent's even without `agentId`); null: no subagent fields (Gemini CLI). */
 	subagentStop: string | null;
-	/** The session an input concerns, where the dialect says more of it than `sessionRefOf` does. */
+	/** The session an input concerns, where the dialect says more than `sessionRefOf`. */
 	refOf?(input: CommandHookInput): SessionRef;
 	/** Why the transcript could not be read (a null file: the input names none); default the family's words. */
 	unreadableReason?(file: string | null, error: unknown): string;
@@ -176,10 +152,8 @@ interface SpecFields<T, D extends EventDeps<T>> {
 }
 
 /**
- * A reader whose turn has the family's names needs no `view`; any other maps
- * its own. `unseenReason`: why a turn that was read cannot be judged (a
- * limit, no start, not finished), or null; a turn of the family's scan has
- * the scan's (`unseenTurnReason`).
+ * A turn with the family's names needs no `view`; `unseenReason` (why a turn
+ * read cannot be judged, or null) defaults to the family scan's.
  */
 export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, D> &
 	(T extends FamilyTurn ? { view?(turn: T): FamilyTurn } : { view(turn: T): FamilyTurn }) &
@@ -213,7 +187,6 @@ export async function handleFamilyHook<T, D extends EventDeps<T>>(
 	deps: D,
 ): Promise<HookAnswer> {
 	const handler = spec.events[input.event];
-	// An event the dialect reads but this harness has no meaning for.
 	if (handler === undefined) return NOTHING;
 	const ref = spec.refOf?.(input) ?? sessionRefOf(input, spec.harness, spec.subagentStop);
 	return handler({ input, ref, deps, spec });
@@ -262,6 +235,23 @@ const stop: Meaning = async (hook) => {
 	return endTurn(engine, ref, end, facts, { deliverNow: how.deliverNow ?? true, answer });
 };
 
+export type TurnEnd = Parameters<Engine["turnEndedAndIdle"]>[1];
+
+/**
+ * The idle facts (the cap among them) into the engine's decision, and that into the answer;
+ * `deliverNow`: printing the block is the delivery. Contract: throws only what the engine throws.
+ */
+export async function endTurn(
+	engine: Engine,
+	ref: SessionRef,
+	end: TurnEnd,
+	facts: IdleFacts,
+	options: { deliverNow: boolean; answer(result: IdleResult): HookAnswer },
+): Promise<HookAnswer> {
+	const result = await engine.turnEndedAndIdle(ref, end, facts, options.deliverNow ? { deliverNow: true } : {});
+	return options.answer(result);
+}
+
 function endOf(turn: FamilyTurn, recordedBeforeHook: true | undefined) {
 	return {
 		spend: turn.spend,
@@ -281,10 +271,8 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 	if (file === null) return { turn: null, unseen: unreadableOf(spec, null, null) };
 	try {
 		const expectLastText = stringField(input, LAST_MESSAGE);
-		const turn = await deps.readTurn(
-			file,
-			countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo },
-		);
+		const options = countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo };
+		const turn = await deps.readTurn(file, options);
 		return { turn, unseen: unseenOf(spec, file, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableOf(spec, file, error) };
@@ -292,10 +280,9 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 }
 
 /**
- * The current turn for events that only note what it shows (an interrupt,
- * the spend of a failed turn); null when it cannot be read, which is
- * recorded unless it is normal: a session's first prompt comes before its
- * transcript exists.
+ * The turn for events that only note what it shows (an interrupt, a failed
+ * turn's spend); null when unreadable, recorded unless normal (a first prompt
+ * comes before its transcript exists).
  */
 export async function readTurnOf<T, D extends EventDeps<T>>(
 	{ input, ref, deps, spec }: Hook<T, D>,
@@ -313,21 +300,13 @@ export async function readTurnOf<T, D extends EventDeps<T>>(
 	}
 }
 
-/**
- * Reports an interrupt the transcript shows in the current turn, once: not
- * when the state already holds an abort at least as recent, nor when the
- * state's turn began after it.
- */
+/** Reports an interrupt the transcript shows in the current turn (the engine keeps it to once). */
 export async function noteInterrupt<T, D extends EventDeps<T>>(hook: Hook<T, D>): Promise<void> {
 	const turn = await readTurnOf(hook, { missingIsNormal: true });
 	if (turn?.interrupt) await hook.deps.engine.interruptSeen(hook.ref, turn.interrupt.at);
 }
 
-/**
- * Something of the harness's own read from the transcript (its goal, its
- * autopilot): `none` for a subagent, without a transcript or a reader, or
- * when it cannot be read, which is recorded as `what`.
- */
+/** Something of the harness's own in the transcript (its goal, its autopilot); `none` where unread (recorded). */
 export async function readOwn<R>(
 	{ input, ref, deps }: Pick<Hook<unknown>, "input" | "ref" | "deps">,
 	what: string,
@@ -343,7 +322,7 @@ export async function readOwn<R>(
 	}
 }
 
-/** A failed model call: a context overflow when what the harness said of it (`all`) says so, else an API error. */
+/** A failed model call: a context overflow when `all` (what the harness said of it) says so, else an API error. */
 export async function modelCallFailed(
 	engine: Engine,
 	ref: SessionRef,
@@ -358,7 +337,7 @@ export async function noteWarnings(engine: Engine, ref: SessionRef, where: strin
 	if (warnings.length > 0) await engine.recordError(ref, where, new Error(warnings.join("; ")));
 }
 
-/** Claude Code's StopFailure, which Qwen Code copied: `error`, `error_details` and the reply shown. */
+/** Claude Code's StopFailure (Qwen Code copied it): `error`, `error_details` and the reply shown. */
 const failure: Meaning = async (hook) => {
 	const { input, ref, deps, spec } = hook;
 	const error = stringField(input, "error") ?? "unknown error";
@@ -404,23 +383,19 @@ const toolUsed: Meaning = async ({ input, ref, deps: { engine }, spec }) => {
 
 /** The family's meanings, for a spec's `events` table. */
 export const on = {
-	/** The turn ends and the agent is idle: the engine decides whether to continue it. */
 	stop,
-	/** A subagent is idle: asked of the engine as a subagent, which is never continued. */
+	/** A subagent is idle: never continued. */
 	idle: (async ({ ref, deps }) => {
 		await deps.engine.onIdle(ref, {});
 		return NOTHING;
 	}) satisfies Meaning,
-	/** A prompt starts a turn, whose provenance the spec says. */
 	prompt: (async (hook) => {
 		const provenance = hook.spec.provenance ? await hook.spec.provenance(hook) : "user";
 		if (provenance !== null) await hook.deps.engine.turnStarted(hook.ref, provenance);
 		return NOTHING;
 	}) satisfies Meaning,
-	/** A tool was used: the todo tool's list, a file edit. */
 	toolUsed,
 	sessionStart,
-	/** The turn ended on a failed model call. */
 	failure,
 	compaction: (async ({ ref, deps }) => {
 		await deps.engine.sessionEvent(ref, { type: "compaction" });
@@ -430,7 +405,7 @@ export const on = {
 	nothing: (async () => NOTHING) satisfies Meaning,
 };
 
-/** What Claude Code's events mean, where Codex CLI and Qwen Code copied them (`CLAUDE_CODE_EVENTS`). */
+/** What Claude Code's events mean, where Codex CLI and Qwen Code copied them. */
 export const claudeCodeMeanings = {
 	SessionStart: on.sessionStart,
 	UserPromptSubmit: on.prompt,

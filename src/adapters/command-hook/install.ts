@@ -1,25 +1,15 @@
 /**
- * The command-hook family's installer, once for every harness: `boulder
- * install <harness>` merges boulder's hooks into (and `uninstall` takes them
- * out of) one of the harness's files, and a harness says only what is its
- * own, as data (`HooksInstall`): where its files live per scope, how its
- * hook command is spelled, what one entry looks like, how its file is laid
- * out, and its words.
+ * The family's installer: `boulder install <harness>` merges boulder's hooks
+ * into one of the harness's files (`uninstall` takes them out); a harness
+ * states only its own data (`HooksInstall`). The same guarantees for all: the
+ * project scope gets the portable command (no path of this machine), the
+ * others are pinned to this node and copy; the file is edited in place, every
+ * other byte kept; nothing is written when nothing changes; the old file is
+ * backed up first; a file the install created goes at uninstall when nothing
+ * else was put in it; a file the harness would not read is refused.
  *
- * The guarantees are the same for all: the project scope gets the portable
- * command (`shared/portable-command.ts`, no path of this machine), the others
- * are pinned to this node and this copy's hook program; the file is edited in
- * place (`shared/hooks-file.ts`) so the user's other settings and hooks keep
- * every byte; installing again replaces boulder's entries; nothing is written
- * when nothing changes; the old file is first copied to the user's state
- * folder (`shared/config-file.ts`); a file the installer created goes again
- * at uninstall when nothing else was put in it; a file that is not what the
- * harness reads is refused, never rewritten.
- *
- * Three layouts: a settings object whose `hooks` member holds the event map
- * (Claude Code, Codex, Qwen Code, Gemini CLI, and Droid's `settings.json`);
- * a file that is the event map itself (Droid's `hooks.json`: edited as
- * `{"hooks":<file>}`, every byte outside boulder's entries kept); and a file
+ * Three layouts: a settings object whose `hooks` is the event map; a file that
+ * is the event map (Droid's `hooks.json`, edited as `{"hooks":<file>}`); a file
  * of boulder's own, written and removed whole (Copilot CLI's `boulder.json`).
  */
 import { existsSync } from "node:fs";
@@ -45,8 +35,6 @@ import { type JsonDialect, plainValue } from "../shared/settings-json.js";
 import type { HookRegistration } from "./registrations.js";
 import { type CommandSpelling, commandReader, hookCommand } from "./spelling.js";
 
-export type { CommandSpelling } from "./spelling.js";
-
 export interface Place {
 	cwd: string;
 	env: NodeJS.ProcessEnv;
@@ -54,7 +42,6 @@ export interface Place {
 
 export type HooksText = ReturnType<typeof hooksInstallText> & { notOurs?: (file: string) => string };
 
-/** What `notes` is told after an install. */
 export interface Installed {
 	form: HookForm;
 	/** The user's link the install wrote, or null. */
@@ -64,14 +51,9 @@ export interface Installed {
 	options: InstallOptions;
 }
 
-/** What is true of one harness's install alone: the rest is this file's. */
 export interface HooksInstall {
 	harness: string;
-	/**
-	 * Where its files are, per scope, in the order `boulder doctor` and
-	 * `installedScopes` go through them: the file that holds boulder's hooks,
-	 * or the files that may, the one it installs into first (see `fileFor`).
-	 */
+	/** Per scope, in the doctor's order: the file of boulder's hooks, or the files that may hold them (`fileFor`). */
 	where: Readonly<Record<string, (place: Place) => string | readonly string[]>>;
 	registrations: readonly HookRegistration[];
 	command: CommandSpelling;
@@ -79,20 +61,16 @@ export interface HooksInstall {
 	entry?(command: string, registration: HookRegistration): Record<string, unknown>;
 	/** The key of an entry's command, where it is not `command` (Copilot CLI's `bash`). */
 	commandKey?: string;
-	/** `own`: a file of boulder's alone (Copilot CLI); `settings` (the default): a settings object with `hooks`. */
+	/** `own`: a file of boulder's alone (Copilot CLI); default `settings`: a settings object with `hooks`. */
 	layout?: "settings" | "own";
-	/**
-	 * A file of this name is the event map itself, and the harness reads it
-	 * in place of the scope's settings file's hooks (Droid's `hooks.json`).
-	 */
+	/** A file of this name is the event map, read in place of the settings file's hooks (Droid's `hooks.json`). */
 	eventMapFile?: string;
 	syntax?: JsonDialect;
-	/** What a new settings file starts with besides `hooks`, and what alone does not keep a file at uninstall (Qwen Code's `$version`). */
+	/** What a new file starts with besides `hooks`, which alone keeps no file at uninstall (Qwen Code's `$version`). */
 	stamp?: Record<string, unknown>;
 	text: HooksText;
-	/** What the user is told after the install: which form, and what else they need to know. */
 	notes(installed: Installed): string[] | Promise<string[]>;
-	/** A harness's own edit of the same file after boulder's hooks (Claude Code's todo tools, Qwen Code's cap), and what it says. */
+	/** The harness's own edit of the file after boulder's hooks (Claude Code's todo tools, Qwen Code's cap). */
 	alsoEdit?(
 		text: string,
 		file: string,
@@ -105,7 +83,7 @@ export interface InstallOptions extends Place {
 	scope: string;
 	/** The form to write; defaults to the scope's (`formFor`). */
 	form?: HookForm;
-	/** The same, under its older name. */
+	/** `form`'s older name. */
 	program?: HookForm;
 	/** The copy of boulder to install; defaults to this one. */
 	root?: string;
@@ -120,7 +98,7 @@ export interface InstallResult {
 	remarks: string[];
 }
 
-/** The form a scope gets: portable for the committed project file, pinned for the files that stay on this machine. */
+/** Portable for the committed project file, pinned for the files that stay on this machine. */
 export function formFor(scope: string, root: string = packageRoot(), bundle?: string): HookForm {
 	if (scope === "project") return PORTABLE;
 	const program = { node: process.execPath, bundle: path.join(root, bundle ?? ""), version: packageVersion(root) };
@@ -130,8 +108,7 @@ export function formFor(scope: string, root: string = packageRoot(), bundle?: st
 
 const DIALECTS = new WeakMap<HooksInstall, hooksFile.HooksDialect<HookForm, OurCommand, HookRegistration>>();
 
-/** The harness's hooks as the shared hooks-file editor reads and writes them. */
-export function hooksDialect(spec: HooksInstall): hooksFile.HooksDialect<HookForm, OurCommand, HookRegistration> {
+function hooksDialect(spec: HooksInstall): hooksFile.HooksDialect<HookForm, OurCommand, HookRegistration> {
 	let dialect = DIALECTS.get(spec);
 	if (dialect === undefined) {
 		dialect = {
@@ -151,7 +128,7 @@ function entryOf(spec: HooksInstall, form: HookForm, registration: HookRegistrat
 	return spec.entry?.(command, registration) ?? { type: "command", command, timeout: registration.timeout };
 }
 
-/** The whole text of a file of boulder's own (Copilot CLI's): every registration, one entry each. */
+/** The whole text of a file of boulder's own (Copilot CLI's). */
 export function ownFileText(spec: HooksInstall, form: HookForm): string {
 	const hooks: Record<string, unknown[]> = {};
 	for (const registration of spec.registrations) {
@@ -161,16 +138,15 @@ export function ownFileText(spec: HooksInstall, form: HookForm): string {
 }
 
 /**
- * Boulder's entries in a file's text, with the event each is under.
- * Contract: throws `BoulderError("settings-invalid")` for a file the harness
- * would not read (or, for a file of boulder's own, one holding anyone else's hooks).
+ * Boulder's entries in a file's text. Contract: throws `BoulderError("settings-invalid")` for a file the
+ * harness would not read (or a file of boulder's own that holds anyone else's hooks).
  */
 export function entriesIn(spec: HooksInstall, text: string, file: string): Array<OurCommand & { word: string }> {
 	if (spec.layout === "own") return ownEntries(spec, text, file);
 	return hooksFile.ourEntries(hooksDialect(spec), valueIn(spec, text, file));
 }
 
-/** The file's value, as a settings object (an event-map file seen as `{"hooks": …}`). */
+/** The file's value as a settings object (an event map seen as `{"hooks": …}`). */
 export function valueIn(spec: HooksInstall, text: string, file: string): unknown {
 	const wrapped = isEventMap(spec, file) ? `${WRAP}${text}}` : text;
 	return plainValue(hooksFile.parseSettings(hooksDialect(spec), wrapped, file));
@@ -206,10 +182,8 @@ export function withoutOurHooks(spec: HooksInstall, text: string, file: string):
 }
 
 /**
- * The scope's file for an install: the first. A harness with an event-map
- * file reads a scope's settings file's hooks only when there is no event-map
- * file, so the settings file gets them when it keeps hooks already and there
- * is none (creating one would silence them).
+ * The scope's file for an install: the first, except that a settings file that keeps hooks and has no
+ * event-map file beside it gets them (creating the event map would silence its hooks).
  */
 export async function fileFor(spec: HooksInstall, scope: string, place: Place): Promise<string> {
 	const [first, settings] = filesOf(spec, scope, place) as [string, string | undefined];
@@ -219,7 +193,7 @@ export async function fileFor(spec: HooksInstall, scope: string, place: Place): 
 	return isRecord(value) && "hooks" in value ? settings : first;
 }
 
-/** The event-map file beside `file` that the harness reads instead of it, or null (see `fileFor`). */
+/** The event-map file beside `file` that the harness reads instead of it, or null. */
 export function shadowedBy(spec: HooksInstall, file: string): string | null {
 	if (spec.eventMapFile === undefined || isEventMap(spec, file)) return null;
 	const map = path.join(path.dirname(file), spec.eventMapFile);
@@ -233,7 +207,7 @@ export async function installHooks(spec: HooksInstall, options: InstallOptions):
 	if (!existsSync(bundle)) throw new BoulderError("not-found", spec.text.noBundle(bundle));
 	const file = await fileFor(spec, options.scope, options);
 	const original = await readConfigText(file);
-	// A file of boulder's own that holds anyone else's hooks is refused before anything is written.
+	// Refused before anything is written.
 	if (spec.layout === "own" && original !== null) entriesIn(spec, original, file);
 	const hooks = withOurHooks(spec, original ?? "", file, form);
 	const also = (await spec.alsoEdit?.(hooks.text, file, options)) ?? { text: hooks.text, changed: false };
@@ -266,7 +240,6 @@ export async function uninstallHooks(spec: HooksInstall, options: Place & { scop
 	return { file: files[0] as string, action: "absent", backup: null, entries: 0 };
 }
 
-/** The scopes whose files hold boulder's hooks now (only reads). */
 export async function installedScopes(spec: HooksInstall, place: Place) {
 	const { scopesHolding } = await import("../shared/installed-scopes.js");
 	return scopesHolding(
@@ -276,7 +249,6 @@ export async function installedScopes(spec: HooksInstall, place: Place) {
 	);
 }
 
-/** The files of a scope (none for a scope the harness does not have). */
 export function filesOf(spec: HooksInstall, scope: string, place: Place): readonly string[] {
 	const files = spec.where[scope]?.(place) ?? [];
 	return typeof files === "string" ? [files] : files;
@@ -297,7 +269,7 @@ function isEventMap(spec: HooksInstall, file: string): boolean {
 	return spec.eventMapFile !== undefined && path.basename(file) === spec.eventMapFile;
 }
 
-/** An event-map file edited as `{"hooks":<file>}`: the file is what is between. */
+/** An event-map file edited as `{"hooks":<file>}`. */
 function edited(
 	spec: HooksInstall,
 	file: string,
@@ -309,7 +281,7 @@ function edited(
 	if (text.trim() !== "" && result.text.startsWith(WRAP) && result.text.endsWith("}")) {
 		return { ...result, text: result.text.slice(WRAP.length, -1) };
 	}
-	// The map was written anew (a new file, or one that held boulder's hooks alone): as JSON.stringify lays it out.
+	// Written anew (a new file, or one of boulder's hooks alone): laid out as JSON.stringify does.
 	const value = plainValue(hooksFile.parseSettings(hooksDialect(spec), result.text, file));
 	const map = isRecord(value) && isRecord(value.hooks) ? value.hooks : {};
 	return { ...result, text: `${JSON.stringify(map, null, 2)}\n` };
@@ -339,21 +311,17 @@ function ownEntries(spec: HooksInstall, text: string, file: string): Array<OurCo
 	return found;
 }
 
-/** A harness's installer as functions of its own (its tests and its public surface call them). */
+/** A harness's installer as functions of its own (for its tests and public surface). */
 export function installerOf(spec: HooksInstall) {
 	const dialect = () => hooksDialect(spec);
 	return {
 		install: (options: InstallOptions) => installHooks(spec, options),
 		uninstall: (options: Place & { scope: string }) => uninstallHooks(spec, options),
-		/** Pure: the text with exactly boulder's hooks for `form`; the same bytes when they are there already. */
 		withOurHooks: (text: string, file: string, form: HookForm) => withOurHooks(spec, text, file, form),
-		/** Pure: the text without boulder's hook entries; everything else byte for byte. */
 		withoutOurHooks: (text: string, file: string) => withoutOurHooks(spec, text, file),
-		/** Our entries, read back from a settings value: one per command of ours, with its event, word and form. */
 		ourEntries: (settings: unknown) => hooksFile.ourEntries(dialect(), settings),
-		/** Parses settings text (a byte order mark allowed). Contract: throws `BoulderError("settings-invalid")`. */
+		/** Contract: throws `BoulderError("settings-invalid")`. */
 		parseSettings: (text: string, file: string) => hooksFile.parseSettings(dialect(), text, file),
-		/** Every event's groups: the value of a settings file's `hooks`. */
 		hooksObject: (form: HookForm) => hooksFile.hooksObject(dialect(), form),
 		group: (form: HookForm, registration: HookRegistration) => dialect().group(form, registration),
 	};

@@ -1,8 +1,6 @@
 /**
- * A command-hook harness's registration table as data (which events, with
- * what matcher and timeout), and the hook process's watchdog derived from it:
- * one rule for every harness, so the watchdog follows whatever timeout a
- * dialect registers an event with.
+ * A harness's registration table as data, and the hook's watchdog derived
+ * from it: one rule, so the watchdog follows whatever timeout an event gets.
  */
 
 export interface HookRegistration<E extends string = string> {
@@ -17,16 +15,9 @@ export interface HookRegistration<E extends string = string> {
 	asyncRewake?: true;
 }
 
-/**
- * The family's timeouts, in seconds: the event that ends a turn may run a
- * plan's verify commands (5 minutes each by default), so it gets 15 minutes;
- * every other hook does a few locked file updates and gets a minute.
- */
+/** Seconds: the turn's end may run a plan's verify commands (5 min each by default); the rest do a few file updates. */
 export const STOP_TIMEOUT_SECONDS = 900;
 export const HOOK_TIMEOUT_SECONDS = 60;
-
-/** The timeout of an event no registration names (a hand-written settings file may still run it). */
-export const DEFAULT_HOOK_TIMEOUT_SECONDS = HOOK_TIMEOUT_SECONDS;
 
 /** What a registration's command passes the hook program. */
 export function wordOf(registration: Pick<HookRegistration, "event" | "word">): string {
@@ -34,13 +25,11 @@ export function wordOf(registration: Pick<HookRegistration, "event" | "word">): 
 }
 
 /**
- * How long the hook process may run for `word` before it lets the agent stop,
- * printing nothing: the registration's timeout less a tenth of it, at most ten
- * seconds, left for the harness to read what was printed. A word no
- * registration names gets the default timeout's.
+ * How long the hook may run for `word` before it lets the agent stop: the registration's timeout (a word
+ * no registration names, from a hand-written file: a minute's) less a tenth, at most 10 s, left to the harness.
  */
 export function watchdogMs(registrations: readonly HookRegistration[], word: string | undefined): number {
 	const registered = registrations.find((registration) => wordOf(registration) === word);
-	const seconds = registered?.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS;
+	const seconds = registered?.timeout ?? HOOK_TIMEOUT_SECONDS;
 	return seconds * 1000 - Math.min(10_000, seconds * 100);
 }

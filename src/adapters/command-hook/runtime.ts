@@ -1,22 +1,18 @@
 /**
- * One command-hook invocation, end to end, for any harness that starts a
- * process per event with JSON on stdin: read stdin, open the worktree, let
- * the adapter map the event onto the engine, print the harness's JSON,
- * report the delivery. Each harness brings its dialect (`dialect.ts`: its
- * events, where the project is, what an event means); the flow and its
- * failure stance are one.
+ * One command-hook invocation, end to end, the same for every harness: read
+ * stdin, open the worktree, let the dialect map the event onto the engine,
+ * print the harness's JSON, report the delivery.
  *
- * Contract: never throws and never prints anything that blocks unless the
- * engine chose to inject. Whatever goes wrong (bad input, a missing folder,
- * a broken config, a corrupt state file, a lock timeout, a bug) is recorded
- * in the decision log when the worktree has one, else on stderr, and the
- * agent is let stop. The caller exits with the code it returns: 0, or 2 when
- * the engine chose to wake the agent (`HookAnswer.wake`).
+ * Contract: never throws, and prints nothing that blocks unless the engine
+ * chose to inject. Whatever goes wrong (bad input, a missing folder, a broken
+ * config, a corrupt state file, a lock timeout, a bug) is recorded in the
+ * decision log, else on stderr, and the agent is let stop. Exit code: 0, or 2
+ * when the engine wakes the agent (`HookAnswer.wake`).
  */
 import { existsSync } from "node:fs";
 import { harnessSafe } from "../../core/control-text.js";
 import { isBoulderError } from "../../core/errors.js";
-import { type EarlyRecord, recordEarlyProblem } from "../../engine/early-problem.js";
+import { recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
 import { openWorkspace } from "../../engine/open.js";
 import { type CommandHookInput, messageOf } from "../shared/hook-input.js";
@@ -27,17 +23,10 @@ import { type CommandHookDialect, projectFolderOf } from "./dialect.js";
 /** Opens the engine for a folder; tests pass their own. */
 export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
 
-/**
- * More than any hook input a harness sends (a tool's input and output ride
- * in it, cut by the harness long before this); beyond it the input is not
- * read, and parsing what is read costs a hook a fraction of a second.
- */
+/** More than any harness sends (it cuts a tool's output long before), yet parsed in a fraction of a second. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-/**
- * The hook program's entry for one harness: `argv` starts with the event (or
- * one of the dialect's own words). Contract: never rejects.
- */
+/** The hook program's entry: `argv` starts with the event (or one of the dialect's words). Contract: never rejects. */
 export async function runDialect<I extends CommandHookInput>(
 	argv: readonly string[],
 	streams: HookStreams,
@@ -52,10 +41,7 @@ export async function runDialect<I extends CommandHookInput>(
 	return runCommandHook(argv, streams, dialect, open);
 }
 
-/**
- * A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn })`
- * runs the dialect `make(options)` builds, opening the engine with `options.open`.
- */
+/** A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn, open })`. */
 export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookInput>(
 	make: (options: O) => CommandHookDialect<I>,
 ): (argv: readonly string[], streams: HookStreams, options?: O) => Promise<number> {
@@ -69,9 +55,16 @@ export async function runCommandHook<I extends CommandHookInput>(
 	open: OpenEngine = defaultOpen,
 ): Promise<number> {
 	const event = argv[0];
-	const where = `${dialect.harness} ${event ?? "(no event)"} hook`;
-	const problem = (folder: string, error: unknown, sessionId: string | null = null, badConfig = false) =>
-		recordProblem(dialect.harness, folder, streams, where, error, sessionId, badConfig);
+	const { harness } = dialect;
+	const where = `${harness} ${event ?? "(no event)"} hook`;
+	const problem = async (folder: string, error: unknown, session: string | null = null, badConfig = false) => {
+		// A bad config is the same problem whichever event meets it: logged (and told) once.
+		const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
+		const reason = badConfig ? "config-invalid" : "error";
+		const record = await recordEarlyProblem({ folder, harness, session, message, reason, env: streams.env });
+		for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
+		return record;
+	};
 	let text: string;
 	try {
 		text = await readInput(streams.stdin);
@@ -94,8 +87,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 	} catch (error) {
 		const badConfig = isBoulderError(error) && (error.code === "config-invalid" || error.code === "config-unreadable");
 		const record = await problem(folder, error, input.sessionId, badConfig);
-		// The user hears about a bad config where they are: once where boulder keeps a log to remember
-		// it told them, else at the end of each turn (never on every tool call).
+		// A bad config is told once where a log remembers it was, else at each turn's end (never per tool call).
 		const logged = record.stderr.length === 0;
 		const shown = dialect.showsNotices !== false;
 		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
@@ -118,16 +110,12 @@ export async function runCommandHook<I extends CommandHookInput>(
 		}
 		await answer.written?.();
 	} catch (error) {
-		await engine.recordError(
-			{ harness: dialect.harness, sessionId: input.sessionId, subagent: input.agentId !== null },
-			where,
-			error,
-		);
+		await engine.recordError({ harness, sessionId: input.sessionId, subagent: input.agentId !== null }, where, error);
 	}
 	return 0;
 }
 
-/** The exit code that wakes the agent with the hook's stderr (Claude Code's `asyncRewake` hooks). */
+/** Wakes the agent with the hook's stderr (Claude Code's `asyncRewake` hooks). */
 const WAKE_EXIT_CODE = 2;
 
 async function defaultOpen(cwd: string, env: NodeJS.ProcessEnv) {
@@ -148,28 +136,11 @@ export async function readInput(stdin: HookStreams["stdin"]): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-async function recordProblem(
-	harness: string,
-	folder: string,
-	streams: HookStreams,
-	where: string,
-	error: unknown,
-	sessionId: string | null,
-	badConfig: boolean,
-): Promise<EarlyRecord> {
-	// A bad config is the same problem whichever event meets it: logged (and told) once.
-	const message = badConfig ? messageOf(error) : `${where}: ${messageOf(error)}`;
-	const reason = badConfig ? "config-invalid" : "error";
-	const record = await recordEarlyProblem({ folder, harness, session: sessionId, message, reason, env: streams.env });
-	for (const line of record.stderr) writeQuietly(streams.stderr, `${line}\n`);
-	return record;
-}
-
 /** A stream that throws (a closed pipe) must not make the hook reject: there is nowhere left to tell it. */
 function writeQuietly(stream: { write(chunk: string): unknown }, text: string): void {
 	try {
 		stream.write(text);
 	} catch {
-		// Contract: the hook never throws into its harness; the stream itself is what failed.
+		// The stream itself is what failed.
 	}
 }

@@ -1,10 +1,8 @@
 /**
- * How a command-hook harness's hook command is spelled, as data
- * (`CommandSpelling`), and the one function that writes it in either form
- * (`shared/hook-form.ts`: pinned to this machine, or portable with the one
- * finder of `shared/portable-command.ts`) and the one that reads it back.
- * Light on purpose: a harness's `dialect.ts` builds on it, and the hook
- * bundle may load that.
+ * How a harness's hook command is spelled, as data (`CommandSpelling`), the
+ * one function that writes it in either form (pinned, or portable with the
+ * one finder) and the one that reads it back. Light on purpose: the hook
+ * bundle may load a dialect that builds on it.
  */
 import { type OurCommand, ourCommandReader } from "../shared/hook-command.js";
 import {
@@ -39,7 +37,7 @@ export interface CommandSpelling {
 	quote?: (word: string) => string;
 }
 
-/** The shell command the harness runs for `word` (an event, or another registration's word). */
+/** The shell command the harness runs for `word` (an event, or a registration's own word). */
 export function hookCommand(spelling: CommandSpelling, form: HookForm, word: string): string {
 	const args = hookArguments(spelling.harness, word);
 	if (!isPortable(form)) return pinnedCommand(form, args, spelling.quote);
@@ -66,10 +64,8 @@ export function commandReader(spelling: CommandSpelling): (command: unknown) => 
 }
 
 /**
- * The spelling of a harness that runs the family's one hook program,
- * `boulder-hook.cjs <harness> <event>` (every one but Claude Code): that
- * program, on the PATH as `boulder-hook`, and the one user's link that serves
- * them all, unless `rest` says otherwise (`link: null`: its installer writes none).
+ * The spelling of a harness that runs `boulder-hook.cjs <harness> <event>` (all but Claude Code), on the
+ * PATH as `boulder-hook`, with the one user's link that serves them all unless `rest` says otherwise.
  */
 export function boulderHook(
 	harness: string,

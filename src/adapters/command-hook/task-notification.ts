@@ -1,28 +1,14 @@
 /**
- * A background subagent's end, as Claude Code 2.1.332 brings it to the parent:
- * a turn of its own whose prompt (UserPromptSubmit, no `source`) is a
- * `<task-notification>` block (seen):
- *
- *   <task-notification>
- *   <task-id>AGENT_ID</task-id>
- *   <tool-use-id>…</tool-use-id>
- *   <output-file>…</output-file>
- *   <status>completed</status>
- *   <summary>Agent "DESCRIPTION" finished</summary>
- *   <result>…</result>
- *   …
- *   </task-notification>
- *
- * The Agent tool's own result was only the launch (`async_launched`), so this
- * is where orchestrate mode's verification note can ride. Only a subagent's
- * notification is read (its summary begins `Agent "`); a background shell's is
- * not a subagent's return.
+ * A background subagent's end, as Claude Code brings it to the parent: a turn
+ * whose prompt is a `<task-notification>` block (docs/claude-code-notes.md).
+ * The Agent tool's result was only the launch, so orchestrate mode's note
+ * rides here. Only a subagent's is read (its summary begins `Agent "`), not a
+ * background shell's.
  */
 
 export interface SubagentNotification {
-	/** The subagent's agent id (its session). */
+	/** Its session. */
 	agentId: string | null;
-	/** The Agent call's description, from the summary. */
 	description: string;
 	status: string | null;
 }

@@ -1,11 +1,9 @@
 /**
- * Claude Code's todo shapes, read with the core's generic pieces: the
- * TodoWrite list, and the Task tools (TaskCreate, TaskUpdate, TaskGet,
- * TaskList), which patch a list kept by task id rather than send it whole.
+ * Claude Code's todo shapes, read with the core's generic pieces: TodoWrite's
+ * whole list, and the Task tools, which patch a list kept by task id.
  *
- * Contract: as `core/todo-normalize.ts`: input is the hook's `tool_input` and
- * `tool_response`, unchecked; nothing throws, and every item dropped or
- * changed is named in `warnings`.
+ * Contract: as `core/todo-normalize.ts`: `tool_input` and `tool_response` come
+ * unchecked; nothing throws; every item dropped or changed is in `warnings`.
  */
 import {
 	describeValue,
@@ -20,11 +18,7 @@ import {
 import type { Todo } from "../../core/todos.js";
 import { isRecord } from "../shared/hook-input.js";
 
-/**
- * TodoWrite's input `{todos: [{content, status, activeForm}]}`, its response's
- * `newTodos`, or the bare list Claude Code saves. Older versions also sent
- * `id` and `priority` on each item.
- */
+/** TodoWrite's input `{todos}`, its response's `newTodos`, or the bare list (older versions: `id`, `priority`). */
 const TODO_WRITE: TodoShape = {
 	label: "TodoWrite",
 	listFields: ["todos", "newTodos"],
@@ -41,10 +35,7 @@ export function normalizeClaudeTodoWrite(input: unknown): NormalizedTodos {
 /** A task as TaskGet and TaskList answer it: `{id, subject, description, status, blocks, blockedBy}`. */
 const TASK: TodoShape = { label: "Task", listFields: [], text: "subject", status: "status", id: "id" };
 
-/**
- * One call of a Claude Code Task tool, as a PostToolUse hook sees it:
- * `tool_name`, `tool_input` and `tool_response`, passed through unchecked.
- */
+/** One Task tool call as PostToolUse sees it: `tool_name`, `tool_input`, `tool_response`, unchecked. */
 export interface ClaudeTaskEvent {
 	tool: string;
 	input: unknown;
@@ -54,10 +45,8 @@ export interface ClaudeTaskEvent {
 export const CLAUDE_TASK_TOOLS = ["TaskCreate", "TaskUpdate", "TaskGet", "TaskList"] as const;
 
 /**
- * The task list after one Task tool call, kept by task id (`Todo.id`). Pure:
- * `current` is not modified. TaskList's answer replaces the list (it is the
- * harness's own view); TaskGet's refreshes one task; TaskUpdate to `deleted`
- * removes it. A call the harness reports as failed changes nothing.
+ * Pure: the list after one Task tool call, by task id. TaskList's answer replaces the list (the harness's
+ * own view), TaskGet's refreshes one task, TaskUpdate to `deleted` removes it; a failed call changes nothing.
  */
 export function applyClaudeTaskEvent(current: readonly Todo[], event: ClaudeTaskEvent): NormalizedTodos {
 	const input = isRecord(event.input) ? event.input : {};
@@ -150,7 +139,6 @@ function taskListed(current: readonly Todo[], response: Record<string, unknown>)
 	return { todos, warnings };
 }
 
-/** Replaces the item with the same id in place, or appends it. */
 function upsert(current: readonly Todo[], todo: Todo): Todo[] {
 	const index = current.findIndex((existing) => existing.id === todo.id);
 	if (index === -1) return [...current, todo];

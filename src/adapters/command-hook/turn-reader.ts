@@ -1,24 +1,15 @@
 /**
- * The command-hook family's one turn reader: what a harness's session log
- * (JSONL, one record a line) says about the turn that just ended. A harness
- * supplies its **tally** (`Tally`): what each of its record kinds counts as
- * (spend, a file edit, a question, an interrupt, the last reply) and which
- * record is the turn's boundary; the reader does the rest, the same for all.
+ * The family's one turn reader: what a harness's JSONL session log says about
+ * the turn that just ended. A harness brings its tally (`Tally`: what each
+ * record kind counts as, which record begins the turn); the reader does the rest.
  *
- * Reading: from the end of the file backwards, in chunks, line by line, as
- * far back as the record the tally names the turn's boundary, so a log of
- * hundreds of MB costs what its last turn costs. Lines are split on newline
- * bytes before they are decoded, so a chunk that begins inside a line or
- * inside a multibyte character changes nothing, and no line is copied more
- * than once.
- *
- * Untrusted: only a regular file is opened (see `engine/bounded-read.ts`), no
- * more than `maxBytes` is read, and no line longer than `maxLineBytes` is
- * built. When either limit stops the reading before the turn's start, the
- * scan says so (`limit`). A last line cut short (the harness is still writing
- * it) is left out and reported; a line that is not JSON is skipped and
- * counted. A harness that writes its log after it ran the hook is waited for
- * (`readSettled`).
+ * It reads from the end backwards, in chunks, back to the turn's start, so a
+ * log of hundreds of MB costs what its last turn costs; lines are split on
+ * newline bytes before decoding, so a chunk boundary inside a line or a
+ * character changes nothing. Untrusted: a regular file only, at most
+ * `maxBytes` read and no line over `maxLineBytes` built (a limit reached
+ * before the turn's start is reported as `limit`); a torn last line is left
+ * out and reported, a line that is not JSON skipped and counted.
  */
 import { stat } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
@@ -40,24 +31,19 @@ export interface ScanOptions {
 	maxLineBytes?: number;
 }
 
-/** How a scan ended. */
 export interface ScanEnd {
-	/** The line that begins the turn was found. */
 	foundStart: boolean;
 	/** The file's last line was incomplete and left out. */
 	partialLastLine: boolean;
 	/** Lines that were not JSON objects. */
 	skippedLines: number;
-	/** The limit that stopped the reading before the turn's start, if one did. */
 	limit: ReadLimit | null;
 }
 
 /**
- * `maxLineBytes`: more than a harness writes for one block (an image a model
- * API takes is at most a few MB of base64, a tool's output is cut to far
- * less), and small enough that parsing the line costs a hook a fraction of a
- * second. A longer line stops the reading without being read: the turn is
- * unseen and the Stop is not continued (see `docs/bad-input.md`).
+ * `maxLineBytes`: more than a harness writes for one block (an image is a few
+ * MB of base64, tool output is cut far shorter), yet parsed in a fraction of a
+ * second. A longer line ends the reading unread: the turn is unseen (`docs/bad-input.md`).
  */
 export const SCAN_DEFAULTS = {
 	chunkBytes: 64 * 1024,
@@ -66,14 +52,11 @@ export const SCAN_DEFAULTS = {
 };
 
 /**
- * A second reader of the same file's end, served by the turn's scan so that
- * one reading answers both (the harness's goal, read from the same
- * transcript): it is handed every line that begins inside the file's last
- * `bytes`, newest first, the line cut by that window's start left out (as
- * `readTailLines` leaves it out). The scan goes on past the turn's start
- * for it until it decides (`take` says so) or the window is covered
- * (`covered`). A scan stopped before either (a limit, a file that shrank
- * behind the turn) calls neither: the watch has not seen its window.
+ * A second reader of the file's end (the harness's goal) served by the same
+ * scan: every line that begins in the last `bytes`, newest first (the line cut
+ * by the window's start left out, as `readTailLines` does). The scan goes past
+ * the turn's start for it until `take` decides or the window is `covered`; a
+ * scan stopped before either calls neither.
  */
 export interface TailWatch {
 	bytes: number;
@@ -84,13 +67,10 @@ export interface TailWatch {
 }
 
 /**
- * Hands the file's lines to `take`, parsed, newest first, until `take` says
- * a line began the turn (that line is taken too), and to `tail` while it
- * watches (see `TailWatch`). One chunk buffer serves the
- * whole scan: a line inside a chunk is decoded from it; a line that spans
- * chunks is only measured while its start is looked for, then read once,
- * whole, from the file. So a long line costs its length, not its length
- * squared, and a line too long to use is never held in memory.
+ * Hands the file's lines, parsed, newest first, to `take` until it says a line
+ * began the turn, and to `tail` while it watches. A line that spans chunks is
+ * only measured while its start is looked for, then read once, whole: a long
+ * line costs its length, not its square, and one too long is never held.
  */
 export async function scanTurn(
 	file: string,
@@ -112,7 +92,7 @@ export async function scanTurn(
 		const windowStart = tail === undefined ? size : Math.max(0, size - tail.bytes);
 		let watching = tail !== undefined;
 		let lastLine = true;
-		/** Takes one whole line; true when it begins the turn. Synchronous: the chunk is reused after it. */
+		/** True when the line begins the turn. Synchronous: the chunk is reused after it. */
 		const takeLine = (bytes: Buffer): boolean => {
 			const last = lastLine;
 			lastLine = false;
@@ -127,7 +107,7 @@ export async function scanTurn(
 			end.foundStart = take(value);
 			return end.foundStart;
 		};
-		/** Hands the line beginning at `start` to the watch and the turn; true when neither wants more. */
+		/** True when neither the watch nor the turn wants more. */
 		const lineTaken = (start: number, bytes: Buffer): boolean => {
 			if (watching && tail !== undefined) {
 				if (windowStart > 0 && start <= windowStart) {
@@ -138,7 +118,6 @@ export async function scanTurn(
 			if (!turnDone && takeLine(bytes)) turnDone = true;
 			return turnDone && !watching;
 		};
-		/** The bytes of the line from `start` to `lineEnd`: from the chunk when it holds them all, else from the file. */
 		const lineBytes = async (start: number, lineEnd: number, chunkAt: number, chunkLength: number) => {
 			if (lineEnd - chunkAt <= chunkLength) return chunk.subarray(start - chunkAt, lineEnd - chunkAt);
 			const whole = Buffer.allocUnsafe(lineEnd - start);
@@ -146,7 +125,6 @@ export async function scanTurn(
 			return whole;
 		};
 		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
-		/** Where the line being looked at ends: its newline, or the end of the file. */
 		let lineEnd = size;
 		let position = size;
 		let length = 0;
@@ -187,12 +165,10 @@ export function parseLine(text: string): Record<string, unknown> | null {
 		const value: unknown = JSON.parse(text);
 		return isRecord(value) ? value : null;
 	} catch {
-		// Not JSON: counted by the caller (a torn last line, or a corrupt one).
-		return null;
+		return null; // counted by the caller
 	}
 }
 
-/** Fills `buffer[0, length)` from the file at `position`. */
 async function readFully(
 	file: string,
 	handle: Awaited<ReturnType<typeof openRegularFile>>["handle"],
@@ -211,17 +187,9 @@ async function readFully(
 }
 
 export interface SettleOptions {
-	/**
-	 * The turn's last reply as the harness reported it (Stop's
-	 * `last_assistant_message`): until the file ends with it, the file is
-	 * lagging and is read again.
-	 */
+	/** The last reply as the harness reported it: until the file ends with it, the file lags and is read again. */
 	expectLastText?: string | null;
-	/**
-	 * Re-reads while lagging (default 12), the first `retryDelayMs` after the
-	 * reading (default 25), each pause twice the last, at most 250 ms: about
-	 * 2.4 s in all, for a harness that writes its file after it ran the hook.
-	 */
+	/** Re-reads while lagging (12), pauses from `retryDelayMs` (25) doubling to 250 ms: about 2.4 s in all. */
 	retries?: number;
 	retryDelayMs?: number;
 	sleep?: (ms: number) => Promise<void>;
@@ -229,29 +197,22 @@ export interface SettleOptions {
 
 export const SETTLE_DEFAULTS = { retries: 12, retryDelayMs: 25, maxDelayMs: 250 };
 
-/** A reading of the current turn, as far as `readSettled` needs to know it. */
 interface Settling {
 	foundStart: boolean;
 	partialLastLine: boolean;
 	lastAssistantText: string | null;
-	/** `lastAssistantText` is only the end of the reply (a reader that keeps a bounded part of it). */
+	/** `lastAssistantText` is only the reply's end (a reader that keeps a bounded part). */
 	lastAssistantTextClipped?: boolean;
 	lagging: boolean;
 }
 
 /**
- * Reads the turn until the file has caught up with what the harness says
- * (the file is written by another process while we read, and some
- * harnesses write it after they start the hook): a last line cut short, a
- * last reply other than the harness's, a file that does not exist yet (when
- * the harness reported a reply) is read again, further and further apart;
- * after the retries the reading says it is `lagging`, or the last error is
- * thrown.
- *
- * Given the `file`, a retry reads it again only when it changed (its inode,
- * size or modification time) since the last reading began: a file that
- * stays as it was would read the same, so a mismatch that never resolves
- * costs one reading, not one per retry.
+ * Reads the turn until the file catches up with the harness (some write it
+ * after starting the hook): a torn last line, another last reply, or a missing
+ * file when a reply was reported is read again, further apart each time;
+ * after the retries the reading is `lagging`, or the last error is thrown.
+ * Given `file`, a retry re-reads only a file that changed (inode, size, times),
+ * so a mismatch that never resolves costs one reading, not one per retry.
  */
 export async function readSettled<R extends Settling>(
 	read: () => Promise<R>,
@@ -270,7 +231,7 @@ export async function readSettled<R extends Settling>(
 			try {
 				reading = await read();
 			} catch (error) {
-				// A harness that reported a reply has a file: one that is not there yet is late, not gone.
+				// A harness that reported a reply has a file: a missing one is late, not gone.
 				const late = expected !== null && error instanceof FileProblem && error.kind === "missing";
 				if (!late || attempt >= retries) throw error;
 				reading = null;
@@ -280,7 +241,7 @@ export async function readSettled<R extends Settling>(
 			}
 		}
 		version = now;
-		// Without the turn's start nothing is seen (garbage, a limit reached): reading again cannot change that.
+		// Without the turn's start, reading again cannot change what is seen.
 		if (!reading.foundStart) return reading;
 		const behind = reading.partialLastLine || (expected !== null && !endsWithReply(reading, expected));
 		if (!behind) return reading;
@@ -303,8 +264,7 @@ async function versionOf(file: string): Promise<string | null> {
 		const found = await stat(file, { bigint: true });
 		return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
 	} catch {
-		// The reading itself meets the problem and reports it.
-		return null;
+		return null; // the reading itself meets the problem and reports it
 	}
 }
 
@@ -313,7 +273,7 @@ function canonical(text: string): string {
 	return text.replace(/\s+/g, "");
 }
 
-/** What a tally finds in a turn: the fields the harnesses' readings share (each says what they are in its log). */
+/** What a tally finds in a turn: the fields the harnesses' readings share. */
 export interface TurnFacts {
 	/** Real spend of the turn's model calls (cache reads are not spend). */
 	spend: TokenSpend;
@@ -325,46 +285,37 @@ export interface TurnFacts {
 	interrupt: { at: number | null } | null;
 	/** A question to the user (or a plan put forward for approval) without an answer: its text. */
 	pendingQuestion: string | null;
-	/** The text of the turn's last reply. */
 	lastAssistantText: string | null;
 	/** The id of the record that began the turn: the same for every report of this turn's end. */
 	startMarker: string | null;
 }
 
-/** How a settled reading ended. */
 export interface TurnEnd extends ScanEnd {
 	/** The harness's copy of the last reply was not found in the file, even after the retries. */
 	lagging: boolean;
 }
 
-/** How a reading of the file goes: its limits, and its waits for a lagging file. */
 export interface ReadOptions extends ScanOptions, SettleOptions {}
 
 /**
- * A harness's record tally: what each record of its log counts as, taken
- * newest first (the order the file is read in), so that nothing but the
- * counts is kept however long the turn. `add` says whether the record is the
- * turn's boundary (the reading stops there); `reading` gives the harness's
- * reading of the turn once the records are in, from how the scan ended.
+ * A harness's record tally, fed newest first so only counts are kept however
+ * long the turn: `add` says whether the record is the turn's boundary; `reading`
+ * is the harness's reading once the records are in.
  */
 export interface Tally<R, Line = Record<string, unknown>> {
 	add(record: Line): boolean;
 	reading(end: ScanEnd): R;
-	/** Another reader of the file's end this reading serves too (see `TailWatch`). */
+	/** Another reader of the file's end this reading serves too. */
 	tail?: TailWatch;
 }
 
-/** One reading of the file's current turn through `tally`. */
 export async function readTally<R>(file: string, options: ScanOptions, tally: Tally<R>): Promise<R> {
 	return tally.reading(await scanTurn(file, options, (record) => tally.add(record), tally.tail));
 }
 
 /**
- * The file's current turn through a fresh tally (`makeTally`), read again
- * while the file lags behind the harness (`readSettled`).
- *
- * Contract: rejects only when the file cannot be opened or read, with a
- * `FileProblem` (missing, not a regular file, not permitted, shrank while read).
+ * The current turn through a fresh tally, read again while the file lags.
+ * Contract: rejects only with a `FileProblem` (missing, not a regular file, not permitted, shrank).
  */
 export async function readTallied<R extends Settling>(
 	file: string,
@@ -374,10 +325,7 @@ export async function readTallied<R extends Settling>(
 	return readSettled(() => readTally(file, options, makeTally()), options, file);
 }
 
-/**
- * Pure: the reading of records given in file order, fed to `tally` newest
- * first; up to the turn's boundary (`untilStart`), or all of them.
- */
+/** Pure: records in file order, fed to `tally` newest first, to the turn's boundary (`untilStart`) or all. */
 export function tallyRecords<R, Line = Record<string, unknown>>(
 	tally: Tally<R, Line>,
 	records: readonly Line[],
@@ -390,7 +338,6 @@ export function tallyRecords<R, Line = Record<string, unknown>>(
 	return tally.reading(end);
 }
 
-/** No spend yet. */
 export function noSpend(): TokenSpend {
 	return { input: 0, output: 0, cacheWrite: 0 };
 }
@@ -404,7 +351,6 @@ export function count(value: unknown): number {
 	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
-/** When a record happened, from its ISO `timestamp` (null if it has none). */
 export function timeOf(timestamp: unknown): number | null {
 	const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
 	return Number.isFinite(at) ? at : null;
@@ -429,10 +375,7 @@ export interface TranscriptNames {
 
 const TRANSCRIPT: TranscriptNames = { file: "transcript", field: "transcript_path" };
 
-/**
- * Why the current turn cannot be seen in this reading, in plain words naming
- * the file; null when it can.
- */
+/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
 export function unseenTurnReason(
 	file: string,
 	reading: Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">,
@@ -449,7 +392,7 @@ export function unseenTurnReason(
 	return `no line of the ${names.file} ${file} begins the current turn${skipped}`;
 }
 
-/** Why the transcript could not be read at all, in plain words naming the file (`title`: the harness, as people write it). */
+/** Why the transcript could not be read at all, naming the file (`title`: the harness as people write it). */
 export function unreadableTranscriptReason(
 	title: string,
 	file: string | null,

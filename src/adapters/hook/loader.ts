@@ -1,28 +1,15 @@
 #!/usr/bin/env node
 /**
- * The file Claude Code runs for every hook event (`dist/hook/claude-code.cjs`),
- * and every command-hook harness as `dist/hook/boulder-hook.cjs <harness>
- * <event>`: it loads the harness's bundled hook program (`<harness>-main.cjs`,
- * next to it; Claude Code's when no harness is named) through V8's code
- * cache, which Node 20 does not keep for us. Compiling the
- * bundle is a good part of the hook's start-up; with the cache, V8 reuses the
- * bytecode of the previous run.
+ * What every hook runs (`dist/hook/claude-code.cjs <event>`, `dist/hook/boulder-hook.cjs <harness> <event>`)
+ * and what starts the bundled CLI (`dist/cli/boulder.cjs`): it loads the bundle beside it (the harness's
+ * `<harness>-main.cjs`) through V8's code cache, which Node 20 does not keep for us. Compiling the bundle
+ * is a good part of start-up; with the cache, V8 reuses the previous run's bytecode.
  *
- * The cache lives in the user's cache folder, one file per bundle and node
- * (keyed by the bundle's size and modification time, and node's version and
- * architecture: V8 itself only checks the source's length), written once,
- * atomically, when it is missing or V8 rejects it. Anything that goes wrong
- * with the cache only costs the compile: the bundle still runs.
- *
- * It is also the package's `boulder-claude-code-hook` and `boulder-hook` programs (hence the
- * `#!` line), which a global install puts on the PATH for the portable hooks
- * (`claude-code/dialect.ts`). Run through a link or a symlink, it still finds the
- * bundle next to its real path.
- *
- * The same loader starts the bundled `boulder` command line
- * (`dist/cli/boulder.cjs` → `boulder-main.cjs`, run by `bin/boulder.js`),
- * which pays the same compile on every command: which bundle it loads and
- * where its cache goes are set when it is built (`tsdown.config.ts`).
+ * The cache is in the user's cache folder, one file per bundle and node, keyed by the bundle's size and
+ * mtime and node's version and arch (V8 itself checks only the source's length), written once, atomically,
+ * when missing or rejected. A cache problem only costs the compile. It is also the `boulder-hook` and
+ * `boulder-claude-code-hook` programs on a global install's PATH (hence `#!`); through a link or symlink it still
+ * finds the bundle beside its real path. Which bundle and cache: set by the build (`tsdown.config.ts`).
  *
  * Contract: built as CommonJS; imports node built-ins only.
  */
@@ -32,10 +19,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 
-/**
- * Set by the build for each loader it writes: the bundle (next to the loader),
- * where its cache goes, and what picks one of several caches (`variantOf`).
- */
+/** Set by the build for each loader it writes. */
 declare const BOULDER_LOADER: {
 	bundle: string;
 	cacheFolder: string;
@@ -52,11 +36,8 @@ const CACHE_PREFIX = HARNESS ?? LOADER.cachePrefix;
 const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
 
 /**
- * A cache holds the bytecode of the functions its first run compiled, so each
- * kind of run keeps its own: one per hook event (and harness), one per
- * command. A hook's arguments are `<event>` or `<harness> <event>`, names the
- * harness's own settings fix; a command's first argument is checked against
- * the list of commands, so a mistyped one does not leave a file behind.
+ * A cache holds the bytecode its first run compiled, so each kind of run keeps its own: one per hook event
+ * (and harness), one per command (checked against the list, so a mistyped one leaves no file).
  */
 function variantOf(argv: readonly string[]): string {
 	if (LOADER.variants) return LOADER.variants.includes(argv[0] ?? "") ? `-${argv[0]}` : "";
@@ -78,10 +59,8 @@ function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
 const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * Each build and each node leaves its own caches; once a new one is written,
- * those of other keys that have not been written for a week go. (Two
- * installs in use at once each keep theirs: a cache is written once, so a
- * week-old one still in use is only compiled again.)
+ * Once a new cache is written, those of other keys unwritten for a week go (two installs in use at once
+ * keep theirs: a week-old cache still in use is only compiled again).
  */
 function pruneCaches(folder: string, key: string): void {
 	for (const name of readdirSync(folder)) {

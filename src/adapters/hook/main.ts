@@ -1,15 +1,8 @@
 /**
- * The hook program a command-hook harness starts for every hook event
- * (through the loader, `loader.ts`: `node dist/hook/claude-code.cjs <Event>`
- * for Claude Code, `node dist/hook/boulder-hook.cjs <harness> <Event>` for
- * every harness), bundled once per harness with that harness's dialect alone
- * (`dist/hook/<harness>-main.cjs`, see `tsdown.config.ts`), so that start-up
- * costs as little as possible: no CLI framework, no other harness's code,
- * nothing resolved from node_modules at run time.
- *
- * It exits 0, or 2 when it wakes the agent (Claude Code's watcher, an
- * `asyncRewake` hook). A watchdog ends it with 0, printing nothing, shortly
- * before the harness's own timeout would kill it.
+ * The hook program, bundled once per harness with its dialect alone (`dist/hook/<harness>-main.cjs`, run
+ * through `loader.ts`) so start-up costs as little as possible: no CLI framework, no other harness's code,
+ * nothing resolved from node_modules at run time. It exits 0, or 2 when it wakes the agent (an
+ * `asyncRewake` hook); a watchdog ends it with 0, printing nothing, before the harness's timeout would.
  */
 import "./zod-jitless.js";
 import { readFileSync, writeSync } from "node:fs";
@@ -48,9 +41,8 @@ export function runHookMain(dialect: CommandHookDialect): void {
 }
 
 /**
- * The harness writes the whole input and closes the pipe: one synchronous
- * read is much cheaper than setting up a stream. A stdin that cannot be read
- * that way (EAGAIN on a non-blocking pipe) falls back to the stream.
+ * The harness writes the whole input and closes the pipe: one synchronous read costs far less than setting
+ * up a stream, which only a stdin that cannot be read so (EAGAIN on a non-blocking pipe) falls back to.
  */
 function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
 	try {
@@ -61,11 +53,8 @@ function stdin(): Iterable<Buffer> | NodeJS.ReadStream {
 }
 
 /**
- * Writes straight to the descriptor: the answer is a few hundred bytes written
- * once, and setting up `process.stdout`'s stream (a socket, for a pipe) costs
- * a hook more than the write. Whatever the descriptor does not take at once
- * (a full non-blocking pipe: EAGAIN) or at all goes to the stream, which
- * deals with it as it always would.
+ * Straight to the descriptor: setting up `process.stdout` (a socket, for a pipe) costs more than writing a
+ * few hundred bytes once. What the descriptor does not take at once (EAGAIN) or at all goes to the stream.
  */
 function direct(fd: number, stream: () => NodeJS.WriteStream): { write(chunk: string): void } {
 	let fallback = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endTurn } from "../../../src/adapters/command-hook/stop.js";
+import { endTurn } from "../../../src/adapters/command-hook/events.js";
 import { Config } from "../../../src/core/config.js";
 import { Engine, type IdleResult } from "../../../src/engine/engine.js";
 import type { HarnessCap } from "../../../src/engine/engine-types.js";
