@@ -17,7 +17,7 @@ const TAIL_BYTES = 1024 * 1024;
 /** The name the `why` line gives it. */
 export const AUTOPILOT_DRIVER = "Copilot's autopilot";
 
-/** How autopilot's prompt to an agent that stopped without `task_complete` begins (1.0.102): Copilot's, not the user's. */
+/** How autopilot's prompt to an agent that stopped without `task_complete` begins: Copilot's, not the user's. */
 export const AUTOPILOT_PROMPT_START = "You have not yet marked the task as complete using the task_complete tool";
 
 /** Whether the session's event log says autopilot is on. */

@@ -1,12 +1,14 @@
 /**
  * Copilot CLI's dialect of the command-hook family (`command-hook/dialect.ts`):
  * its registrations, `COPILOT_PROJECT_DIR`, its install data and words, and the
- * adapter. Its event mapping is `events.ts`; its event-log reader and cap, `transcript.ts`.
+ * adapter. Its event mapping is `events.ts`; its event-log reader and cap,
+ * `transcript.ts`.
  *
- * Copilot runs every `*.json` in its hooks folders (`docs/copilot-notes.md`), so
- * boulder keeps its hooks in a file of its own, `boulder.json`, written and taken
- * away whole, and refuses one that holds anyone else's hooks or is not JSON. The
- * project's file (committed) runs the portable command; the user's is pinned.
+ * Copilot runs every `*.json` in its hooks folders (`docs/copilot-notes.md`),
+ * so boulder keeps its hooks in a file of its own, `boulder.json`, written and
+ * taken away whole, and refuses one that holds anyone else's hooks or is not
+ * JSON. The project's file (committed) runs the portable command; the user's is
+ * pinned.
  */
 import os from "node:os";
 import path from "node:path";

@@ -82,8 +82,10 @@ export function normalizeCopilotTodos(input: unknown): NormalizedTodos {
 }
 
 /**
- * The agent's list as the database holds it now; null without a database or a `todos` table (no list yet).
- * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a missing file.
+ * The agent's list as the database holds it now; null without a database or a
+ * `todos` table (no list yet).
+ * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a
+ * missing file.
  */
 export async function readTodos(database: string): Promise<NormalizedTodos | null> {
 	try {
@@ -127,9 +129,10 @@ async function provenanceOf(call: Call) {
 const PROMPT_WAIT_MS = 3_000;
 
 /**
- * Whether the log's current turn ends in an agentStop blocked with `prompt` as its reason (Copilot echoing a
- * stop hook's continuation). The block's hook.end comes before this prompt's own hook.start, which is waited
- * for, but not for a log that does not exist yet (a session's first prompt).
+ * Whether the log's current turn ends in an agentStop blocked with `prompt` as
+ * its reason (Copilot echoing a stop hook's continuation). The block's hook.end
+ * comes before this prompt's own hook.start, which is waited for, but not for a
+ * log that does not exist yet (a session's first prompt).
  */
 async function blockedWith(call: Call, file: string, prompt: string): Promise<boolean> {
 	try {
