@@ -20,7 +20,6 @@ export const AUTOPILOT_DRIVER = "Copilot's autopilot";
 /** How autopilot's prompt to an agent that stopped without `task_complete` begins: Copilot's, not the user's. */
 export const AUTOPILOT_PROMPT_START = "You have not yet marked the task as complete using the task_complete tool";
 
-/** Whether the session's event log says autopilot is on. */
 export async function readAutopilot(file: string): Promise<boolean> {
 	return autopilotOfLines(await readTailLines(file, TAIL_BYTES));
 }
@@ -44,7 +43,6 @@ export function autopilotOfLines(lines: readonly string[]): boolean {
 	return false;
 }
 
-/** Whether a prompt is autopilot's own continuation. */
 export function isAutopilotPrompt(prompt: string): boolean {
 	return prompt.trimStart().startsWith(AUTOPILOT_PROMPT_START);
 }

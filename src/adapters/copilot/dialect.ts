@@ -1,8 +1,6 @@
 /**
  * Copilot CLI's dialect of the command-hook family (`command-hook/dialect.ts`):
- * its registrations, `COPILOT_PROJECT_DIR`, its install data and words, and the
- * adapter. Its event mapping is `events.ts`; its event-log reader and cap,
- * `transcript.ts`.
+ * its registrations, install data, words and adapter.
  *
  * Copilot runs every `*.json` in its hooks folders (`docs/copilot-notes.md`),
  * so boulder keeps its hooks in a file of its own, `boulder.json`, written and
@@ -58,7 +56,6 @@ export const dialect: CommandHookDialect<HookInput> = {
 
 const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
 
-/** What the install says; agentStop cannot show the user a notice, so the hooks print none. */
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Copilot CLI", {
 		restart:

@@ -82,10 +82,8 @@ export function normalizeCopilotTodos(input: unknown): NormalizedTodos {
 }
 
 /**
- * The agent's list as the database holds it now; null without a database or a
- * `todos` table (no list yet).
- * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a
- * missing file.
+ * The agent's list as the database holds it now; null: no database or table yet.
+ * Contract: rejects with a `SessionDbProblem`, or a `FileProblem` not `missing`.
  */
 export async function readTodos(database: string): Promise<NormalizedTodos | null> {
 	try {

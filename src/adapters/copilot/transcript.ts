@@ -84,7 +84,6 @@ export async function readOwnTurn(
 	return reading;
 }
 
-/** A line that begins a turn: a user message of the main agent. */
 export function isTurnStart(line: Record<string, unknown>): boolean {
 	return line.type === "user.message" && line.agentId === undefined;
 }
