@@ -130,7 +130,7 @@ const PROMPT_WAIT_MS = 3_000;
  * Whether the log's current turn ends in an agentStop blocked with `prompt` as
  * its reason (Copilot echoing a stop hook's continuation). The block's hook.end
  * comes before this prompt's own hook.start, which is waited for, but not for a
- * log that does not exist yet (a session's first prompt).
+ * log that does not exist yet (a session's first prompt). Unreadable: the user's.
  */
 async function blockedWith(call: Call, file: string, prompt: string): Promise<boolean> {
 	try {
