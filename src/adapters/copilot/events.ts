@@ -77,9 +77,7 @@ export function parseHookInput(text: string, event: string | undefined): ParsedC
 const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
 
 /** Rows of Copilot's `todos` table (or `{todos: rows}`) as boulder's todos; a row dropped or changed is a warning. */
-export function normalizeCopilotTodos(input: unknown): NormalizedTodos {
-	return normalizeTodoList(input, TODO_ROWS);
-}
+export const normalizeCopilotTodos = (input: unknown): NormalizedTodos => normalizeTodoList(input, TODO_ROWS);
 
 /**
  * The agent's list as the database holds it now; null: no database or table yet.

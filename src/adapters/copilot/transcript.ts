@@ -211,12 +211,7 @@ export async function readBlockChain(file: string, options: reader.ScanOptions =
 const EVENT_LOG: reader.TranscriptNames = { file: "event log", field: "transcriptPath" };
 
 /** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
-export function unseenReason(
-	file: string,
-	reading: Pick<TurnReading, "foundStart" | "limit" | "skippedLines">,
-): string | null {
-	return reader.unseenTurnReason(file, reading, EVENT_LOG);
-}
+export const unseenReason = (file: string, reading: TurnReading) => reader.unseenTurnReason(file, reading, EVENT_LOG);
 
 /** Why the turn cannot be seen when the log never got this invocation's own line. */
 export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: number): string {
@@ -224,9 +219,8 @@ export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: n
 	return `Copilot CLI had not written this ${own.hookType} to the event log ${file} after ${seconds} s of waiting (no hook.start line with its timestamp ${own.timestamp}), so the turn it ends cannot be read`;
 }
 
-export function unreadableReason(file: string | null, error: unknown): string {
-	return reader.unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
-}
+export const unreadableReason = (file: string | null, error: unknown) =>
+	reader.unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
 
 function questionText(tool: string, args: unknown): string {
 	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";
