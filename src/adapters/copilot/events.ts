@@ -24,13 +24,7 @@ import {
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	type InputKeys,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	stringField,
-} from "../shared/hook-input.js";
+import { type CommandHookInput, type InputKeys, parseCommandHookInput, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
 import {
@@ -70,7 +64,7 @@ const KEYS: InputKeys = {
 	event: null,
 };
 
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+export function parseHookInput(text: string, event: string | undefined) {
 	return parseCommandHookInput(text, event, HOOK_EVENTS, KEYS);
 }
 
