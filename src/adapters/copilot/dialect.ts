@@ -1,29 +1,12 @@
 /**
  * Copilot CLI's dialect of the command-hook family (`command-hook/dialect.ts`):
- * its registrations and their command, `COPILOT_PROJECT_DIR`, boulder's own
- * hooks file in Copilot's hooks folders and its entry shape, its words, and
- * the adapter the registry lists. Its camelCase events and input, and its
- * session database's todos (`session-db.ts`), are its event mapping's
- * (`events.ts`); its event-log reader and continuation cap are
- * `transcript.ts`. Run by the bundled hook program (`boulder-hook.cjs
- * copilot <event>`) and `boulder hook copilot <event>`.
+ * its registrations, install data, words and adapter.
  *
- * Copilot reads every `*.json` in `.github/hooks/` (the project) and in
- * `$COPILOT_HOME/hooks/` (the user, default `~/.copilot/hooks/`), each
- * `{"version": 1, "hooks": {<event>: [{"type": "command", "bash": …,
- * "timeoutSec": …}]}}`, and runs every entry of every file. So boulder keeps
- * its hooks in a file of its own, `boulder.json`, written whole and taken
- * away whole at uninstall (with the folders the install made for it), which
- * leaves the folder byte for byte as it was, and never edits anyone else's.
- * A `boulder.json` that holds anyone else's hooks, or is not JSON, is
- * refused, never rewritten. Commands are pinned (the user's file) or portable
- * (the committed project file: the project's devDependency, the user's link,
- * `boulder-hook` on the PATH, else a quiet exit: Copilot shows a hook no
- * notice).
- *
- * - project: `<cwd>/.github/hooks/boulder.json` (committed): the portable
- *   commands, and a link to this copy of boulder for this user;
- * - user: `$COPILOT_HOME/hooks/boulder.json` (default `~/.copilot/hooks/`): pinned.
+ * Copilot runs every `*.json` in its hooks folders (`docs/copilot-notes.md`),
+ * so boulder keeps its hooks in a file of its own, `boulder.json`, written and
+ * taken away whole, and refuses one that holds anyone else's hooks or is not
+ * JSON. The project's file (committed) runs the portable command; the user's is
+ * pinned.
  */
 import os from "node:os";
 import path from "node:path";
@@ -34,7 +17,7 @@ import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import { isPortable } from "../shared/hook-form.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
 	HARNESS,
@@ -48,25 +31,14 @@ import {
 } from "./events.js";
 import { readBlockChain, readTurn } from "./transcript.js";
 
-/**
- * The events boulder installs (Copilot kills a hook after `timeoutSec`, 30 by
- * default). sessionStart carries the resume context to a resumed session.
- */
-export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
-	{ event: "sessionStart", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "userPromptSubmitted", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "agentStop", timeout: STOP_TIMEOUT_SECONDS },
-	{ event: "subagentStop", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "errorOccurred", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "preCompact", timeout: HOOK_TIMEOUT_SECONDS },
-	{ event: "sessionEnd", timeout: HOOK_TIMEOUT_SECONDS },
-];
+/** Every event boulder answers, each with the family's timeout (Copilot kills a hook after its `timeoutSec`). */
+export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = HOOK_EVENTS.map((event) => ({
+	event,
+	timeout: event === "agentStop" ? STOP_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS,
+}));
 
-/** boulder's own hooks file, in either hooks folder. */
-export const HOOKS_FILE = "boulder.json";
-
-/** The variable the harness sets to the project's folder: the dialect's, and where the portable command looks first. */
-export const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
+const HOOKS_FILE = "boulder.json";
+const PROJECT_DIR_VAR = "COPILOT_PROJECT_DIR";
 
 export const dialect: CommandHookDialect<HookInput> = {
 	harness: HARNESS,
@@ -82,9 +54,8 @@ export const dialect: CommandHookDialect<HookInput> = {
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-export const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
+const SPELLING = /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR);
 
-/** What the install says; Copilot's agentStop has no channel for a notice to the user, so there are no hook notices. */
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Copilot CLI", {
 		restart:
@@ -101,14 +72,12 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	},
 );
 
-export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Copilot CLI"), {
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ commandHookDoctorText("Copilot CLI", HARNESS), {
 	notInstalled: "boulder's Copilot CLI hooks are not in this project's .github/hooks or your user hooks folder",
 	installFix: "`boulder install copilot` adds them, if you use Copilot CLI here",
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as boulder's hooks file (${problem}); Copilot will not run boulder from it`,
 	unreadableFix: "fix the file, or move it away and run `boulder install copilot` again",
-	otherVersion: (file: string, installed: string, version: string, where: string) =>
-		`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
 	ok: (file: string, { version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run boulder ${version}, ${where}`}; Copilot stops continuing after 8 blocks in a row)`,
 	noneFound: (file: string) =>
@@ -117,18 +86,13 @@ export const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDo
 		`${link} points at ${target}, which does not exist (moved or removed): the hooks fall back to boulder-hook on the PATH`,
 });
 
-/** Where boulder's hooks file is: the project's hooks folder (the default), the user's. */
+/** boulder's hooks file in the project's hooks folder (the default), or the user's (`$COPILOT_HOME`, else `~/.copilot`). */
 const WHERE = {
 	project: ({ cwd }: family.Place) => path.join(cwd, ".github", "hooks", HOOKS_FILE),
-	user: ({ env }: family.Place) => path.join(copilotHome(env), "hooks", HOOKS_FILE),
+	user: ({ env }: family.Place) =>
+		path.join(env.COPILOT_HOME || path.join(env.HOME || os.homedir(), ".copilot"), "hooks", HOOKS_FILE),
 };
-export type InstallScope = keyof typeof WHERE;
-export const hooksFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
-
-/** `$COPILOT_HOME`, else `~/.copilot`. */
-export function copilotHome(env: NodeJS.ProcessEnv): string {
-	return env.COPILOT_HOME || path.join(env.HOME || os.homedir(), ".copilot");
-}
+export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,
@@ -150,12 +114,6 @@ export const doctor: HooksDoctor = {
 	place: (scope) => `${scope} hooks`,
 };
 
-/**
- * GitHub Copilot CLI as the adapter registry sees it (`command-hook/
- * adapter.ts`): boulder's own hooks file in Copilot's hooks folders, the
- * shared hook program (`boulder-hook.cjs copilot <event>`), the `todos` table
- * of its session database.
- */
 export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Copilot CLI",

@@ -1,38 +1,11 @@
 /**
- * Copilot CLI's hook events: the family's mapping (`command-hook/events.ts`,
- * where the shared choices are explained) under Copilot's camelCase names,
- * with its facts:
- *
- * - agentStop's `{"decision":"block","reason"}` makes Copilot enqueue the
- *   reason as the next user message, and fire userPromptSubmitted for it.
- *   Printing the block is the delivery (the continuation turn starts there),
- *   so the echo of boulder's own nudge starts nothing and never counts as a
- *   user turn. Another hook's block reason, echoed the same way, is a
- *   `system` turn: Copilot, not the user, sent it. Only a prompt the event
- *   log does not show as an agentStop block is the user's.
- * - Subagents: Copilot fires agentStop (and userPromptSubmitted) inside a
- *   subagent too, with its `agentId`; those, and subagentStop, are asked of
- *   the engine as subagents, which are never continued.
- * - The todo list is read from the session database when the agent stops,
- *   not from each `sql` call: one process fewer per tool call, and the
- *   database, not the SQL text, is what the list is.
- * - Copilot runs agentStop before it has written the turn to the event log,
- *   so the stop waits (bounded) for its own `hook.start` line there and reads
- *   the turn that ends at it; a log that never gets it is an unseen turn.
- * - Copilot delivers at most 8 blocks in a row (its own cap, which nothing
- *   lifts): the chain so far is an idle fact, so the policy does not send a
- *   ninth and says Copilot stopped the agent (`harness-cap`), not boulder.
- *   The user's next prompt starts a fresh chain.
- * - sessionStart with `source: "resume"` carries the resume context as a
- *   top-level `additionalContext` (not Claude Code's `hookSpecificOutput`),
- *   which Copilot puts first in the conversation it sends, ahead of the
- *   history, as a user message of its own.
- * - agentStop has no channel for a notice to the user: a limit reached or a
- *   work completed is in `boulder why`, not on screen.
- * - While Copilot's autopilot is on (the event log's mode), agentStop hears of
- *   it (`otherDriver`) and the engine stands down unless `builtInGoals` is
- *   `take-over`; autopilot's own continuation prompt is a `system` turn,
- *   never the user's (`autopilot.ts`).
+ * Copilot CLI's hook events: the family's mapping (`command-hook/events.ts`)
+ * under Copilot's camelCase names. What Copilot does that shapes it (a block's
+ * reason echoed as a prompt, subagents' own agentStop, the late event log, its
+ * cap of 8 blocks, the resume context's shape, autopilot) is in
+ * `docs/copilot-notes.md`. The todo list is read from the session database
+ * when the agent stops, not at each `sql` call: one process fewer per tool
+ * call, and the table, not the SQL text, is the list.
  */
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
@@ -51,13 +24,7 @@ import {
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	type InputKeys,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	stringField,
-} from "../shared/hook-input.js";
+import { type CommandHookInput, type InputKeys, parseCommandHookInput, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
 import {
@@ -75,18 +42,6 @@ import {
 /** The harness name boulder's state and log use for Copilot CLI sessions. */
 export const HARNESS = "copilot";
 
-/*
- * The JSON Copilot CLI writes on a hook's stdin. Its fields are camelCase
- * (`sessionId`, `transcriptPath`, `stopReason`), except agentStop's
- * Claude-compatible `stop_hook_active`, and the input does not name its
- * event: the event is the command's argument. Inside a subagent every event
- * carries `agentId` (its `sessionId` is then the subagent's own) and
- * `parentAgentId`.
- *
- * Read by the shared reader (`shared/hook-input.ts`) with Copilot's keys:
- * nothing is trusted, reading never throws, and what cannot be used is a
- * `problem` the caller records before letting the agent stop.
- */
 export const HOOK_EVENTS = [
 	"sessionStart",
 	"userPromptSubmitted",
@@ -100,7 +55,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type HookInput = CommandHookInput<HookEvent>;
 
-/** Copilot's camelCase keys; its input names no event. */
+/** Copilot's camelCase keys; its input names no event (the event is the command's argument). */
 const KEYS: InputKeys = {
 	sessionId: "sessionId",
 	transcriptPath: "transcriptPath",
@@ -109,38 +64,18 @@ const KEYS: InputKeys = {
 	event: null,
 };
 
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
+export function parseHookInput(text: string, event: string | undefined) {
 	return parseCommandHookInput(text, event, HOOK_EVENTS, KEYS);
 }
 
-/*
- * Copilot CLI's todo list: the rows of the `todos` table in the session's
- * SQLite database (`session-db.ts`), which the agent writes with its `sql`
- * tool (`id, title, description, status` with status `pending`,
- * `in_progress`, `done` or `blocked`). The database sits beside the event
- * log, in the session's state folder; it is read whole when the agent stops.
- *
- * Contract: as `core/todo-normalize.ts`: nothing throws past `readTodos`'s
- * own read errors, and every row dropped or changed is named in `warnings`.
- */
 const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
 
-export const SESSION_DB = "session.db";
-
-/** Rows of Copilot's `todos` table (or `{todos: rows}`) as boulder's todos. */
-export function normalizeCopilotTodos(input: unknown): NormalizedTodos {
-	return normalizeTodoList(input, TODO_ROWS);
-}
-
-/** The session database of the session whose event log is `transcriptPath`. */
-export function sessionDbOf(transcriptPath: string): string {
-	return path.join(path.dirname(transcriptPath), SESSION_DB);
-}
+/** Rows of Copilot's `todos` table (or `{todos: rows}`) as boulder's todos; a row dropped or changed is a warning. */
+export const normalizeCopilotTodos = (input: unknown): NormalizedTodos => normalizeTodoList(input, TODO_ROWS);
 
 /**
- * The agent's list as the database holds it now; null when the session has
- * no database yet or no `todos` table (the agent never made a list).
- * Contract: rejects with a `SessionDbProblem` or a `FileProblem` other than a missing file.
+ * The agent's list as the database holds it now; null: no database or table yet.
+ * Contract: rejects with a `SessionDbProblem`, or a `FileProblem` not `missing`.
  */
 export async function readTodos(database: string): Promise<NormalizedTodos | null> {
 	try {
@@ -163,13 +98,9 @@ export interface HookDeps {
 	wait?: AwaitOptions;
 }
 
-type Input = CommandHookInput;
 type Call = Hook<TurnReading, HookDeps>;
 
-/**
- * The engine's inject as agentStop's output: a block carries the nudge,
- * reported delivered once printed; anything else lets the agent stop.
- */
+/** agentStop's output: a block carries the nudge (reported delivered once printed); else the agent stops. */
 export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
 	return result.kind === "inject" ? blockAnswer(result, ref, engine) : NOTHING;
 }
@@ -179,24 +110,22 @@ async function provenanceOf(call: Call) {
 	const { input, ref } = call;
 	const prompt = stringField(input, "prompt") ?? "";
 	if (ref.subagent || isBoulderPrompt(prompt)) return null;
-	// Autopilot's own continuation: Copilot's prompt, not the user's (no new episode).
 	if (isAutopilotPrompt(prompt)) return "system";
 	const fromStopHook = input.transcriptPath !== null && (await blockedWith(call, input.transcriptPath, prompt));
 	return fromStopHook ? "system" : "user";
 }
 
-/** How long a prompt that is not boulder's waits for its own line in the log: a prompt does not wait for verify commands. */
+/** How long a prompt not boulder's waits for its own line in the log: a prompt runs no verify commands. */
 const PROMPT_WAIT_MS = 3_000;
 
 /**
- * Whether the event log's current turn ends in an agentStop that was blocked
- * with `prompt` as its reason: Copilot is echoing a stop hook's continuation.
- * An unreadable log is a user's prompt, as it would be without the check.
+ * Whether the log's current turn ends in an agentStop blocked with `prompt` as
+ * its reason (Copilot echoing a stop hook's continuation). The block's hook.end
+ * comes before this prompt's own hook.start, which is waited for, but not for a
+ * log that does not exist yet (a session's first prompt). Unreadable: the user's.
  */
 async function blockedWith(call: Call, file: string, prompt: string): Promise<boolean> {
 	try {
-		// The log is written late here too: the block's hook.end comes before this prompt's own hook.start.
-		// A session's first prompt may come before its log exists: nothing to wait for.
 		const wait = { timeoutMs: PROMPT_WAIT_MS, ...call.deps.wait };
 		return (await currentTurn(call, file, { wait, waitForFile: false })).stopBlocks.includes(prompt);
 	} catch {
@@ -208,7 +137,7 @@ async function blockedWith(call: Call, file: string, prompt: string): Promise<bo
 /** Reads the session database's todo list into the engine; a database that cannot be read is logged and left. */
 async function noteTodos({ input, ref, deps }: Call): Promise<void> {
 	if (input.transcriptPath === null) return;
-	const database = sessionDbOf(input.transcriptPath);
+	const database = path.join(path.dirname(input.transcriptPath), "session.db");
 	try {
 		const read = await deps.readTodos(database);
 		if (read === null) return;
@@ -219,18 +148,13 @@ async function noteTodos({ input, ref, deps }: Call): Promise<void> {
 	}
 }
 
-/**
- * The event log's current turn, up to this invocation's own line: a
- * `hook.start` of the event whose input has this `timestamp`, which Copilot
- * writes late, so the reading waits for it (bounded). An input without one
- * (an older Copilot) cannot be matched: its log is read as it is.
- */
+/** The log's current turn up to this invocation's own line, waited for; without a `timestamp`, the log as it is. */
 function currentTurn({ input, deps }: Call, file: string, options: { wait?: AwaitOptions; waitForFile?: boolean }) {
 	const own = ownRecordOf(input);
 	return own === null ? deps.readTurn(file) : readOwnTurn(file, own, { read: deps.readTurn, ...options });
 }
 
-function ownRecordOf(input: Input): OwnRecord | null {
+function ownRecordOf(input: CommandHookInput): OwnRecord | null {
 	const timestamp = input.fields.timestamp;
 	return typeof timestamp === "number" && Number.isFinite(timestamp) ? { hookType: input.event, timestamp } : null;
 }

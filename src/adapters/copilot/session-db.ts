@@ -1,24 +1,13 @@
 /**
- * Reads one table of a SQLite file, read only, without SQLite: Copilot CLI
- * keeps the agent's todo list as rows of the `todos` table of its session
- * database (`session-state/<id>/session.db`), which its `sql` tool writes,
- * and Node 20 has no SQLite to read it with. A hook reads it when the agent
- * stops, when no statement is running, so the file is whole.
- *
- * What is read: the file header, `sqlite_schema` (page 1) for the table's
- * root page and column names, and the table's B-tree (interior and leaf
- * pages, overflow chains), records decoded to JSON values. Nothing more:
- * indexes, WITHOUT ROWID tables and write-ahead logs are refused with a
- * `SessionDbProblem`, never guessed at (Copilot 1.0.102 writes a rollback
- * journal database with rowid tables).
- *
- * Untrusted: only a regular file of at most `MAX_BYTES` is read (see
- * `engine/bounded-read.ts`); page numbers, sizes and cell offsets are checked
- * against the file; a page seen twice (a cycle), two cell pointers of one
- * page naming the same cell, more than `MAX_ROWS` rows or more than
- * `MAX_DECODED_BYTES` of records are refused: what a crafted file of a few
- * pages could otherwise make of itself (every pointer of a leaf naming one
- * big cell) is bounded before it is decoded.
+ * One table of a SQLite file, read only, without SQLite (Node 20 has none):
+ * Copilot CLI's todo list is a table of its session database
+ * (`docs/copilot-notes.md`, "Todos"), read when the agent stops, when no
+ * statement runs, so the file is whole. Only a rowid table's B-tree and its
+ * overflow chains are read; indexes, WITHOUT ROWID tables and write-ahead logs
+ * are refused, never guessed at. Untrusted: pages, sizes and offsets are
+ * checked against the file; a page reached twice, two pointers to one cell,
+ * too many rows or decoded bytes are refused before decoding (a crafted file
+ * of a few pages cannot make itself big).
  */
 import { readRegularBytes } from "../../engine/bounded-read.js";
 
@@ -36,27 +25,18 @@ export class SessionDbProblem extends Error {
 
 /** Far more than a session's todo list; a bigger file is not read. */
 const MAX_BYTES = 64 * 1024 * 1024;
-/** Rows of one table read, at most: a todo list is tens of rows; boulder follows no more than a few thousand. */
-export const MAX_ROWS = 10_000;
-/** Bytes of records decoded from one table (and the schema), at most. */
-export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
+/** Rows of one table, and bytes of records decoded (the schema's too): a todo list is tens of rows. */
+const LIMITS = { maxRows: 10_000, maxDecodedBytes: 16 * 1024 * 1024 };
+type ReadLimits = typeof LIMITS;
 const MAGIC = "SQLite format 3\u0000";
 
 /**
- * The rows of `table`, each as column name → value, in rowid order; null
- * when the database has no such table. Contract: rejects with a
- * `FileProblem` (kind `missing`: no database yet) or a `SessionDbProblem`.
+ * The rows of `table` (column name → value) in rowid order; null: no such table.
+ * Contract: rejects with a `FileProblem` (`missing`: no database yet) or a `SessionDbProblem`.
  */
 export async function readTable(file: string, table: string): Promise<Record<string, SqlValue>[] | null> {
 	return tableRows(await readRegularBytes(file, MAX_BYTES), table, file);
 }
-
-export interface ReadLimits {
-	maxRows: number;
-	maxDecodedBytes: number;
-}
-
-const LIMITS: ReadLimits = { maxRows: MAX_ROWS, maxDecodedBytes: MAX_DECODED_BYTES };
 
 /** Pure: the rows of `table` in the database image `bytes`. Contract: throws only `SessionDbProblem`. */
 export function tableRows(
@@ -67,16 +47,16 @@ export function tableRows(
 ): Record<string, SqlValue>[] | null {
 	const db = new Database(bytes, file, limits);
 	const schema = db.rows(1).map((row) => row.values);
-	const entry = schema.find((row) => row[0] === "table" && typeof row[1] === "string" && sameName(row[1], table));
+	const entry = schema.find(
+		(row) => row[0] === "table" && typeof row[1] === "string" && row[1].toLowerCase() === table.toLowerCase(),
+	);
 	if (!entry) return null;
 	const root = entry[3];
 	const sql = entry[4];
 	if (typeof root !== "number" || typeof sql !== "string") {
 		throw new SessionDbProblem(file, `the schema entry of ${table} has no root page or no SQL`);
 	}
-	if (/\)\s*WITHOUT\s+ROWID\s*;?\s*$/i.test(sql)) {
-		throw new SessionDbProblem(file, `${table} is a WITHOUT ROWID table`);
-	}
+	if (/\)\s*WITHOUT\s+ROWID\s*;?\s*$/i.test(sql)) throw new SessionDbProblem(file, `${table} is a WITHOUT ROWID table`);
 	const columns = columnsOf(sql);
 	const aliased = columns.findIndex((column) => /^\S+\s+INTEGER\s+PRIMARY\s+KEY\b/i.test(column.definition));
 	return db.rows(root).map(({ rowid, values }) => {
@@ -131,7 +111,7 @@ class Database {
 		return this.bytes.subarray(start, start + this.pageSize);
 	}
 
-	/** Bytes of records decoded so far, from every tree read: bounded by `MAX_DECODED_BYTES`. */
+	/** Bytes of records decoded so far, from every tree read. */
 	private decoded = 0;
 
 	/** Every row of the table B-tree rooted at `root`, in key order; at most `maxRows`. */
@@ -310,16 +290,8 @@ export function columnsOf(sql: string): { name: string; definition: string }[] {
 	const constraint = /^(CONSTRAINT|PRIMARY\s+KEY|UNIQUE|CHECK|FOREIGN\s+KEY)\b/i;
 	return parts
 		.filter((part) => part !== "" && !constraint.test(part))
-		.map((definition) => ({
-			name: unquote(/^("[^"]*"|`[^`]*`|\[[^\]]*\]|\S+)/.exec(definition)?.[1] ?? ""),
-			definition,
-		}));
-}
-
-function unquote(name: string): string {
-	return /^["`[]/.test(name) ? name.slice(1, -1) : name;
-}
-
-function sameName(a: string, b: string): boolean {
-	return a.toLowerCase() === b.toLowerCase();
+		.map((definition) => {
+			const name = /^("[^"]*"|`[^`]*`|\[[^\]]*\]|\S+)/.exec(definition)?.[1] ?? "";
+			return { name: /^["`[]/.test(name) ? name.slice(1, -1) : name, definition };
+		});
 }

@@ -1,19 +1,7 @@
 /**
- * Factory Droid's dialect of the command-hook family (`command-hook/dialect.ts`),
- * as seen on the pinned version (`docs/droid-notes.md`). Droid copied Claude
- * Code's hooks (the same input fields, `{"decision":"block","reason":…}`,
- * `hookSpecificOutput.additionalContext`), so its events are the family's
- * Claude-style mapping (`command-hook/claude-style.ts`); what is Droid's own:
- *
- * - `FACTORY_PROJECT_DIR`, and no continuation cap: Droid honours every
- *   block, so boulder's guards are the only bound.
- * - UserPromptSubmit fires for the user's message only (never for a Stop
- *   hook's reason, nor for Droid's own reminders): a real user turn.
- * - TodoWrite's `todos` is one string, an item per line (`1. [in_progress] …`).
- * - The transcript (`~/.factory/sessions/…/<id>.jsonl`) has `message`
- *   records with Anthropic-style blocks; a turn begins at a user message with
- *   text that is no hook record, no context and no Droid reminder. It records
- *   no token usage, so a Droid turn's spend is not known (zero).
+ * Factory Droid's dialect: it copied Claude Code's hooks, so its events are the
+ * family's Claude-style mapping (`command-hook/claude-style.ts`); its own are
+ * its TodoWrite string, its transcript and its files (`docs/droid-notes.md`).
  */
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
@@ -50,11 +38,7 @@ const STATUSES: Record<string, TodoStatus> = { pending: "pending", in_progress: 
 const LINE = /^(?:\d+[.)]\s*|[-*]\s+)?(?:\[(completed|in_progress|pending|[xX ]?)\]\s*)?(.*)$/;
 const SHAPE = { label: TODO_TOOL, listFields: ["todos"], text: "content", status: "status", id: "id" };
 
-/**
- * TodoWrite's list as boulder's todos: its `todos` string (one item per
- * line, a status marker in brackets; `[x]` is completed, no marker pending),
- * or a list of `{content, status}` items, which Droid also takes.
- */
+/** TodoWrite's `todos` string (an item a line; `[x]` completed, no marker pending), or a list of `{content, status}`. */
 export function normalizeDroidTodos(input: unknown): NormalizedTodos {
 	const todos = isRecord(input) ? input.todos : input;
 	if (typeof todos !== "string") return normalizeTodoList(input, SHAPE);
@@ -70,9 +54,7 @@ export function normalizeDroidTodos(input: unknown): NormalizedTodos {
 	return normalizeTodoList(items, SHAPE);
 }
 
-export interface DroidTurn extends ClaudeStyleTurn, scan.ScanEnd {
-	lagging: boolean;
-}
+export type DroidTurn = ClaudeStyleTurn & scan.TurnEnd;
 
 const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["Edit", "Create", "ApplyPatch", "MultiEdit"]);
 
@@ -83,10 +65,8 @@ export function droidTally(turn: DroidTurn, answered: Set<string>, line: Record<
 	if (line.type !== "message" || message === null) return false;
 	const blocks = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
 	if (message.role === "assistant") {
-		if (turn.lastAssistantText === null) {
-			const text = blocks.flatMap((block) => (block.type === "text" ? [String(block.text ?? "")] : [])).join("\n");
-			turn.lastAssistantText = text.trim() === "" ? null : text;
-		}
+		const text = blocks.flatMap((block) => (block.type === "text" ? [String(block.text ?? "")] : [])).join("\n");
+		turn.lastAssistantText ??= text.trim() === "" ? null : text;
 		for (const block of blocks.filter((block) => block.type === "tool_use")) {
 			if (ACTIVITY_TOOLS.has(String(block.name))) turn.activity++;
 			if (block.name === "AskUser" && !answered.has(String(block.id)))
@@ -118,7 +98,7 @@ export const DROID: ClaudeStyleSpec = {
 	harness: HARNESS,
 	title: TITLE,
 	tools: { todoWrite: TODO_TOOL, tasks: [], subagents: [] },
-	readTodoWrite: (toolInput) => normalizeDroidTodos(toolInput),
+	readTodoWrite: normalizeDroidTodos,
 };
 
 export const dialect: CommandHookDialect = {
