@@ -13,7 +13,7 @@
  */
 import { stat } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
+import { FileProblem, openRegularFile, readAt, readTailLines, sizeInWords } from "../../engine/bounded-read.js";
 import { isRecord, messageOf } from "../shared/hook-input.js";
 
 /** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
@@ -158,6 +158,29 @@ export async function scanTurn(
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * A reader of the newest record of one kind in a file's last `bytes` (a harness's goal or mode): `decide` gives
+ * undefined for a record that says nothing of it, and `none` stands when no line says anything. A line holding
+ * none of `marks` is not parsed. `ofLines` is the pure part: lines oldest first, as `readTailLines` gives them.
+ */
+export function newestInTail<T>(
+	bytes: number,
+	marks: readonly string[],
+	decide: (record: Record<string, unknown>) => T | undefined,
+	none: T,
+) {
+	const ofLines = (lines: readonly string[]): T => {
+		for (let index = lines.length - 1; index >= 0; index--) {
+			const line = lines[index] ?? "";
+			const record = marks.some((mark) => line.includes(mark)) ? parseLine(line) : null;
+			const found = record === null ? undefined : decide(record);
+			if (found !== undefined) return found;
+		}
+		return none;
+	};
+	return { ofLines, read: async (file: string, tailBytes = bytes) => ofLines(await readTailLines(file, tailBytes)) };
 }
 
 export function parseLine(text: string): Record<string, unknown> | null {

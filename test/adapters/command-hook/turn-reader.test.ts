@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	askedQuestion,
+	newestInTail,
 	readTallied,
 	type ScanEnd,
 	type Tally,
@@ -98,5 +99,30 @@ describe("the family's turn reader", () => {
 		expect(askedQuestion({ questions: [] })).toBe("the agent asked the user a question");
 		expect(timeOf("2026-12-01T12:00:00.000Z")).toBe(Date.UTC(2026, 11, 1, 12));
 		expect(timeOf(undefined)).toBeNull();
+	});
+});
+
+describe("the newest record of one kind in a file's tail", () => {
+	/** A toy mode: `{"mode": ...}` records say it; `{"note": ...}` ones say nothing. */
+	const mode = newestInTail(
+		1024,
+		['"mode"'],
+		(record) => (typeof record.mode === "string" ? record.mode : undefined),
+		"off",
+	);
+
+	it("is the newest line that says something, lines without a mark, torn or saying nothing passed over", () => {
+		const lines = ['{"mode":"on"}', '{"mode":"auto"}', '{"mode":7}', '{"note":"mode"}', '{"mode":"zzz', ""];
+		expect(mode.ofLines(lines)).toBe("auto");
+		expect(mode.ofLines(['{"note":"x"}', '{"other":1}'])).toBe("off");
+		expect(mode.ofLines([])).toBe("off");
+	});
+
+	it("reads only the file's last bytes, the line cut by their start left out", async () => {
+		const file = path.join(dir, "tail.jsonl");
+		const padding = `{"note":"${"x".repeat(40)}"}`;
+		writeFileSync(file, `${['{"mode":"old"}', padding, padding].join("\n")}\n`);
+		expect(await mode.read(file)).toBe("old");
+		expect(await mode.read(file, padding.length * 2 + 5)).toBe("off");
 	});
 });
