@@ -14,7 +14,7 @@
 import { stat } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
 import { FileProblem, openRegularFile, readAt, readTailLines, sizeInWords } from "../../engine/bounded-read.js";
-import { isRecord, messageOf } from "../shared/hook-input.js";
+import { isRecord, messageOf, nonEmptyText } from "../shared/hook-input.js";
 
 /** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
 export interface ReadLimit {
@@ -377,6 +377,21 @@ export function count(value: unknown): number {
 export function timeOf(timestamp: unknown): number | null {
 	const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
 	return Number.isFinite(at) ? at : null;
+}
+
+/** The records of a list (a message's parts or blocks); none when it is not a list. */
+export function recordsIn(list: unknown): Record<string, unknown>[] {
+	return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+
+/** The text of the `parts` that `keep` keeps (not thoughts by default), joined; null when there is none. */
+export function partsText(
+	parts: unknown,
+	keep = (part: Record<string, unknown>) => part.thought !== true,
+	separator = "\n",
+) {
+	const texts = recordsIn(parts).filter((part) => typeof part.text === "string" && keep(part));
+	return nonEmptyText(texts.map((part) => part.text).join(separator));
 }
 
 /** The question an ask-the-user tool's `{questions: [{question}]}` input asks first, or a generic text. */

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	askedQuestion,
 	newestInTail,
+	partsText,
 	readTallied,
+	recordsIn,
 	type ScanEnd,
 	type Tally,
 	tallyRecords,
@@ -124,5 +126,29 @@ describe("the newest record of one kind in a file's tail", () => {
 		writeFileSync(file, `${['{"mode":"old"}', padding, padding].join("\n")}\n`);
 		expect(await mode.read(file)).toBe("old");
 		expect(await mode.read(file, padding.length * 2 + 5)).toBe("off");
+	});
+});
+
+describe("a message's parts", () => {
+	it("are the records of a list, none of anything else", () => {
+		expect(recordsIn([{ a: 1 }, "x", null, [2], { b: 2 }])).toEqual([{ a: 1 }, { b: 2 }]);
+		expect(recordsIn({ a: 1 })).toEqual([]);
+	});
+
+	it("give their text joined, thoughts and parts without text left out, or null when there is none", () => {
+		const parts = [{ text: "A" }, { text: "think", thought: true }, { functionCall: {} }, { text: 7 }, { text: "B" }];
+		expect(partsText(parts)).toBe("A\nB");
+		expect(partsText(parts, undefined, "")).toBe("AB");
+		expect(
+			partsText(
+				[
+					{ type: "output_text", text: "C" },
+					{ type: "x", text: "D" },
+				],
+				(part) => part.type === "output_text",
+			),
+		).toBe("C");
+		expect(partsText([{ text: " \n" }, { text: "", thought: false }])).toBeNull();
+		expect(partsText("text")).toBeNull();
 	});
 });
