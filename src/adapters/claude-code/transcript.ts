@@ -141,12 +141,8 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 
 function userText(content: unknown): string | null {
 	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return null;
-	return reader
-		.recordsIn(content)
-		.filter((block) => block.type === "text" && typeof block.text === "string")
-		.map((block) => block.text as string)
-		.join("\n");
+	// Only searched for a prefix or a mark, so a blank text may come back as "": still a text, not null.
+	return Array.isArray(content) ? (reader.partsText(content, (block) => block.type === "text") ?? "") : null;
 }
 
 /** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy: keep the largest. */

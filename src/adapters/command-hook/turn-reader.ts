@@ -384,23 +384,18 @@ export function recordsIn(list: unknown): Record<string, unknown>[] {
 	return Array.isArray(list) ? list.filter(isRecord) : [];
 }
 
+const notThought = (part: Record<string, unknown>) => part.thought !== true;
+
 /** The text of the `parts` that `keep` keeps (not thoughts by default), joined; null when there is none. */
-export function partsText(
-	parts: unknown,
-	keep = (part: Record<string, unknown>) => part.thought !== true,
-	separator = "\n",
-) {
+export function partsText(parts: unknown, keep = notThought, separator = "\n"): string | null {
 	const texts = recordsIn(parts).filter((part) => typeof part.text === "string" && keep(part));
 	return nonEmptyText(texts.map((part) => part.text).join(separator));
 }
 
 /** The question an ask-the-user tool's `{questions: [{question}]}` input asks first, or a generic text. */
 export function askedQuestion(input: unknown): string {
-	if (isRecord(input) && Array.isArray(input.questions)) {
-		const first = input.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return GENERIC_QUESTION;
+	const first = recordsIn(isRecord(input) ? input.questions : null)[0];
+	return nonEmptyText(first?.question)?.trim() ?? GENERIC_QUESTION;
 }
 
 export const GENERIC_QUESTION = "the agent asked the user a question";

@@ -154,9 +154,7 @@ function setMessages(value: Record<string, unknown>): unknown[] | null {
 
 /** A user message's text, when it is a prompt (not a tool result). */
 function promptText(content: unknown): string | null {
-	const toolResult =
-		Array.isArray(content) && content.some((part) => isRecord(part) && part.functionResponse !== undefined);
-	return toolResult ? null : textOf(content);
+	return reader.recordsIn(content).some((part) => part.functionResponse !== undefined) ? null : textOf(content);
 }
 
 /** The text parts of a message's content (not its thoughts), joined; null when there is none. */
