@@ -5,34 +5,18 @@
  * Contract: never throws for what the file holds; an unreadable file is reported as an error to the caller,
  * which treats it as no goal.
  */
-import { readTailLines } from "../../engine/bounded-read.js";
-import { parseLine, type TailWatch } from "../command-hook/turn-reader.js";
+import { newestInTail, parseLine, type TailWatch } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
 
 /** How much of the transcript's end is read: an active goal was checked at the last Stop, near the end. */
 export const GOAL_TAIL_BYTES = 256 * 1024;
 
 const CLEAR = /^\s*(clear|off|stop|cancel)\b/i;
+/** What a line that speaks of the goal holds. */
+const GOAL_MARKS = ['"goal_status"', '"goal"'];
 
-/** The condition of the goal active in this transcript, or null. */
-export async function activeGoal(file: string, tailBytes = GOAL_TAIL_BYTES): Promise<string | null> {
-	return goalOfLines(await readTailLines(file, tailBytes));
-}
-
-/** Pure: the active goal's condition from transcript lines, oldest first; null when none is active. */
-export function goalOfLines(lines: readonly string[]): string | null {
-	for (let index = lines.length - 1; index >= 0; index--) {
-		const found = goalOfLine(lines[index] ?? "");
-		if (found !== undefined) return found;
-	}
-	return null;
-}
-
-/** What one line says of the goal: its condition (active), null (none active), undefined (nothing). */
-function goalOfLine(line: string): string | null | undefined {
-	if (!line.includes('"goal_status"') && !line.includes('"goal"')) return undefined;
-	const record = parseLine(line);
-	if (record === null) return undefined;
+/** What one record says of the goal: its condition (active), null (none active), undefined (nothing). */
+function goalOfRecord(record: Record<string, unknown>): string | null | undefined {
 	const attachment = record.attachment;
 	if (isRecord(attachment) && attachment.type === "goal_status") {
 		if (attachment.met !== false) return null;
@@ -44,6 +28,12 @@ function goalOfLine(line: string): string | null | undefined {
 	}
 	return undefined;
 }
+
+const GOAL = newestInTail(GOAL_TAIL_BYTES, GOAL_MARKS, goalOfRecord, null);
+/** The condition of the goal active in this transcript (in its last `tailBytes`), or null. */
+export const activeGoal = GOAL.read;
+/** Pure: the active goal's condition from transcript lines, oldest first; null when none is active. */
+export const goalOfLines = GOAL.ofLines;
 
 /**
  * A Stop's two readers as one reading: `readGoal` takes the goal from `readTurn`'s last (settled) reading of the
@@ -72,8 +62,9 @@ export class GoalWatch implements TailWatch {
 	constructor(readonly bytes = GOAL_TAIL_BYTES) {}
 
 	take(line: Buffer): boolean {
-		if (!line.includes('"goal_status"') && !line.includes('"goal"')) return false;
-		const found = goalOfLine(line.toString("utf8"));
+		if (!GOAL_MARKS.some((mark) => line.includes(mark))) return false;
+		const record = parseLine(line.toString("utf8"));
+		const found = record === null ? undefined : goalOfRecord(record);
 		if (found !== undefined) this.goal = found;
 		return found !== undefined;
 	}

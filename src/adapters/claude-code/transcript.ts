@@ -65,7 +65,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 		const message = isRecord(line.message) ? line.message : null;
 		if (line.type === "assistant" && message) this.addAssistant(message);
 		if (line.type !== "user" || !message) return false;
-		for (const block of blocksOf(message.content)) {
+		for (const block of reader.recordsIn(message.content)) {
 			if (block.type === "tool_result" && typeof block.tool_use_id === "string") this.answered.add(block.tool_use_id);
 		}
 		if (this.interrupt === null && userText(message.content)?.startsWith(INTERRUPT_PREFIX)) {
@@ -99,7 +99,7 @@ class TurnTally implements reader.Tally<TurnReading> {
 		if (this.lastId === null) this.lastId = id;
 		else if (id !== this.lastId) this.lastTextDone = true;
 		const texts: string[] = [];
-		for (const block of blocksOf(message.content)) {
+		for (const block of reader.recordsIn(message.content)) {
 			if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
 			if (block.type !== "tool_use" || typeof block.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(block.name)) this.activity++;
@@ -133,7 +133,7 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 	if (line.type !== "user" || line.isSidechain === true || line.isCompactSummary === true) return false;
 	if (!isRecord(line.message)) return false;
 	const content = line.message.content;
-	if (blocksOf(content).some((block) => block.type === "tool_result")) return false;
+	if (reader.recordsIn(content).some((block) => block.type === "tool_result")) return false;
 	const text = userText(content);
 	if (text === null || text.startsWith(INTERRUPT_PREFIX)) return false;
 	return line.isMeta !== true || text.startsWith(STOP_FEEDBACK_PREFIX) || text.includes(STOP_CONTEXT_MARK);
@@ -141,15 +141,8 @@ export function isTurnStart(line: Record<string, unknown>): boolean {
 
 function userText(content: unknown): string | null {
 	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return null;
-	return blocksOf(content)
-		.filter((block) => block.type === "text" && typeof block.text === "string")
-		.map((block) => block.text as string)
-		.join("\n");
-}
-
-function blocksOf(content: unknown): Record<string, unknown>[] {
-	return Array.isArray(content) ? content.filter(isRecord) : [];
+	// Only searched for a prefix or a mark, so a blank text may come back as "": still a text, not null.
+	return Array.isArray(content) ? (reader.partsText(content, (block) => block.type === "text") ?? "") : null;
 }
 
 /** Lines of one message repeat its usage; a streamed line may carry an early, smaller copy: keep the largest. */

@@ -8,7 +8,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord, nonEmptyText } from "../shared/hook-input.js";
+import { isRecord } from "../shared/hook-input.js";
 
 const QUESTION_TOOL = "request_user_input";
 
@@ -71,7 +71,7 @@ class RolloutTally implements reader.Tally<RolloutTurn> {
 				this.pendingQuestion ??= reader.askedQuestion(parsedArguments(payload.arguments));
 			}
 		} else if (item === "message" && payload.role === "assistant") {
-			this.lastText ??= outputText(payload.content);
+			this.lastText ??= reader.partsText(payload.content, (part) => part.type === "output_text");
 		}
 		return isRolloutTurnStart(line);
 	}
@@ -104,15 +104,6 @@ function answered(output: string | undefined): boolean {
 /** Codex writes a call's arguments as a JSON string; arguments that are not JSON still ask, in generic words. */
 function parsedArguments(args: unknown): unknown {
 	return typeof args === "string" ? reader.parseLine(args) : args;
-}
-
-function outputText(content: unknown): string | null {
-	if (!Array.isArray(content)) return null;
-	const text = content
-		.filter((part) => isRecord(part) && part.type === "output_text" && typeof part.text === "string")
-		.map((part) => (part as { text: string }).text)
-		.join("\n");
-	return nonEmptyText(text);
 }
 
 /** Input tokens include the cached ones (not spend) and the cache writes (counted as such). */

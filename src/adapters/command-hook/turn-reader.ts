@@ -13,8 +13,8 @@
  */
 import { stat } from "node:fs/promises";
 import type { TokenSpend } from "../../core/turns.js";
-import { FileProblem, openRegularFile, readAt, sizeInWords } from "../../engine/bounded-read.js";
-import { isRecord, messageOf } from "../shared/hook-input.js";
+import { FileProblem, openRegularFile, readAt, readTailLines, sizeInWords } from "../../engine/bounded-read.js";
+import { isRecord, messageOf, nonEmptyText } from "../shared/hook-input.js";
 
 /** What stopped a reading before the turn's start: the bytes read from the end, or one line's length. */
 export interface ReadLimit {
@@ -158,6 +158,29 @@ export async function scanTurn(
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * A reader of the newest record of one kind in a file's last `bytes` (a harness's goal or mode): `decide` gives
+ * undefined for a record that says nothing of it, and `none` stands when no line says anything. A line holding
+ * none of `marks` is not parsed. `ofLines` is the pure part: lines oldest first, as `readTailLines` gives them.
+ */
+export function newestInTail<T>(
+	bytes: number,
+	marks: readonly string[],
+	decide: (record: Record<string, unknown>) => T | undefined,
+	none: T,
+) {
+	const ofLines = (lines: readonly string[]): T => {
+		for (let index = lines.length - 1; index >= 0; index--) {
+			const line = lines[index] ?? "";
+			const record = marks.some((mark) => line.includes(mark)) ? parseLine(line) : null;
+			const found = record === null ? undefined : decide(record);
+			if (found !== undefined) return found;
+		}
+		return none;
+	};
+	return { ofLines, read: async (file: string, tailBytes = bytes) => ofLines(await readTailLines(file, tailBytes)) };
 }
 
 export function parseLine(text: string): Record<string, unknown> | null {
@@ -356,13 +379,23 @@ export function timeOf(timestamp: unknown): number | null {
 	return Number.isFinite(at) ? at : null;
 }
 
+/** The records of a list (a message's parts or blocks); none when it is not a list. */
+export function recordsIn(list: unknown): Record<string, unknown>[] {
+	return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+
+const notThought = (part: Record<string, unknown>) => part.thought !== true;
+
+/** The text of the `parts` that `keep` keeps (not thoughts by default), joined; null when there is none. */
+export function partsText(parts: unknown, keep = notThought, separator = "\n"): string | null {
+	const texts = recordsIn(parts).filter((part) => typeof part.text === "string" && keep(part));
+	return nonEmptyText(texts.map((part) => part.text).join(separator));
+}
+
 /** The question an ask-the-user tool's `{questions: [{question}]}` input asks first, or a generic text. */
 export function askedQuestion(input: unknown): string {
-	if (isRecord(input) && Array.isArray(input.questions)) {
-		const first = input.questions.find(isRecord);
-		if (first && typeof first.question === "string" && first.question.trim() !== "") return first.question.trim();
-	}
-	return GENERIC_QUESTION;
+	const first = recordsIn(isRecord(input) ? input.questions : null)[0];
+	return nonEmptyText(first?.question)?.trim() ?? GENERIC_QUESTION;
 }
 
 export const GENERIC_QUESTION = "the agent asked the user a question";

@@ -7,12 +7,8 @@
  * Contract: never throws for what the file holds; an unreadable file rejects,
  * and the caller treats it as no autopilot.
  */
-import { readTailLines } from "../../engine/bounded-read.js";
-import { parseLine } from "../command-hook/turn-reader.js";
+import { newestInTail } from "../command-hook/turn-reader.js";
 import { isRecord } from "../shared/hook-input.js";
-
-/** How much of the log's end is read: the last user message is in the current turn. */
-const TAIL_BYTES = 1024 * 1024;
 
 /** The name the `why` line gives it. */
 export const AUTOPILOT_DRIVER = "Copilot's autopilot";
@@ -20,27 +16,19 @@ export const AUTOPILOT_DRIVER = "Copilot's autopilot";
 /** How autopilot's prompt to an agent that stopped without `task_complete` begins: Copilot's, not the user's. */
 export const AUTOPILOT_PROMPT_START = "You have not yet marked the task as complete using the task_complete tool";
 
-export async function readAutopilot(file: string): Promise<boolean> {
-	return autopilotOfLines(await readTailLines(file, TAIL_BYTES));
-}
+/** Whether autopilot is on, by the newest line saying the mode in the log's last MiB (its current turn). */
+const MODE = newestInTail(1024 * 1024, ['"user.message"', '"session.mode_changed"'], autopilotOfRecord, false);
+export const readAutopilot = MODE.read;
+/** Pure: `readAutopilot` of lines, oldest first. */
+export const autopilotOfLines = MODE.ofLines;
 
-/** Pure: whether the newest line that says the mode says autopilot; lines oldest first. */
-export function autopilotOfLines(lines: readonly string[]): boolean {
-	for (let index = lines.length - 1; index >= 0; index--) {
-		const line = lines[index] ?? "";
-		if (!line.includes('"user.message"') && !line.includes('"session.mode_changed"')) continue;
-		const record = parseLine(line);
-		if (record === null || !isRecord(record.data)) continue;
-		const data = record.data;
-		if (record.type === "session.mode_changed" && typeof data.newMode === "string") {
-			return data.newMode === "autopilot";
-		}
-		if (record.type === "user.message") {
-			if (data.isAutopilotContinuation === true || data.source === "autopilot") return true;
-			if (typeof data.agentMode === "string") return data.agentMode === "autopilot";
-		}
-	}
-	return false;
+function autopilotOfRecord(record: Record<string, unknown>): boolean | undefined {
+	const data = record.data;
+	if (!isRecord(data)) return undefined;
+	if (record.type === "session.mode_changed" && typeof data.newMode === "string") return data.newMode === "autopilot";
+	if (record.type !== "user.message") return undefined;
+	if (data.isAutopilotContinuation === true || data.source === "autopilot") return true;
+	return typeof data.agentMode === "string" ? data.agentMode === "autopilot" : undefined;
 }
 
 export function isAutopilotPrompt(prompt: string): boolean {

@@ -14,7 +14,7 @@
 import type { TokenSpend } from "../../core/turns.js";
 import { readRegularFile } from "../../engine/bounded-read.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
 /** Gemini CLI's todo tool; here, so that the reader stays free of the normaliser (`events.ts`). */
 export const TODO_TOOL = "write_todos";
@@ -154,20 +154,12 @@ function setMessages(value: Record<string, unknown>): unknown[] | null {
 
 /** A user message's text, when it is a prompt (not a tool result). */
 function promptText(content: unknown): string | null {
-	const toolResult =
-		Array.isArray(content) && content.some((part) => isRecord(part) && part.functionResponse !== undefined);
-	return toolResult ? null : textOf(content);
+	return reader.recordsIn(content).some((part) => part.functionResponse !== undefined) ? null : textOf(content);
 }
 
 /** The text parts of a message's content (not its thoughts), joined; null when there is none. */
 function textOf(content: unknown): string | null {
-	if (typeof content === "string") return content.trim() === "" ? null : content;
-	if (!Array.isArray(content)) return null;
-	const texts = content.map((part) =>
-		isRecord(part) && typeof part.text === "string" && part.thought !== true ? part.text : "",
-	);
-	const text = texts.join("");
-	return text.trim() === "" ? null : text;
+	return typeof content === "string" ? nonEmptyText(content) : reader.partsText(content, undefined, "");
 }
 
 function toolCallsOf(message: Record<string, unknown>): { name: string; ok: boolean; args: unknown }[] {

@@ -7,31 +7,23 @@
  * Contract: never throws for what the file holds; an unreadable file is
  * reported as an error to the caller, which treats it as no goal.
  */
-import { readTailLines } from "../../engine/bounded-read.js";
-import { parseLine } from "../command-hook/turn-reader.js";
+import { newestInTail } from "../command-hook/turn-reader.js";
 import { isRecord, nonEmptyText } from "../shared/hook-input.js";
 
-const GOAL_TAIL_BYTES = 1024 * 1024;
-
+const GOAL = newestInTail(1024 * 1024, ['"goal_state"'], goalOfRecord, null);
 /** The active goal's objective ("a goal" when it names none), or null. */
-export async function readQwenGoal(file: string): Promise<string | null> {
-	return qwenGoalOfLines(await readTailLines(file, GOAL_TAIL_BYTES));
-}
-
+export const readQwenGoal = GOAL.read;
 /** Pure: the active goal from transcript lines, oldest first; null when none is active. */
-export function qwenGoalOfLines(lines: readonly string[]): string | null {
-	for (let index = lines.length - 1; index >= 0; index--) {
-		const line = lines[index] ?? "";
-		if (!line.includes('"goal_state"')) continue;
-		const record = parseLine(line);
-		if (record === null || record.subtype !== "goal_state" || !isRecord(record.systemPayload)) continue;
-		const snapshot = record.systemPayload.snapshot;
-		if (!isRecord(snapshot)) continue;
-		const goal = snapshot.goal;
-		if (!isRecord(goal) || goal.status !== "active") return null;
-		return nonEmptyText(goal.objective)?.trim() ?? "a goal";
-	}
-	return null;
+export const qwenGoalOfLines = GOAL.ofLines;
+
+/** What one record says of the goal: its objective (active), null (none active), undefined (nothing). */
+function goalOfRecord(record: Record<string, unknown>): string | null | undefined {
+	if (record.subtype !== "goal_state" || !isRecord(record.systemPayload)) return undefined;
+	const snapshot = record.systemPayload.snapshot;
+	if (!isRecord(snapshot)) return undefined;
+	const goal = snapshot.goal;
+	if (!isRecord(goal) || goal.status !== "active") return null;
+	return nonEmptyText(goal.objective)?.trim() ?? "a goal";
 }
 
 /** The name the `why` line gives the goal. */

@@ -9,7 +9,7 @@
  */
 import type { TokenSpend } from "../../core/turns.js";
 import * as reader from "../command-hook/turn-reader.js";
-import { isRecord, nonEmptyText } from "../shared/hook-input.js";
+import { isRecord } from "../shared/hook-input.js";
 
 /** Tools that change files: work the list may not show yet (shell commands do not count). */
 const ACTIVITY_TOOLS: ReadonlySet<string> = new Set(["edit", "write_file", "notebook_edit"]);
@@ -66,7 +66,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 			return this.earlier >= this.countUpTo;
 		}
 		if (line.type === "tool_result" && message) {
-			for (const part of partsOf(message)) {
+			for (const part of reader.recordsIn(message.parts)) {
 				const response = isRecord(part.functionResponse) ? part.functionResponse : null;
 				if (response && typeof response.id === "string") this.answered.add(response.id);
 			}
@@ -101,12 +101,11 @@ class QwenTally implements reader.Tally<QwenTurn> {
 	private addReply(line: Record<string, unknown>, message: Record<string, unknown>): void {
 		if (this.calls === 0) {
 			this.endMarker = typeof line.uuid === "string" ? line.uuid : null;
-			const texts = partsOf(message).filter((part) => typeof part.text === "string" && part.thought !== true);
-			this.lastText = nonEmptyText(texts.map((part) => part.text).join("\n"));
+			this.lastText = reader.partsText(message.parts);
 		}
 		this.calls++;
 		if (isRecord(line.usageMetadata)) this.spend = reader.addSpend(this.spend, spendOf(line.usageMetadata));
-		for (const part of partsOf(message)) {
+		for (const part of reader.recordsIn(message.parts)) {
 			const call = isRecord(part.functionCall) ? part.functionCall : null;
 			if (!call || typeof call.name !== "string") continue;
 			if (ACTIVITY_TOOLS.has(call.name)) this.activity++;
@@ -119,11 +118,7 @@ class QwenTally implements reader.Tally<QwenTurn> {
 
 /** A reply without function calls: the one a turn ends with. */
 function isFinal(message: Record<string, unknown>): boolean {
-	return !partsOf(message).some((part) => isRecord(part.functionCall));
-}
-
-function partsOf(message: Record<string, unknown>): Record<string, unknown>[] {
-	return Array.isArray(message.parts) ? message.parts.filter(isRecord) : [];
+	return !reader.recordsIn(message.parts).some((part) => isRecord(part.functionCall));
 }
 
 /** OpenAI-style usage as Qwen Code records it: the prompt count includes the cached part, which is not spend. */

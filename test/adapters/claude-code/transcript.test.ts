@@ -342,6 +342,13 @@ describe("where a turn begins", () => {
 		).toBe(true);
 	});
 
+	it("at a prompt of blocks with no text or blank text, but not at such a line marked meta", () => {
+		const blocks = (content: unknown[], extra = {}) => ({ type: "user", message: { role: "user", content }, ...extra });
+		expect(isTurnStart(blocks([{ type: "image" }]))).toBe(true);
+		expect(isTurnStart(blocks([text(" "), text("\n")]))).toBe(true);
+		expect(isTurnStart(blocks([text(" ")], { isMeta: true }))).toBe(false);
+	});
+
 	it("at a Stop hook's feedback or additional context", () => {
 		expect(isTurnStart(stopFeedbackLine("keep going"))).toBe(true);
 		expect(

@@ -4,7 +4,10 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	askedQuestion,
+	newestInTail,
+	partsText,
 	readTallied,
+	recordsIn,
 	type ScanEnd,
 	type Tally,
 	tallyRecords,
@@ -98,5 +101,54 @@ describe("the family's turn reader", () => {
 		expect(askedQuestion({ questions: [] })).toBe("the agent asked the user a question");
 		expect(timeOf("2026-12-01T12:00:00.000Z")).toBe(Date.UTC(2026, 11, 1, 12));
 		expect(timeOf(undefined)).toBeNull();
+	});
+});
+
+describe("the newest record of one kind in a file's tail", () => {
+	/** A toy mode: `{"mode": ...}` records say it; `{"note": ...}` ones say nothing. */
+	const mode = newestInTail(
+		1024,
+		['"mode"'],
+		(record) => (typeof record.mode === "string" ? record.mode : undefined),
+		"off",
+	);
+
+	it("is the newest line that says something, lines without a mark, torn or saying nothing passed over", () => {
+		const lines = ['{"mode":"on"}', '{"mode":"auto"}', '{"mode":7}', '{"note":"mode"}', '{"mode":"zzz', ""];
+		expect(mode.ofLines(lines)).toBe("auto");
+		expect(mode.ofLines(['{"note":"x"}', '{"other":1}'])).toBe("off");
+		expect(mode.ofLines([])).toBe("off");
+	});
+
+	it("reads only the file's last bytes, the line cut by their start left out", async () => {
+		const file = path.join(dir, "tail.jsonl");
+		const padding = `{"note":"${"x".repeat(40)}"}`;
+		writeFileSync(file, `${['{"mode":"old"}', padding, padding].join("\n")}\n`);
+		expect(await mode.read(file)).toBe("old");
+		expect(await mode.read(file, padding.length * 2 + 5)).toBe("off");
+	});
+});
+
+describe("a message's parts", () => {
+	it("are the records of a list, none of anything else", () => {
+		expect(recordsIn([{ a: 1 }, "x", null, [2], { b: 2 }])).toEqual([{ a: 1 }, { b: 2 }]);
+		expect(recordsIn({ a: 1 })).toEqual([]);
+	});
+
+	it("give their text joined, thoughts and parts without text left out, or null when there is none", () => {
+		const parts = [{ text: "A" }, { text: "think", thought: true }, { functionCall: {} }, { text: 7 }, { text: "B" }];
+		expect(partsText(parts)).toBe("A\nB");
+		expect(partsText(parts, undefined, "")).toBe("AB");
+		expect(
+			partsText(
+				[
+					{ type: "output_text", text: "C" },
+					{ type: "x", text: "D" },
+				],
+				(part) => part.type === "output_text",
+			),
+		).toBe("C");
+		expect(partsText([{ text: " \n" }, { text: "", thought: false }])).toBeNull();
+		expect(partsText("text")).toBeNull();
 	});
 });
