@@ -25,7 +25,7 @@ import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
-import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
+import { type AnswerOptions, answerFor, contextAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
 import { type ScanEnd, type ScanOptions, unreadableTranscriptReason, unseenTurnReason } from "./turn-reader.js";
 
@@ -102,8 +102,8 @@ export interface StopSpec<T, D extends EventDeps<T>> {
 	recordedBeforeHook?: true;
 	/** False: the answer reports the delivery once written (Copilot CLI). Default: printing it is the delivery. */
 	deliverNow?: boolean;
-	/** The decision in the harness's words; default Claude Code's (`answerFor`). */
-	answer?(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer;
+	/** The decision in the harness's words, where they are not Claude Code's (`answerFor`). */
+	answer?: Omit<AnswerOptions, "delivered">;
 }
 
 export interface TodoToolSpec {
@@ -125,7 +125,7 @@ export interface SessionStartSpec {
 	resetsBackground?: boolean;
 	/** Any other source: an interrupt the transcript shows is noted. */
 	notesInterrupt?: boolean;
-	/** The context in the harness's shape; default `sessionStartContext`. */
+	/** The context in the harness's shape; default Claude Code's (`contextAnswer`). */
 	answer?(context: string | null): HookAnswer;
 }
 
@@ -230,9 +230,9 @@ const stop: Meaning = async (hook) => {
 	if (driver !== null) facts.otherDriver = driver;
 	const end = { outcome: "end" as const, ...(seen ? endOf(seen, how.recordedBeforeHook) : {}) };
 	const { engine } = deps;
-	const answer = (result: IdleResult) =>
-		how.answer ? how.answer(result, ref, engine) : answerFor(result, ref, engine, { delivered: true });
-	return endTurn(engine, ref, end, facts, { deliverNow: how.deliverNow ?? true, answer });
+	const deliverNow = how.deliverNow ?? true;
+	const answer = (result: IdleResult) => answerFor(result, ref, engine, { delivered: deliverNow, ...how.answer });
+	return endTurn(engine, ref, end, facts, { deliverNow, answer });
 };
 
 export type TurnEnd = Parameters<Engine["turnEndedAndIdle"]>[1];
@@ -362,7 +362,8 @@ const sessionStart: Meaning = async (hook) => {
 	}
 	const resumed = how.context.find((wanted) => wanted === source);
 	if (resumed === undefined || ref.subagent) return NOTHING;
-	return (how.answer ?? sessionStartContext)(await deps.engine.resumeContext(ref, resumed));
+	const context = await deps.engine.resumeContext(ref, resumed);
+	return how.answer ? how.answer(context) : contextAnswer("SessionStart", context);
 };
 
 const toolUsed: Meaning = async ({ input, ref, deps: { engine }, spec }) => {

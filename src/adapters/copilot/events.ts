@@ -10,7 +10,7 @@
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import { fileProblemOf } from "../../engine/bounded-read.js";
-import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { Engine } from "../../engine/engine.js";
 import {
 	type EventSpec,
 	type Hook,
@@ -23,7 +23,7 @@ import {
 } from "../command-hook/events.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, type InputKeys, parseCommandHookInput, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
@@ -99,11 +99,6 @@ export interface HookDeps {
 }
 
 type Call = Hook<TurnReading, HookDeps>;
-
-/** agentStop's output: a block carries the nudge (reported delivered once printed); else the agent stops. */
-export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
-	return result.kind === "inject" ? blockAnswer(result, ref, engine) : NOTHING;
-}
 
 /** Who sent a prompt: Copilot echoing a block or running autopilot (`system`), the user, or boulder (no turn). */
 async function provenanceOf(call: Call) {
@@ -223,7 +218,7 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 			return (await readOwn(hook, what, hook.deps.readAutopilot, false)) ? AUTOPILOT_DRIVER : null;
 		},
 		deliverNow: false,
-		answer: answerFor,
+		answer: { notices: false },
 	},
 };
 

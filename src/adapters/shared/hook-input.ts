@@ -101,6 +101,11 @@ export function stringField(input: Pick<CommandHookInput, "fields">, key: string
 	return nonEmptyText(input.fields[key]);
 }
 
+/** A string as sent (the empty string included), or null. */
+export function textOf(value: unknown): string | null {
+	return typeof value === "string" ? value : null;
+}
+
 export function booleanField(input: Pick<CommandHookInput, "fields">, key: string): boolean | null {
 	const value = input.fields[key];
 	return typeof value === "boolean" ? value : null;
