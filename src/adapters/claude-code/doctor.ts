@@ -2,11 +2,12 @@
  * Claude Code's part of `boulder doctor`: the boulder plugin (its folder in Claude Code's plugin cache, its
  * version, the boulder its portable hooks find here), and whether the agent is offered a todo list at all.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
 import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
 import { isRecord } from "../shared/hook-input.js";
+import { readFileOrNull } from "../shared/installed-boulder.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
 import { HARNESS } from "./events.js";
 import {
@@ -109,15 +110,6 @@ function readJson(file: string): unknown {
 		return text === null ? null : JSON.parse(text);
 	} catch (error) {
 		if (error instanceof SyntaxError) return null;
-		throw error;
-	}
-}
-
-function readFileOrNull(file: string): string | null {
-	try {
-		return readFileSync(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
 }
