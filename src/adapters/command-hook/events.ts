@@ -27,7 +27,13 @@ import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/eng
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
 import { type AnswerOptions, answerFor, contextAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
-import { type ScanEnd, type ScanOptions, unreadableTranscriptReason, unseenTurnReason } from "./turn-reader.js";
+import {
+	type ScanEnd,
+	type ScanOptions,
+	type TranscriptNames,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "./turn-reader.js";
 
 /** The events Codex CLI and Qwen Code copied from Claude Code, in its order. */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] as const;
@@ -138,8 +144,8 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	subagentStop: string | null;
 	/** The session an input concerns, where the dialect says more than `sessionRefOf`. */
 	refOf?(input: CommandHookInput): SessionRef;
-	/** Why the transcript could not be read (a null file: the input names none); default the family's words. */
-	unreadableReason?(file: string | null, error: unknown): string;
+	/** What the harness calls its transcript and the input field naming it, where not Claude Code's words. */
+	transcript?: TranscriptNames;
 	/** Who started the turn a prompt announces; null: none (boulder's own nudge echoed back). Default: the user. */
 	provenance?(hook: Hook<T, D>): Provenance | null | Promise<Provenance | null>;
 	todoTool?: TodoToolSpec;
@@ -161,16 +167,14 @@ export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, 
 type Scanned = Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
 type Unseen<T> = (file: string, turn: T) => string | null;
 
-function unseenOf<T>(spec: { unseenReason?: Unseen<T> }, file: string, turn: T): string | null {
-	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned);
+type Names = Pick<SpecFields<unknown, never>, "title" | "transcript">;
+
+function unseenOf<T>(spec: Names & { unseenReason?: Unseen<T> }, file: string, turn: T): string | null {
+	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned, spec.transcript);
 }
 
-function unreadableOf(
-	spec: Pick<SpecFields<unknown, never>, "title" | "unreadableReason">,
-	file: string | null,
-	error: unknown,
-) {
-	return spec.unreadableReason?.(file, error) ?? unreadableTranscriptReason(spec.title, file, error);
+function unreadableOf(spec: Names, file: string | null, error: unknown) {
+	return unreadableTranscriptReason(spec.title, file, error, spec.transcript);
 }
 
 export function sessionRefOf(input: CommandHookInput, harness: string, subagentStop: string | null): SessionRef {
@@ -261,10 +265,14 @@ function endOf(turn: FamilyTurn, recordedBeforeHook: true | undefined) {
 	};
 }
 
-/** The current turn as the transcript shows it for a Stop, or why it cannot be seen (then no nudge follows). */
+/**
+ * The current turn as the transcript shows it for a Stop, or why it cannot be seen (then no nudge follows);
+ * `read`: how the dialect reads it, where not `deps.readTurn`.
+ */
 export async function seeTurn<T, D extends EventDeps<T>>(
 	{ input, ref, deps, spec }: Hook<T, D>,
 	countUpTo?: number,
+	read?: (file: string) => Promise<T>,
 ): Promise<Seen<T>> {
 	if (ref.subagent) return { turn: null, unseen: null };
 	const file = input.transcriptPath;
@@ -272,7 +280,7 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 	try {
 		const expectLastText = stringField(input, LAST_MESSAGE);
 		const options = countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo };
-		const turn = await deps.readTurn(file, options);
+		const turn = await (read ? read(file) : deps.readTurn(file, options));
 		return { turn, unseen: unseenOf(spec, file, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableOf(spec, file, error) };

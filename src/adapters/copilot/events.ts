@@ -20,6 +20,7 @@ import {
 	on,
 	readOwn,
 	type Seen,
+	seeTurn,
 } from "../command-hook/events.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
@@ -35,8 +36,6 @@ import {
 	readOwnTurn,
 	type readTurn,
 	type TurnReading,
-	unreadableReason,
-	unseenReason,
 } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Copilot CLI sessions. */
@@ -156,19 +155,12 @@ function ownRecordOf(input: CommandHookInput): OwnRecord | null {
 
 /** The current turn for agentStop, or why it cannot be seen: a log that never gets this stop's own line is unseen. */
 async function seeOwnTurn(call: Call): Promise<Seen<TurnReading>> {
-	const file = call.input.transcriptPath;
-	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
-	const own = ownRecordOf(call.input);
 	const { wait } = call.deps;
-	try {
-		const turn = await currentTurn(call, file, wait ? { wait } : {});
-		if (own !== null && !turn.ownRecordSeen) {
-			return { turn: null, unseen: ownRecordMissingReason(file, own, wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs) };
-		}
-		return { turn, unseen: unseenReason(file, turn) };
-	} catch (error) {
-		return { turn: null, unseen: unreadableReason(file, error) };
-	}
+	const seen = await seeTurn(call, undefined, (file) => currentTurn(call, file, wait ? { wait } : {}));
+	const file = call.input.transcriptPath;
+	const own = ownRecordOf(call.input);
+	if (file === null || own === null || seen.turn?.ownRecordSeen !== false) return seen;
+	return { turn: null, unseen: ownRecordMissingReason(file, own, wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs) };
 }
 
 export const COPILOT: EventSpec<TurnReading, HookDeps> = {
@@ -194,8 +186,7 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 		},
 	},
 	subagentStop: "subagentStop",
-	unseenReason,
-	unreadableReason,
+	transcript: { file: "event log", field: "transcriptPath" },
 	view: (turn) => ({ ...turn, interrupt: turn.abort }),
 	provenance: provenanceOf,
 	sessionStart: {
