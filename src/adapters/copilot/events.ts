@@ -25,7 +25,7 @@ import {
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { type CommandHookInput, type InputKeys, parseCommandHookInput, stringField } from "../shared/hook-input.js";
+import { type CommandHookInput, hookInputParser, type InputKeys, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
 import {
@@ -63,9 +63,7 @@ const KEYS: InputKeys = {
 	event: null,
 };
 
-export function parseHookInput(text: string, event: string | undefined) {
-	return parseCommandHookInput(text, event, HOOK_EVENTS, KEYS);
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS, KEYS);
 
 const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
 

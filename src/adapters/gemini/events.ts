@@ -12,13 +12,7 @@ import type { Engine } from "../../engine/engine.js";
 import { type EventSpec, handleFamilyHook, on } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	isRecord,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	textOf,
-} from "../shared/hook-input.js";
+import { type CommandHookInput, hookInputParser, isRecord, textOf } from "../shared/hook-input.js";
 import { TODO_TOOL, type TurnReading, unfinishedReason } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Gemini CLI sessions. */
@@ -30,10 +24,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Gemini CLI sends no subagent fields: its subagents run outside the main agent loop. */
 export type HookInput = CommandHookInput<HookEvent>;
 
-/** Contract: `event` is the registered name; an input's `hook_event_name` must agree, or the hook does nothing. */
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS);
 
 const WRITE_TODOS: TodoShape = { label: TODO_TOOL, listFields: ["todos"], text: "description", status: "status" };
 

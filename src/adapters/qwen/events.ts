@@ -10,14 +10,7 @@ import type { Provenance } from "../../core/turns.js";
 import * as family from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	isRecord,
-	nonEmptyText,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	stringField,
-} from "../shared/hook-input.js";
+import { type CommandHookInput, hookInputParser, isRecord, nonEmptyText, stringField } from "../shared/hook-input.js";
 import { qwenGoalDriverName } from "./goal.js";
 import type { QwenTurn } from "./transcript.js";
 
@@ -29,9 +22,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type QwenHookInput = CommandHookInput<HookEvent>;
 
-export function parseQwenHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
+export const parseQwenHookInput = hookInputParser(HOOK_EVENTS);
 
 /** Why boulder waits in Qwen Code's plan mode. */
 const planModeWait = "Qwen Code is in plan mode: the agent proposes and waits for the user to approve";
