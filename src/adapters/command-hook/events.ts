@@ -167,13 +167,11 @@ export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, 
 type Scanned = Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
 type Unseen<T> = (file: string, turn: T) => string | null;
 
-type Names = Pick<SpecFields<unknown, never>, "title" | "transcript">;
-
-function unseenOf<T>(spec: Names & { unseenReason?: Unseen<T> }, file: string, turn: T): string | null {
+function unseenOf<T>(spec: { unseenReason?: Unseen<T>; transcript?: TranscriptNames }, file: string, turn: T) {
 	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned, spec.transcript);
 }
 
-function unreadableOf(spec: Names, file: string | null, error: unknown) {
+function unreadableOf(spec: { title: string; transcript?: TranscriptNames }, file: string | null, error: unknown) {
 	return unreadableTranscriptReason(spec.title, file, error, spec.transcript);
 }
 
@@ -265,10 +263,7 @@ function endOf(turn: FamilyTurn, recordedBeforeHook: true | undefined) {
 	};
 }
 
-/**
- * The current turn as the transcript shows it for a Stop, or why it cannot be seen (then no nudge follows);
- * `read`: how the dialect reads it, where not `deps.readTurn`.
- */
+/** The current turn as the transcript (or the dialect's `read`) shows it for a Stop, or why it cannot be seen. */
 export async function seeTurn<T, D extends EventDeps<T>>(
 	{ input, ref, deps, spec }: Hook<T, D>,
 	countUpTo?: number,
