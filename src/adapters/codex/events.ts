@@ -13,7 +13,7 @@ import type { Engine } from "../../engine/engine.js";
 import * as family from "../command-hook/events.js";
 import type { ReadOptions } from "../command-hook/turn-reader.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, hookInputParser, stringField } from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
 import type { RolloutTurn } from "./rollout.js";
@@ -77,7 +77,4 @@ const CODEX: family.EventSpec<RolloutTurn, HookDeps> = {
 	},
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	return family.handleFamilyHook(input, CODEX, deps);
-}
+export const handleHook = family.hookHandler(CODEX);

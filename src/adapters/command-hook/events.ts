@@ -194,6 +194,11 @@ export async function handleFamilyHook<T, D extends EventDeps<T>>(
 	return handler({ input, ref, deps, spec });
 }
 
+/** A harness's `handleFamilyHook` for its spec. Contract: as `handleFamilyHook`. */
+export function hookHandler<T, D extends EventDeps<T>>(spec: EventSpec<T, D>) {
+	return (input: CommandHookInput, deps: D) => handleFamilyHook(input, spec, deps);
+}
+
 function viewOf<T>(spec: { view?(turn: T): FamilyTurn }, turn: T | null): FamilyTurn | null {
 	if (turn === null) return null;
 	return spec.view ? spec.view(turn) : (turn as FamilyTurn);

@@ -14,7 +14,7 @@ import type { Engine } from "../../engine/engine.js";
 import {
 	type EventSpec,
 	type Hook,
-	handleFamilyHook,
+	hookHandler,
 	modelCallFailed,
 	noteWarnings,
 	on,
@@ -24,7 +24,7 @@ import {
 } from "../command-hook/events.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, hookInputParser, type InputKeys, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
@@ -211,7 +211,4 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 	},
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	return handleFamilyHook(input, COPILOT, deps);
-}
+export const handleHook = hookHandler(COPILOT);

@@ -9,7 +9,6 @@ import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../c
 import type { Provenance } from "../../core/turns.js";
 import * as family from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import type { HookAnswer } from "../shared/hook-answer.js";
 import { type CommandHookInput, hookInputParser, isRecord, nonEmptyText, stringField } from "../shared/hook-input.js";
 import { qwenGoalDriverName } from "./goal.js";
 import type { QwenTurn } from "./transcript.js";
@@ -90,7 +89,4 @@ const QWEN: family.EventSpec<QwenTurn, QwenHookDeps> = {
 	failure: { missingIsNormal: true, inSubagents: true },
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleQwenHook(input: QwenHookInput, deps: QwenHookDeps): Promise<HookAnswer> {
-	return family.handleFamilyHook(input, QWEN, deps);
-}
+export const handleQwenHook = family.hookHandler(QWEN);
