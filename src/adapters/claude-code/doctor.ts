@@ -2,11 +2,12 @@
  * Claude Code's part of `boulder doctor`: the boulder plugin (its folder in Claude Code's plugin cache, its
  * version, the boulder its portable hooks find here), and whether the agent is offered a todo list at all.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DoctorContext, DoctorFinding } from "../../engine/doctor-types.js";
-import { doctorCheck, type HooksDoctor, judgeFound, portableHere } from "../command-hook/doctor.js";
+import { doctorCheck, type HooksDoctor, judgeFound, portableHere, sayer } from "../command-hook/doctor.js";
 import { isRecord } from "../shared/hook-input.js";
+import { readFileOrNull } from "../shared/installed-boulder.js";
 import { compareVersions, installedVersion, TESTED, type TestedHarness } from "../shared/tested-versions.js";
 import { HARNESS } from "./events.js";
 import {
@@ -36,6 +37,7 @@ export const doctor: HooksDoctor = {
 };
 
 export const claudeCodeDoctorCheck = doctorCheck(install, doctor);
+const say = sayer(HARNESS);
 export const checkClaudeCodeHooks = claudeCodeDoctorCheck.hooks;
 
 /** Said only for a Claude Code that needs the variable and has it in no settings file's `env` nor the environment. */
@@ -97,7 +99,7 @@ function judgePlugin(plugin: EnabledPlugin, version: string, context: ClaudeCode
 	}
 	if (found.length === 0) {
 		const where = here ? `runs boulder ${here.version ?? "?"}, ${here.where}` : plugin.folder;
-		found.push({ check: HARNESS, level: "ok", message: DOCTOR_TEXT.pluginOk(plugin.id, where), fix: null });
+		found.push(say("ok", DOCTOR_TEXT.pluginOk(plugin.id, where), null));
 	}
 	return found;
 }
@@ -111,17 +113,4 @@ function readJson(file: string): unknown {
 		if (error instanceof SyntaxError) return null;
 		throw error;
 	}
-}
-
-function readFileOrNull(file: string): string | null {
-	try {
-		return readFileSync(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
-}
-
-function say(level: "problem" | "warn", message: string, fix: string): ClaudeCodeFinding {
-	return { check: HARNESS, level, message, fix };
 }

@@ -2,7 +2,7 @@
 import { type ClaudeStyleDeps, type ClaudeStyleSpec, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import { CLAUDE_TASK_TOOLS } from "../command-hook/todo-write.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
-import { type CommandHookInput, type ParsedCommandHookInput, parseCommandHookInput } from "../shared/hook-input.js";
+import { type CommandHookInput, hookInputParser } from "../shared/hook-input.js";
 import type { ReadTurnOptions, TurnReading } from "./transcript.js";
 
 export const HARNESS = "claude-code";
@@ -23,9 +23,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type HookInput = CommandHookInput<HookEvent>;
 
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS);
 
 export interface HookDeps extends ClaudeStyleDeps<TurnReading> {
 	readTurn(file: string, options: ReadTurnOptions): Promise<TurnReading>;

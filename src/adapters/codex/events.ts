@@ -13,13 +13,8 @@ import type { Engine } from "../../engine/engine.js";
 import * as family from "../command-hook/events.js";
 import type { ReadOptions } from "../command-hook/turn-reader.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	stringField,
-} from "../shared/hook-input.js";
+import { NOTHING } from "../shared/hook-answer.js";
+import { type CommandHookInput, hookInputParser, stringField } from "../shared/hook-input.js";
 import { type CodexGoalReading, goalCanContinue, goalDriverName, isGoalShutdownInterrupt } from "./goal.js";
 import type { RolloutTurn } from "./rollout.js";
 
@@ -31,9 +26,7 @@ type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type HookInput = CommandHookInput<HookEvent>;
 
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS);
 
 const PLAN_TOOL = "update_plan";
 
@@ -84,7 +77,4 @@ const CODEX: family.EventSpec<RolloutTurn, HookDeps> = {
 	},
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	return family.handleFamilyHook(input, CODEX, deps);
-}
+export const handleHook = family.hookHandler(CODEX);

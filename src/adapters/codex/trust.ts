@@ -7,7 +7,7 @@
  * boulder then says "not trusted" where Codex might run the hook.
  */
 import { createHash } from "node:crypto";
-import { isRecord } from "../shared/hook-input.js";
+import { isRecord, textOf } from "../shared/hook-input.js";
 
 export type TrustStatus = "trusted" | "modified" | "untrusted" | "disabled";
 
@@ -127,8 +127,7 @@ function tablesOf(toml: string, header: RegExp): [string, Map<string, string>][]
 function stringValue(text: string): string | null {
 	if (!text.startsWith('"')) return null;
 	try {
-		const value: unknown = JSON.parse(text);
-		return typeof value === "string" ? value : null;
+		return textOf(JSON.parse(text));
 	} catch {
 		// Not a basic string this reader understands: treated as absent.
 		return null;

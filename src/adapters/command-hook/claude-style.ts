@@ -23,7 +23,7 @@ import type { NormalizedTodos } from "../../core/todo-normalize.js";
 import type { Todo } from "../../core/todos.js";
 import type { Provenance } from "../../core/turns.js";
 import type { Engine, SessionRef } from "../../engine/engine.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
+import { contextAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, isRecord, stringField } from "../shared/hook-input.js";
 import {
 	type EventSpec,
@@ -194,11 +194,7 @@ async function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
 		return { output: { hookSpecificOutput: output } };
 	}
 	const context = [verdict.kind === "warn" ? verdict.text : null, reminder].filter((text) => text !== null);
-	return contextFor("PreToolUse", context.length === 0 ? null : context.join("\n\n"));
-}
-
-function contextFor(hookEventName: string, context: string | null): HookAnswer {
-	return context === null ? NOTHING : { output: { hookSpecificOutput: { hookEventName, additionalContext: context } } };
+	return contextAnswer("PreToolUse", context.length === 0 ? null : context.join("\n\n"));
 }
 
 /** A background subagent's end (a `<task-notification>` turn): orchestrate mode's note rides on it as context. */
@@ -210,7 +206,7 @@ async function onSubagentNotification({ input, ref, deps }: Call): Promise<HookA
 		session: notification.agentId,
 		description: notification.description,
 	});
-	return contextFor("UserPromptSubmit", note);
+	return contextAnswer("UserPromptSubmit", note);
 }
 
 /** A subagent's result: orchestrate mode's note rides on it as context (a background one's, on its notification). */
@@ -224,5 +220,5 @@ async function onSubagentResult({ input, ref, deps }: Call): Promise<HookAnswer>
 		session: typeof response.agentId === "string" && response.agentId !== "" ? response.agentId : null,
 		description: description === "" ? null : description,
 	});
-	return contextFor("PostToolUse", note);
+	return contextAnswer("PostToolUse", note);
 }

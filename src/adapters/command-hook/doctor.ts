@@ -228,7 +228,8 @@ function missingRegistrations(
 		.map((registration) => (registration.word ? `${registration.event} (${registration.word})` : registration.event));
 }
 
-function sayer(check: string) {
+/** A finding of `check`'s, its file named where there is one. */
+export function sayer(check: string) {
 	return (level: DoctorFinding["level"], message: string, fix: string | null, file?: string): DoctorFinding => ({
 		check,
 		level,

@@ -25,9 +25,15 @@ import type { Provenance, TokenSpend } from "../../core/turns.js";
 import { FileProblem } from "../../engine/bounded-read.js";
 import type { Engine, IdleFacts, IdleResult, SessionRef } from "../../engine/engine.js";
 import { namedBackgroundTasks, runningBackgroundTasks } from "../shared/background-tasks.js";
-import { answerFor, type HookAnswer, NOTHING, sessionStartContext } from "../shared/hook-answer.js";
+import { type AnswerOptions, answerFor, contextAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
 import { type CommandHookInput, messageOf, stringField } from "../shared/hook-input.js";
-import { type ScanEnd, type ScanOptions, unreadableTranscriptReason, unseenTurnReason } from "./turn-reader.js";
+import {
+	type ScanEnd,
+	type ScanOptions,
+	type TranscriptNames,
+	unreadableTranscriptReason,
+	unseenTurnReason,
+} from "./turn-reader.js";
 
 /** The events Codex CLI and Qwen Code copied from Claude Code, in its order. */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] as const;
@@ -102,8 +108,8 @@ export interface StopSpec<T, D extends EventDeps<T>> {
 	recordedBeforeHook?: true;
 	/** False: the answer reports the delivery once written (Copilot CLI). Default: printing it is the delivery. */
 	deliverNow?: boolean;
-	/** The decision in the harness's words; default Claude Code's (`answerFor`). */
-	answer?(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer;
+	/** The decision in the harness's words, where they are not Claude Code's (`answerFor`). */
+	answer?: Omit<AnswerOptions, "delivered">;
 }
 
 export interface TodoToolSpec {
@@ -125,7 +131,7 @@ export interface SessionStartSpec {
 	resetsBackground?: boolean;
 	/** Any other source: an interrupt the transcript shows is noted. */
 	notesInterrupt?: boolean;
-	/** The context in the harness's shape; default `sessionStartContext`. */
+	/** The context in the harness's shape; default Claude Code's (`contextAnswer`). */
 	answer?(context: string | null): HookAnswer;
 }
 
@@ -138,8 +144,8 @@ interface SpecFields<T, D extends EventDeps<T>> {
 	subagentStop: string | null;
 	/** The session an input concerns, where the dialect says more than `sessionRefOf`. */
 	refOf?(input: CommandHookInput): SessionRef;
-	/** Why the transcript could not be read (a null file: the input names none); default the family's words. */
-	unreadableReason?(file: string | null, error: unknown): string;
+	/** What the harness calls its transcript and the input field naming it, where not Claude Code's words. */
+	transcript?: TranscriptNames;
 	/** Who started the turn a prompt announces; null: none (boulder's own nudge echoed back). Default: the user. */
 	provenance?(hook: Hook<T, D>): Provenance | null | Promise<Provenance | null>;
 	todoTool?: TodoToolSpec;
@@ -161,16 +167,12 @@ export type EventSpec<T, D extends EventDeps<T> = EventDeps<T>> = SpecFields<T, 
 type Scanned = Pick<ScanEnd, "foundStart" | "limit" | "skippedLines">;
 type Unseen<T> = (file: string, turn: T) => string | null;
 
-function unseenOf<T>(spec: { unseenReason?: Unseen<T> }, file: string, turn: T): string | null {
-	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned);
+function unseenOf<T>(spec: { unseenReason?: Unseen<T>; transcript?: TranscriptNames }, file: string, turn: T) {
+	return spec.unseenReason ? spec.unseenReason(file, turn) : unseenTurnReason(file, turn as Scanned, spec.transcript);
 }
 
-function unreadableOf(
-	spec: Pick<SpecFields<unknown, never>, "title" | "unreadableReason">,
-	file: string | null,
-	error: unknown,
-) {
-	return spec.unreadableReason?.(file, error) ?? unreadableTranscriptReason(spec.title, file, error);
+function unreadableOf(spec: { title: string; transcript?: TranscriptNames }, file: string | null, error: unknown) {
+	return unreadableTranscriptReason(spec.title, file, error, spec.transcript);
 }
 
 export function sessionRefOf(input: CommandHookInput, harness: string, subagentStop: string | null): SessionRef {
@@ -190,6 +192,11 @@ export async function handleFamilyHook<T, D extends EventDeps<T>>(
 	if (handler === undefined) return NOTHING;
 	const ref = spec.refOf?.(input) ?? sessionRefOf(input, spec.harness, spec.subagentStop);
 	return handler({ input, ref, deps, spec });
+}
+
+/** A harness's `handleFamilyHook` for its spec. Contract: as `handleFamilyHook`. */
+export function hookHandler<T, D extends EventDeps<T>>(spec: EventSpec<T, D>) {
+	return (input: CommandHookInput, deps: D) => handleFamilyHook(input, spec, deps);
 }
 
 function viewOf<T>(spec: { view?(turn: T): FamilyTurn }, turn: T | null): FamilyTurn | null {
@@ -230,9 +237,9 @@ const stop: Meaning = async (hook) => {
 	if (driver !== null) facts.otherDriver = driver;
 	const end = { outcome: "end" as const, ...(seen ? endOf(seen, how.recordedBeforeHook) : {}) };
 	const { engine } = deps;
-	const answer = (result: IdleResult) =>
-		how.answer ? how.answer(result, ref, engine) : answerFor(result, ref, engine, { delivered: true });
-	return endTurn(engine, ref, end, facts, { deliverNow: how.deliverNow ?? true, answer });
+	const deliverNow = how.deliverNow ?? true;
+	const answer = (result: IdleResult) => answerFor(result, ref, engine, { delivered: deliverNow, ...how.answer });
+	return endTurn(engine, ref, end, facts, { deliverNow, answer });
 };
 
 export type TurnEnd = Parameters<Engine["turnEndedAndIdle"]>[1];
@@ -261,10 +268,11 @@ function endOf(turn: FamilyTurn, recordedBeforeHook: true | undefined) {
 	};
 }
 
-/** The current turn as the transcript shows it for a Stop, or why it cannot be seen (then no nudge follows). */
+/** The current turn as the transcript (or the dialect's `read`) shows it for a Stop, or why it cannot be seen. */
 export async function seeTurn<T, D extends EventDeps<T>>(
 	{ input, ref, deps, spec }: Hook<T, D>,
 	countUpTo?: number,
+	read?: (file: string) => Promise<T>,
 ): Promise<Seen<T>> {
 	if (ref.subagent) return { turn: null, unseen: null };
 	const file = input.transcriptPath;
@@ -272,7 +280,7 @@ export async function seeTurn<T, D extends EventDeps<T>>(
 	try {
 		const expectLastText = stringField(input, LAST_MESSAGE);
 		const options = countUpTo === undefined ? { expectLastText } : { expectLastText, countUpTo };
-		const turn = await deps.readTurn(file, options);
+		const turn = await (read ? read(file) : deps.readTurn(file, options));
 		return { turn, unseen: unseenOf(spec, file, turn) };
 	} catch (error) {
 		return { turn: null, unseen: unreadableOf(spec, file, error) };
@@ -362,7 +370,8 @@ const sessionStart: Meaning = async (hook) => {
 	}
 	const resumed = how.context.find((wanted) => wanted === source);
 	if (resumed === undefined || ref.subagent) return NOTHING;
-	return (how.answer ?? sessionStartContext)(await deps.engine.resumeContext(ref, resumed));
+	const context = await deps.engine.resumeContext(ref, resumed);
+	return how.answer ? how.answer(context) : contextAnswer("SessionStart", context);
 };
 
 const toolUsed: Meaning = async ({ input, ref, deps: { engine }, spec }) => {

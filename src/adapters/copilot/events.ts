@@ -10,21 +10,22 @@
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
 import { fileProblemOf } from "../../engine/bounded-read.js";
-import type { Engine, IdleResult, SessionRef } from "../../engine/engine.js";
+import type { Engine } from "../../engine/engine.js";
 import {
 	type EventSpec,
 	type Hook,
-	handleFamilyHook,
+	hookHandler,
 	modelCallFailed,
 	noteWarnings,
 	on,
 	readOwn,
 	type Seen,
+	seeTurn,
 } from "../command-hook/events.js";
 import { AWAIT_DEFAULTS, type AwaitOptions } from "../shared/await-record.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { answerFor as blockAnswer, type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import { type CommandHookInput, type InputKeys, parseCommandHookInput, stringField } from "../shared/hook-input.js";
+import { NOTHING } from "../shared/hook-answer.js";
+import { type CommandHookInput, hookInputParser, type InputKeys, stringField } from "../shared/hook-input.js";
 import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
 import {
@@ -35,8 +36,6 @@ import {
 	readOwnTurn,
 	type readTurn,
 	type TurnReading,
-	unreadableReason,
-	unseenReason,
 } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Copilot CLI sessions. */
@@ -64,9 +63,7 @@ const KEYS: InputKeys = {
 	event: null,
 };
 
-export function parseHookInput(text: string, event: string | undefined) {
-	return parseCommandHookInput(text, event, HOOK_EVENTS, KEYS);
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS, KEYS);
 
 const TODO_ROWS: TodoShape = { label: "todos", listFields: ["todos"], text: "title", status: "status", id: "id" };
 
@@ -99,11 +96,6 @@ export interface HookDeps {
 }
 
 type Call = Hook<TurnReading, HookDeps>;
-
-/** agentStop's output: a block carries the nudge (reported delivered once printed); else the agent stops. */
-export function answerFor(result: IdleResult, ref: SessionRef, engine: Engine): HookAnswer {
-	return result.kind === "inject" ? blockAnswer(result, ref, engine) : NOTHING;
-}
 
 /** Who sent a prompt: Copilot echoing a block or running autopilot (`system`), the user, or boulder (no turn). */
 async function provenanceOf(call: Call) {
@@ -161,19 +153,12 @@ function ownRecordOf(input: CommandHookInput): OwnRecord | null {
 
 /** The current turn for agentStop, or why it cannot be seen: a log that never gets this stop's own line is unseen. */
 async function seeOwnTurn(call: Call): Promise<Seen<TurnReading>> {
-	const file = call.input.transcriptPath;
-	if (file === null) return { turn: null, unseen: unreadableReason(null, null) };
-	const own = ownRecordOf(call.input);
 	const { wait } = call.deps;
-	try {
-		const turn = await currentTurn(call, file, wait ? { wait } : {});
-		if (own !== null && !turn.ownRecordSeen) {
-			return { turn: null, unseen: ownRecordMissingReason(file, own, wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs) };
-		}
-		return { turn, unseen: unseenReason(file, turn) };
-	} catch (error) {
-		return { turn: null, unseen: unreadableReason(file, error) };
-	}
+	const seen = await seeTurn(call, undefined, (file) => currentTurn(call, file, wait ? { wait } : {}));
+	const file = call.input.transcriptPath;
+	const own = ownRecordOf(call.input);
+	if (file === null || own === null || seen.turn?.ownRecordSeen !== false) return seen;
+	return { turn: null, unseen: ownRecordMissingReason(file, own, wait?.timeoutMs ?? AWAIT_DEFAULTS.timeoutMs) };
 }
 
 export const COPILOT: EventSpec<TurnReading, HookDeps> = {
@@ -199,8 +184,7 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 		},
 	},
 	subagentStop: "subagentStop",
-	unseenReason,
-	unreadableReason,
+	transcript: { file: "event log", field: "transcriptPath" },
 	view: (turn) => ({ ...turn, interrupt: turn.abort }),
 	provenance: provenanceOf,
 	sessionStart: {
@@ -223,11 +207,8 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 			return (await readOwn(hook, what, hook.deps.readAutopilot, false)) ? AUTOPILOT_DRIVER : null;
 		},
 		deliverNow: false,
-		answer: answerFor,
+		answer: { notices: false },
 	},
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleHook(input: HookInput, deps: HookDeps): Promise<HookAnswer> {
-	return handleFamilyHook(input, COPILOT, deps);
-}
+export const handleHook = hookHandler(COPILOT);

@@ -8,17 +8,11 @@
  * nothing and logs nothing.
  */
 import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../core/todo-normalize.js";
-import type { Engine, IdleResult } from "../../engine/engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { type EventSpec, handleFamilyHook, on } from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import { type HookAnswer, NOTHING } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	isRecord,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-} from "../shared/hook-input.js";
-import { limitNotice } from "../shared/hook-messages.js";
+import type { HookAnswer } from "../shared/hook-answer.js";
+import { type CommandHookInput, hookInputParser, isRecord, textOf } from "../shared/hook-input.js";
 import { TODO_TOOL, type TurnReading, unfinishedReason } from "./transcript.js";
 
 /** The harness name boulder's state and log use for Gemini CLI sessions. */
@@ -30,16 +24,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Gemini CLI sends no subagent fields: its subagents run outside the main agent loop. */
 export type HookInput = CommandHookInput<HookEvent>;
 
-/** Contract: `event` is the registered name; an input's `hook_event_name` must agree, or the hook does nothing. */
-export function parseHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
-
-/** A string field as sent (the empty string included), or null. */
-function textField(input: Pick<CommandHookInput, "fields">, key: string): string | null {
-	const value = input.fields[key];
-	return typeof value === "string" ? value : null;
-}
+export const parseHookInput = hookInputParser(HOOK_EVENTS);
 
 const WRITE_TODOS: TodoShape = { label: TODO_TOOL, listFields: ["todos"], text: "description", status: "status" };
 
@@ -63,14 +48,6 @@ export function provenanceOf(prompt: string) {
 	return isBoulderPrompt(prompt) ? ("continuation" as const) : ("user" as const);
 }
 
-/** The engine's decision as Gemini CLI's AfterAgent output. */
-export function answerFor(result: IdleResult): HookAnswer {
-	if (result.kind === "inject") return { output: { decision: "deny", reason: result.text } };
-	if (result.kind === "complete") return { output: { systemMessage: result.text } };
-	if (result.kind === "skip" && result.notice) return { output: { systemMessage: limitNotice(result.detail) } };
-	return NOTHING;
-}
-
 const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	harness: HARNESS,
 	title: "Gemini CLI",
@@ -83,7 +60,7 @@ const GEMINI: EventSpec<TurnReading, HookDeps> = {
 	},
 	subagentStop: null,
 	unseenReason: unfinishedReason,
-	provenance: ({ input }) => provenanceOf(textField(input, "prompt") ?? ""),
+	provenance: ({ input }) => provenanceOf(textOf(input.fields.prompt) ?? ""),
 	todoTool: {
 		name: TODO_TOOL,
 		list: (toolInput) => normalizeGeminiTodos(toolInput),
@@ -96,11 +73,11 @@ const GEMINI: EventSpec<TurnReading, HookDeps> = {
 			if (turn && turn.todoInput !== null)
 				await deps.engine.todosChanged(ref, normalizeGeminiTodos(turn.todoInput).todos);
 		},
-		lastText: (input, turn) => turn?.lastAssistantText ?? textField(input, "prompt_response"),
+		lastText: (input, turn) => turn?.lastAssistantText ?? textOf(input.fields.prompt_response),
 		waitsFor: (_input, turn) => (turn?.planMode ? PLAN_MODE_WAIT : null),
 		// A deny the loop detector swallowed leaves no new turn: not delivered, so boulder stops denying.
 		recordedBeforeHook: true,
-		answer: answerFor,
+		answer: { decision: "deny" },
 	},
 };
 

@@ -9,15 +9,7 @@ import { type NormalizedTodos, normalizeTodoList, type TodoShape } from "../../c
 import type { Provenance } from "../../core/turns.js";
 import * as family from "../command-hook/events.js";
 import { isBoulderPrompt } from "../shared/boulder-prompt.js";
-import type { HookAnswer } from "../shared/hook-answer.js";
-import {
-	type CommandHookInput,
-	isRecord,
-	nonEmptyText,
-	type ParsedCommandHookInput,
-	parseCommandHookInput,
-	stringField,
-} from "../shared/hook-input.js";
+import { type CommandHookInput, hookInputParser, isRecord, nonEmptyText, stringField } from "../shared/hook-input.js";
 import { qwenGoalDriverName } from "./goal.js";
 import type { QwenTurn } from "./transcript.js";
 
@@ -29,9 +21,7 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export type QwenHookInput = CommandHookInput<HookEvent>;
 
-export function parseQwenHookInput(text: string, event: string | undefined): ParsedCommandHookInput<HookEvent> {
-	return parseCommandHookInput(text, event, HOOK_EVENTS);
-}
+export const parseQwenHookInput = hookInputParser(HOOK_EVENTS);
 
 /** Why boulder waits in Qwen Code's plan mode. */
 const planModeWait = "Qwen Code is in plan mode: the agent proposes and waits for the user to approve";
@@ -99,7 +89,4 @@ const QWEN: family.EventSpec<QwenTurn, QwenHookDeps> = {
 	failure: { missingIsNormal: true, inSubagents: true },
 };
 
-/** Contract: throws only what the engine throws; the caller records it and lets the agent stop. */
-export function handleQwenHook(input: QwenHookInput, deps: QwenHookDeps): Promise<HookAnswer> {
-	return family.handleFamilyHook(input, QWEN, deps);
-}
+export const handleQwenHook = family.hookHandler(QWEN);

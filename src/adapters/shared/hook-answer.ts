@@ -20,25 +20,29 @@ export interface HookAnswer {
 
 export const NOTHING: HookAnswer = { output: null };
 
-/**
- * `delivered`: the engine already recorded the nudge as delivered (printing
- * it is the delivery), so nothing is reported after the write.
- */
+/** How a harness words the decision: Claude Code's shape unless it says otherwise. */
+export interface AnswerOptions {
+	/** The engine already recorded the nudge as delivered (printing it is the delivery): nothing is reported after the write. */
+	delivered?: boolean;
+	/** The decision that continues the agent (Gemini CLI's `deny`); default `block`. */
+	decision?: string;
+	/** False: the harness shows no `systemMessage` (Copilot CLI), so only a block is answered. */
+	notices?: boolean;
+}
+
 export function answerFor(
 	result: IdleResult,
 	ref: SessionRef,
 	engine: Engine,
-	options: { delivered?: boolean } = {},
+	options: AnswerOptions = {},
 ): HookAnswer {
 	if (result.kind === "inject") {
 		const { key, text } = result;
-		if (options.delivered) return { output: { decision: "block", reason: text } };
-		return {
-			output: { decision: "block", reason: text },
-			written: () => engine.delivered(ref, key),
-			failed: (why) => engine.deliveryFailed(ref, key, why),
-		};
+		const output = { decision: options.decision ?? "block", reason: text };
+		if (options.delivered) return { output };
+		return { output, written: () => engine.delivered(ref, key), failed: (why) => engine.deliveryFailed(ref, key, why) };
 	}
+	if (options.notices === false) return NOTHING;
 	if (result.kind === "complete") return { output: { systemMessage: result.text } };
 	if (result.kind === "skip" && result.notice) {
 		return { output: { systemMessage: limitNotice(result.detail) } };
@@ -47,12 +51,12 @@ export function answerFor(
 }
 
 /**
- * The engine's resume context as a SessionStart answer in the shape Claude
- * Code set and Codex, Gemini CLI and Qwen Code copied: the harness adds
+ * Context for the model in the answer to `hookEventName` (the engine's resume
+ * context at SessionStart, a note at PreToolUse, …), in the shape Claude Code
+ * set and Codex, Gemini CLI and Qwen Code copied: the harness adds
  * `hookSpecificOutput.additionalContext` to what the model reads, never as a
  * turn of its own. Nothing when the engine has nothing to say.
  */
-export function sessionStartContext(context: string | null): HookAnswer {
-	if (context === null) return NOTHING;
-	return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+export function contextAnswer(hookEventName: string, context: string | null): HookAnswer {
+	return context === null ? NOTHING : { output: { hookSpecificOutput: { hookEventName, additionalContext: context } } };
 }

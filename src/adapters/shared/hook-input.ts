@@ -96,9 +96,19 @@ export function parseCommandHookInput<E extends string>(
 	};
 }
 
+/** A harness's parser: `parseCommandHookInput` for its events, in its keys. */
+export function hookInputParser<E extends string>(events: readonly E[], keys: InputKeys = SNAKE_CASE_KEYS) {
+	return (text: string, event: string | undefined) => parseCommandHookInput(text, event, events, keys);
+}
+
 /** A non-empty string field, or null. */
 export function stringField(input: Pick<CommandHookInput, "fields">, key: string): string | null {
 	return nonEmptyText(input.fields[key]);
+}
+
+/** A string as sent (the empty string included), or null. */
+export function textOf(value: unknown): string | null {
+	return typeof value === "string" ? value : null;
 }
 
 export function booleanField(input: Pick<CommandHookInput, "fields">, key: string): boolean | null {

@@ -86,14 +86,18 @@ function ownedByUser(...files: string[]): boolean {
 }
 
 function linkTarget(link: string): string | null {
-	let text: string;
+	const text = readFileOrNull(link);
+	return text === null ? null : hookLinkTarget(text);
+}
+
+/** A file's text; null when it does not exist. */
+export function readFileOrNull(file: string): string | null {
 	try {
-		text = readFileSync(link, "utf8");
+		return readFileSync(file, "utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
-	return hookLinkTarget(text);
 }
 
 /** The version of the boulder-agent package a hook program (or a link to it) belongs to. */

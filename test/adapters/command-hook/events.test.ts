@@ -13,6 +13,7 @@ import {
 	type TurnReadOptions,
 } from "../../../src/adapters/command-hook/events.js";
 import { parseCommandHookInput } from "../../../src/adapters/shared/hook-input.js";
+import { FileProblem } from "../../../src/engine/bounded-read.js";
 import type { Engine, IdleResult } from "../../../src/engine/engine.js";
 
 interface Call {
@@ -61,7 +62,7 @@ const SPEC: EventSpec<OwnTurn, Deps> = {
 	events: { Stop: on.stop, SubagentStop: on.idle },
 	subagentStop: "SubagentStop",
 	unseenReason: () => null,
-	unreadableReason: (file) => `cannot read ${file}`,
+	transcript: { file: "log", field: "log_path" },
 	view: (turn) => ({ ...turn, startMarker: turn.endMarker }),
 	stop: {
 		cap: { harness: "H", lift: "raise it", limit: () => 8, inRow: ({ deps }) => deps.countChain() },
@@ -102,6 +103,21 @@ describe("the family's event mapping", () => {
 		});
 		expect(facts?.harnessCap).toBeUndefined();
 		expect(facts?.turnUnseen).toBe("its continuations in a row cannot be counted in /t.jsonl (log gone)");
+	});
+
+	it("names the transcript in the harness's words where it cannot be read", async () => {
+		const { engine, calls } = recordingEngine();
+		const readTurn = async (file: string): Promise<OwnTurn> => {
+			throw new FileProblem(file, "missing", "it does not exist");
+		};
+		const deps = { engine, readTurn, countChain: async () => 0 };
+		await handleFamilyHook(input("Stop"), SPEC, deps);
+		await handleFamilyHook(input("Stop", { transcript_path: null }), SPEC, deps);
+		const unseen = calls.filter((call) => call.method === "turnEndedAndIdle").map((call) => call.args[2]);
+		expect(unseen).toMatchObject([
+			{ turnUnseen: "the log /t.jsonl does not exist" },
+			{ turnUnseen: "H gave no log_path" },
+		]);
 	});
 
 	it("states no cap when the chain is not known", async () => {

@@ -254,7 +254,9 @@ describe("Copilot CLI's events", () => {
 		todos = items(["pending"]);
 		turn = { foundStart: false };
 		expect((await stop()).output).toBeNull();
+		expect((await store.readDecisions()).at(-1)?.detail).toContain(`no line of the event log ${LOG} begins`);
 		expect((await send("agentStop", { stopReason: "end_turn" })).output).toBeNull();
+		expect((await store.readDecisions()).at(-1)?.detail).toContain("Copilot CLI gave no transcriptPath");
 	});
 
 	it("waits for Copilot to write this stop to the event log, then fails closed saying so", async () => {

@@ -10,9 +10,7 @@ import { describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../../src/adapters/claude-code/dialect.js";
 import type { CommandHookDialect } from "../../../src/adapters/command-hook/dialect.js";
 import { runCommandHook } from "../../../src/adapters/command-hook/runtime.js";
-import { answerFor as copilotAnswer } from "../../../src/adapters/copilot/events.js";
-import { answerFor as geminiAnswer } from "../../../src/adapters/gemini/events.js";
-import { answerFor, type HookAnswer, sessionStartContext } from "../../../src/adapters/shared/hook-answer.js";
+import { answerFor, contextAnswer, type HookAnswer } from "../../../src/adapters/shared/hook-answer.js";
 import { parseCommandHookInput } from "../../../src/adapters/shared/hook-input.js";
 import type { IdleResult } from "../../../src/engine/engine.js";
 import {
@@ -95,10 +93,10 @@ describe("every harness's answer, as the hook prints it", () => {
 		["Claude Code, Codex, Qwen Code: a block's reason", answerFor(inject, ref, engine, { delivered: true })],
 		["Claude Code, Codex, Qwen Code: the systemMessage of a completed work", answerFor(complete, ref, engine)],
 		["Claude Code, Codex, Qwen Code: a limit's notice", answerFor(notice, ref, engine)],
-		["Gemini CLI: a deny's reason", geminiAnswer(inject)],
-		["Gemini CLI: a systemMessage", geminiAnswer(complete)],
-		["Copilot CLI: a block's reason", copilotAnswer(inject, ref, engine)],
-		["any: a SessionStart's additionalContext", sessionStartContext(`Resume: ${HOSTILE}`)],
+		["Gemini CLI: a deny's reason", answerFor(inject, ref, engine, { delivered: true, decision: "deny" })],
+		["Gemini CLI: a systemMessage", answerFor(complete, ref, engine, { delivered: true, decision: "deny" })],
+		["Copilot CLI: a block's reason", answerFor(inject, ref, engine, { notices: false })],
+		["any: a SessionStart's additionalContext", contextAnswer("SessionStart", `Resume: ${HOSTILE}`)],
 		[
 			"any: nested context",
 			{
