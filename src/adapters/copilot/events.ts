@@ -30,6 +30,7 @@ import { AUTOPILOT_DRIVER, isAutopilotPrompt } from "./autopilot.js";
 import { readTable } from "./session-db.js";
 import {
 	COPILOT_BLOCK_CAP,
+	EVENT_LOG,
 	type OwnRecord,
 	ownRecordMissingReason,
 	type readBlockChain,
@@ -184,7 +185,7 @@ export const COPILOT: EventSpec<TurnReading, HookDeps> = {
 		},
 	},
 	subagentStop: "subagentStop",
-	transcript: { file: "event log", field: "transcriptPath" },
+	transcript: EVENT_LOG,
 	view: (turn) => ({ ...turn, interrupt: turn.abort }),
 	provenance: provenanceOf,
 	sessionStart: {

@@ -208,19 +208,14 @@ export async function readBlockChain(file: string, options: reader.ScanOptions =
 	return blocks;
 }
 
-const EVENT_LOG: reader.TranscriptNames = { file: "event log", field: "transcriptPath" };
-
-/** Why the current turn cannot be seen in this reading, naming the file; null when it can. */
-export const unseenReason = (file: string, reading: TurnReading) => reader.unseenTurnReason(file, reading, EVENT_LOG);
+/** What Copilot's transcript is called, in the words `why` uses. */
+export const EVENT_LOG: reader.TranscriptNames = { file: "event log", field: "transcriptPath" };
 
 /** Why the turn cannot be seen when the log never got this invocation's own line. */
 export function ownRecordMissingReason(file: string, own: OwnRecord, waitedMs: number): string {
 	const seconds = Math.round(waitedMs / 100) / 10;
 	return `Copilot CLI had not written this ${own.hookType} to the event log ${file} after ${seconds} s of waiting (no hook.start line with its timestamp ${own.timestamp}), so the turn it ends cannot be read`;
 }
-
-export const unreadableReason = (file: string | null, error: unknown) =>
-	reader.unreadableTranscriptReason("Copilot CLI", file, error, EVENT_LOG);
 
 function questionText(tool: string, args: unknown): string {
 	if (tool === "exit_plan_mode") return "the agent asked the user to approve its plan";

@@ -2,13 +2,14 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { unseenTurnReason } from "../../../src/adapters/command-hook/turn-reader.js";
 import {
 	analyseTurn,
+	EVENT_LOG,
 	isTurnStart,
 	readBlockChain,
 	readOwnTurn,
 	readTurn,
-	unseenReason,
 } from "../../../src/adapters/copilot/transcript.js";
 
 let id = 0;
@@ -104,7 +105,7 @@ describe("reading the current turn from Copilot's event log", () => {
 		expect(reading.lastAssistantText).toBe("two");
 		await writeFile(file, `${JSON.stringify(say("orphan"))}\n`);
 		const orphan = await readTurn(file);
-		expect(unseenReason(file, orphan)).toMatch(/no line of the event log .* begins the current turn/);
+		expect(unseenTurnReason(file, orphan, EVENT_LOG)).toMatch(/no line of the event log .* begins the current turn/);
 	});
 
 	it("counts the agentStop blocks in a row that led to the current turn, back to the user's prompt", async () => {
