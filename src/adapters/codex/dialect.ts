@@ -172,17 +172,10 @@ export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Codex",
 	program: "codex",
-	scopes: [
-		{
-			name: "user",
-			help: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
-		},
-		{
-			name: "project",
-			help: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
-		},
-	],
-	defaultScope: "user",
+	scopes: {
+		user: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
+		project: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
+	},
 	events: HOOK_EVENTS,
 	dialect: async () => ({ dialect }),
 	install: async () => ({ install, doctor }),

@@ -10,10 +10,9 @@ import type { HooksInstall } from "./install.js";
 
 /** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
 export interface CommandHookHarness
-	extends Pick<
-		HarnessAdapter,
-		"name" | "title" | "program" | "scopes" | "defaultScope" | "installFlags" | "normalizeTodos"
-	> {
+	extends Pick<HarnessAdapter, "name" | "title" | "program" | "installFlags" | "normalizeTodos"> {
+	/** Each scope's one line for `--help`, by name, in the order `--help` lists them: the first is the default. */
+	scopes: Readonly<Record<string, string>>;
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
@@ -31,8 +30,8 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 		name: harness.name,
 		title: harness.title,
 		program: harness.program,
-		scopes: harness.scopes,
-		defaultScope: harness.defaultScope,
+		scopes: Object.entries(harness.scopes).map(([name, help]) => ({ name, help })),
+		defaultScope: Object.keys(harness.scopes)[0] as string,
 		...(harness.installFlags ? { installFlags: harness.installFlags } : {}),
 		async install(place) {
 			const { install, flow } = await family();

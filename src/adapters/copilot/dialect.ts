@@ -118,17 +118,11 @@ export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Copilot CLI",
 	program: "copilot",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .github/hooks/boulder.json, shared with everyone who works on it (no path of this machine in it; the default)",
-		},
-		{
-			name: "user",
-			help: "your user hooks folder (~/.copilot/hooks/boulder.json or $COPILOT_HOME/hooks): every project",
-		},
-	],
-	defaultScope: "project",
+	scopes: {
+		project:
+			"this project's .github/hooks/boulder.json, shared with everyone who works on it (no path of this machine in it; the default)",
+		user: "your user hooks folder (~/.copilot/hooks/boulder.json or $COPILOT_HOME/hooks): every project",
+	},
 	events: HOOK_EVENTS,
 	dialect: async () => ({ dialect }),
 	install: async () => ({ install, doctor }),

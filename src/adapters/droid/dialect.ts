@@ -144,14 +144,10 @@ export const droidAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: TITLE,
 	program: "droid",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
-		},
-		{ name: "user", help: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy" },
-	],
-	defaultScope: "project",
+	scopes: {
+		project: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
+		user: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy",
+	},
 	events: EVENTS,
 	dialect: async () => ({ dialect }),
 	install: async () => ({ install, doctor }),

@@ -128,17 +128,11 @@ export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Gemini CLI",
 	program: "gemini",
-	scopes: [
-		{
-			name: "user",
-			help: "your user settings (~/.gemini/settings.json or $GEMINI_CLI_HOME): every project (the default)",
-		},
-		{
-			name: "project",
-			help: "this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
-		},
-	],
-	defaultScope: "user",
+	scopes: {
+		user: "your user settings (~/.gemini/settings.json or $GEMINI_CLI_HOME): every project (the default)",
+		project:
+			"this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
+	},
 	events: HOOK_EVENTS,
 	dialect: async () => ({ dialect }),
 	install: async () => ({ install, doctor }),

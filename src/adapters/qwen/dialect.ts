@@ -151,14 +151,11 @@ export const qwenAdapter = /* @__PURE__ */ commandHookAdapter({
 	name: HARNESS,
 	title: "Qwen Code",
 	program: "qwen",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .qwen/settings.json, shared with everyone who works on it; no path of this machine in it (the default)",
-		},
-		{ name: "user", help: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project" },
-	],
-	defaultScope: "project",
+	scopes: {
+		project:
+			"this project's .qwen/settings.json, shared with everyone who works on it; no path of this machine in it (the default)",
+		user: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project",
+	},
 	installFlags: [{ name: RAISE_CAP_FLAG, help: RAISE_CAP_HELP }],
 	options: (flags) => ({ raiseCap: flags.includes(RAISE_CAP_FLAG) }),
 	events: HOOK_EVENTS,
