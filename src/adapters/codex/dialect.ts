@@ -14,7 +14,6 @@ import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, commandReader } from "../command-hook/spelling.js";
 import { isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
@@ -39,29 +38,15 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: typeof readRolloutTurn;
-	readGoal?: typeof readCodexGoal;
-}
-
-function codexDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	const readTurn = options.readTurn ?? readRolloutTurn;
-	const readGoal = options.readGoal ?? readCodexGoal;
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: null,
-		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn, readGoal }),
-		stopEvent: "Stop",
-	};
-}
-
-export const dialect = codexDialect();
-
-export const runCodexHook = runnerOf<RunHookOptions, HookInput>(codexDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: null,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn: readRolloutTurn, readGoal: readCodexGoal }),
+	stopEvent: "Stop",
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 

@@ -41,7 +41,7 @@ export async function runDialect<I extends CommandHookInput>(
 	return runCommandHook(argv, streams, dialect, open);
 }
 
-/** A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn, open })`. */
+/** A harness's hook run with test options: `runClaudeCodeHook(argv, streams, { readTurn, open })`. */
 export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookInput>(
 	make: (options: O) => CommandHookDialect<I>,
 ): (argv: readonly string[], streams: HookStreams, options?: O) => Promise<number> {

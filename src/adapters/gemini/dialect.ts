@@ -14,7 +14,6 @@ import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
@@ -40,26 +39,15 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 
 const PROJECT_DIR_VAR = "GEMINI_PROJECT_DIR";
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: (file: string) => ReturnType<typeof readTurn>;
-}
-
-export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
-		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn: options.readTurn ?? readTurn }),
-		stopEvent: "AfterAgent",
-	};
-}
-
-export const dialect = geminiDialect();
-
-export const runGeminiHook = runnerOf<RunHookOptions, HookInput>(geminiDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn }),
+	stopEvent: "AfterAgent",
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
