@@ -9,20 +9,15 @@ import { BoulderError } from "../../core/errors.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
-import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
+import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
-export const INSTALL_TEXT = {
-	...hooksInstallText("Claude Code"),
-	portable: (link: string | null, root: string) =>
-		portableHooksNote({ onPath: HOOK_BIN, linked: { link, root }, notice: true }),
-};
+export const INSTALL_TEXT = hooksInstallText("Claude Code");
 
 export const DOCTOR_TEXT = {
 	...commandHookDoctorText("Claude Code", HARNESS),
@@ -109,9 +104,6 @@ export const install: family.HooksInstall = {
 	command: SPELLING,
 	entry: hookEntryOf,
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root, options }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle, options.scope),
-	],
 	async alsoEdit(text, file, options) {
 		const todo = options.todoTools ? withTodoTools(text, file) : { text, changed: false };
 		return { ...todo, remarks: [todoToolsNote(options, file, todo.text, todo.changed)] };

@@ -16,7 +16,7 @@ import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook, commandReader } from "../command-hook/spelling.js";
 import { isPortable } from "../shared/hook-form.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, handleHook, normalizeCodexPlan, parseHookInput } from "./events.js";
 import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
@@ -70,14 +70,10 @@ const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Codex", { holds: "a hooks object" }),
 	{
-		portable: (found: string | null) =>
-			portableHooksNote({
-				onPath: "boulder-hook",
-				notice: true,
-				here: found
-					? `Here they find ${found}.`
-					: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
-			}),
+		here: (found: string | null) =>
+			found
+				? `Here they find ${found}.`
+				: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
 	},
 );
 
@@ -118,11 +114,11 @@ export const install: family.HooksInstall = {
 	registrations: REGISTRATIONS,
 	command: SPELLING,
 	text: INSTALL_TEXT,
-	notes: ({ form, options }) => {
-		if (!isPortable(form)) return [INSTALL_TEXT.pinned(form.node, form.bundle), TRUST_NOTE];
+	here: ({ options }) => {
 		const here = portableHere(install, options);
-		return [INSTALL_TEXT.portable(here.kind === "none" ? null : here.where), PROJECT_TRUST_NOTE, TRUST_NOTE];
+		return INSTALL_TEXT.here(here.kind === "none" ? null : here.where);
 	},
+	notes: ({ form }) => (isPortable(form) ? [PROJECT_TRUST_NOTE, TRUST_NOTE] : [TRUST_NOTE]),
 };
 
 export const doctor: HooksDoctor = {

@@ -16,8 +16,7 @@ import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
 	HARNESS,
@@ -65,8 +64,6 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	{
 		notOurs: (file: string) =>
 			`${file} holds hooks that are not boulder's; boulder did not touch it. Rename it (Copilot reads every *.json in that folder) and run the command again.`,
-		portable: (link: string | null, root: string) =>
-			portableHooksNote({ onPath: "boulder-hook", linked: { link, root }, notice: false }),
 		autopilot:
 			"Do not also run Copilot's own --autopilot (or /autopilot) in these sessions: two continuation loops would nudge the same agent.",
 	},
@@ -103,10 +100,7 @@ export const install: family.HooksInstall = {
 	entry: (bash, { timeout }) => ({ type: "command", bash, timeoutSec: timeout }),
 	commandKey: "bash",
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle),
-		INSTALL_TEXT.autopilot,
-	],
+	notes: () => [INSTALL_TEXT.autopilot],
 };
 
 export const doctor: HooksDoctor = {

@@ -14,9 +14,8 @@ import type { HooksInstall, Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import * as scan from "../command-hook/turn-reader.js";
-import { BOULDER_HOOK_BIN, isPortable } from "../shared/hook-form.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 
 export const HARNESS = "droid";
 const TITLE = "Factory Droid";
@@ -115,7 +114,6 @@ export const dialect: CommandHookDialect = {
 const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText(TITLE, { holds: "a JSON object" }),
 	{
-		portable: /* @__PURE__ */ portableHooksNote({ onPath: BOULDER_HOOK_BIN, notice: false }),
 		noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
 	},
 );
@@ -129,10 +127,7 @@ export const install: HooksInstall = {
 	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
-	notes: ({ form }) => [
-		isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle),
-		INSTALL_TEXT.noCap,
-	],
+	notes: () => [INSTALL_TEXT.noCap],
 };
 
 export const doctor: HooksDoctor = {

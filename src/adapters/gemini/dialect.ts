@@ -15,9 +15,8 @@ import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
 import { isRecord } from "../shared/hook-input.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import {
 	HARNESS,
 	HOOK_EVENTS,
@@ -51,15 +50,9 @@ export const dialect: CommandHookDialect<HookInput> = {
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
-	/* @__PURE__ */ hooksInstallText("Gemini CLI", {
-		restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
-	}),
-	{
-		portable: (link: string | null, root: string) =>
-			portableHooksNote({ onPath: "boulder-hook", linked: { link, root }, notice: false }),
-	},
-);
+export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Gemini CLI", {
+	restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
+});
 
 const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Gemini CLI"), {
 	notInstalled: "boulder's Gemini CLI hooks are not in this project's or your user settings",
@@ -98,9 +91,6 @@ export const install: family.HooksInstall = {
 	}),
 	syntax: "jsonc",
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle),
-	],
 };
 
 export const doctor: HooksDoctor = {

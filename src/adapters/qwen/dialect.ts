@@ -15,9 +15,8 @@ import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, removal } from "../shared/settings-json.js";
 import { CAP_SETTING, effectiveCap, MAX_CAP, qwenHome } from "./cap.js";
 import {
@@ -63,9 +62,7 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksInstallText("Qwen Code"), {
-	portable: /* @__PURE__ */ portableHooksNote({ onPath: "boulder-hook", notice: false }),
-});
+export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Qwen Code");
 
 const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code"), {
 	notInstalled: "boulder's Qwen Code hooks are not in this project's or your user settings",
@@ -110,7 +107,6 @@ export const install: family.HooksInstall = {
 	/** The settings version Qwen Code 0.24 stamps into the files it reads. */
 	stamp: { $version: 4 },
 	text: INSTALL_TEXT,
-	notes: ({ form }) => [isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle)],
 	async alsoEdit(text, file, options) {
 		const raised = options.raiseCap ? withRaisedCap(text, file) : { text, changed: false };
 		return { ...raised, notes: [await capNote(options, file, raised.changed)] };
