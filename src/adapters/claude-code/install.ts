@@ -2,13 +2,13 @@
  * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
  * Code), one hook entry (the watcher's `asyncRewake`), its todo tools, and its words.
  */
-import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Edit } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
@@ -93,9 +93,7 @@ export type InstallScope = keyof typeof WHERE;
 export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
 export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
-	return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), ".claude");
-}
+export const claudeConfigDir = (env: NodeJS.ProcessEnv) => harnessHome(env, "CLAUDE_CONFIG_DIR", ".claude");
 
 export const install: family.HooksInstall = {
 	harness: HARNESS,

@@ -6,7 +6,6 @@
  * trusts the hooks: that is the user's review in Codex (`trust.ts`).
  */
 import { readFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { commandHookAdapter } from "../command-hook/adapter.js";
@@ -15,6 +14,7 @@ import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/do
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook, commandReader } from "../command-hook/spelling.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isPortable } from "../shared/hook-form.js";
 import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, handleHook, normalizeCodexPlan, parseHookInput } from "./events.js";
@@ -98,9 +98,7 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorTex
 	projectTrustFix: "start `codex` in the project and trust it when asked",
 });
 
-function codexHome(env: NodeJS.ProcessEnv): string {
-	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
-}
+const codexHome = (env: NodeJS.ProcessEnv) => harnessHome(env, "CODEX_HOME", ".codex");
 
 const WHERE = {
 	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),

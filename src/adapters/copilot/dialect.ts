@@ -8,7 +8,6 @@
  * JSON. The project's file (committed) runs the portable command; the user's is
  * pinned.
  */
-import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
@@ -16,6 +15,7 @@ import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
@@ -86,8 +86,7 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ commandHookDoc
 /** boulder's hooks file in the project's hooks folder (the default), or the user's (`$COPILOT_HOME`, else `~/.copilot`). */
 const WHERE = {
 	project: ({ cwd }: family.Place) => path.join(cwd, ".github", "hooks", HOOKS_FILE),
-	user: ({ env }: family.Place) =>
-		path.join(env.COPILOT_HOME || path.join(env.HOME || os.homedir(), ".copilot"), "hooks", HOOKS_FILE),
+	user: ({ env }: family.Place) => path.join(harnessHome(env, "COPILOT_HOME", ".copilot"), "hooks", HOOKS_FILE),
 };
 export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 

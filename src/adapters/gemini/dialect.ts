@@ -7,7 +7,6 @@
  * portable command uses it outside double quotes (`docs/gemini-notes.md`). Its doctor also says when a
  * settings file turns Gemini CLI's hooks off.
  */
-import os from "node:os";
 import path from "node:path";
 import { commandHookAdapter } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
@@ -15,6 +14,7 @@ import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import {
@@ -72,8 +72,8 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorTex
 });
 
 const WHERE = {
-	user: ({ env }: family.Place) =>
-		path.join(env.GEMINI_CLI_HOME || env.HOME || os.homedir(), ".gemini", "settings.json"),
+	// Gemini CLI's variable names the home that holds its folder: "" is that home itself.
+	user: ({ env }: family.Place) => path.join(harnessHome(env, "GEMINI_CLI_HOME", ""), ".gemini", "settings.json"),
 	project: ({ cwd }: family.Place) => path.join(cwd, ".gemini", "settings.json"),
 };
 export const settingsFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
