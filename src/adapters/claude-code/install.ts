@@ -20,7 +20,7 @@ import { HARNESS } from "./events.js";
 export const INSTALL_TEXT = hooksInstallText("Claude Code");
 
 export const DOCTOR_TEXT = {
-	...commandHookDoctorText("Claude Code", HARNESS),
+	...commandHookDoctorText("Claude Code", HARNESS, { link: true, notice: true }),
 	notInstalled:
 		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
 	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
@@ -28,8 +28,6 @@ export const DOCTOR_TEXT = {
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
 	ok: (file: string, { scope, version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `${scope}, pinned to boulder ${version}, ${count} entries` : `portable: here they run boulder ${version}, ${where}`})`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
 	linkGone: (link: string, target: string) =>
 		`${link} points at ${target}, which does not exist (moved or removed): the hooks fall back to a boulder on the PATH`,
 	pluginGone: (id: string, folder: string) =>

@@ -77,13 +77,8 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	},
 );
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex"), {
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex", HARNESS, { notice: true }), {
 	notInstalled: "boulder's Codex hooks are not in this project's .codex/hooks.json or in $CODEX_HOME/hooks.json",
-	installFix: "`boulder install codex` adds them, if you use Codex here",
-	unreadable: (file: string, problem: string) =>
-		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
 	ok: (file: string, { version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, trusted, ${count} events` : `portable, trusted; here they run ${where}`})`,
 	untrusted: (file: string, events: string[]) =>

@@ -54,22 +54,21 @@ export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Gemini CLI", {
 	restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
 });
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Gemini CLI"), {
-	notInstalled: "boulder's Gemini CLI hooks are not in this project's or your user settings",
-	installFix: "`boulder install gemini` adds them, if you use Gemini CLI here",
-	unreadable: (file: string, problem: string) =>
-		`${file} cannot be read as JSON (${problem}); Gemini CLI will not read its settings either`,
-	twice: (files: string[]) =>
-		`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
-	twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
-	reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
-	ok: (file: string, { version, count, where }: HooksOk) =>
-		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI has no continuation cap that holds: boulder's budgets are the limit`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing`,
-	hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
-	hooksOffFix: 'set "hooksConfig": {"enabled": true} there, or remove the key',
-});
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(
+	/* @__PURE__ */ hooksDoctorText("Gemini CLI", HARNESS, { link: true }),
+	{
+		unreadable: (file: string, problem: string) =>
+			`${file} cannot be read as JSON (${problem}); Gemini CLI will not read its settings either`,
+		twice: (files: string[]) =>
+			`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
+		twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
+		reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
+		ok: (file: string, { version, count, where }: HooksOk) =>
+			`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI has no continuation cap that holds: boulder's budgets are the limit`,
+		hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
+		hooksOffFix: 'set "hooksConfig": {"enabled": true} there, or remove the key',
+	},
+);
 
 const WHERE = {
 	// Gemini CLI's variable names the home that holds its folder: "" is that home itself.

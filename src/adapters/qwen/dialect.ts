@@ -64,9 +64,7 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 
 export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Qwen Code");
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code"), {
-	notInstalled: "boulder's Qwen Code hooks are not in this project's or your user settings",
-	installFix: "`boulder install qwen` adds them, if you use Qwen Code here",
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code", HARNESS), {
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); boulder cannot tell whether its hooks are there`,
 	ok: (file: string, { version, count, where }: HooksOk) =>

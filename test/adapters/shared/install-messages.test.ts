@@ -13,6 +13,7 @@ import { INSTALL_TEXT as OPENCODE } from "../../../src/adapters/opencode/message
 import { INSTALL_TEXT as PI } from "../../../src/adapters/pi/messages.js";
 import { INSTALL_TEXT as QWEN, install as qwen } from "../../../src/adapters/qwen/dialect.js";
 import { PORTABLE } from "../../../src/adapters/shared/hook-form.js";
+import { commandHookDoctorText, hooksDoctorText } from "../../../src/adapters/shared/install-messages.js";
 
 /** The first note after a portable install (`formNote`), with the user's link the install made (null: none). */
 function portable(spec: HooksInstall, link: string | null = null): string {
@@ -82,5 +83,23 @@ describe("the installers' words", () => {
 		expect(portable(codex)).toContain("Here they find neither yet");
 		expect(portable(qwen)).not.toContain("linked");
 		expect(portable(droid)).not.toContain("linked");
+	});
+
+	it("say in the doctor what portable hooks that find no boulder do: the link they tried, the notice they print", () => {
+		expect(hooksDoctorText("Codex", "codex", { notice: true }).noneFound("h.json")).toBe(
+			"the hooks in h.json find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else",
+		);
+		expect(hooksDoctorText("Gemini CLI", "gemini", { link: true }).noneFound("s.json")).toBe(
+			"the hooks in s.json find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing",
+		);
+		expect(commandHookDoctorText("Factory Droid", "droid").notInstalled).toBe(
+			"boulder's Factory Droid hooks are not in this project's or your user hooks",
+		);
+		expect(hooksDoctorText("Qwen Code", "qwen").installFix).toBe(
+			"`boulder install qwen` adds them, if you use Qwen Code here",
+		);
+		expect(commandHookDoctorText("Factory Droid", "droid").installFix).toBe(
+			"`boulder install droid`, if you use Factory Droid here",
+		);
 	});
 });
