@@ -143,15 +143,12 @@ export const doctor: HooksDoctor = {
 
 /** Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`). */
 export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
 	title: "Codex",
 	program: "codex",
 	scopes: {
 		user: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
 		project: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
 	},
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeCodexPlan,
 });

@@ -1,33 +1,49 @@
 /**
- * A command-hook harness as the adapter registry sees it, from its data, with
- * two loaders (install and doctor; the hook's dialect) so a CLI command loads
- * only what it needs. Imports nothing heavy at load time.
+ * A command-hook harness as the adapter registry sees it, from its data and
+ * its parts: at hand, or behind two loaders (install and doctor; the hook's
+ * dialect) so a CLI command loads only what it needs. Imports nothing heavy
+ * at load time.
  */
 import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
 import type { HooksDoctor } from "./doctor.js";
 import type { HooksInstall } from "./install.js";
 
-/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
+/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts. */
 export interface CommandHookHarness
-	extends Pick<HarnessAdapter, "name" | "title" | "program" | "installFlags" | "normalizeTodos"> {
+	extends Pick<HarnessAdapter, "title" | "program" | "installFlags" | "normalizeTodos"> {
 	/** Each scope's one line for `--help`, by name, in the order `--help` lists them: the first is the default. */
 	scopes: Readonly<Record<string, string>>;
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
+}
+
+/** The parts of a harness whose dialect file holds its adapter, at hand: its name and events are the dialect's. */
+export interface CommandHookParts {
+	dialect: CommandHookDialect;
+	install: HooksInstall;
+	doctor: HooksDoctor;
+}
+
+/** The parts loaded on first use, so a CLI command loads only what it needs (Claude Code's). */
+export interface LazyCommandHookParts {
+	name: string;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
 	events: readonly string[];
 	dialect(): Promise<{ dialect: CommandHookDialect }>;
 	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
 }
 
-export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter {
+export function commandHookAdapter(
+	harness: CommandHookHarness & ({ parts: CommandHookParts } | LazyCommandHookParts),
+): HarnessAdapter {
+	const parts = "parts" in harness ? atHand(harness.parts) : harness;
 	const family = async () => {
-		const [spec, flow, doctor] = await Promise.all([harness.install(), import("./install.js"), import("./doctor.js")]);
+		const [spec, flow, doctor] = await Promise.all([parts.install(), import("./install.js"), import("./doctor.js")]);
 		return { ...spec, flow, check: doctor.doctorCheck(spec.install, spec.doctor) };
 	};
 	return {
-		name: harness.name,
+		name: parts.name,
 		title: harness.title,
 		program: harness.program,
 		scopes: Object.entries(harness.scopes).map(([name, help]) => ({ name, help })),
@@ -47,15 +63,24 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 			const { install, flow } = await family();
 			return flow.installedScopes(install, place);
 		},
-		doctor: { name: harness.name, run: async (context) => (await family()).check.run(context) },
+		doctor: { name: parts.name, run: async (context) => (await family()).check.run(context) },
 		// The dialect and the runtime load only when a hook runs (the CLI loads every adapter on every command).
 		hook: {
-			events: harness.events,
+			events: parts.events,
 			run: async (event, streams) => {
-				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), harness.dialect()]);
+				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), parts.dialect()]);
 				return runDialect([event], streams, dialect);
 			},
 		},
 		normalizeTodos: harness.normalizeTodos,
+	};
+}
+
+function atHand({ dialect, install, doctor }: CommandHookParts): LazyCommandHookParts {
+	return {
+		name: dialect.harness,
+		events: [...dialect.events, ...Object.keys(dialect.words ?? {})],
+		dialect: async () => ({ dialect }),
+		install: async () => ({ install, doctor }),
 	};
 }

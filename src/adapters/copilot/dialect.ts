@@ -108,7 +108,6 @@ export const doctor: HooksDoctor = {
 };
 
 export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
 	title: "Copilot CLI",
 	program: "copilot",
 	scopes: {
@@ -116,8 +115,6 @@ export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
 			"this project's .github/hooks/boulder.json, shared with everyone who works on it (no path of this machine in it; the default)",
 		user: "your user hooks folder (~/.copilot/hooks/boulder.json or $COPILOT_HOME/hooks): every project",
 	},
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeCopilotTodos,
 });

@@ -136,15 +136,12 @@ export const doctor: HooksDoctor = {
 };
 
 export const droidAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
 	title: TITLE,
 	program: "droid",
 	scopes: {
 		project: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
 		user: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy",
 	},
-	events: EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeDroidTodos,
 });

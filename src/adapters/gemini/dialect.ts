@@ -102,7 +102,6 @@ export const doctor: HooksDoctor = {
 };
 
 export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
 	title: "Gemini CLI",
 	program: "gemini",
 	scopes: {
@@ -110,8 +109,6 @@ export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
 		project:
 			"this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
 	},
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeGeminiTodos,
 });

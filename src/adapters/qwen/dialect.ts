@@ -142,7 +142,6 @@ const CAP_TEXT = {
 };
 
 export const qwenAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
 	title: "Qwen Code",
 	program: "qwen",
 	scopes: {
@@ -152,8 +151,6 @@ export const qwenAdapter = /* @__PURE__ */ commandHookAdapter({
 	},
 	installFlags: [{ name: RAISE_CAP_FLAG, help: RAISE_CAP_HELP }],
 	options: (flags) => ({ raiseCap: flags.includes(RAISE_CAP_FLAG) }),
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeQwenTodoWrite,
 });
