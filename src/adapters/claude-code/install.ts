@@ -1,6 +1,6 @@
 /**
  * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
- * Code), one hook entry (the watcher's `asyncRewake`), its todo tools, and its words.
+ * Code), its todo tools, and its words.
  */
 import path from "node:path";
 import { applyEdits, type Edit } from "jsonc-parser";
@@ -14,7 +14,7 @@ import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../share
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
+import { HOOK_BUNDLE, HOOK_LINK, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = hooksInstallText("Claude Code");
@@ -98,7 +98,6 @@ export const install: family.HooksInstall = {
 	where: WHERE,
 	registrations: REGISTRATIONS,
 	command: SPELLING,
-	entry: hookEntryOf,
 	text: INSTALL_TEXT,
 	async alsoEdit(text, file, options) {
 		const todo = options.todoTools ? withTodoTools(text, file) : { text, changed: false };

@@ -45,7 +45,6 @@ export const dialect: CommandHookDialect<HookInput> = {
 	projectDirVar: null,
 	parse: parseHookInput,
 	handle: (input, engine) => handleHook(input, { engine, readTurn: readRolloutTurn, readGoal: readCodexGoal }),
-	stopEvent: "Stop",
 };
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.

@@ -26,8 +26,8 @@ export interface CommandHookDialect<I extends CommandHookInput = CommandHookInpu
 	parse(text: string, event: string | undefined): ParsedCommandHookInput & ({ ok: false } | { ok: true; input: I });
 	/** Contract: throws only what the engine throws. */
 	handle(input: I, engine: Engine, streams: HookStreams): Promise<HookAnswer>;
-	/** The event that ends a turn, where a bad config is told to the user when there is no log to remember it. */
-	stopEvent: string;
+	/** The event that ends a turn (`Stop` unless said), where a bad config is told when no log remembers it. */
+	stopEvent?: string;
 	/** False: the harness shows nothing a hook prints (Copilot CLI); a bad config is told on stderr and in `why`. */
 	showsNotices?: boolean;
 	/** The hook program's words that are not events (Claude Code's `Watchdog`). Contract: never rejects. */

@@ -57,7 +57,7 @@ export interface HooksInstall {
 	where: Readonly<Record<string, (place: Place) => string | readonly string[]>>;
 	registrations: readonly HookRegistration[];
 	command: CommandSpelling;
-	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}`. */
+	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}` (and `asyncRewake`). */
 	entry?(command: string, registration: HookRegistration): Record<string, unknown>;
 	/** The key of an entry's command, where it is not `command` (Copilot CLI's `bash`). */
 	commandKey?: string;
@@ -128,7 +128,8 @@ function hooksDialect(spec: HooksInstall): hooksFile.HooksDialect<HookForm, OurC
 
 function entryOf(spec: HooksInstall, form: HookForm, registration: HookRegistration) {
 	const command = hookCommand(spec.command, form, registration.word ?? registration.event);
-	return spec.entry?.(command, registration) ?? { type: "command", command, timeout: registration.timeout };
+	const entry = { type: "command", command, timeout: registration.timeout };
+	return spec.entry?.(command, registration) ?? (registration.asyncRewake ? { ...entry, asyncRewake: true } : entry);
 }
 
 /** The whole text of a file of boulder's own (Copilot CLI's). */

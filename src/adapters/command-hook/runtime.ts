@@ -90,7 +90,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 		// A bad config is told once where a log remembers it was, else at each turn's end (never per tool call).
 		const logged = record.stderr.length === 0;
 		const shown = dialect.showsNotices !== false;
-		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
+		if (shown && badConfig && !record.repeated && (logged || input.event === (dialect.stopEvent ?? "Stop"))) {
 			writeQuietly(streams.stdout, JSON.stringify(harnessSafe({ systemMessage: configNotice(messageOf(error)) })));
 		}
 		return 0;

@@ -107,7 +107,6 @@ export const dialect: CommandHookDialect = {
 	projectDirVar: PROJECT_DIR,
 	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
 	handle: (input, engine) => handleClaudeStyleHook(input, DROID, { engine, readTurn: readDroidTurn }),
-	stopEvent: "Stop",
 };
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.

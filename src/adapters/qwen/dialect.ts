@@ -50,7 +50,6 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 	registrations: REGISTRATIONS,
 	projectDirVar: PROJECT_DIR_VAR,
 	parse: parseQwenHookInput,
-	stopEvent: "Stop",
 	handle: (input, engine, streams) =>
 		handleQwenHook(input, {
 			engine,
