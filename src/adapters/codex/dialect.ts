@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
@@ -141,7 +141,7 @@ export const doctor: HooksDoctor = {
 };
 
 /** Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`). */
-export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
+export const codexAdapter = /* @__PURE__ */ adapterOf({
 	title: "Codex",
 	program: "codex",
 	scopes: {

@@ -9,41 +9,26 @@ import type { CommandHookDialect } from "./dialect.js";
 import type { HooksDoctor } from "./doctor.js";
 import type { HooksInstall } from "./install.js";
 
-/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts. */
+/** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
 export interface CommandHookHarness
-	extends Pick<HarnessAdapter, "title" | "program" | "installFlags" | "normalizeTodos"> {
+	extends Pick<HarnessAdapter, "name" | "title" | "program" | "installFlags" | "normalizeTodos"> {
 	/** Each scope's one line for `--help`, by name, in the order `--help` lists them: the first is the default. */
 	scopes: Readonly<Record<string, string>>;
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
-}
-
-/** The parts of a harness whose dialect file holds its adapter, at hand: its name and events are the dialect's. */
-export interface CommandHookParts {
-	dialect: CommandHookDialect;
-	install: HooksInstall;
-	doctor: HooksDoctor;
-}
-
-/** The parts loaded on first use, so a CLI command loads only what it needs (Claude Code's). */
-export interface LazyCommandHookParts {
-	name: string;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
 	events: readonly string[];
 	dialect(): Promise<{ dialect: CommandHookDialect }>;
 	install(): Promise<{ install: HooksInstall; doctor: HooksDoctor }>;
 }
 
-export function commandHookAdapter(
-	harness: CommandHookHarness & ({ parts: CommandHookParts } | LazyCommandHookParts),
-): HarnessAdapter {
-	const parts = "parts" in harness ? atHand(harness.parts) : harness;
+export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter {
 	const family = async () => {
-		const [spec, flow, doctor] = await Promise.all([parts.install(), import("./install.js"), import("./doctor.js")]);
+		const [spec, flow, doctor] = await Promise.all([harness.install(), import("./install.js"), import("./doctor.js")]);
 		return { ...spec, flow, check: doctor.doctorCheck(spec.install, spec.doctor) };
 	};
 	return {
-		name: parts.name,
+		name: harness.name,
 		title: harness.title,
 		program: harness.program,
 		scopes: Object.entries(harness.scopes).map(([name, help]) => ({ name, help })),
@@ -63,12 +48,12 @@ export function commandHookAdapter(
 			const { install, flow } = await family();
 			return flow.installedScopes(install, place);
 		},
-		doctor: { name: parts.name, run: async (context) => (await family()).check.run(context) },
+		doctor: { name: harness.name, run: async (context) => (await family()).check.run(context) },
 		// The dialect and the runtime load only when a hook runs (the CLI loads every adapter on every command).
 		hook: {
-			events: parts.events,
+			events: harness.events,
 			run: async (event, streams) => {
-				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), parts.dialect()]);
+				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), harness.dialect()]);
 				return runDialect([event], streams, dialect);
 			},
 		},
@@ -76,11 +61,19 @@ export function commandHookAdapter(
 	};
 }
 
-function atHand({ dialect, install, doctor }: CommandHookParts): LazyCommandHookParts {
-	return {
+/** The parts of a harness whose dialect file holds its adapter, at hand: its name and events are the dialect's. */
+type AtHand = { parts: { dialect: CommandHookDialect; install: HooksInstall; doctor: HooksDoctor } };
+
+export function adapterOf({
+	parts,
+	...harness
+}: Omit<CommandHookHarness, "name" | "events" | "dialect" | "install"> & AtHand): HarnessAdapter {
+	const { dialect, install, doctor } = parts;
+	return commandHookAdapter({
+		...harness,
 		name: dialect.harness,
 		events: [...dialect.events, ...Object.keys(dialect.words ?? {})],
 		dialect: async () => ({ dialect }),
 		install: async () => ({ install, doctor }),
-	};
+	});
 }

@@ -9,7 +9,7 @@
  * pinned.
  */
 import path from "node:path";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
@@ -107,7 +107,7 @@ export const doctor: HooksDoctor = {
 	place: (scope) => `${scope} hooks`,
 };
 
-export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
+export const copilotAdapter = /* @__PURE__ */ adapterOf({
 	title: "Copilot CLI",
 	program: "copilot",
 	scopes: {

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
 import type { TodoStatus } from "../../core/todos.js";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor } from "../command-hook/doctor.js";
@@ -134,7 +134,7 @@ export const doctor: HooksDoctor = {
 	place: (_scope, file) => file,
 };
 
-export const droidAdapter = /* @__PURE__ */ commandHookAdapter({
+export const droidAdapter = /* @__PURE__ */ adapterOf({
 	title: TITLE,
 	program: "droid",
 	scopes: {

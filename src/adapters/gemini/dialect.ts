@@ -8,7 +8,7 @@
  * settings file turns Gemini CLI's hooks off.
  */
 import path from "node:path";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
@@ -101,7 +101,7 @@ export const doctor: HooksDoctor = {
 			: [],
 };
 
-export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
+export const geminiAdapter = /* @__PURE__ */ adapterOf({
 	title: "Gemini CLI",
 	program: "gemini",
 	scopes: {

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { applyEdits } from "jsonc-parser";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
@@ -140,7 +140,7 @@ const CAP_TEXT = {
 		`Qwen Code lets only ${cap - 1} continuation(s) through per prompt (stopHookBlockingCap ${cap}), and a headless run (qwen -p) is one prompt: a longer list stops there, and boulder says so in the session and in \`boulder why\`. To raise it, run \`boulder install qwen --${scope} --raise-cap\` (it sets "stopHookBlockingCap": 100), or set QWEN_CODE_STOP_HOOK_BLOCK_CAP=100.`,
 };
 
-export const qwenAdapter = /* @__PURE__ */ commandHookAdapter({
+export const qwenAdapter = /* @__PURE__ */ adapterOf({
 	title: "Qwen Code",
 	program: "qwen",
 	scopes: {

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runDialect } from "../../../src/adapters/command-hook/runtime.js";
 import { dialect } from "../../../src/adapters/codex/dialect.js";
+import { runDialect } from "../../../src/adapters/command-hook/runtime.js";
 
 async function run(event: string, input: string) {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-run-"));
