@@ -5,6 +5,7 @@
 import path from "node:path";
 import { applyEdits, type Edit } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
+import { installOf } from "../command-hook/dialect.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
@@ -14,7 +15,7 @@ import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../share
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
 import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BUNDLE, HOOK_LINK, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
+import { dialect, HOOK_BUNDLE, HOOK_LINK, LINK, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
 export const INSTALL_TEXT = hooksInstallText("Claude Code");
@@ -93,17 +94,15 @@ export const settingsFile = (scope: InstallScope, place: family.Place): string =
 
 export const claudeConfigDir = (env: NodeJS.ProcessEnv) => harnessHome(env, "CLAUDE_CONFIG_DIR", ".claude");
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
 	text: INSTALL_TEXT,
 	async alsoEdit(text, file, options) {
 		const todo = options.todoTools ? withTodoTools(text, file) : { text, changed: false };
 		return { ...todo, remarks: [todoToolsNote(options, file, todo.text, todo.changed)] };
 	},
-};
+});
 
 /** What it set, or that they are off and how to turn them on: never silent. */
 function todoToolsNote(options: family.InstallOptions, file: string, text: string, changed: boolean): string {

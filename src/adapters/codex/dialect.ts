@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { adapterOf } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
@@ -100,10 +100,8 @@ const WHERE = {
 };
 export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
 	text: INSTALL_TEXT,
 	here: ({ options }) => {
@@ -111,7 +109,7 @@ export const install: family.HooksInstall = {
 		return INSTALL_TEXT.here(here.kind === "none" ? null : here.where);
 	},
 	notes: ({ form }) => (isPortable(form) ? [PROJECT_TRUST_NOTE, TRUST_NOTE] : [TRUST_NOTE]),
-};
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,

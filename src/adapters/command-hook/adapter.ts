@@ -65,10 +65,9 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 type AtHand = { parts: { dialect: CommandHookDialect; install: HooksInstall; doctor: HooksDoctor } };
 
 export function adapterOf({
-	parts,
+	parts: { dialect, install, doctor },
 	...harness
 }: Omit<CommandHookHarness, "name" | "events" | "dialect" | "install"> & AtHand): HarnessAdapter {
-	const { dialect, install, doctor } = parts;
 	return commandHookAdapter({
 		...harness,
 		name: dialect.harness,

@@ -12,6 +12,7 @@ import type { Engine } from "../../engine/engine.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import type { CommandHookInput, ParsedCommandHookInput } from "../shared/hook-input.js";
 import type { HookStreams } from "../types.js";
+import type { HooksInstall } from "./install.js";
 import type { HookRegistration } from "./registrations.js";
 
 export interface CommandHookDialect<I extends CommandHookInput = CommandHookInput> {
@@ -41,4 +42,12 @@ export function projectFolderOf(
 	inputCwd: string | null,
 ): string {
 	return (dialect.projectDirVar === null ? undefined : streams.env[dialect.projectDirVar]) || inputCwd || streams.cwd;
+}
+
+/** A harness's installer data (`install.ts`), with its dialect's name and registrations. */
+export function installOf(
+	dialect: Pick<CommandHookDialect, "harness" | "registrations">,
+	rest: Omit<HooksInstall, "harness" | "registrations">,
+): HooksInstall {
+	return { harness: dialect.harness, registrations: dialect.registrations, ...rest };
 }

@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { adapterOf } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
@@ -90,17 +90,15 @@ const WHERE = {
 };
 export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
 	layout: "own",
 	entry: (bash, { timeout }) => ({ type: "command", bash, timeoutSec: timeout }),
 	commandKey: "bash",
 	text: INSTALL_TEXT,
 	notes: () => [INSTALL_TEXT.autopilot],
-};
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,

@@ -8,9 +8,9 @@ import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normali
 import type { TodoStatus } from "../../core/todos.js";
 import { adapterOf } from "../command-hook/adapter.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor } from "../command-hook/doctor.js";
-import type { HooksInstall, Place } from "../command-hook/install.js";
+import type { Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import * as scan from "../command-hook/turn-reader.js";
@@ -119,15 +119,13 @@ const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 
 const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
-export const install: HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
 	notes: () => [INSTALL_TEXT.noCap],
-};
+});
 
 export const doctor: HooksDoctor = {
 	text: /* @__PURE__ */ commandHookDoctorText(TITLE, HARNESS),

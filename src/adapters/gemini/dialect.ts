@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { adapterOf } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
@@ -77,10 +77,8 @@ const WHERE = {
 };
 export const settingsFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true }),
 	entry: (command, { event, timeout }) => ({
 		name: `boulder-${event}`,
@@ -90,7 +88,7 @@ export const install: family.HooksInstall = {
 	}),
 	syntax: "jsonc",
 	text: INSTALL_TEXT,
-};
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,

@@ -10,7 +10,7 @@
 import path from "node:path";
 import { applyEdits } from "jsonc-parser";
 import { adapterOf } from "../command-hook/adapter.js";
-import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
@@ -93,13 +93,11 @@ export function withRaisedCap(text: string, file: string): { text: string; chang
 	return { text: applyEdits(base, [edit]), changed: true };
 }
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: {
 		project: ({ cwd }: family.Place) => path.join(cwd, ".qwen", "settings.json"),
 		user: ({ env }: family.Place) => path.join(qwenHome(env), "settings.json"),
 	},
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null }),
 	/** The settings version Qwen Code 0.24 stamps into the files it reads. */
 	stamp: { $version: 4 },
@@ -108,7 +106,7 @@ export const install: family.HooksInstall = {
 		const raised = options.raiseCap ? withRaisedCap(text, file) : { text, changed: false };
 		return { ...raised, notes: [await capNote(options, file, raised.changed)] };
 	},
-};
+});
 
 /** What the install says of the cap, never nothing: what it set, or where it stands and how to raise it. */
 async function capNote(options: family.InstallOptions, file: string, raised: boolean): Promise<string> {
