@@ -8,15 +8,12 @@ export const claudeCodeAdapter = commandHookAdapter({
 	name: HARNESS,
 	title: "Claude Code",
 	program: "claude",
-	scopes: [
-		{ name: "local", help: "this project's .claude/settings.local.json, for you only (the default)" },
-		{
-			name: "project",
-			help: "this project's .claude/settings.json, shared with everyone who works on it (no path of this machine in it)",
-		},
-		{ name: "user", help: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project" },
-	],
-	defaultScope: "local",
+	scopes: {
+		local: "this project's .claude/settings.local.json, for you only (the default)",
+		project:
+			"this project's .claude/settings.json, shared with everyone who works on it (no path of this machine in it)",
+		user: "your user settings (~/.claude/settings.json or $CLAUDE_CONFIG_DIR): every project",
+	},
 	installFlags: [{ name: TODO_TOOLS_FLAG, help: TODO_TOOLS_FLAG_HELP }],
 	options: (flags) => ({ todoTools: flags.includes(TODO_TOOLS_FLAG) }),
 	events: [...HOOK_EVENTS, WATCHDOG_HOOK],

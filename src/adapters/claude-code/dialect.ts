@@ -89,11 +89,6 @@ export const SPELLING: CommandSpelling = {
 /** The shell command Claude Code runs (with `sh -c`) for `word`, an event or the watcher. */
 export const hookCommand = (program: HookForm, word: string): string => spelled(SPELLING, program, word);
 
-export function hookEntryOf(command: string, registration: HookRegistration): Record<string, unknown> {
-	const hook = { type: "command", command, timeout: registration.timeout };
-	return registration.asyncRewake ? { ...hook, asyncRewake: true } : hook;
-}
-
 /** Reads back a command boulder installed; null for anyone else's. */
 export const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 
@@ -128,7 +123,6 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 			const readers = input.event === "Stop" ? goalWithTurn(read) : { readTurn: read, readGoal: activeGoal };
 			return handleHook(input, { engine, ...readers });
 		},
-		stopEvent: "Stop",
 		words: { [WATCHDOG_HOOK]: (streams) => watchAfterStop(streams, options) },
 	};
 }

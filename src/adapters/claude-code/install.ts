@@ -1,31 +1,27 @@
 /**
  * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
- * Code), one hook entry (the watcher's `asyncRewake`), its todo tools, and its words.
+ * Code), its todo tools, and its words.
  */
-import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Edit } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
+import { installOf } from "../command-hook/dialect.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
-import { isPortable } from "../shared/hook-form.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, plainValue, removal } from "../shared/settings-json.js";
-import { HOOK_BIN, HOOK_BUNDLE, HOOK_LINK, hookEntryOf, LINK, REGISTRATIONS, SPELLING } from "./dialect.js";
+import { dialect, HOOK_BUNDLE, HOOK_LINK, LINK, SPELLING } from "./dialect.js";
 import { HARNESS } from "./events.js";
 
-export const INSTALL_TEXT = {
-	...hooksInstallText("Claude Code"),
-	portable: (link: string | null, root: string) =>
-		portableHooksNote({ onPath: HOOK_BIN, linked: { link, root }, notice: true }),
-};
+export const INSTALL_TEXT = hooksInstallText("Claude Code");
 
 export const DOCTOR_TEXT = {
-	...commandHookDoctorText("Claude Code", HARNESS),
+	...commandHookDoctorText("Claude Code", HARNESS, { link: true, notice: true }),
 	notInstalled:
 		"boulder's Claude Code hooks are not in this project's or your user settings, and its plugin is not enabled",
 	installFix: "`boulder install claude-code` adds them, if you use Claude Code here",
@@ -33,8 +29,6 @@ export const DOCTOR_TEXT = {
 		`${file} cannot be read as JSON (${problem}); Claude Code will not run its hooks either`,
 	ok: (file: string, { scope, version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `${scope}, pinned to boulder ${version}, ${count} entries` : `portable: here they run boulder ${version}, ${where}`})`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they print a notice at session start and do nothing else`,
 	linkGone: (link: string, target: string) =>
 		`${link} points at ${target}, which does not exist (moved or removed): the hooks fall back to a boulder on the PATH`,
 	pluginGone: (id: string, folder: string) =>
@@ -98,25 +92,17 @@ export type InstallScope = keyof typeof WHERE;
 export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
 export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
-	return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), ".claude");
-}
+export const claudeConfigDir = (env: NodeJS.ProcessEnv) => harnessHome(env, "CLAUDE_CONFIG_DIR", ".claude");
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
-	entry: hookEntryOf,
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root, options }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle, options.scope),
-	],
 	async alsoEdit(text, file, options) {
 		const todo = options.todoTools ? withTodoTools(text, file) : { text, changed: false };
 		return { ...todo, remarks: [todoToolsNote(options, file, todo.text, todo.changed)] };
 	},
-};
+});
 
 /** What it set, or that they are off and how to turn them on: never silent. */
 function todoToolsNote(options: family.InstallOptions, file: string, text: string, changed: boolean): string {

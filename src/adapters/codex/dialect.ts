@@ -6,18 +6,17 @@
  * trusts the hooks: that is the user's review in Codex (`trust.ts`).
  */
 import { readFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
-import { commandHookAdapter } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { adapterOf } from "../command-hook/adapter.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import { type HooksDoctor, type HooksOk, portableHere } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook, commandReader } from "../command-hook/spelling.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isPortable } from "../shared/hook-form.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { HARNESS, HOOK_EVENTS, type HookInput, handleHook, normalizeCodexPlan, parseHookInput } from "./events.js";
 import { readCodexGoal } from "./goal.js";
 import { readRolloutTurn } from "./rollout.js";
@@ -39,29 +38,14 @@ export const REGISTRATIONS: readonly HookRegistration[] = [
 	{ event: "PreCompact", timeout: HOOK_TIMEOUT_SECONDS },
 ];
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: typeof readRolloutTurn;
-	readGoal?: typeof readCodexGoal;
-}
-
-function codexDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	const readTurn = options.readTurn ?? readRolloutTurn;
-	const readGoal = options.readGoal ?? readCodexGoal;
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: null,
-		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn, readGoal }),
-		stopEvent: "Stop",
-	};
-}
-
-export const dialect = codexDialect();
-
-export const runCodexHook = runnerOf<RunHookOptions, HookInput>(codexDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: null,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn: readRolloutTurn, readGoal: readCodexGoal }),
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
@@ -85,24 +69,15 @@ const parseOurCommand = /* @__PURE__ */ commandReader(SPELLING);
 export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText("Codex", { holds: "a hooks object" }),
 	{
-		portable: (found: string | null) =>
-			portableHooksNote({
-				onPath: "boulder-hook",
-				notice: true,
-				here: found
-					? `Here they find ${found}.`
-					: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
-			}),
+		here: (found: string | null) =>
+			found
+				? `Here they find ${found}.`
+				: "Here they find neither yet: add boulder-agent to the project's devDependencies or install it globally.",
 	},
 );
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex"), {
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Codex", HARNESS, { notice: true }), {
 	notInstalled: "boulder's Codex hooks are not in this project's .codex/hooks.json or in $CODEX_HOME/hooks.json",
-	installFix: "`boulder install codex` adds them, if you use Codex here",
-	unreadable: (file: string, problem: string) =>
-		`${file} cannot be read as JSON (${problem}); Codex will not run its hooks either`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they print a notice at session start and do nothing else`,
 	ok: (file: string, { version, count, where }: HooksOk) =>
 		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, trusted, ${count} events` : `portable, trusted; here they run ${where}`})`,
 	untrusted: (file: string, events: string[]) =>
@@ -117,9 +92,7 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorTex
 	projectTrustFix: "start `codex` in the project and trust it when asked",
 });
 
-function codexHome(env: NodeJS.ProcessEnv): string {
-	return env.CODEX_HOME || path.join(env.HOME || os.homedir(), ".codex");
-}
+const codexHome = (env: NodeJS.ProcessEnv) => harnessHome(env, "CODEX_HOME", ".codex");
 
 const WHERE = {
 	user: ({ env }: family.Place) => path.join(codexHome(env), "hooks.json"),
@@ -127,18 +100,16 @@ const WHERE = {
 };
 export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
 	text: INSTALL_TEXT,
-	notes: ({ form, options }) => {
-		if (!isPortable(form)) return [INSTALL_TEXT.pinned(form.node, form.bundle), TRUST_NOTE];
+	here: ({ options }) => {
 		const here = portableHere(install, options);
-		return [INSTALL_TEXT.portable(here.kind === "none" ? null : here.where), PROJECT_TRUST_NOTE, TRUST_NOTE];
+		return INSTALL_TEXT.here(here.kind === "none" ? null : here.where);
 	},
-};
+	notes: ({ form }) => (isPortable(form) ? [PROJECT_TRUST_NOTE, TRUST_NOTE] : [TRUST_NOTE]),
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
@@ -168,23 +139,13 @@ export const doctor: HooksDoctor = {
 };
 
 /** Codex CLI as the adapter registry sees it (`command-hook/adapter.ts`). */
-export const codexAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
+export const codexAdapter = /* @__PURE__ */ adapterOf({
 	title: "Codex",
 	program: "codex",
-	scopes: [
-		{
-			name: "user",
-			help: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
-		},
-		{
-			name: "project",
-			help: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
-		},
-	],
-	defaultScope: "user",
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	scopes: {
+		user: "your Codex hooks ($CODEX_HOME/hooks.json, default ~/.codex): every project, just you (the default)",
+		project: "this project's .codex/hooks.json, shared with everyone who works on it (no path of this machine in it)",
+	},
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeCodexPlan,
 });

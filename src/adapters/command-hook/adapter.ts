@@ -1,7 +1,8 @@
 /**
- * A command-hook harness as the adapter registry sees it, from its data, with
- * two loaders (install and doctor; the hook's dialect) so a CLI command loads
- * only what it needs. Imports nothing heavy at load time.
+ * A command-hook harness as the adapter registry sees it, from its data and
+ * its parts: at hand, or behind two loaders (install and doctor; the hook's
+ * dialect) so a CLI command loads only what it needs. Imports nothing heavy
+ * at load time.
  */
 import type { HarnessAdapter } from "../types.js";
 import type { CommandHookDialect } from "./dialect.js";
@@ -10,10 +11,9 @@ import type { HooksInstall } from "./install.js";
 
 /** What the CLI shows of the harness, as `HarnessAdapter` has it, and the family's parts to load. */
 export interface CommandHookHarness
-	extends Pick<
-		HarnessAdapter,
-		"name" | "title" | "program" | "scopes" | "defaultScope" | "installFlags" | "normalizeTodos"
-	> {
+	extends Pick<HarnessAdapter, "name" | "title" | "program" | "installFlags" | "normalizeTodos"> {
+	/** Each scope's one line for `--help`, by name, in the order `--help` lists them: the first is the default. */
+	scopes: Readonly<Record<string, string>>;
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
@@ -31,8 +31,8 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 		name: harness.name,
 		title: harness.title,
 		program: harness.program,
-		scopes: harness.scopes,
-		defaultScope: harness.defaultScope,
+		scopes: Object.entries(harness.scopes).map(([name, help]) => ({ name, help })),
+		defaultScope: Object.keys(harness.scopes)[0] as string,
 		...(harness.installFlags ? { installFlags: harness.installFlags } : {}),
 		async install(place) {
 			const { install, flow } = await family();
@@ -59,4 +59,20 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 		},
 		normalizeTodos: harness.normalizeTodos,
 	};
+}
+
+/** The parts of a harness whose dialect file holds its adapter, at hand: its name and events are the dialect's. */
+type AtHand = { parts: { dialect: CommandHookDialect; install: HooksInstall; doctor: HooksDoctor } };
+
+export function adapterOf({
+	parts: { dialect, install, doctor },
+	...harness
+}: Omit<CommandHookHarness, "name" | "events" | "dialect" | "install"> & AtHand): HarnessAdapter {
+	return commandHookAdapter({
+		...harness,
+		name: dialect.harness,
+		events: [...dialect.events, ...Object.keys(dialect.words ?? {})],
+		dialect: async () => ({ dialect }),
+		install: async () => ({ install, doctor }),
+	});
 }

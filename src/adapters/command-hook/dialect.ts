@@ -12,6 +12,7 @@ import type { Engine } from "../../engine/engine.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import type { CommandHookInput, ParsedCommandHookInput } from "../shared/hook-input.js";
 import type { HookStreams } from "../types.js";
+import type { HooksInstall } from "./install.js";
 import type { HookRegistration } from "./registrations.js";
 
 export interface CommandHookDialect<I extends CommandHookInput = CommandHookInput> {
@@ -26,8 +27,8 @@ export interface CommandHookDialect<I extends CommandHookInput = CommandHookInpu
 	parse(text: string, event: string | undefined): ParsedCommandHookInput & ({ ok: false } | { ok: true; input: I });
 	/** Contract: throws only what the engine throws. */
 	handle(input: I, engine: Engine, streams: HookStreams): Promise<HookAnswer>;
-	/** The event that ends a turn, where a bad config is told to the user when there is no log to remember it. */
-	stopEvent: string;
+	/** The event that ends a turn (`Stop` unless said), where a bad config is told when no log remembers it. */
+	stopEvent?: string;
 	/** False: the harness shows nothing a hook prints (Copilot CLI); a bad config is told on stderr and in `why`. */
 	showsNotices?: boolean;
 	/** The hook program's words that are not events (Claude Code's `Watchdog`). Contract: never rejects. */
@@ -41,4 +42,12 @@ export function projectFolderOf(
 	inputCwd: string | null,
 ): string {
 	return (dialect.projectDirVar === null ? undefined : streams.env[dialect.projectDirVar]) || inputCwd || streams.cwd;
+}
+
+/** A harness's installer data (`install.ts`), with its dialect's name and registrations. */
+export function installOf(
+	dialect: Pick<CommandHookDialect, "harness" | "registrations">,
+	rest: Omit<HooksInstall, "harness" | "registrations">,
+): HooksInstall {
+	return { harness: dialect.harness, registrations: dialect.registrations, ...rest };
 }

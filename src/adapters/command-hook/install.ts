@@ -29,7 +29,7 @@ import { groupedHook, type HookForm, isPortable, PORTABLE } from "../shared/hook
 import { isRecord, messageOf } from "../shared/hook-input.js";
 import { linkForUser } from "../shared/hook-link.js";
 import * as hooksFile from "../shared/hooks-file.js";
-import type { hooksInstallText } from "../shared/install-messages.js";
+import { type hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
 import type { InstallReport } from "../shared/install-report.js";
 import { type JsonDialect, plainValue } from "../shared/settings-json.js";
 import type { HookRegistration } from "./registrations.js";
@@ -57,7 +57,7 @@ export interface HooksInstall {
 	where: Readonly<Record<string, (place: Place) => string | readonly string[]>>;
 	registrations: readonly HookRegistration[];
 	command: CommandSpelling;
-	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}`. */
+	/** One hook entry, as the file holds it; by default `{type: "command", command, timeout}` (and `asyncRewake`). */
 	entry?(command: string, registration: HookRegistration): Record<string, unknown>;
 	/** The key of an entry's command, where it is not `command` (Copilot CLI's `bash`). */
 	commandKey?: string;
@@ -69,7 +69,10 @@ export interface HooksInstall {
 	/** What a new file starts with besides `hooks`, which alone keeps no file at uninstall (Qwen Code's `$version`). */
 	stamp?: Record<string, unknown>;
 	text: HooksText;
-	notes(installed: Installed): string[] | Promise<string[]>;
+	/** A sentence on what the portable hooks find on this machine (Codex's). */
+	here?(installed: Installed): string;
+	/** What the install says after `formNote`. */
+	notes?(installed: Installed): string[] | Promise<string[]>;
 	/** The harness's own edit of the file after boulder's hooks (Claude Code's todo tools, Qwen Code's cap). */
 	alsoEdit?(
 		text: string,
@@ -125,7 +128,8 @@ function hooksDialect(spec: HooksInstall): hooksFile.HooksDialect<HookForm, OurC
 
 function entryOf(spec: HooksInstall, form: HookForm, registration: HookRegistration) {
 	const command = hookCommand(spec.command, form, registration.word ?? registration.event);
-	return spec.entry?.(command, registration) ?? { type: "command", command, timeout: registration.timeout };
+	const entry = { type: "command", command, timeout: registration.timeout };
+	return spec.entry?.(command, registration) ?? (registration.asyncRewake ? { ...entry, asyncRewake: true } : entry);
 }
 
 /** The whole text of a file of boulder's own (Copilot CLI's). */
@@ -200,6 +204,24 @@ export function shadowedBy(spec: HooksInstall, file: string): string | null {
 	return existsSync(map) ? map : null;
 }
 
+/**
+ * Said first after every install. Portable: what the hooks run, as the spelling has it (its program on the
+ * PATH, the user's link, the notice); pinned (`formFor`): to what, naming the scope where more than one is.
+ */
+export function formNote(spec: HooksInstall, installed: Installed): string {
+	const { form, link, root, options } = installed;
+	if (!isPortable(form)) {
+		const pinned = Object.keys(spec.where).filter((scope) => scope !== "project").length > 1;
+		return spec.text.pinned(form.node, form.bundle, pinned ? options.scope : undefined);
+	}
+	return portableHooksNote({
+		onPath: spec.command.bin,
+		linked: spec.command.link === null ? undefined : { link, root },
+		notice: spec.command.notInstalled !== undefined,
+		here: spec.here?.(installed),
+	});
+}
+
 export async function installHooks(spec: HooksInstall, options: InstallOptions): Promise<InstallResult> {
 	const root = options.root ?? packageRoot();
 	const form = options.form ?? options.program ?? formFor(options.scope, root, spec.command.bundle);
@@ -212,7 +234,8 @@ export async function installHooks(spec: HooksInstall, options: InstallOptions):
 	const hooks = withOurHooks(spec, original ?? "", file, form);
 	const also = (await spec.alsoEdit?.(hooks.text, file, options)) ?? { text: hooks.text, changed: false };
 	const link = isPortable(form) && spec.command.link ? await linkForUser(options, spec.command.link, bundle) : null;
-	const notes = [...(await spec.notes({ form, link, root, file, options })), ...(also.notes ?? [])];
+	const installed = { form, link, root, file, options };
+	const notes = [formNote(spec, installed), ...((await spec.notes?.(installed)) ?? []), ...(also.notes ?? [])];
 	const remarks = also.remarks ?? [];
 	if (original !== null && also.text === original) {
 		return { report: { file, action: "unchanged", backup: null, entries: 0 }, notes, remarks };

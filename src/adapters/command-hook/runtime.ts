@@ -41,7 +41,7 @@ export async function runDialect<I extends CommandHookInput>(
 	return runCommandHook(argv, streams, dialect, open);
 }
 
-/** A harness's hook run with test options: `runCodexHook(argv, streams, { readTurn, open })`. */
+/** A harness's hook run with test options: `runClaudeCodeHook(argv, streams, { readTurn, open })`. */
 export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookInput>(
 	make: (options: O) => CommandHookDialect<I>,
 ): (argv: readonly string[], streams: HookStreams, options?: O) => Promise<number> {
@@ -90,7 +90,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 		// A bad config is told once where a log remembers it was, else at each turn's end (never per tool call).
 		const logged = record.stderr.length === 0;
 		const shown = dialect.showsNotices !== false;
-		if (shown && badConfig && !record.repeated && (logged || input.event === dialect.stopEvent)) {
+		if (shown && badConfig && !record.repeated && (logged || input.event === (dialect.stopEvent ?? "Stop"))) {
 			writeQuietly(streams.stdout, JSON.stringify(harnessSafe({ systemMessage: configNotice(messageOf(error)) })));
 		}
 		return 0;

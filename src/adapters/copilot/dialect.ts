@@ -8,16 +8,15 @@
  * JSON. The project's file (committed) runs the portable command; the user's is
  * pinned.
  */
-import os from "node:os";
 import path from "node:path";
-import { commandHookAdapter } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { adapterOf } from "../command-hook/adapter.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { harnessHome } from "../shared/harness-home.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { readAutopilot } from "./autopilot.js";
 import {
 	HARNESS,
@@ -65,8 +64,6 @@ export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	{
 		notOurs: (file: string) =>
 			`${file} holds hooks that are not boulder's; boulder did not touch it. Rename it (Copilot reads every *.json in that folder) and run the command again.`,
-		portable: (link: string | null, root: string) =>
-			portableHooksNote({ onPath: "boulder-hook", linked: { link, root }, notice: false }),
 		autopilot:
 			"Do not also run Copilot's own --autopilot (or /autopilot) in these sessions: two continuation loops would nudge the same agent.",
 	},
@@ -89,48 +86,33 @@ const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ commandHookDoc
 /** boulder's hooks file in the project's hooks folder (the default), or the user's (`$COPILOT_HOME`, else `~/.copilot`). */
 const WHERE = {
 	project: ({ cwd }: family.Place) => path.join(cwd, ".github", "hooks", HOOKS_FILE),
-	user: ({ env }: family.Place) =>
-		path.join(env.COPILOT_HOME || path.join(env.HOME || os.homedir(), ".copilot"), "hooks", HOOKS_FILE),
+	user: ({ env }: family.Place) => path.join(harnessHome(env, "COPILOT_HOME", ".copilot"), "hooks", HOOKS_FILE),
 };
 export const hooksFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: SPELLING,
 	layout: "own",
 	entry: (bash, { timeout }) => ({ type: "command", bash, timeoutSec: timeout }),
 	commandKey: "bash",
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle),
-		INSTALL_TEXT.autopilot,
-	],
-};
+	notes: () => [INSTALL_TEXT.autopilot],
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
 	place: (scope) => `${scope} hooks`,
 };
 
-export const copilotAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
+export const copilotAdapter = /* @__PURE__ */ adapterOf({
 	title: "Copilot CLI",
 	program: "copilot",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .github/hooks/boulder.json, shared with everyone who works on it (no path of this machine in it; the default)",
-		},
-		{
-			name: "user",
-			help: "your user hooks folder (~/.copilot/hooks/boulder.json or $COPILOT_HOME/hooks): every project",
-		},
-	],
-	defaultScope: "project",
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	scopes: {
+		project:
+			"this project's .github/hooks/boulder.json, shared with everyone who works on it (no path of this machine in it; the default)",
+		user: "your user hooks folder (~/.copilot/hooks/boulder.json or $COPILOT_HOME/hooks): every project",
+	},
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeCopilotTodos,
 });

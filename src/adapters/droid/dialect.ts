@@ -6,17 +6,16 @@
 import path from "node:path";
 import { type NormalizedTodos, normalizeTodoList } from "../../core/todo-normalize.js";
 import type { TodoStatus } from "../../core/todos.js";
-import { commandHookAdapter } from "../command-hook/adapter.js";
+import { adapterOf } from "../command-hook/adapter.js";
 import { type ClaudeStyleSpec, type ClaudeStyleTurn, handleClaudeStyleHook } from "../command-hook/claude-style.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor } from "../command-hook/doctor.js";
-import type { HooksInstall, Place } from "../command-hook/install.js";
+import type { Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import * as scan from "../command-hook/turn-reader.js";
-import { BOULDER_HOOK_BIN, isPortable } from "../shared/hook-form.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
-import { commandHookDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 
 export const HARNESS = "droid";
 const TITLE = "Factory Droid";
@@ -108,52 +107,38 @@ export const dialect: CommandHookDialect = {
 	projectDirVar: PROJECT_DIR,
 	parse: (text, event) => parseCommandHookInput(text, event, EVENTS),
 	handle: (input, engine) => handleClaudeStyleHook(input, DROID, { engine, readTurn: readDroidTurn }),
-	stopEvent: "Stop",
 };
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 	/* @__PURE__ */ hooksInstallText(TITLE, { holds: "a JSON object" }),
 	{
-		portable: /* @__PURE__ */ portableHooksNote({ onPath: BOULDER_HOOK_BIN, notice: false }),
 		noCap: `${TITLE} has no limit of its own on continuations: boulder's budgets and stagnation guard are what bound a run.`,
 	},
 );
 
 const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
-export const install: HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
 	eventMapFile: "hooks.json",
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
-	notes: ({ form }) => [
-		isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle),
-		INSTALL_TEXT.noCap,
-	],
-};
+	notes: () => [INSTALL_TEXT.noCap],
+});
 
 export const doctor: HooksDoctor = {
 	text: /* @__PURE__ */ commandHookDoctorText(TITLE, HARNESS),
 	place: (_scope, file) => file,
 };
 
-export const droidAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
+export const droidAdapter = /* @__PURE__ */ adapterOf({
 	title: TITLE,
 	program: "droid",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
-		},
-		{ name: "user", help: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy" },
-	],
-	defaultScope: "project",
-	events: EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	scopes: {
+		project: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
+		user: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy",
+	},
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeDroidTodos,
 });

@@ -7,18 +7,16 @@
  * portable command uses it outside double quotes (`docs/gemini-notes.md`). Its doctor also says when a
  * settings file turns Gemini CLI's hooks off.
  */
-import os from "node:os";
 import path from "node:path";
-import { commandHookAdapter } from "../command-hook/adapter.js";
-import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { adapterOf } from "../command-hook/adapter.js";
+import { type CommandHookDialect, installOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
-import { type OpenEngine, runnerOf } from "../command-hook/runtime.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isRecord } from "../shared/hook-input.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import {
 	HARNESS,
 	HOOK_EVENTS,
@@ -40,67 +38,47 @@ export const REGISTRATIONS: readonly HookRegistration<HookEvent>[] = [
 
 const PROJECT_DIR_VAR = "GEMINI_PROJECT_DIR";
 
-export interface RunHookOptions {
-	open?: OpenEngine;
-	readTurn?: (file: string) => ReturnType<typeof readTurn>;
-}
-
-export function geminiDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
-	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: PROJECT_DIR_VAR,
-		parse: parseHookInput,
-		handle: (input, engine) => handleHook(input, { engine, readTurn: options.readTurn ?? readTurn }),
-		stopEvent: "AfterAgent",
-	};
-}
-
-export const dialect = geminiDialect();
-
-export const runGeminiHook = runnerOf<RunHookOptions, HookInput>(geminiDialect);
+export const dialect: CommandHookDialect<HookInput> = {
+	harness: HARNESS,
+	events: HOOK_EVENTS,
+	registrations: REGISTRATIONS,
+	projectDirVar: PROJECT_DIR_VAR,
+	parse: parseHookInput,
+	handle: (input, engine) => handleHook(input, { engine, readTurn }),
+	stopEvent: "AfterAgent",
+};
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
-	/* @__PURE__ */ hooksInstallText("Gemini CLI", {
-		restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
-	}),
+export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Gemini CLI", {
+	restart: "Gemini CLI reads hooks when it starts: restart running sessions to pick them up.",
+});
+
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(
+	/* @__PURE__ */ hooksDoctorText("Gemini CLI", HARNESS, { link: true }),
 	{
-		portable: (link: string | null, root: string) =>
-			portableHooksNote({ onPath: "boulder-hook", linked: { link, root }, notice: false }),
+		unreadable: (file: string, problem: string) =>
+			`${file} cannot be read as JSON (${problem}); Gemini CLI will not read its settings either`,
+		twice: (files: string[]) =>
+			`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
+		twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
+		reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
+		ok: (file: string, { version, count, where }: HooksOk) =>
+			`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI has no continuation cap that holds: boulder's budgets are the limit`,
+		hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
+		hooksOffFix: 'set "hooksConfig": {"enabled": true} there, or remove the key',
 	},
 );
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Gemini CLI"), {
-	notInstalled: "boulder's Gemini CLI hooks are not in this project's or your user settings",
-	installFix: "`boulder install gemini` adds them, if you use Gemini CLI here",
-	unreadable: (file: string, problem: string) =>
-		`${file} cannot be read as JSON (${problem}); Gemini CLI will not read its settings either`,
-	twice: (files: string[]) =>
-		`boulder's Gemini CLI hooks are in more than one settings file (${files.join(", ")}): every event runs boulder more than once`,
-	twiceFix: "`boulder uninstall gemini --user` or `--project` removes one set",
-	reinstall: (scope: string) => `\`boulder install gemini --${scope}\` puts them right`,
-	ok: (file: string, { version, count, where }: HooksOk) =>
-		`hooks installed in ${file} (${where === null ? `pinned to boulder ${version}, ${count} events` : `portable: here they run ${where}`}); Gemini CLI has no continuation cap that holds: boulder's budgets are the limit`,
-	noneFound: (file: string) =>
-		`the hooks in ${file} find no installed boulder here (no devDependency, no link, nothing on the PATH): they do nothing`,
-	hooksOff: (file: string) => `${file} turns Gemini CLI's hooks off (hooksConfig.enabled: false): boulder never runs`,
-	hooksOffFix: 'set "hooksConfig": {"enabled": true} there, or remove the key',
-});
-
 const WHERE = {
-	user: ({ env }: family.Place) =>
-		path.join(env.GEMINI_CLI_HOME || env.HOME || os.homedir(), ".gemini", "settings.json"),
+	// Gemini CLI's variable names the home that holds its folder: "" is that home itself.
+	user: ({ env }: family.Place) => path.join(harnessHome(env, "GEMINI_CLI_HOME", ""), ".gemini", "settings.json"),
 	project: ({ cwd }: family.Place) => path.join(cwd, ".gemini", "settings.json"),
 };
 export const settingsFile = (scope: keyof typeof WHERE, place: family.Place): string => WHERE[scope](place);
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { projectDirQuoted: true }),
 	entry: (command, { event, timeout }) => ({
 		name: `boulder-${event}`,
@@ -110,10 +88,7 @@ export const install: family.HooksInstall = {
 	}),
 	syntax: "jsonc",
 	text: INSTALL_TEXT,
-	notes: ({ form, link, root }) => [
-		isPortable(form) ? INSTALL_TEXT.portable(link, root) : INSTALL_TEXT.pinned(form.node, form.bundle),
-	],
-};
+});
 
 export const doctor: HooksDoctor = {
 	text: DOCTOR_TEXT,
@@ -124,23 +99,14 @@ export const doctor: HooksDoctor = {
 			: [],
 };
 
-export const geminiAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
+export const geminiAdapter = /* @__PURE__ */ adapterOf({
 	title: "Gemini CLI",
 	program: "gemini",
-	scopes: [
-		{
-			name: "user",
-			help: "your user settings (~/.gemini/settings.json or $GEMINI_CLI_HOME): every project (the default)",
-		},
-		{
-			name: "project",
-			help: "this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
-		},
-	],
-	defaultScope: "user",
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	scopes: {
+		user: "your user settings (~/.gemini/settings.json or $GEMINI_CLI_HOME): every project (the default)",
+		project:
+			"this project's .gemini/settings.json, shared with everyone who works on it (no path of this machine in it)",
+	},
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeGeminiTodos,
 });

@@ -9,15 +9,14 @@
  */
 import path from "node:path";
 import { applyEdits } from "jsonc-parser";
-import { commandHookAdapter } from "../command-hook/adapter.js";
-import { type CommandHookDialect, projectFolderOf } from "../command-hook/dialect.js";
+import { adapterOf } from "../command-hook/adapter.js";
+import { type CommandHookDialect, installOf, projectFolderOf } from "../command-hook/dialect.js";
 import type { HooksDoctor, HooksOk } from "../command-hook/doctor.js";
 import type * as family from "../command-hook/install.js";
 import { HOOK_TIMEOUT_SECONDS, type HookRegistration, STOP_TIMEOUT_SECONDS } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
-import { isPortable } from "../shared/hook-form.js";
 import { parseSettings } from "../shared/hooks-file.js";
-import { hooksDoctorText, hooksInstallText, portableHooksNote } from "../shared/install-messages.js";
+import { hooksDoctorText, hooksInstallText } from "../shared/install-messages.js";
 import { addMemberEdit, memberOf, removal } from "../shared/settings-json.js";
 import { CAP_SETTING, effectiveCap, MAX_CAP, qwenHome } from "./cap.js";
 import {
@@ -51,7 +50,6 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 	registrations: REGISTRATIONS,
 	projectDirVar: PROJECT_DIR_VAR,
 	parse: parseQwenHookInput,
-	stopEvent: "Stop",
 	handle: (input, engine, streams) =>
 		handleQwenHook(input, {
 			engine,
@@ -63,13 +61,9 @@ export const dialect: CommandHookDialect<QwenHookInput> = {
 
 // The install data below is pure (`@__PURE__`): the hook bundle, which needs only `dialect`, drops it.
 
-export const INSTALL_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksInstallText("Qwen Code"), {
-	portable: /* @__PURE__ */ portableHooksNote({ onPath: "boulder-hook", notice: false }),
-});
+export const INSTALL_TEXT = /* @__PURE__ */ hooksInstallText("Qwen Code");
 
-const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code"), {
-	notInstalled: "boulder's Qwen Code hooks are not in this project's or your user settings",
-	installFix: "`boulder install qwen` adds them, if you use Qwen Code here",
+const DOCTOR_TEXT = /* @__PURE__ */ Object.assign(/* @__PURE__ */ hooksDoctorText("Qwen Code", HARNESS), {
 	unreadable: (file: string, problem: string) =>
 		`${file} cannot be read as JSON (${problem}); boulder cannot tell whether its hooks are there`,
 	ok: (file: string, { version, count, where }: HooksOk) =>
@@ -99,23 +93,20 @@ export function withRaisedCap(text: string, file: string): { text: string; chang
 	return { text: applyEdits(base, [edit]), changed: true };
 }
 
-export const install: family.HooksInstall = {
-	harness: HARNESS,
+export const install = /* @__PURE__ */ installOf(dialect, {
 	where: {
 		project: ({ cwd }: family.Place) => path.join(cwd, ".qwen", "settings.json"),
 		user: ({ env }: family.Place) => path.join(qwenHome(env), "settings.json"),
 	},
-	registrations: REGISTRATIONS,
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR_VAR, { link: null }),
 	/** The settings version Qwen Code 0.24 stamps into the files it reads. */
 	stamp: { $version: 4 },
 	text: INSTALL_TEXT,
-	notes: ({ form }) => [isPortable(form) ? INSTALL_TEXT.portable : INSTALL_TEXT.pinned(form.node, form.bundle)],
 	async alsoEdit(text, file, options) {
 		const raised = options.raiseCap ? withRaisedCap(text, file) : { text, changed: false };
 		return { ...raised, notes: [await capNote(options, file, raised.changed)] };
 	},
-};
+});
 
 /** What the install says of the cap, never nothing: what it set, or where it stands and how to raise it. */
 async function capNote(options: family.InstallOptions, file: string, raised: boolean): Promise<string> {
@@ -147,22 +138,16 @@ const CAP_TEXT = {
 		`Qwen Code lets only ${cap - 1} continuation(s) through per prompt (stopHookBlockingCap ${cap}), and a headless run (qwen -p) is one prompt: a longer list stops there, and boulder says so in the session and in \`boulder why\`. To raise it, run \`boulder install qwen --${scope} --raise-cap\` (it sets "stopHookBlockingCap": 100), or set QWEN_CODE_STOP_HOOK_BLOCK_CAP=100.`,
 };
 
-export const qwenAdapter = /* @__PURE__ */ commandHookAdapter({
-	name: HARNESS,
+export const qwenAdapter = /* @__PURE__ */ adapterOf({
 	title: "Qwen Code",
 	program: "qwen",
-	scopes: [
-		{
-			name: "project",
-			help: "this project's .qwen/settings.json, shared with everyone who works on it; no path of this machine in it (the default)",
-		},
-		{ name: "user", help: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project" },
-	],
-	defaultScope: "project",
+	scopes: {
+		project:
+			"this project's .qwen/settings.json, shared with everyone who works on it; no path of this machine in it (the default)",
+		user: "your user settings (~/.qwen/settings.json or $QWEN_HOME/settings.json): every project",
+	},
 	installFlags: [{ name: RAISE_CAP_FLAG, help: RAISE_CAP_HELP }],
 	options: (flags) => ({ raiseCap: flags.includes(RAISE_CAP_FLAG) }),
-	events: HOOK_EVENTS,
-	dialect: async () => ({ dialect }),
-	install: async () => ({ install, doctor }),
+	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeQwenTodoWrite,
 });

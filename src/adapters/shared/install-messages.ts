@@ -128,9 +128,22 @@ export function entryInstallText(options: EntryInstallOptions) {
 	};
 }
 
-/** What `boulder doctor` says alike about any command-hook harness's install (`title`: "Codex"). */
-export function hooksDoctorText(title: string) {
+export interface HooksDoctorOptions {
+	/** What the user's file is, in "not in this project's or your user …": "settings" unless said. */
+	file?: string;
+	/** The portable hooks also try the user's link. */
+	link?: boolean;
+	/** The portable hooks print a notice at session start where they find no boulder. */
+	notice?: boolean;
+}
+
+/** What `boulder doctor` says alike about any command-hook harness's install (`title`: "Codex", `harness`: "codex"). */
+export function hooksDoctorText(title: string, harness: string, options: HooksDoctorOptions = {}) {
 	return {
+		notInstalled: `boulder's ${title} hooks are not in this project's or your user ${options.file ?? "settings"}`,
+		installFix: `\`boulder install ${harness}\` adds them, if you use ${title} here`,
+		unreadable: (file: string, problem: string) =>
+			`${file} cannot be read as JSON (${problem}); ${title} will not run its hooks either`,
 		unreadableFix: "fix the file, or move it away",
 		twice: (places: string[]) =>
 			`boulder runs from more than one place in ${title} (${places.join(", ")}): every event runs boulder more than once`,
@@ -139,6 +152,8 @@ export function hooksDoctorText(title: string) {
 		missingEvents: (file: string, events: string[]) => `the hooks in ${file} miss ${events.join(", ")}`,
 		otherVersion: (file: string, installed: string, version: string) =>
 			`the hooks in ${file} run boulder ${installed}; this is ${version}: two versions would share one state folder`,
+		noneFound: (file: string) =>
+			`the hooks in ${file} find no installed boulder here (no devDependency${options.link ? ", no link" : ""}, nothing on the PATH): ${options.notice ? "they print a notice at session start and do nothing else" : "they do nothing"}`,
 	};
 }
 
@@ -146,16 +161,13 @@ export function hooksDoctorText(title: string) {
  * Every word of `boulder doctor` for a command-hook harness that says nothing
  * of its own (`title`: "Factory Droid", `harness`: "droid").
  */
-export function commandHookDoctorText(title: string, harness: string) {
+export function commandHookDoctorText(title: string, harness: string, options: HooksDoctorOptions = {}) {
 	return {
-		...hooksDoctorText(title),
-		notInstalled: `boulder's ${title} hooks are not in this project's or your user hooks`,
+		...hooksDoctorText(title, harness, { file: "hooks", ...options }),
 		installFix: `\`boulder install ${harness}\`, if you use ${title} here`,
 		unreadable: (file: string, problem: string) => `${file} cannot be read (${problem})`,
 		otherVersion: (file: string, installed: string, version: string, where: string) =>
 			`the hooks in ${file} run boulder ${installed} (${where}); this is ${version}: two versions would share one state folder`,
-		noneFound: (file: string) =>
-			`the hooks in ${file} find no installed boulder here (no devDependency, nothing on the PATH): they do nothing`,
 		shadowed: (file: string, reader: string) =>
 			`${title} reads ${reader}, not the hooks in ${file}: boulder's do not run`,
 		ok: (file: string, said: { count: number }) => `hooks installed in ${file} (${said.count} events)`,

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCodexHook } from "../../../src/adapters/codex/dialect.js";
+import { dialect } from "../../../src/adapters/codex/dialect.js";
+import { runDialect } from "../../../src/adapters/command-hook/runtime.js";
 
 async function run(event: string, input: string) {
 	const root = await mkdtemp(path.join(os.tmpdir(), "boulder-codex-run-"));
@@ -10,13 +11,17 @@ async function run(event: string, input: string) {
 	await mkdir(path.join(project, ".git"), { recursive: true });
 	let stdout = "";
 	let stderr = "";
-	await runCodexHook([event], {
-		stdin: [input],
-		stdout: { write: (chunk: string) => (stdout += chunk) },
-		stderr: { write: (chunk: string) => (stderr += chunk) },
-		env: { HOME: path.join(root, "home"), XDG_STATE_HOME: path.join(root, "state") },
-		cwd: project,
-	});
+	await runDialect(
+		[event],
+		{
+			stdin: [input],
+			stdout: { write: (chunk: string) => (stdout += chunk) },
+			stderr: { write: (chunk: string) => (stderr += chunk) },
+			env: { HOME: path.join(root, "home"), XDG_STATE_HOME: path.join(root, "state") },
+			cwd: project,
+		},
+		dialect,
+	);
 	const log = await readFile(path.join(project, ".boulder", "decisions.jsonl"), "utf8").catch(() => "");
 	return { stdout, stderr, log };
 }

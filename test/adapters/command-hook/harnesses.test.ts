@@ -30,7 +30,7 @@ describe("the command-hook family's one list", () => {
 		for (const adapter of COMMAND_HOOKS) {
 			const dialect = await dialectOf(adapter.name);
 			for (const { event } of dialect.registrations) expect(dialect.events).toContain(event);
-			expect(dialect.events).toContain(dialect.stopEvent);
+			expect(dialect.events).toContain(dialect.stopEvent ?? "Stop");
 		}
 	});
 });

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runGeminiHook } from "../../../src/adapters/gemini/dialect.js";
+import { runDialect } from "../../../src/adapters/command-hook/runtime.js";
+import { dialect } from "../../../src/adapters/gemini/dialect.js";
 import { header, jsonl, prompt, reply, SESSION, writeTodos } from "./helpers.js";
 
 let worktree: string;
@@ -21,13 +22,17 @@ beforeEach(async () => {
 
 async function run(event: string, input: unknown, cwd = worktree) {
 	const out = { stdout: "", stderr: "" };
-	await runGeminiHook([event], {
-		stdin: [Buffer.from(typeof input === "string" ? input : JSON.stringify(input))],
-		stdout: { write: (chunk: string) => (out.stdout += chunk) },
-		stderr: { write: (chunk: string) => (out.stderr += chunk) },
-		env,
-		cwd,
-	});
+	await runDialect(
+		[event],
+		{
+			stdin: [Buffer.from(typeof input === "string" ? input : JSON.stringify(input))],
+			stdout: { write: (chunk: string) => (out.stdout += chunk) },
+			stderr: { write: (chunk: string) => (out.stderr += chunk) },
+			env,
+			cwd,
+		},
+		dialect,
+	);
 	return out;
 }
 
