@@ -69,6 +69,11 @@ const common = {
 /** The command-hook harnesses, from the registry's one line each: each gets a hook bundle of its own. */
 const HOOK_HARNESSES = ADAPTERS.filter((adapter) => adapter.hook !== undefined).map((adapter) => adapter.name);
 
+/** The harnesses whose file-change event gets a bundle of its own (`<harness>-<event>-main.cjs`), by event. */
+const FILE_CHANGE_BUNDLES: Record<string, string> = Object.fromEntries(
+	ADAPTERS.flatMap((adapter) => (adapter.hook?.fileChangeEvent ? [[adapter.name, adapter.hook.fileChangeEvent]] : [])),
+);
+
 const HOOK_ENTRY = "\0boulder-hook-entry:";
 
 /** The entry of one harness's hook bundle: the hook program run with that harness's dialect. */
@@ -79,10 +84,12 @@ const hookEntries = {
 	},
 	load(id: string) {
 		if (!id.startsWith(HOOK_ENTRY)) return null;
-		const harness = id.slice(HOOK_ENTRY.length);
+		const [harness = "", fileChange] = id.slice(HOOK_ENTRY.length).split(":");
 		const main = fileURLToPath(new URL("./src/adapters/hook/main.ts", import.meta.url));
 		const dialect = fileURLToPath(new URL(`./src/adapters/${harness}/dialect.ts`, import.meta.url));
-		return `import { runHookMain } from ${JSON.stringify(main)};\nimport { dialect } from ${JSON.stringify(dialect)};\nrunHookMain(dialect);\n`;
+		// A file-change bundle runs the dialect file's `fileChanges` and opens no Engine: none of the Stop path is reachable.
+		const [run, exported] = fileChange ? ["runFileChangeMain", "fileChanges"] : ["runHookMain", "dialect"];
+		return `import { ${run} } from ${JSON.stringify(main)};\nimport { ${exported} } from ${JSON.stringify(dialect)};\n${run}(${exported});\n`;
 	},
 };
 
@@ -95,6 +102,7 @@ const hookLoader = {
 			cachePrefix: "claude-code",
 			variants: null,
 			harnesses: HOOK_HARNESSES,
+			eventBundles: FILE_CHANGE_BUNDLES,
 		}),
 	},
 };
@@ -200,6 +208,13 @@ export default defineConfig([
 		alias: hookAlias,
 		treeshake: hookTreeshake,
 		entry: { [`${harness}-main`]: `${HOOK_ENTRY}${harness}` },
+		plugins: [hookEntries, hookBuiltins, asciiOutput],
+	})),
+	...Object.entries(FILE_CHANGE_BUNDLES).map(([harness, event]) => ({
+		...common,
+		alias: hookAlias,
+		treeshake: hookTreeshake,
+		entry: { [`${harness}-${event}-main`]: `${HOOK_ENTRY}${harness}:file-change` },
 		plugins: [hookEntries, hookBuiltins, asciiOutput],
 	})),
 	{ ...common, ...hookLoader, entry: { "claude-code": "src/adapters/hook/loader.ts" } },

@@ -19,6 +19,7 @@ const outputs = [
 	"dist/hook/claude-code.cjs",
 	"dist/hook/boulder-hook.cjs",
 	"dist/hook/claude-code-main.cjs",
+	"dist/hook/claude-code-PreToolUse-main.cjs",
 ];
 
 function newest(file) {

@@ -64,6 +64,8 @@ export interface HookStreams {
 export interface HookEntry {
 	/** The events the adapter answers, for `boulder hook <harness> <event>`'s help. */
 	events: readonly string[];
+	/** The event a hook bundle of its own answers (`<harness>-<event>-main.cjs`: the dialect file's `fileChanges`), opening only the file-change step; absent: none. */
+	fileChangeEvent?: string;
 	/** Contract: never rejects; whatever goes wrong is logged and the agent is let stop. */
 	/** Resolves to the exit code: 0, or 2 when the hook wakes the agent with its stderr. */
 	run(event: string, streams: HookStreams): Promise<number>;

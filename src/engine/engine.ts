@@ -16,7 +16,6 @@ import type { EventReason } from "../core/event-reasons.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { type Decision, decide, type PendingInput } from "../core/policy.js";
 import type { ResumeHow } from "../core/resume.js";
-import { scopeKey } from "../core/scope-key.js";
 import type { Todo } from "../core/todos.js";
 import {
 	type BackgroundTask,
@@ -51,6 +50,7 @@ import type { IdleFacts, IdleResult, PlanSource, SessionEvent, SessionRef } from
 import { type FileChangeAnswer, fileChangeAsked } from "./hygiene-ops.js";
 import { checkToolChange, type SubagentResult, subagentReturned } from "./orchestrate-ops.js";
 import { readSessionSwitch, readSessionTodos, readWhy, type SessionSwitch, type WhyQuery } from "./read-models.js";
+import { recordError, sessionScope } from "./record-error.js";
 import { resumeContextFor } from "./resume-ops.js";
 import { type Runner, shellRunner } from "./runner.js";
 import { readWorktreeStatus, type WorktreeStatusView } from "./status.js";
@@ -88,8 +88,7 @@ export class Engine {
 	}
 
 	scopeOf(ref: SessionRef): string | null {
-		if (ref.subagent) return null;
-		return scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
+		return sessionScope(ref);
 	}
 
 	async turnStarted(ref: SessionRef, provenance: Provenance): Promise<void> {
@@ -312,23 +311,7 @@ export class Engine {
 
 	/** Records an internal error so `boulder why` can tell it; never throws. */
 	async recordError(ref: SessionRef | null, where: string, error: unknown): Promise<void> {
-		const message = error instanceof Error ? error.message : String(error);
-		try {
-			await this.store.appendDecision(
-				eventRecord({
-					at: this.clock.now(),
-					worktree: this.store.worktree,
-					scope: ref ? this.scopeOf(ref) : null,
-					harness: ref?.harness ?? null,
-					session: ref?.sessionId ?? null,
-					reason: "error",
-					detail: `${where}: ${message}`,
-					promptId: ref?.promptId,
-				}),
-			);
-		} catch {
-			// The log itself failed: the caller's own stderr is all that is left.
-		}
+		await recordError(this.store, this.clock, ref, where, error);
 	}
 
 	/**

@@ -93,8 +93,7 @@ export async function openState(options: OpenOptions): Promise<StateHandle> {
  * let the agent stop.
  */
 export async function openWorkspace(options: OpenOptions): Promise<Workspace> {
-	const state = await openState(options);
-	const { config, layers } = loadConfig(state.worktree, options.env ?? process.env);
+	const { config, layers, ...state } = await openConfigured(options);
 	const engine = new Engine({
 		store: state.store,
 		config,
@@ -103,6 +102,14 @@ export async function openWorkspace(options: OpenOptions): Promise<Workspace> {
 		...(options.runner ? { runner: options.runner } : {}),
 	});
 	return { ...state, config, layers, engine };
+}
+
+/** The state and the effective config, without an engine. Contract: throws as `openWorkspace`. */
+export async function openConfigured(
+	options: OpenOptions,
+): Promise<StateHandle & { config: Config; layers: ConfigLayer[] }> {
+	const state = await openState(options);
+	return { ...state, ...loadConfig(state.worktree, options.env ?? process.env) };
 }
 
 /**

@@ -17,6 +17,7 @@ export const claudeCodeAdapter = commandHookAdapter({
 	installFlags: [{ name: TODO_TOOLS_FLAG, help: TODO_TOOLS_FLAG_HELP }],
 	options: (flags) => ({ todoTools: flags.includes(TODO_TOOLS_FLAG) }),
 	events: [...HOOK_EVENTS, WATCHDOG_HOOK],
+	fileChangeEvent: "PreToolUse",
 	dialect: () => import("./dialect.js"),
 	install: async () => ({
 		install: (await import("./install.js")).install,

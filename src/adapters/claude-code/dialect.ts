@@ -10,13 +10,14 @@ import { systemClock } from "../../engine/clock.js";
 import { WATCH_POLL_MS, WATCH_SETTLE_MS, watchBackground } from "../../engine/watch-ops.js";
 import { sessionRefOf } from "../command-hook/claude-style.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
+import { fileChangeDialect } from "../command-hook/file-change.js";
 import {
 	HOOK_TIMEOUT_SECONDS,
 	type HookRegistration,
 	STOP_TIMEOUT_SECONDS,
 	watchdogMs,
 } from "../command-hook/registrations.js";
-import { type OpenEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
+import { type OpenEngine, openEngine, readInput, runCommandHook, runnerOf } from "../command-hook/runtime.js";
 import { type CommandSpelling, commandReader, hookCommand as spelled } from "../command-hook/spelling.js";
 import { watchableSubagents } from "../shared/background-tasks.js";
 import { NOTHING } from "../shared/hook-answer.js";
@@ -110,13 +111,13 @@ export interface RunHookOptions {
 /** The watcher ends itself this long before the process's watchdog would. */
 const WATCH_MARGIN_MS = 10_000;
 
+/** What every Claude Code dialect says: its name, events, registrations, folder and input. */
+const BASE = { harness: HARNESS, events: HOOK_EVENTS, registrations: REGISTRATIONS, projectDirVar: PROJECT_DIR_VAR };
+
 export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDialect<HookInput> {
 	const read = options.readTurn ?? readTurn;
 	return {
-		harness: HARNESS,
-		events: HOOK_EVENTS,
-		registrations: REGISTRATIONS,
-		projectDirVar: SPELLING.projectDirVar,
+		...BASE,
 		parse: parseHookInput,
 		// A Stop reads the transcript once, for the turn and the goal both.
 		handle: (input, engine) => {
@@ -127,9 +128,12 @@ export function claudeCodeDialect(options: RunHookOptions = {}): CommandHookDial
 	};
 }
 
-export const dialect = claudeCodeDialect();
+export const dialect = /* @__PURE__ */ claudeCodeDialect();
 
-export const runClaudeCodeHook = runnerOf<RunHookOptions, HookInput>(claudeCodeDialect);
+/** PreToolUse alone, for its own hook bundle (`tsdown.config.ts`): a process per file edit, without the Stop path. */
+export const fileChanges = /* @__PURE__ */ fileChangeDialect({ ...BASE, parse: parseHookInput }, "PreToolUse");
+
+export const runClaudeCodeHook = /* @__PURE__ */ runnerOf<RunHookOptions, HookInput>(claudeCodeDialect);
 
 /** A Stop that left no subagent running (nearly every one) ends here unopened; the Stop hook reports bad input. */
 async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Promise<number> {
@@ -160,6 +164,6 @@ async function watchAfterStop(streams: HookStreams, options: RunHookOptions): Pr
 			// The Stop hook beside it tells the user about a bad config.
 			showsNotices: false,
 		},
-		options.open,
+		options.open ?? openEngine,
 	);
 }

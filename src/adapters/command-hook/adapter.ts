@@ -14,6 +14,8 @@ export interface CommandHookHarness
 	extends Pick<HarnessAdapter, "name" | "title" | "program" | "installFlags" | "normalizeTodos"> {
 	/** Each scope's one line for `--help`, by name, in the order `--help` lists them: the first is the default. */
 	scopes: Readonly<Record<string, string>>;
+	/** As `HookEntry.fileChangeEvent`: the event its dialect file's `fileChanges` answers in a bundle of its own. */
+	fileChangeEvent?: string;
 	/** The install options the harness's own flags stand for (`--todo-tools` → `{todoTools: true}`). */
 	options?(flags: readonly string[]): Record<string, unknown>;
 	/** The events `boulder hook <harness>` answers, with the dialect's own words. */
@@ -52,6 +54,7 @@ export function commandHookAdapter(harness: CommandHookHarness): HarnessAdapter 
 		// The dialect and the runtime load only when a hook runs (the CLI loads every adapter on every command).
 		hook: {
 			events: harness.events,
+			...(harness.fileChangeEvent ? { fileChangeEvent: harness.fileChangeEvent } : {}),
 			run: async (event, streams) => {
 				const [{ runDialect }, { dialect }] = await Promise.all([import("./runtime.js"), harness.dialect()]);
 				return runDialect([event], streams, dialect);

@@ -36,6 +36,7 @@ import {
 	on,
 	readOwn,
 } from "./events.js";
+import { fileChangeAnswer } from "./file-change.js";
 import { subagentNotificationOf } from "./task-notification.js";
 import { applyClaudeTaskEvent, normalizeClaudeTodoWrite } from "./todo-write.js";
 import type { ScanEnd } from "./turn-reader.js";
@@ -180,21 +181,9 @@ export function provenanceOf(source: string | null, prompt: string | null = null
 	return prompt !== null && TASK_NOTIFICATION.test(prompt) ? "system" : "user";
 }
 
-/** A file change about to run: orchestrate mode's warning or deny, todo hygiene's reminder (context). */
-async function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
-	const tool = stringField(input, "tool_name");
-	if (tool === null || ref.subagent) return NOTHING;
-	const toolInput = isRecord(input.fields.tool_input) ? input.fields.tool_input : {};
-	const files = [toolInput.file_path, toolInput.notebook_path].filter(
-		(file): file is string => typeof file === "string" && file !== "",
-	);
-	const { verdict, reminder } = await deps.engine.fileChangeAsked(ref, { tool, files });
-	if (verdict.kind === "deny") {
-		const output = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: verdict.text };
-		return { output: { hookSpecificOutput: output } };
-	}
-	const context = [verdict.kind === "warn" ? verdict.text : null, reminder].filter((text) => text !== null);
-	return contextAnswer("PreToolUse", context.length === 0 ? null : context.join("\n\n"));
+/** A file change about to run (`file-change.ts`). */
+function onToolAsked({ input, ref, deps }: Call): Promise<HookAnswer> {
+	return fileChangeAnswer(input, ref, (at, change) => deps.engine.fileChangeAsked(at, change));
 }
 
 /** A background subagent's end (a `<task-notification>` turn): orchestrate mode's note rides on it as context. */

@@ -9,13 +9,18 @@
  * runtime records anything else and lets the agent stop.
  */
 import type { Engine } from "../../engine/engine.js";
+import type { FileChanges } from "../../engine/file-changes.js";
 import type { HookAnswer } from "../shared/hook-answer.js";
 import type { CommandHookInput, ParsedCommandHookInput } from "../shared/hook-input.js";
 import type { HookStreams } from "../types.js";
 import type { HooksInstall } from "./install.js";
 import type { HookRegistration } from "./registrations.js";
 
-export interface CommandHookDialect<I extends CommandHookInput = CommandHookInput> {
+/** What the runtime itself asks of an engine: a place to record what went wrong. */
+export type HookEngine = Pick<FileChanges, "recordError">;
+
+/** `E`: the engine the dialect's `handle` gets (the whole `Engine`, or less for a one-event bundle: `file-change.ts`). */
+export interface CommandHookDialect<I extends CommandHookInput = CommandHookInput, E extends HookEngine = Engine> {
 	/** The harness's name in state, in the log and in the hook's arguments: `claude-code`, `codex`. */
 	harness: string;
 	/** The events the hook answers (including those understood but not installed). */
@@ -26,7 +31,7 @@ export interface CommandHookDialect<I extends CommandHookInput = CommandHookInpu
 	projectDirVar: string | null;
 	parse(text: string, event: string | undefined): ParsedCommandHookInput & ({ ok: false } | { ok: true; input: I });
 	/** Contract: throws only what the engine throws. */
-	handle(input: I, engine: Engine, streams: HookStreams): Promise<HookAnswer>;
+	handle(input: I, engine: E, streams: HookStreams): Promise<HookAnswer>;
 	/** The event that ends a turn (`Stop` unless said), where a bad config is told when no log remembers it. */
 	stopEvent?: string;
 	/** False: the harness shows nothing a hook prints (Copilot CLI); a bad config is told on stderr and in `why`. */

@@ -14,14 +14,18 @@ import { harnessSafe } from "../../core/control-text.js";
 import { isBoulderError } from "../../core/errors.js";
 import { recordEarlyProblem } from "../../engine/early-problem.js";
 import type { Engine } from "../../engine/engine.js";
+import { openFileChanges } from "../../engine/file-changes.js";
 import { openWorkspace } from "../../engine/open.js";
 import { type CommandHookInput, messageOf } from "../shared/hook-input.js";
 import { configNotice } from "../shared/hook-messages.js";
 import type { HookStreams } from "../types.js";
-import { type CommandHookDialect, projectFolderOf } from "./dialect.js";
+import { type CommandHookDialect, type HookEngine, projectFolderOf } from "./dialect.js";
 
 /** Opens the engine for a folder; tests pass their own. */
-export type OpenEngine = (cwd: string, env: NodeJS.ProcessEnv) => Promise<{ engine: Engine; warnings: string[] }>;
+export type OpenEngine<E extends HookEngine = Engine> = (
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+) => Promise<{ engine: E; warnings: string[] }>;
 
 /** More than any harness sends (it cuts a tool's output long before), yet parsed in a fraction of a second. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -31,7 +35,7 @@ export async function runDialect<I extends CommandHookInput>(
 	argv: readonly string[],
 	streams: HookStreams,
 	dialect: CommandHookDialect<I>,
-	open: OpenEngine = defaultOpen,
+	open: OpenEngine = openEngine,
 ): Promise<number> {
 	const words = dialect.words;
 	const first = argv[0];
@@ -48,11 +52,12 @@ export function runnerOf<O extends { open?: OpenEngine }, I extends CommandHookI
 	return (argv, streams, options = {} as O) => runDialect(argv, streams, make(options), options.open);
 }
 
-export async function runCommandHook<I extends CommandHookInput>(
+/** `open` opens what the dialect's `handle` gets (`openEngine`: the whole `Engine`). Contract: never rejects. */
+export async function runCommandHook<I extends CommandHookInput, E extends HookEngine>(
 	argv: readonly string[],
 	streams: HookStreams,
-	dialect: CommandHookDialect<I>,
-	open: OpenEngine = defaultOpen,
+	dialect: CommandHookDialect<I, E>,
+	open: OpenEngine<E>,
 ): Promise<number> {
 	const event = argv[0];
 	const { harness } = dialect;
@@ -79,7 +84,7 @@ export async function runCommandHook<I extends CommandHookInput>(
 		return 0;
 	}
 	const input = parsed.input;
-	let engine: Engine;
+	let engine: E;
 	try {
 		const workspace = await open(folder, streams.env);
 		engine = workspace.engine;
@@ -118,9 +123,16 @@ export async function runCommandHook<I extends CommandHookInput>(
 /** Wakes the agent with the hook's stderr (Claude Code's `asyncRewake` hooks). */
 const WAKE_EXIT_CODE = 2;
 
-async function defaultOpen(cwd: string, env: NodeJS.ProcessEnv) {
+/** Opens the whole `Engine` for a folder that must exist. */
+export async function openEngine(cwd: string, env: NodeJS.ProcessEnv) {
 	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
 	return openWorkspace({ cwd, env });
+}
+
+/** Opens only the file-change step (`engine/file-changes.ts`), for a bundle that answers nothing else. */
+export async function openFileChangeEngine(cwd: string, env: NodeJS.ProcessEnv) {
+	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
+	return openFileChanges({ cwd, env });
 }
 
 /** The whole hook input. Contract: throws when it cannot be read or is larger than any harness sends. */

@@ -28,12 +28,24 @@ declare const BOULDER_LOADER: {
 	variants: readonly string[] | null;
 	/** The harnesses with a bundle of their own (`<harness>-main.cjs`), chosen by the first argument; absent: `bundle` alone. */
 	harnesses?: readonly string[];
+	/** The event of a harness that has a smaller bundle of its own (`<harness>-<event>-main.cjs`), by harness. */
+	eventBundles?: Readonly<Record<string, string>>;
 };
 const LOADER = BOULDER_LOADER;
 const HARNESS = LOADER.harnesses?.includes(process.argv[2] ?? "") ? (process.argv[2] as string) : null;
-const BUNDLE = join(__dirname, HARNESS === null ? LOADER.bundle : `${HARNESS}-main.cjs`);
-const CACHE_PREFIX = HARNESS ?? LOADER.cachePrefix;
+const EVENT_BUNDLE = eventBundleOf();
+const BUNDLE = join(__dirname, EVENT_BUNDLE ?? (HARNESS === null ? LOADER.bundle : `${HARNESS}-main.cjs`));
+// An event's bundle keeps caches apart from its harness's (`claude-code.PreToolUse-…`): neither prunes the other's.
+const CACHE_PREFIX =
+	(HARNESS ?? LOADER.cachePrefix) + (EVENT_BUNDLE === null ? "" : `.${process.argv[HARNESS === null ? 2 : 3]}`);
 const NAME = /^[A-Za-z][A-Za-z-]{0,31}$/;
+
+/** The bundle of the event run, where its harness has one (Claude Code's PreToolUse: a process per file edit). */
+function eventBundleOf(): string | null {
+	const harness = HARNESS ?? LOADER.cachePrefix;
+	const event = process.argv[HARNESS === null ? 2 : 3];
+	return event !== undefined && LOADER.eventBundles?.[harness] === event ? `${harness}-${event}-main.cjs` : null;
+}
 
 /**
  * A cache holds the bytecode its first run compiled, so each kind of run keeps its own: one per hook event

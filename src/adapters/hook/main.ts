@@ -6,13 +6,28 @@
  */
 import "./zod-jitless.js";
 import { readFileSync, writeSync } from "node:fs";
+import type { FileChanges } from "../../engine/file-changes.js";
 import type { CommandHookDialect } from "../command-hook/dialect.js";
 import { watchdogMs } from "../command-hook/registrations.js";
-import { runDialect } from "../command-hook/runtime.js";
+import { openFileChangeEngine, runCommandHook, runDialect } from "../command-hook/runtime.js";
 import { handBackCaCerts } from "../shared/hook-form.js";
+import type { CommandHookInput } from "../shared/hook-input.js";
+import type { HookStreams } from "../types.js";
 
 /** Runs one hook event for `dialect`; `<harness> <event>` and `<event>` alone are both its arguments. */
 export function runHookMain(dialect: CommandHookDialect): void {
+	runHook(dialect, (argv, streams) => runDialect(argv, streams, dialect));
+}
+
+/** The same for a bundle that answers file changes alone (`file-change.ts`): it opens no `Engine`. */
+export function runFileChangeMain(dialect: CommandHookDialect<CommandHookInput, FileChanges>): void {
+	runHook(dialect, (argv, streams) => runCommandHook(argv, streams, dialect, openFileChangeEngine));
+}
+
+function runHook(
+	dialect: Pick<CommandHookDialect, "harness" | "registrations">,
+	run: (argv: string[], streams: HookStreams) => Promise<number>,
+): void {
 	handBackCaCerts(process.env);
 	const given = process.argv.slice(2);
 	const argv = given[0] === dialect.harness ? given.slice(1) : given;
@@ -25,17 +40,13 @@ export function runHookMain(dialect: CommandHookDialect): void {
 	);
 	watchdog.unref();
 	// Contract: a dialect's run never rejects; the exit code is 0 whatever went wrong.
-	void runDialect(
-		argv,
-		{
-			stdin: stdin(),
-			stdout: direct(1, () => process.stdout),
-			stderr: direct(2, () => process.stderr),
-			env: process.env,
-			cwd: process.cwd(),
-		},
-		dialect,
-	).then((code) => {
+	void run(argv, {
+		stdin: stdin(),
+		stdout: direct(1, () => process.stdout),
+		stderr: direct(2, () => process.stderr),
+		env: process.env,
+		cwd: process.cwd(),
+	}).then((code) => {
 		process.exitCode = code;
 	});
 }
