@@ -13,7 +13,9 @@ import { existsSync } from "node:fs";
 import type { DoctorFinding } from "../../engine/doctor-types.js";
 import { packageAt, packageVersion, readConfigText } from "../shared/config-file.js";
 import type { OurCommand } from "../shared/hook-command.js";
+import { CA_CERTS_HANDOVER } from "../shared/hook-form.js";
 import { messageOf } from "../shared/hook-input.js";
+import { caCertsNotSetAside } from "../shared/install-messages.js";
 import { findInstalledBoulder, type Installed } from "../shared/installed-boulder.js";
 import { rootOfBundle } from "../shared/programs.js";
 import { harnessVersionFindings } from "../shared/tested-versions.js";
@@ -97,8 +99,9 @@ export async function checkHooks(
 		for (const file of filesOf(spec, scope, context)) {
 			let value: unknown;
 			let entries: Entry[];
+			let text: string | null;
 			try {
-				const text = await readConfigText(file);
+				text = await readConfigText(file);
 				if (text === null || text.trim() === "") continue;
 				value = spec.layout === "own" ? null : valueIn(spec, text, file);
 				entries = entriesIn(spec, text, file);
@@ -120,6 +123,9 @@ export async function checkHooks(
 				removeFix: `keep one: \`boulder uninstall ${spec.harness} --${scope}\``,
 			});
 			const found = judge(spec, words, scope, file, entries, version, context);
+			if (paysForCaCerts(entries, text, context.env)) {
+				found.push(say("warn", caCertsNotSetAside(file), `\`boulder install ${spec.harness} --${scope}\``, file));
+			}
 			found.push(...((await doctor.judge?.({ scope, file, value, entries, context })) ?? []));
 			if (found.length === 0) {
 				const where = entries.some((entry) => entry.form === "pinned") ? null : portableHere(spec, context).where;
@@ -140,6 +146,16 @@ export async function checkHooks(
 		findings.push(say("warn", words.twice(places.map((one) => one.place)), fix));
 	}
 	return findings;
+}
+
+/**
+ * Whether the hooks in a file start node with the user's `NODE_EXTRA_CA_CERTS`
+ * when the commands boulder writes now would set it aside: portable ones
+ * anywhere, pinned ones but on Windows (`formFor`).
+ */
+function paysForCaCerts(entries: readonly Entry[], text: string, env: NodeJS.ProcessEnv): boolean {
+	if (!env.NODE_EXTRA_CA_CERTS || text.includes(CA_CERTS_HANDOVER)) return false;
+	return entries.some((entry) => entry.form === "portable" || process.platform !== "win32");
 }
 
 /** What is wrong with one file's hooks; nothing when all is well. */

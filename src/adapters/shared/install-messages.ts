@@ -128,6 +128,10 @@ export function entryInstallText(options: EntryInstallOptions) {
 	};
 }
 
+/** `boulder doctor` on hooks written before they set `NODE_EXTRA_CA_CERTS` aside, where it is set. */
+export const caCertsNotSetAside = (file: string) =>
+	`the hooks in ${file} start node with NODE_EXTRA_CA_CERTS, which it reads and parses at every start (about 30 ms a hook for a system bundle); hooks boulder writes now set it aside for the hook and give it back to what the hook runs`;
+
 export interface HooksDoctorOptions {
 	/** What the user's file is, in "not in this project's or your user …": "settings" unless said. */
 	file?: string;

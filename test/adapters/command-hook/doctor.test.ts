@@ -131,6 +131,34 @@ describe.each(Object.keys(HARNESSES))("boulder doctor for %s", (name) => {
 		]);
 	});
 
+	it("tells hooks written before they set NODE_EXTRA_CA_CERTS aside, only where it is set", async () => {
+		const harness = await (HARNESSES[name] as () => Promise<Harness>)();
+		const spec = harness.install;
+		root = path.join(place.cwd, "node_modules", "boulder-agent");
+		await boulderCopy(spec, "1.2.3");
+		await installHooks(spec, { ...place, scope: "project", root });
+		const file = await fileFor(spec, "project", place);
+		const current = await readFile(file, "utf8");
+		// The commands as an earlier boulder wrote them: the same, without the handover.
+		await writeFile(
+			file,
+			current.replaceAll('BOULDER_NODE_EXTRA_CA_CERTS=\\"$NODE_EXTRA_CA_CERTS\\" NODE_EXTRA_CA_CERTS= ', ""),
+		);
+		expect(await readFile(file, "utf8")).not.toContain("BOULDER_NODE_EXTRA_CA_CERTS");
+
+		expect((await about(harness, file)).map((finding) => finding.level)).toEqual(["ok"]);
+		place.env.NODE_EXTRA_CA_CERTS = "/etc/ssl/corporate.pem";
+		expect(await about(harness, file)).toEqual([
+			expect.objectContaining({
+				level: "warn",
+				message: expect.stringContaining("start node with NODE_EXTRA_CA_CERTS"),
+				fix: `\`boulder install ${name} --project\``,
+			}),
+		]);
+		await writeFile(file, current);
+		expect((await about(harness, file)).map((finding) => finding.level)).toEqual(["ok"]);
+	});
+
 	it("calls portable hooks that find no boulder here a problem, in every harness", async () => {
 		const harness = await (HARNESSES[name] as () => Promise<Harness>)();
 		const spec = harness.install;
