@@ -125,14 +125,17 @@ const WAKE_EXIT_CODE = 2;
 
 /** Opens the whole `Engine` for a folder that must exist. */
 export async function openEngine(cwd: string, env: NodeJS.ProcessEnv) {
-	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
-	return openWorkspace({ cwd, env });
+	return openWorkspace({ cwd: existing(cwd), env });
 }
 
 /** Opens only the file-change step (`engine/file-changes.ts`), for a bundle that answers nothing else. */
 export async function openFileChangeEngine(cwd: string, env: NodeJS.ProcessEnv) {
+	return openFileChanges({ cwd: existing(cwd), env });
+}
+
+function existing(cwd: string): string {
 	if (!existsSync(cwd)) throw new Error(`the project folder ${cwd} does not exist`);
-	return openFileChanges({ cwd, env });
+	return cwd;
 }
 
 /** The whole hook input. Contract: throws when it cannot be read or is larger than any harness sends. */

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkHooks, type HooksDoctor } from "../../../src/adapters/command-hook/doctor.js";
 import { fileFor, type HooksInstall, installHooks, type Place } from "../../../src/adapters/command-hook/install.js";
+import { CA_CERTS_HANDOVER, HAND_OVER } from "../../../src/adapters/shared/hook-form.js";
 import type { DoctorFinding } from "../../../src/engine/doctor-types.js";
 
 interface Harness {
@@ -77,6 +78,15 @@ async function about(harness: Harness, file: string): Promise<DoctorFinding[]> {
 	return (await checkHooks(harness.install, doctor, place, "1.2.3")).filter((finding) => finding.file === file);
 }
 
+/** The harness's portable hooks installed for the project, with this version as its devDependency (which they run first). */
+async function installedForTheProject(name: string): Promise<{ harness: Harness; file: string }> {
+	const harness = await (HARNESSES[name] as () => Promise<Harness>)();
+	root = path.join(place.cwd, "node_modules", "boulder-agent");
+	await boulderCopy(harness.install, "1.2.3");
+	await installHooks(harness.install, { ...place, scope: "project", root });
+	return { harness, file: await fileFor(harness.install, "project", place) };
+}
+
 /** Takes one event's hooks out of the installed file, as a hand edit would. */
 async function dropEvent(spec: HooksInstall, file: string, event: string): Promise<void> {
 	const value = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
@@ -132,19 +142,11 @@ describe.each(Object.keys(HARNESSES))("boulder doctor for %s", (name) => {
 	});
 
 	it("tells hooks written before they set NODE_EXTRA_CA_CERTS aside, only where it is set", async () => {
-		const harness = await (HARNESSES[name] as () => Promise<Harness>)();
-		const spec = harness.install;
-		root = path.join(place.cwd, "node_modules", "boulder-agent");
-		await boulderCopy(spec, "1.2.3");
-		await installHooks(spec, { ...place, scope: "project", root });
-		const file = await fileFor(spec, "project", place);
+		const { harness, file } = await installedForTheProject(name);
 		const current = await readFile(file, "utf8");
-		// The commands as an earlier boulder wrote them: the same, without the handover.
-		await writeFile(
-			file,
-			current.replaceAll('BOULDER_NODE_EXTRA_CA_CERTS=\\"$NODE_EXTRA_CA_CERTS\\" NODE_EXTRA_CA_CERTS= ', ""),
-		);
-		expect(await readFile(file, "utf8")).not.toContain("BOULDER_NODE_EXTRA_CA_CERTS");
+		// The commands as an earlier boulder wrote them: the same, without the handover (as the JSON file spells it).
+		await writeFile(file, current.replaceAll(JSON.stringify(`${HAND_OVER} `).slice(1, -1), ""));
+		expect(await readFile(file, "utf8")).not.toContain(CA_CERTS_HANDOVER);
 
 		expect((await about(harness, file)).map((finding) => finding.level)).toEqual(["ok"]);
 		place.env.NODE_EXTRA_CA_CERTS = "/etc/ssl/corporate.pem";
@@ -160,13 +162,7 @@ describe.each(Object.keys(HARNESSES))("boulder doctor for %s", (name) => {
 	});
 
 	it("calls portable hooks that find no boulder here a problem, in every harness", async () => {
-		const harness = await (HARNESSES[name] as () => Promise<Harness>)();
-		const spec = harness.install;
-		// This version as the project's devDependency, which every portable command runs first.
-		root = path.join(place.cwd, "node_modules", "boulder-agent");
-		await boulderCopy(spec, "1.2.3");
-		await installHooks(spec, { ...place, scope: "project", root });
-		const file = await fileFor(spec, "project", place);
+		const { harness, file } = await installedForTheProject(name);
 		expect((await about(harness, file)).map((finding) => finding.level)).toEqual(["ok"]);
 
 		await rm(root, { recursive: true });
