@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectsQuestion } from "../../src/core/question-detect.js";
+import { detectsQuestion, EXPLICIT_ASK, mayAskExplicitly } from "../../src/core/question-detect.js";
 
 describe("question detection (conservative)", () => {
 	it.each([
@@ -29,5 +30,65 @@ describe("question detection (conservative)", () => {
 
 	it("only reads the closing paragraph", () => {
 		expect(detectsQuestion("Should I use tabs?\n\nI used tabs, as the repo does. Continuing.")).toBe(false);
+	});
+});
+
+/** Every phrase `pattern` (literal words and groups of alternatives, as `EXPLICIT_ASK` is) matches. */
+function phrasesOf(source: string): string[] {
+	const alternatives = (text: string): string[] => {
+		const parts: string[] = [];
+		let depth = 0;
+		let start = 0;
+		for (let i = 0; i < text.length; i++) {
+			if (text[i] === "(") depth++;
+			else if (text[i] === ")") depth--;
+			else if (text[i] === "|" && depth === 0) {
+				parts.push(text.slice(start, i));
+				start = i + 1;
+			}
+		}
+		return [...parts, text.slice(start)];
+	};
+	const expand = (text: string): string[] => {
+		const open = text.indexOf("(");
+		if (open === -1) return [text];
+		let depth = 0;
+		let close = open;
+		for (; close < text.length; close++) {
+			if (text[close] === "(") depth++;
+			else if (text[close] === ")" && --depth === 0) break;
+		}
+		const inner = alternatives(text.slice(open + 1, close)).flatMap(expand);
+		return inner.flatMap((middle) => expand(text.slice(close + 1)).map((rest) => text.slice(0, open) + middle + rest));
+	};
+	const body = source.replace(/^\\b\(/, "").replace(/\)\\b$/, "");
+	return alternatives(body).flatMap(expand);
+}
+
+describe("the cheap check before the explicit-ask pattern", () => {
+	const phrases = phrasesOf(EXPLICIT_ASK.source);
+
+	it("reads every phrase of the pattern out of it", () => {
+		expect(phrases).toContain("let me know");
+		expect(phrases).toContain("please sign in");
+		expect(phrases).toContain("need you to");
+		expect(phrases.every((phrase) => EXPLICIT_ASK.test(phrase))).toBe(true);
+	});
+
+	it("never says no where the pattern matches", () => {
+		const cased = fc
+			.tuple(fc.constantFrom(...phrases), fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }))
+			.map(([phrase, upper]) => [...phrase].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(""));
+		const text = fc
+			.array(fc.oneof(cased, fc.string(), fc.constantFrom(" ", "\n", ".", "?", "İ", "ß", "K")), { maxLength: 6 })
+			.map((parts) => parts.join(""));
+		fc.assert(
+			fc.property(text, (sample) => !EXPLICIT_ASK.test(sample) || mayAskExplicitly(sample)),
+			{ numRuns: 5000 },
+		);
+	});
+
+	it("says no to a closing paragraph without any of the pattern's words", () => {
+		expect(mayAskExplicitly("Finished item two; moving on to the parser now.")).toBe(false);
 	});
 });
