@@ -22,7 +22,6 @@ import {
 	type Scenario,
 	type ServerOptions,
 	startAnthropicServer,
-	stringsIn,
 } from "./support/anthropic-server.js";
 import { boulderIn } from "./support/boulder-cli.js";
 import {
@@ -34,6 +33,12 @@ import {
 	spawnClaude,
 	waitFor,
 } from "./support/claude-run.js";
+import {
+	carriesNudge,
+	expectSubagentRanUnnudged,
+	SUBAGENT_PROMPT,
+	serveSubagentScenario,
+} from "./support/subagent-scenario.js";
 import {
 	CLAUDE_HOOK,
 	type DecisionRecord,
@@ -102,64 +107,18 @@ function nudges(server: AnthropicServer): number {
 }
 
 /**
- * Two todos, item A handed to a subagent (Claude Code runs it in the
- * background), both ticked, then the agent stops. `turns()` counts the
- * requests that took a step: the agent's own turns. Subagent requests and the
- * harness's turn that brings the subagent's end (`isTaskNotificationTurn`,
- * when the subagent ends after the parent's turn) are answered apart, so an
- * extra step can only be a turn boulder started. `subagentAfter` holds the
- * subagent's answer back until the promise it makes settles.
- */
-async function serveSubagentScenario(
-	subagentAfter?: () => Promise<unknown>,
-): Promise<{ server: AnthropicServer; turns: () => number }> {
-	let agentTurn = 0;
-	const steps = [
-		progress(0, 2),
-		{
-			toolUses: [
-				{
-					name: "Agent",
-					input: { description: "Do item A", prompt: "Do item A.", subagent_type: "general-purpose" },
-				},
-			],
-		},
-		progress(2, 2),
-		say("Both items are done."),
-	];
-	const server = await serve((turn) => {
-		if (isSubagentRequest(turn.request)) {
-			return { ...say("Subagent: item A is done."), ...(subagentAfter ? { after: subagentAfter() } : {}) };
-		}
-		if (isTaskNotificationTurn(turn.request)) return say("The subagent finished item A.");
-		return steps[agentTurn++] ?? say("Nothing more.");
-	});
-	return { server, turns: () => agentTurn };
-}
-
-/**
- * The subagent ran once and was never nudged; the agent took exactly its four
- * turns, no request of its session carried a nudge, and boulder let the
- * subagent stop as one that owns no continuation.
+ * The subagent scenario's shared checks (`expectSubagentRanUnnudged`), and
+ * this suite's: no request of the agent's session carried a nudge, the
+ * parent's Stop found the work complete once, and the subagent's notification
+ * opened no episode of its own.
  */
 async function expectNoNudgeAroundTheSubagent(server: AnthropicServer, turns: number): Promise<void> {
-	const subagent = server.mainRequests().filter(isSubagentRequest);
-	expect(subagent).toHaveLength(1);
-	expect(subagent.some(carriesNudge)).toBe(false);
-	expect(turns).toBe(4);
-	expect(agentRequests(server).some(carriesNudge)).toBe(false);
 	const log = await decisions();
-	expect(log).toContainEqual(
-		expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
-	);
+	expectSubagentRanUnnudged(server, turns, log);
+	expect(agentRequests(server).some(carriesNudge)).toBe(false);
 	expect(log.filter(isParentComplete)).toHaveLength(1);
 	// The notification is not the user writing: one episode, the prompt's.
 	expect(log.filter((record) => record.reason === "user-turn")).toHaveLength(1);
-}
-
-/** Whether a boulder nudge is anywhere in the request (history and system prompt included). */
-function carriesNudge(request: RecordedRequest): boolean {
-	return stringsIn(request.body).some((text) => text.includes(NUDGE));
 }
 
 /** A decision on the parent session (a subagent's has no scope), not an event such as the user's turn. */
@@ -312,9 +271,9 @@ describe("boulder with the real Claude Code", () => {
 	it(
 		"lets a subagent stop without a nudge",
 		async () => {
-			const { server, turns } = await serveSubagentScenario();
+			const { server, turns } = await serveSubagentScenario(serve);
 
-			const run = await claude(server, "Do both items; hand item A to a subagent.", { env: TODO_TOOLS_OFF });
+			const run = await claude(server, SUBAGENT_PROMPT, { env: TODO_TOOLS_OFF });
 
 			expect(run.exitCode).toBe(0);
 			await expectNoNudgeAroundTheSubagent(server, turns());
@@ -333,9 +292,9 @@ describe("boulder with the real Claude Code", () => {
 					"the parent's Stop decided",
 					RUN_TIMEOUT_MS,
 				);
-			const { server, turns } = await serveSubagentScenario(parentDecided);
+			const { server, turns } = await serveSubagentScenario(serve, parentDecided);
 
-			const run = await claude(server, "Do both items; hand item A to a subagent.", { env: TODO_TOOLS_OFF });
+			const run = await claude(server, SUBAGENT_PROMPT, { env: TODO_TOOLS_OFF });
 
 			expect(run.exitCode).toBe(0);
 			expect(agentRequests(server).filter(isTaskNotificationTurn)).toHaveLength(1);

@@ -14,17 +14,16 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
 	type AnthropicServer,
 	isSubagentRequest,
-	isTaskNotificationTurn,
 	lastUserText,
 	type RecordedRequest,
 	type ReplyStep,
 	type Scenario,
 	startAnthropicServer,
-	stringsIn,
 } from "./support/anthropic-server.js";
 import { boulderIn } from "./support/boulder-cli.js";
 import { CLAUDE_BIN, type ClaudeSandbox, childEnv, cliPlace, createSandbox, waitFor } from "./support/claude-run.js";
 import { type ExampleRun, exampleApp, spawnExample } from "./support/sdk-example.js";
+import { expectSubagentRanUnnudged, SUBAGENT_PROMPT, serveSubagentScenario } from "./support/subagent-scenario.js";
 import { NUDGE, REPO, readDecisionLog, requireBuilt, writeProjectFiles } from "./support/suite.js";
 import { statusesAt, claudeTodoWrite as todoWrite } from "./support/todo-steps.js";
 import { expectVerifiedWork, VERIFY_FAILURE, VERIFY_FILES } from "./support/verify-plan.js";
@@ -149,38 +148,12 @@ describe("boulder in a Claude Agent SDK program (the real SDK and claude)", () =
 	it(
 		"never nudges a subagent",
 		async () => {
-			let agentTurn = 0;
-			const steps = [
-				progress(0, 2),
-				{
-					toolUses: [
-						{
-							name: "Agent",
-							input: { description: "Do item A", prompt: "Do item A.", subagent_type: "general-purpose" },
-						},
-					],
-				},
-				progress(2, 2),
-				say("Both items are done."),
-			];
-			const server = await serve((turn) => {
-				if (isSubagentRequest(turn.request)) return say("Subagent: item A is done.");
-				// Claude Code's own turn that brings the background subagent's end, when it ends after the
-				// parent's turn: the harness's, never boulder's, so it takes no step.
-				if (isTaskNotificationTurn(turn.request)) return say("The subagent finished item A.");
-				return steps[agentTurn++] ?? say("Nothing more.");
-			});
+			const { server, turns } = await serveSubagentScenario(serve);
 
-			await run(server, "Do both items; hand item A to a subagent.");
+			await run(server, SUBAGENT_PROMPT);
 
-			const subagent = server.mainRequests().filter(isSubagentRequest);
-			expect(subagent).toHaveLength(1);
-			expect(subagent.some((request) => stringsIn(request.body).some((text) => text.includes(NUDGE)))).toBe(false);
-			expect(agentTurn).toBe(4);
+			expectSubagentRanUnnudged(server, turns(), await decisions());
 			expect(nudges(server)).toBe(0);
-			expect(await decisions()).toContainEqual(
-				expect.objectContaining({ kind: "skip", reason: "not-eligible", scope: null, harness: "claude-code" }),
-			);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -6,20 +6,12 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-	assistantLines,
-	jsonl,
-	promptLine,
-	SESSION,
-	stopFeedbackLine,
-	tempDir,
-	text,
-	writeTranscript,
-} from "./helpers.js";
+import { isolatedHookWorktree } from "../hook/isolated-worktree.js";
+import { assistantLines, jsonl, promptLine, SESSION, stopFeedbackLine, text, writeTranscript } from "./helpers.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../dist/hook/claude-code.cjs", import.meta.url));
 
@@ -28,15 +20,7 @@ let transcript: string;
 let env: NodeJS.ProcessEnv;
 
 beforeEach(async () => {
-	worktree = await tempDir("boulder-late-transcript-");
-	await mkdir(path.join(worktree, ".git"));
-	env = {
-		PATH: process.env.PATH,
-		HOME: path.join(worktree, "home"),
-		XDG_CONFIG_HOME: path.join(worktree, "config"),
-		XDG_CACHE_HOME: path.join(worktree, "cache"),
-		BOULDER_STATE_HOME: path.join(worktree, "state"),
-	};
+	({ worktree, env } = await isolatedHookWorktree("boulder-late-transcript-"));
 	transcript = await writeTranscript(worktree, [promptLine("Go."), ...assistantLines("msg_a", [text("Started.")])]);
 });
 

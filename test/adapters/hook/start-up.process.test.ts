@@ -9,11 +9,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
-import { assistantLines, promptLine, SESSION, tempDir, text, writeTranscript } from "../claude-code/helpers.js";
+import { assistantLines, promptLine, SESSION, text, writeTranscript } from "../claude-code/helpers.js";
+import { isolatedHookWorktree } from "./isolated-worktree.js";
 
 const HOOKS = fileURLToPath(new URL("../../../dist/hook/", import.meta.url));
 const CLAUDE_CODE = path.join(HOOKS, "claude-code.cjs");
@@ -28,15 +29,7 @@ let preload: string;
 let loaded: string;
 
 beforeEach(async () => {
-	worktree = await tempDir("boulder-hook-start-");
-	await mkdir(path.join(worktree, ".git"));
-	env = {
-		PATH: process.env.PATH,
-		HOME: path.join(worktree, "home"),
-		XDG_CONFIG_HOME: path.join(worktree, "config"),
-		XDG_CACHE_HOME: path.join(worktree, "cache"),
-		BOULDER_STATE_HOME: path.join(worktree, "state"),
-	};
+	({ worktree, env } = await isolatedHookWorktree("boulder-hook-start-"));
 	loaded = path.join(worktree, "loaded.txt");
 	preload = path.join(worktree, "loaded-at-exit.cjs");
 	await writeFile(
