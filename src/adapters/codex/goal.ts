@@ -41,6 +41,8 @@ export async function readCodexGoal(file: string, tailBytes = GOAL_TAIL_BYTES): 
  * Pure: from rollout lines, oldest first. The newest line stating the goal
  * decides, but a goal's turn newer than it means the goal was active (Codex
  * does not write down every update); the newest named objective names it.
+ * Not `newestInTail`, where the first record that decides wins: this reading folds several (the newest turn
+ * start and the requests after it, the goal turns and objectives newer than the newest statement).
  */
 export function goalOfRolloutLines(lines: readonly string[]): CodexGoalReading {
 	let stated: Stated | null | undefined;

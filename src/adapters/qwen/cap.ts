@@ -14,6 +14,10 @@ export const MAX_CAP = 100;
 const CAP_ENV = "QWEN_CODE_STOP_HOOK_BLOCK_CAP";
 export const CAP_SETTING = "stopHookBlockingCap";
 
+/**
+ * `$QWEN_HOME` (empty is unset) made absolute against the working folder, as Qwen Code does: not `harnessHome`,
+ * which gives the value as written. (Qwen Code also expands a leading `~`, which this does not.)
+ */
 export function qwenHome(env: NodeJS.ProcessEnv): string {
 	return env.QWEN_HOME ? path.resolve(env.QWEN_HOME) : path.join(env.HOME || os.homedir(), ".qwen");
 }

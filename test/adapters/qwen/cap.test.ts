@@ -1,5 +1,7 @@
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capSettingIn, DEFAULT_CAP, resolveCap } from "../../../src/adapters/qwen/cap.js";
+import { capSettingIn, DEFAULT_CAP, qwenHome, resolveCap } from "../../../src/adapters/qwen/cap.js";
 
 describe("Qwen Code's continuation cap, found as Qwen Code finds it", () => {
 	it("is 8 when nothing sets it", () => {
@@ -21,5 +23,19 @@ describe("Qwen Code's continuation cap, found as Qwen Code finds it", () => {
 		expect(capSettingIn('{"stopHookBlockingCap": 40}')).toBe(40);
 		expect(capSettingIn('{\n// lifted for boulder\n"stopHookBlockingCap": 100,\n}')).toBe(100);
 		expect(capSettingIn("{}")).toBeUndefined();
+	});
+});
+
+describe("Qwen Code's home", () => {
+	it("is $QWEN_HOME made absolute against the working folder, as Qwen Code resolves it", () => {
+		expect(qwenHome({ QWEN_HOME: "/q/", HOME: "/h" })).toBe("/q");
+		expect(qwenHome({ QWEN_HOME: "/q/./a/..", HOME: "/h" })).toBe("/q");
+		expect(qwenHome({ QWEN_HOME: "rel/q", HOME: "/h" })).toBe(path.resolve("rel/q"));
+	});
+
+	it("is ~/.qwen without it, an empty one counting as unset", () => {
+		expect(qwenHome({ HOME: "/h" })).toBe("/h/.qwen");
+		expect(qwenHome({ QWEN_HOME: "", HOME: "/h" })).toBe("/h/.qwen");
+		expect(qwenHome({})).toBe(path.join(os.homedir(), ".qwen"));
 	});
 });
