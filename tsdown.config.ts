@@ -148,10 +148,10 @@ const HOOK_BUILTIN = "\0hook-builtin:";
  * first used. A bundle is run whole at start, so a built-in it imports at
  * all is loaded on every hook event: `node:module` (`createRequire`, for the
  * rare verify command, shipper or long scope key) brings node's ES module
- * loader with it, and `node:os` is only asked for the home folder when
- * `HOME` is unset.
+ * loader with it, `node:os` is only asked for the home folder when
+ * `HOME` is unset, and `node:util` only for Qwen Code's env files.
  */
-const LAZY_HOOK_BUILTINS = ["node:module", "node:os"];
+const LAZY_HOOK_BUILTINS = ["node:module", "node:os", "node:util"];
 
 /** Built-ins the hook's code imports whole (`import path from "node:path"`). */
 const WHOLE_HOOK_BUILTINS = ["node:path"];

@@ -4,9 +4,11 @@
  * else the settings files, strongest first, else 8. Settings files may hold
  * comments: one that `JSON.parse` refuses is searched for the key's number.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import util from "node:util";
 import { isRecord } from "../shared/hook-input.js";
 
 export const DEFAULT_CAP = 8;
@@ -15,11 +17,35 @@ const CAP_ENV = "QWEN_CODE_STOP_HOOK_BLOCK_CAP";
 export const CAP_SETTING = "stopHookBlockingCap";
 
 /**
- * `$QWEN_HOME` (empty is unset) made absolute against the working folder, as Qwen Code does: not `harnessHome`,
- * which gives the value as written. (Qwen Code also expands a leading `~`, which this does not.)
+ * Qwen Code's home, found as Qwen Code finds it (`docs/qwen-notes.md`, "Settings"): `$QWEN_HOME` (empty is
+ * unset; a leading `~` is the user's home; else made absolute against the working folder), else, when the
+ * variable is not set at all, the `QWEN_HOME` of `~/.qwen/.env` or `~/.env`, else `~/.qwen`.
  */
 export function qwenHome(env: NodeJS.ProcessEnv): string {
-	return env.QWEN_HOME ? path.resolve(env.QWEN_HOME) : path.join(env.HOME || os.homedir(), ".qwen");
+	const home = env.HOME || os.homedir();
+	const configured = Object.hasOwn(env, "QWEN_HOME") ? env.QWEN_HOME : homeFromEnvFiles(home);
+	if (!configured) return path.join(home, ".qwen");
+	if (configured === "~") return home;
+	if (/^~[/\\]/.test(configured)) return path.join(home, ...configured.slice(2).split(/[/\\]+/));
+	return path.resolve(configured);
+}
+
+/** The first `QWEN_HOME` of the env files Qwen Code reads at start; undefined where none says it (or node has no `parseEnv`). */
+function homeFromEnvFiles(home: string): string | undefined {
+	if (typeof util.parseEnv !== "function") return undefined;
+	for (const file of [path.join(home, ".qwen", ".env"), path.join(home, ".env")]) {
+		let text: string;
+		try {
+			text = readFileSync(file, "utf8");
+		} catch {
+			continue;
+		}
+		// Qwen Code takes `QWEN_HOME: value` too, and a leading byte-order mark.
+		const source = text.replace(/^\uFEFF/, "").replace(/^(\s*(?:export\s+)?QWEN_HOME):[^\S\r\n]+/gm, "$1=");
+		const value = util.parseEnv(source).QWEN_HOME;
+		if (value) return value;
+	}
+	return undefined;
 }
 
 /** Pure: the cap from the environment's value and the settings' values (strongest first). */
