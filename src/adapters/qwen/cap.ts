@@ -17,7 +17,7 @@ const CAP_ENV = "QWEN_CODE_STOP_HOOK_BLOCK_CAP";
 export const CAP_SETTING = "stopHookBlockingCap";
 
 /**
- * Qwen Code's home, found as Qwen Code finds it (`docs/qwen-notes.md`, "Settings"): `$QWEN_HOME` (empty is
+ * Qwen Code's home, found as Qwen Code finds it (`docs/qwen-notes.md`, "`$QWEN_HOME`"): `$QWEN_HOME` (empty is
  * unset; a leading `~` is the user's home; else made absolute against the working folder), else, when the
  * variable is not set at all, the `QWEN_HOME` of `~/.qwen/.env` or `~/.env`, else `~/.qwen`.
  */
