@@ -2,6 +2,7 @@
  * Claude Code's part of the family's installer: where its settings live (relative to where you start Claude
  * Code), its todo tools, and its words.
  */
+import os from "node:os";
 import path from "node:path";
 import { applyEdits, type Edit } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
@@ -9,7 +10,6 @@ import { installOf } from "../command-hook/dialect.js";
 import type { HooksOk } from "../command-hook/doctor.js";
 import * as family from "../command-hook/install.js";
 import { packageRoot } from "../shared/config-file.js";
-import { harnessHome } from "../shared/harness-home.js";
 import { isRecord } from "../shared/hook-input.js";
 import { hookLinkFile as linkFileOf, hookLinkText as linkTextOf } from "../shared/hook-link.js";
 import { parseSettings as parseSettingsOf } from "../shared/hooks-file.js";
@@ -92,7 +92,16 @@ export type InstallScope = keyof typeof WHERE;
 export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
 export const settingsFile = (scope: InstallScope, place: family.Place): string => WHERE[scope](place);
 
-export const claudeConfigDir = (env: NodeJS.ProcessEnv) => harnessHome(env, "CLAUDE_CONFIG_DIR", ".claude");
+/**
+ * Claude Code's config folder, found as Claude Code finds it (`docs/claude-code-notes.md`, "Settings files"):
+ * `$CLAUDE_CONFIG_DIR` taken as it is, made absolute against the working folder (a leading `~` is no home; an
+ * empty value, unlike other harnesses' variables, is the working folder itself), else `~/.claude` where it is not
+ * set at all. Not `harnessHome`, which reads an empty value as unset.
+ */
+export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
+	const configured = env.CLAUDE_CONFIG_DIR;
+	return configured === undefined ? path.join(env.HOME || os.homedir(), ".claude") : path.resolve(configured);
+}
 
 export const install = /* @__PURE__ */ installOf(dialect, {
 	where: WHERE,

@@ -14,6 +14,7 @@ import type { Place } from "../command-hook/install.js";
 import type { HookRegistration } from "../command-hook/registrations.js";
 import { boulderHook } from "../command-hook/spelling.js";
 import * as scan from "../command-hook/turn-reader.js";
+import { harnessHome } from "../shared/harness-home.js";
 import { isRecord, parseCommandHookInput } from "../shared/hook-input.js";
 import { commandHookDoctorText, hooksInstallText } from "../shared/install-messages.js";
 
@@ -119,8 +120,11 @@ const INSTALL_TEXT = /* @__PURE__ */ Object.assign(
 
 const factory = (folder: string) => ["hooks.json", "settings.json"].map((name) => path.join(folder, ".factory", name));
 
+/** The folder that holds the user's `.factory`: `$FACTORY_HOME_OVERRIDE` (empty is unset; taken as it is), else the home. */
+export const droidHome = (env: NodeJS.ProcessEnv): string => harnessHome(env, "FACTORY_HOME_OVERRIDE", "");
+
 export const install = /* @__PURE__ */ installOf(dialect, {
-	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(env.HOME ?? "") },
+	where: { project: ({ cwd }: Place) => factory(cwd), user: ({ env }: Place) => factory(droidHome(env)) },
 	eventMapFile: "hooks.json",
 	command: /* @__PURE__ */ boulderHook(HARNESS, PROJECT_DIR, { link: null }),
 	text: INSTALL_TEXT,
@@ -137,7 +141,7 @@ export const droidAdapter = /* @__PURE__ */ adapterOf({
 	program: "droid",
 	scopes: {
 		project: "this project's .factory/hooks.json, to commit; no path of this machine in it (the default)",
-		user: "your user hooks (~/.factory/hooks.json): every project, pinned to this copy",
+		user: "your user hooks (~/.factory/hooks.json, or under $FACTORY_HOME_OVERRIDE): every project, pinned to this copy",
 	},
 	parts: { dialect, install, doctor },
 	normalizeTodos: normalizeDroidTodos,

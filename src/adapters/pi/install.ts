@@ -25,6 +25,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { applyEdits, type Node } from "jsonc-parser";
 import { BoulderError } from "../../core/errors.js";
 import { packageRoot, readConfigText, sameJson, writeConfigText, writeOrRemoveConfig } from "../shared/config-file.js";
@@ -62,12 +63,27 @@ export interface InstallOptions extends Place {
 	now?: () => Date;
 }
 
-/** pi's user folder: `$PI_CODING_AGENT_DIR` (a leading `~` is the home folder), else `~/.pi/agent`. */
+/**
+ * pi's user folder, found as pi finds it (`docs/pi-notes.md`): `$PI_CODING_AGENT_DIR` (empty is unset; `~` and a
+ * leading `~/` are the home folder; a `file://` URL is its path; else made absolute against the working folder),
+ * else `~/.pi/agent`. Contract: a `file:` URL that names no local path is refused with a `usage` error (pi stops on it).
+ */
 export function agentDir(env: NodeJS.ProcessEnv): string {
 	const home = env.HOME || os.homedir();
 	const own = env.PI_CODING_AGENT_DIR;
-	if (own) return own === "~" ? home : own.startsWith("~/") ? path.join(home, own.slice(2)) : path.resolve(own);
-	return path.join(home, ".pi", "agent");
+	if (!own) return path.join(home, ".pi", "agent");
+	if (own === "~") return home;
+	if (own.startsWith("~/")) return path.join(home, own.slice(2));
+	if (!/^file:\/\//.test(own)) return path.resolve(own);
+	try {
+		return fileURLToPath(own);
+	} catch (error) {
+		throw new BoulderError(
+			"usage",
+			`PI_CODING_AGENT_DIR is a file URL that names no folder of this machine (${own}): ${(error as Error).message}`,
+			{ cause: error },
+		);
+	}
 }
 
 /** The scope's settings file. */

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { hookCommand, REGISTRATIONS } from "../../../src/adapters/claude-code/dialect.js";
 import {
+	claudeConfigDir,
 	formFor,
 	hookLinkFile,
 	installClaudeCode,
@@ -326,6 +327,17 @@ describe("installing into the settings files", () => {
 		expect(settingsFile("local", place)).toBe(path.join(dir, "proj", ".claude", "settings.local.json"));
 		expect(settingsFile("user", place)).toBe(path.join(dir, "home", ".claude", "settings.json"));
 		expect(settingsFile("user", { ...place, env: { ...env(), CLAUDE_CONFIG_DIR: "/cfg" } })).toBe("/cfg/settings.json");
+	});
+
+	it("finds the config folder as Claude Code does: an empty CLAUDE_CONFIG_DIR is the working folder, ~ is no home", () => {
+		expect(claudeConfigDir({ HOME: "/h" })).toBe("/h/.claude");
+		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "" })).toBe(process.cwd());
+		expect(settingsFile("user", { cwd: "/p", env: { HOME: "/h", CLAUDE_CONFIG_DIR: "" } })).toBe(
+			path.join(process.cwd(), "settings.json"),
+		);
+		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "~/c" })).toBe(path.resolve("~", "c"));
+		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "rel/c/" })).toBe(path.resolve("rel", "c"));
+		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: " /c" })).toBe(path.resolve(" /c"));
 	});
 
 	it("keeps one backup per file in the user's state folder, none next to the settings, and writes nothing when nothing changes", async () => {

@@ -6,10 +6,10 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { droidAdapter } from "../../../src/adapters/droid/dialect.js";
+import { droidAdapter, droidHome } from "../../../src/adapters/droid/dialect.js";
 import { packageVersion } from "../../../src/adapters/shared/config-file.js";
 
 let root: string;
@@ -110,6 +110,26 @@ describe("Factory Droid install", () => {
 		await writeFile(file, "[1, 2]\n");
 		await expect(install("project")).rejects.toThrow(/hooks/);
 		expect(await read(file)).toBe("[1, 2]\n");
+	});
+});
+
+describe("Factory Droid's user folder, found as Droid finds it", () => {
+	it("is under $FACTORY_HOME_OVERRIDE where it is set, and install writes the hooks there", async () => {
+		const moved = join(root, "moved");
+		const env = { ...place.env, FACTORY_HOME_OVERRIDE: moved };
+		expect((await droidAdapter.install({ ...place, env, scope: "user" })).report.file).toBe(
+			join(moved, ".factory", "hooks.json"),
+		);
+		expect(existsSync(join(user(), "hooks.json"))).toBe(false);
+		expect(await droidAdapter.installedScopes({ ...place, env })).toEqual([
+			{ scope: "user", file: join(moved, ".factory", "hooks.json") },
+		]);
+	});
+
+	it("reads an empty override as unset, takes ~ as it is, and falls back to the system's home without HOME", () => {
+		expect(droidHome({ HOME: "/h", FACTORY_HOME_OVERRIDE: "" })).toBe("/h");
+		expect(droidHome({ HOME: "/h", FACTORY_HOME_OVERRIDE: "~/x" })).toBe("~/x");
+		expect(droidHome({})).toBe(homedir());
 	});
 });
 

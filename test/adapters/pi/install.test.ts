@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkPiExtension } from "../../../src/adapters/pi/doctor.js";
 import {
+	agentDir,
 	EXTENSION_FILE,
 	entryFor,
 	installPi,
@@ -62,6 +64,17 @@ describe("boulder install pi", () => {
 		expect(settingsFile("user", { cwd: project, env: { ...env, PI_CODING_AGENT_DIR: "~/agent" } })).toBe(
 			path.join(home, "agent", "settings.json"),
 		);
+	});
+
+	it("reads a file:// URL in $PI_CODING_AGENT_DIR as its path, as pi does, and refuses one that names no local folder", () => {
+		const folder = path.join(dir, "pi agent");
+		const url = `${pathToFileURL(folder).href}/`;
+		expect(settingsFile("user", { cwd: project, env: { ...env, PI_CODING_AGENT_DIR: url } })).toBe(
+			path.join(folder, "settings.json"),
+		);
+		expect(() => agentDir({ ...env, PI_CODING_AGENT_DIR: "file://elsewhere/agent" })).toThrow(/PI_CODING_AGENT_DIR/);
+		expect(agentDir({ ...env, PI_CODING_AGENT_DIR: "" })).toBe(path.join(home, ".pi", "agent"));
+		expect(agentDir({ ...env, PI_CODING_AGENT_DIR: "rel/agent" })).toBe(path.resolve("rel", "agent"));
 	});
 
 	it("keeps every byte of the user's own settings through an install and an uninstall, with a backup", async () => {

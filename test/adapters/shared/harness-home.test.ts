@@ -10,4 +10,9 @@ describe("a harness's home", () => {
 		expect(harnessHome({ CODEX_HOME: "", HOME: "/h" }, "CODEX_HOME", ".codex")).toBe("/h/.codex");
 		expect(harnessHome({}, "CODEX_HOME", ".codex")).toBe(path.join(os.homedir(), ".codex"));
 	});
+
+	it("takes the value as it is: a leading ~ names no home, as the harnesses that use it read it", () => {
+		expect(harnessHome({ COPILOT_HOME: "~/c", HOME: "/h" }, "COPILOT_HOME", ".copilot")).toBe("~/c");
+		expect(harnessHome({ CODEX_HOME: "rel/c/", HOME: "/h" }, "CODEX_HOME", ".codex")).toBe("rel/c/");
+	});
 });
