@@ -7,9 +7,9 @@
  * - node and V8 flags on the hook's command line (fewer V8 worker threads, a
  *   young generation big enough that the hook never collects, regular
  *   expressions that stay interpreted, no JIT, main-module symlinks kept);
- *   each flag also times `node <flag> -e 0`, because a flag that is not
- *   node's default makes node compile its own built-in modules instead of
- *   taking them from the code cache in its binary;
+ *   each flag also times `node <flag> -e 0`, because a flag can change
+ *   node's own start too (some V8 flags slow it, likely by keeping node
+ *   from the code cache of its built-ins in its binary);
  * - a user-land startup snapshot (`node --build-snapshot`, experimental in
  *   Node 20): once empty (what starting from any snapshot of our own costs),
  *   once with the bundle compiled into it, run when the snapshot is
