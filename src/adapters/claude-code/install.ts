@@ -86,7 +86,7 @@ const edited = (text: string, edit: Edit) => ({ text: applyEdits(text, [edit]), 
 const WHERE = {
 	project: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.json"),
 	local: ({ cwd }: family.Place) => path.join(cwd, ".claude", "settings.local.json"),
-	user: ({ env }: family.Place) => path.join(claudeConfigDir(env), "settings.json"),
+	user: ({ env, cwd }: family.Place) => path.join(claudeConfigDir(env, cwd), "settings.json"),
 };
 export type InstallScope = keyof typeof WHERE;
 export const INSTALL_SCOPES = Object.keys(WHERE) as InstallScope[];
@@ -94,13 +94,13 @@ export const settingsFile = (scope: InstallScope, place: family.Place): string =
 
 /**
  * Claude Code's config folder, found as Claude Code finds it (`docs/claude-code-notes.md`, "Settings files"):
- * `$CLAUDE_CONFIG_DIR` taken as it is, made absolute against the working folder (a leading `~` is no home; an
- * empty value, unlike other harnesses' variables, is the working folder itself), else `~/.claude` where it is not
- * set at all. Not `harnessHome`, which reads an empty value as unset.
+ * `$CLAUDE_CONFIG_DIR` taken as it is, made absolute against the working folder `cwd` (a leading `~` is no home;
+ * an empty value, unlike other harnesses' variables, is the working folder itself), else `~/.claude` where it is
+ * not set at all. Not `harnessHome`, which reads an empty value as unset.
  */
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
+export function claudeConfigDir(env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
 	const configured = env.CLAUDE_CONFIG_DIR;
-	return configured === undefined ? path.join(env.HOME || os.homedir(), ".claude") : path.resolve(configured);
+	return configured === undefined ? path.join(env.HOME || os.homedir(), ".claude") : path.resolve(cwd, configured);
 }
 
 export const install = /* @__PURE__ */ installOf(dialect, {

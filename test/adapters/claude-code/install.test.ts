@@ -332,9 +332,8 @@ describe("installing into the settings files", () => {
 	it("finds the config folder as Claude Code does: an empty CLAUDE_CONFIG_DIR is the working folder, ~ is no home", () => {
 		expect(claudeConfigDir({ HOME: "/h" })).toBe("/h/.claude");
 		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "" })).toBe(process.cwd());
-		expect(settingsFile("user", { cwd: "/p", env: { HOME: "/h", CLAUDE_CONFIG_DIR: "" } })).toBe(
-			path.join(process.cwd(), "settings.json"),
-		);
+		expect(settingsFile("user", { cwd: "/p", env: { HOME: "/h", CLAUDE_CONFIG_DIR: "" } })).toBe("/p/settings.json");
+		expect(settingsFile("user", { cwd: "/p", env: { HOME: "/h", CLAUDE_CONFIG_DIR: "c" } })).toBe("/p/c/settings.json");
 		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "~/c" })).toBe(path.resolve("~", "c"));
 		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: "rel/c/" })).toBe(path.resolve("rel", "c"));
 		expect(claudeConfigDir({ HOME: "/h", CLAUDE_CONFIG_DIR: " /c" })).toBe(path.resolve(" /c"));
