@@ -3,9 +3,9 @@
  * Write, NotebookEdit) costs per edit, and what todo hygiene adds to it.
  * Claude Code starts a process for every such tool call, in every session,
  * since orchestrate mode installed the hook; todo hygiene rides on the same
- * process and adds a one-byte append to the scope's tally per edit, and a
- * locked write of the session's record when a stretch starts or the
- * reminder is due (with, once per stretch, a line in the decision log).
+ * process and adds a 16-byte append to the scope's tally per edit, with a
+ * read of the marks before it (and, once per stretch, a line in the decision
+ * log); it never takes a lock or rewrites the session's record.
  *
  * Five cases, interleaved run by run so a busy machine slows all alike:
  *
@@ -14,10 +14,9 @@
  *   mode alone has it, for a session that is not orchestrating (reads the
  *   works file, answers nothing);
  * - hygiene counting (the default, 8): the same edit in the same session,
- *   the first of a stretch (its record rewritten, under its lock);
- * - hygiene within a stretch: the fourth edit of one, which only adds to the
- *   scope's tally (no lock, no rewrite): every edit but a stretch's first and
- *   the one that reminds;
+ *   the first of a stretch;
+ * - hygiene within a stretch: the fourth edit of one: every edit but a
+ *   stretch's first and the one that reminds;
  * - hygiene reminding: the eighth edit of a stretch, whose answer carries the
  *   reminder and which logs the decision.
  *
@@ -116,7 +115,7 @@ try {
 
 /**
  * A session of its own under `root/name`, with `edits` file changes already
- * counted in its record; returns what a run needs, with a `restore` to that
+ * counted in its tally; returns what a run needs, with a `restore` to that
  * state.
  */
 function session(name, edits = 0) {
@@ -167,7 +166,7 @@ function edit(one, threshold, reminds) {
  * The engine's answer alone, in one process over the file store (what the
  * hook does after node has started, and what OpenCode pays in process):
  * hygiene off, and counting every call (a threshold never reached, so every
- * call writes the record), interleaved.
+ * call is a mark in the tally), interleaved.
  */
 async function inProcess() {
 	const { Engine } = await import(path.join(repoRoot, "dist", "engine", "engine.js"));

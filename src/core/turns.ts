@@ -6,7 +6,6 @@
  * Contract: every function returns a new state and never mutates its input.
  */
 import { arrayOf, bool, exactly, fields, int, nullOr, num, oneOf, optional, orDefault, str } from "./hand-check.js";
-import { HygieneState, handHygieneState } from "./hygiene.js";
 import { handTodo, Todo } from "./todos.js";
 import { z } from "./zod.js";
 
@@ -148,8 +147,6 @@ export const ContinuationState = z.lazy(() =>
 		disabled: z.nullable(z.object({ at: time, by: z.string(), untilUserTurn: z.optional(z.boolean()) })),
 		/** The agent's own list as last reported by its harness (null: never seen). */
 		todos: z.nullable(z.array(Todo)),
-		/** Todo hygiene's stretch of work: file changes since the list last changed (`core/hygiene.ts`). */
-		hygiene: z.optional(HygieneState),
 		/** What the adapter observed between events, for harnesses that start a process per event. */
 		observed: z.object({
 			harness: z.nullable(z.string()),
@@ -187,7 +184,6 @@ const STATE_KEYS = [
 	"endedMarker",
 	"disabled",
 	"todos",
-	"hygiene",
 	"observed",
 ] as const;
 
@@ -233,7 +229,6 @@ export function handContinuationState(value: unknown): ContinuationState {
 			return { at: num(disabled.at), by: str(disabled.by), ...optional(disabled, "untilUserTurn", bool) };
 		}),
 		todos: nullOr(state.todos, (items) => arrayOf(items, handTodo)),
-		...optional(state, "hygiene", handHygieneState),
 		observed: handObserved(state.observed),
 	};
 }

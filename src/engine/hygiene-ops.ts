@@ -2,7 +2,7 @@
  * A file change the session is about to make, as the engine carries it out:
  * orchestrate mode's verdict on it (`orchestrate-ops.ts`), and, for a change
  * that will run, todo hygiene's count (`core/hygiene.ts`) kept in the
- * session's record, with the reminder logged when it is due. One read of the
+ * scope's tally, with the reminder logged when it is due. One read of the
  * works and the plan serves both: Claude Code pays for this in a process per
  * edit.
  *
@@ -11,11 +11,9 @@
  */
 import path from "node:path";
 import { eventRecord } from "../core/decision-record.js";
-import { type HygieneReminder, onFileChange } from "../core/hygiene.js";
+import { changeMark, type HygieneReminder, onFileChange } from "../core/hygiene.js";
 import type { FileChange, ToolVerdict } from "../core/orchestrate.js";
 import { scopeKey } from "../core/scope-key.js";
-import { isOpen } from "../core/todos.js";
-import { type ContinuationState, emptyContinuationState } from "../core/turns.js";
 import { todosView } from "../core/work-view.js";
 import { STATE_DIR_NAME } from "../state/file-store.js";
 import type { SessionRef } from "./engine-types.js";
@@ -41,15 +39,15 @@ export async function fileChangeAsked(
 }
 
 /**
- * Counts the change in the session's stretch of work and returns the
- * reminder when it is due. Not counted: a session with the reminder off, a
- * switch off (boulder is not to speak), a work bound to another session, a
- * plan that cannot be read.
+ * Marks the change in the scope's tally and returns the reminder when it is
+ * due. Not counted: a session with the reminder off, a switch off (boulder
+ * is not to speak), a work bound to another session, a plan that cannot be
+ * read, a record that cannot be read (the idle decision's to report), a
+ * list with nothing open.
  *
- * The count goes to the scope's tally, which takes no lock and rewrites
- * nothing (`Store.tally`); the record is rewritten, under its lock, only when
- * the change does more than count: a new stretch, the list kept, the reminder
- * due. Most file changes are a hook process each, so most stop at the tally.
+ * The tally takes no lock and rewrites nothing (`Store.tally`), and the
+ * session's record is only read: a file change is a hook process each, and
+ * none of them pays for a durable write.
  */
 async function countChange(
 	deps: WorkContextDeps,
@@ -64,30 +62,18 @@ async function countChange(
 	const scope = scopeKey({ kind: "session", harness: ref.harness, sessionId: ref.sessionId });
 	if (scope === null) return null;
 	const seen = await deps.store.readScope(scope);
-	// Nothing open, nothing to remind of: nothing counted, nothing written (a list that gains an item starts a new stretch anyway).
-	const open = work ? (context.view?.counts.open ?? 0) : seen.kind === "ok" ? openTodos(seen.value) : 0;
-	if (open === 0) return null;
+	if (seen.kind === "unreadable" || (seen.kind === "ok" && seen.value.disabled)) return null;
+	const todos = seen.kind === "ok" ? seen.value.todos : null;
+	const list = work ? context.view : todos ? todosView(todos, deps.config.nextItems) : null;
+	// Nothing open, nothing to remind of: nothing counted (a list that gains an item starts a new stretch anyway).
+	if (list === null || list.counts.open === 0) return null;
 	const planPath = work?.planPath;
 	const keepsList =
 		planPath !== undefined &&
 		change.files.length > 0 &&
 		change.files.every((file) => isList(deps.store.worktree, file, planPath));
-	const tally = await deps.store.tally(scope);
-	const stepOf = (state: ContinuationState) => {
-		const list = work ? context.view : state.todos ? todosView(state.todos, deps.config.nextItems) : null;
-		const facts = { list, keepsList, tally, ...(planPath ? { planPath } : {}) };
-		return onFileChange(state.hygiene ?? null, facts, threshold);
-	};
-	// Read without the lock: a change that only counts is done once the tally has it.
-	if (seen.kind === "ok" && (seen.value.disabled || stepOf(seen.value).kept)) return null;
-	const reminder = await deps.store.updateScope<HygieneReminder | null>(scope, (current) => {
-		const state = current.kind === "ok" ? current.value : current.kind === "missing" ? emptyContinuationState() : null;
-		// A record that cannot be read is the idle decision's to report; hygiene does not rewrite it.
-		if (state === null || state.disabled) return { result: null, next: null };
-		const step = stepOf(state);
-		if (step.next === null || step.kept) return { result: step.reminder, next: null };
-		return { result: step.reminder, next: { ...state, hygiene: step.next } };
-	});
+	const { marks } = await deps.store.tally(scope, changeMark(list, keepsList), threshold + 1);
+	const reminder = onFileChange(marks, { list, ...(planPath ? { planPath } : {}) }, threshold);
 	if (reminder === null) return null;
 	await logReminder(deps, ref, scope, work?.id ?? null, reminder);
 	return reminder.text;
@@ -112,10 +98,6 @@ async function logReminder(
 			work,
 		}),
 	);
-}
-
-function openTodos(state: ContinuationState): number {
-	return (state.todos ?? []).filter((todo) => isOpen(todo.status)).length;
 }
 
 /** The plan file itself, or boulder's state folder: changing them is keeping the list. */

@@ -5,7 +5,7 @@
  *
  *   works.json                 the works file (v2; v1 migrates on read)
  *   scopes/<scopeKey>.json     one continuation state per scope
- *   scopes/<scopeKey>.tally    its tally, a count kept by appending (`scope-tally.ts`)
+ *   scopes/<scopeKey>.tally    its tally, marks kept by appending (`scope-tally.ts`)
  *   decisions.jsonl            the decision log, rotated to decisions.<n>.jsonl
  *   plan-summaries.json        what status showed of each plan (a cache, `plan-summaries.ts`)
  *
@@ -46,7 +46,7 @@ import { type LockOptions, resolveLockOptions, withLock } from "./lock.js";
 import { planParseFile, readPlanParse, writePlanParse } from "./plan-parse-cache.js";
 import { PLAN_SUMMARIES_FILE, type PlanSummaries, readPlanSummaries, writePlanSummaries } from "./plan-summaries.js";
 import { scopeFilePath } from "./scope-path.js";
-import { addToTally, tallyFileOf } from "./scope-tally.js";
+import { addToTally, type Tallied, tallyFileOf } from "./scope-tally.js";
 import { isNotAStateFile } from "./state-file.js";
 import {
 	type Clock,
@@ -235,11 +235,11 @@ export class FileStore implements Store {
 		);
 	}
 
-	async tally(scopeKey: string): Promise<number> {
+	async tally(scopeKey: string, mark: string, window: number): Promise<Tallied> {
 		const file = tallyFileOf(this.scopeFile(scopeKey));
-		if (!this.keepsState) return 0;
+		if (!this.keepsState) return { place: 0, marks: [] };
 		await this.ensureLayout();
-		return addToTally(file);
+		return addToTally(file, mark, window);
 	}
 
 	async readWorks(): Promise<Read<WorksFile>> {

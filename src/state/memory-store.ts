@@ -10,6 +10,7 @@ import { BoulderError } from "../core/errors.js";
 import { ContinuationState } from "../core/turns.js";
 import type { z } from "../core/zod.js";
 import { scopeFilePath } from "./scope-path.js";
+import type { Tallied } from "./scope-tally.js";
 import {
 	type Clock,
 	type Read,
@@ -94,14 +95,15 @@ export class MemoryStore implements Store {
 		return result;
 	}
 
-	async tally(scopeKey: string): Promise<number> {
+	async tally(scopeKey: string, mark: string, window: number): Promise<Tallied> {
 		checkKey(scopeKey);
-		const count = (this.tallies.get(scopeKey) ?? 0) + 1;
-		this.tallies.set(scopeKey, count);
-		return count;
+		const marks = this.tallies.get(scopeKey) ?? [];
+		marks.push(mark);
+		this.tallies.set(scopeKey, marks);
+		return { place: marks.length, marks: marks.slice(-Math.max(1, window)) };
 	}
 
-	private readonly tallies = new Map<string, number>();
+	private readonly tallies = new Map<string, string[]>();
 
 	async scopeKeys(): Promise<Set<string>> {
 		return new Set(this.scopes.keys());

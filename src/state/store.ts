@@ -9,6 +9,7 @@ import type { DecisionRecord } from "../core/decision-record.js";
 import type { ParsedPlan } from "../core/plan-parser.js";
 import type { ContinuationState } from "../core/turns.js";
 import type { PlanSummaries } from "./plan-summaries.js";
+import type { Tallied } from "./scope-tally.js";
 import type { Read, StateProblem, Update } from "./state-words.js";
 import type { TrustGrant, TrustView } from "./trust.js";
 import type { ClaimResult } from "./verify-claims.js";
@@ -36,13 +37,14 @@ export interface Store {
 	readScope(scopeKey: string): Promise<Read<ContinuationState>>;
 	updateScope<R>(scopeKey: string, fn: (current: Read<ContinuationState>) => Update<R, ContinuationState>): Promise<R>;
 	/**
-	 * Adds one to the scope's tally and returns this count's place in it (from
-	 * 1): a number that only grows, kept beside the scope's record without its
-	 * lock or a rewrite, for what happens too often to rewrite the record each
-	 * time (todo hygiene's file changes). Callers at once each get a place of
-	 * their own. A store that keeps nothing returns 0.
+	 * Appends `mark` to the scope's tally and returns its place (from 1) and
+	 * the `window` marks ending with it, oldest first: kept beside the
+	 * scope's record without its lock or a rewrite, for what happens too
+	 * often to rewrite the record each time (todo hygiene's file changes).
+	 * Callers at once each get a place of their own, and each sees the marks
+	 * before its own. A store that keeps nothing returns place 0 and no marks.
 	 */
-	tally(scopeKey: string): Promise<number>;
+	tally(scopeKey: string, mark: string, window: number): Promise<Tallied>;
 	readWorks(): Promise<Read<WorksFile>>;
 	updateWorks<R>(fn: (current: Read<WorksFile>) => Update<R, WorksFile>): Promise<R>;
 	/**

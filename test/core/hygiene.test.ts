@@ -1,98 +1,125 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type HygieneState, onFileChange } from "../../src/core/hygiene.js";
+import { changeMark, onFileChange, stretchOf } from "../../src/core/hygiene.js";
 import type { WorkView } from "../../src/core/work-view.js";
 import { config, view } from "./builders.js";
 
-/** Runs `edits` file changes against one list and returns the reminders given and the state left. */
-function work(list: WorkView | null, edits: number, threshold: number, from: HygieneState | null = null) {
-	let state = from;
+/** A session's file changes, each against `list` as it stands then: the reminders given, by change (from 1). */
+function changes(steps: readonly { list: WorkView; keepsList?: boolean }[], threshold: number, from: string[] = []) {
+	const marks = [...from];
 	const reminders: number[] = [];
-	for (let edit = 1; edit <= edits; edit++) {
-		const step = onFileChange(state, { list, keepsList: false }, threshold);
-		if (step.reminder) reminders.push(edit);
-		state = step.next;
+	for (const [index, step] of steps.entries()) {
+		if (step.list.counts.open === 0) continue;
+		marks.push(changeMark(step.list, step.keepsList ?? false));
+		if (onFileChange(marks.slice(-(threshold + 1)), { list: step.list }, threshold)) reminders.push(index + 1);
 	}
-	return { reminders, state };
+	return { reminders, marks };
+}
+
+const edits = (list: WorkView, count: number) => Array.from({ length: count }, () => ({ list }));
+
+/**
+ * The stretch as it was kept in the session's record before the tally held
+ * the list: the reference the marks must agree with, change for change.
+ */
+function recordModel(steps: readonly { list: WorkView; keepsList: boolean }[], threshold: number): number[] {
+	let state: { list: string; edits: number; reminded: boolean } | null = null;
+	const reminders: number[] = [];
+	for (const [index, { list, keepsList }] of steps.entries()) {
+		if (threshold <= 0 || list.counts.open === 0) continue;
+		if (keepsList) {
+			state = { list: list.fingerprint, edits: 0, reminded: false };
+			continue;
+		}
+		if (state === null || state.list !== list.fingerprint)
+			state = { list: list.fingerprint, edits: 0, reminded: false };
+		if (state.reminded) continue;
+		state.edits++;
+		if (state.edits >= threshold) {
+			state.reminded = true;
+			reminders.push(index + 1);
+		}
+	}
+	return reminders;
 }
 
 describe("todo hygiene", () => {
 	it("reminds once, at the threshold, while the list stands still with items open", () => {
-		const { reminders, state } = work(view("x>.."), 20, 8);
-		expect(reminders).toEqual([8]);
-		expect(state).toMatchObject({ edits: 8, reminded: true });
+		expect(changes(edits(view("x>.."), 20), 8).reminders).toEqual([8]);
 	});
 
 	it("starts a new stretch when the list changes, and may remind again in it", () => {
-		const first = work(view("x>.."), 9, 3);
-		expect(first.reminders).toEqual([3]);
-		const second = work(view("xx>."), 9, 3, first.state);
-		expect(second.reminders).toEqual([3]);
+		const reminders = changes([...edits(view("x>.."), 9), ...edits(view("xx>."), 9)], 3).reminders;
+		expect(reminders).toEqual([3, 12]);
 	});
 
 	it("counts a change of the list between two edits as the end of the stretch", () => {
-		const before = work(view("x>.."), 2, 3);
-		const after = work(view("xx>."), 2, 3, before.state);
-		expect(after.reminders).toEqual([]);
-		expect(after.state?.edits).toBe(2);
+		expect(changes([...edits(view("x>.."), 2), ...edits(view("xx>."), 2)], 3).reminders).toEqual([]);
+		expect(stretchOf(changes([...edits(view("x>.."), 2), ...edits(view("xx>."), 2)], 3).marks)).toBe(2);
 	});
 
-	it("treats a change to the plan file itself as keeping the list", () => {
+	it("treats a change to the plan file itself as keeping the list: a new stretch, with the same list", () => {
 		const list = view("x>..");
-		const before = work(list, 2, 3);
-		const kept = onFileChange(before.state, { list, keepsList: true }, 3);
-		expect(kept).toEqual({ next: { list: list.fingerprint, edits: 0, reminded: false }, reminder: null, kept: false });
-		expect(work(list, 3, 3, kept.next).reminders).toEqual([3]);
+		const kept = changes([...edits(list, 2), { list, keepsList: true }, ...edits(list, 3)], 3);
+		expect(kept.reminders).toEqual([6]);
+		expect(stretchOf([...kept.marks.slice(0, 3)])).toBe(0);
 	});
 
-	it("says nothing when nothing is open, when there is no list, or when it is off", () => {
-		expect(work(view("xx-~"), 10, 2).reminders).toEqual([]);
-		expect(work(null, 10, 2)).toEqual({ reminders: [], state: null });
-		expect(work(view(".."), 10, 0)).toEqual({ reminders: [], state: null });
+	it("says nothing when nothing is open, or when it is off", () => {
+		expect(changes(edits(view("xx-~"), 10), 2)).toEqual({ reminders: [], marks: [] });
+		expect(changes(edits(view(".."), 10), 0).reminders).toEqual([]);
+	});
+
+	it("reminds once of changes made at once: only the one whose mark makes the run the threshold", () => {
+		const list = view("x>..");
+		const mark = changeMark(list, false);
+		const tally = Array.from({ length: 12 }, () => mark);
+		// Each of twelve at once sees the marks up to its own: exactly the fourth is due.
+		const due = tally.map((_, index) => onFileChange(tally.slice(0, index + 1).slice(-5), { list }, 4) !== null);
+		expect(due.filter(Boolean)).toHaveLength(1);
+		expect(due.indexOf(true)).toBe(3);
+	});
+
+	it("reads marks that are no mark (a torn or old tally) as the end of a stretch", () => {
+		const list = view("x>..");
+		const mark = changeMark(list, false);
+		expect(stretchOf(["", mark, mark])).toBe(2);
+		expect(stretchOf([mark, "", mark])).toBe(1);
+		expect(changes(edits(list, 3), 3, ["", ""]).reminders).toEqual([3]);
+	});
+
+	it("marks a change in the tally's alphabet: what kind, and which list", () => {
+		const list = view("x>..");
+		expect(changeMark(list, false)).toMatch(/^e[0-9a-f]{8}$/);
+		expect(changeMark(list, true)).toMatch(/^k[0-9a-f]{8}$/);
+		expect(changeMark(view("xx>."), false)).not.toBe(changeMark(list, false));
+	});
+
+	it("gives the reminders the record-kept stretch gave, for any sequence of changes (fast-check)", () => {
+		const lists = ["x>..", "xx>.", "xxx>", "xxxx", ">...", "x>..-"].map(view);
+		const step = fc.record({ list: fc.constantFrom(...lists), keepsList: fc.boolean() });
+		fc.assert(
+			fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 0, max: 9 }), (steps, threshold) => {
+				const got = threshold <= 0 ? [] : changes(steps, threshold).reminders;
+				expect(got).toEqual(recordModel(steps, threshold));
+			}),
+			{ numRuns: 400 },
+		);
 	});
 
 	it("words the reminder for the list the agent works from, with the count", () => {
-		const todos = onFileChange(
-			{ list: view(">..").fingerprint, edits: 1, reminded: false },
-			{ list: view(">.."), keepsList: false },
-			2,
-		);
-		expect(todos.reminder?.text).toContain("changed files 2 times since your todo list last changed");
-		expect(todos.reminder?.text).toContain("3 open items");
-		expect(todos.reminder?.detail).toMatch(/reminded to update the list$/);
+		const todos = changes(edits(view(">.."), 2), 2);
+		const mark = changeMark(view(">.."), false);
+		const text = onFileChange([mark, mark], { list: view(">..") }, 2);
+		expect(todos.reminders).toEqual([2]);
+		expect(text?.text).toContain("changed files 2 times since your todo list last changed");
+		expect(text?.text).toContain("3 open items");
+		expect(text?.detail).toMatch(/reminded to update the list$/);
 		const plan: WorkView = { ...view(">."), source: "plan", name: "Ship" };
-		const planned = onFileChange(null, { list: plan, keepsList: false, planPath: "PLAN.md" }, 1);
-		expect(planned.reminder?.text).toContain('since the plan "Ship" (`PLAN.md`) last changed');
-		expect(planned.reminder?.text).toContain("tick what you finished ([x])");
-		expect(planned.reminder?.text).toContain("changed files 1 time since");
-	});
-
-	it("counts what the tally gained since the record, which only a new stretch, the list kept or the reminder rewrites", () => {
-		const list = view("x>..");
-		const at = (tally: number, state: HygieneState | null, keepsList = false) =>
-			onFileChange(state, { list, keepsList, tally }, 4);
-		const started = at(10, null);
-		expect(started).toMatchObject({ next: { edits: 1, at: 10, reminded: false }, reminder: null, kept: false });
-		const record = started.next;
-		// The record stays as it is while only the count moves: the tally says how many.
-		expect(at(11, record)).toMatchObject({ next: { edits: 2 }, reminder: null, kept: true });
-		expect(at(13, record)).toMatchObject({ next: { edits: 4, at: 13, reminded: true }, kept: false });
-		expect(at(13, record).reminder?.text).toContain("changed files 4 times");
-		// Others' counts read back with this one (two at once): counted once each, never below.
-		expect(at(12, record)).toMatchObject({ next: { edits: 3 }, kept: true });
-		const reminded = at(13, record).next;
-		expect(at(20, reminded)).toEqual({ next: reminded, reminder: null, kept: true });
-		expect(at(14, record, true)).toMatchObject({ next: { edits: 0, at: 14 }, kept: false });
-	});
-
-	it("counts a record written before the tally once, then by the tally", () => {
-		const list = view("x>..");
-		const old = { list: list.fingerprint, edits: 2, reminded: false };
-		const first = onFileChange(old, { list, keepsList: false, tally: 7 }, 8);
-		expect(first).toMatchObject({ next: { edits: 3, at: 7 }, kept: false });
-		expect(onFileChange(first.next, { list, keepsList: false, tally: 8 }, 8)).toMatchObject({
-			next: { edits: 4 },
-			kept: true,
-		});
+		const planned = onFileChange([changeMark(plan, false)], { list: plan, planPath: "PLAN.md" }, 1);
+		expect(planned?.text).toContain('since the plan "Ship" (`PLAN.md`) last changed');
+		expect(planned?.text).toContain("tick what you finished ([x])");
+		expect(planned?.text).toContain("changed files 1 time since");
 	});
 
 	it("is on by default after 8 changes; 0 and false turn it off", () => {

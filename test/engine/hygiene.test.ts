@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ConfigInput } from "../../src/core/config.js";
@@ -90,24 +90,33 @@ describe("todo hygiene through the engine and the file store", () => {
 		expect(given[0]?.text).toContain('since the plan "Ship" (`PLAN.md`) last changed, and it still shows 1 open item.');
 	});
 
-	it("rewrites the session's record only when a stretch starts and when the reminder is due; the tally counts the rest", async () => {
+	it("never rewrites the session's record: every change is a mark in the tally, the reminder included", async () => {
 		const worktree = await tempWorktree();
-		const { engine, store } = fileEngine(worktree);
+		const { engine } = fileEngine(worktree);
 		await engine.todosChanged(main, LIST);
 		const record = path.join(worktree, ".boulder", "scopes", `${engineScope(worktree)}.json`);
-		const writes: number[] = [];
-		let seen = (await stat(record)).ino;
-		for (let edit = 1; edit <= 10; edit++) {
-			expect(await edits(worktree, 1)).toEqual(edit === 8 ? [{ edit: 1, text: expect.any(String) }] : []);
-			const now = (await stat(record)).ino;
-			if (now !== seen) writes.push(edit);
-			seen = now;
-		}
-		// Each write is a new file renamed into place: the first edit starts the stretch, the eighth reminds.
-		expect(writes).toEqual([1, 8]);
+		const before = await readFile(record);
+		const { ino } = await stat(record);
+		const given = await edits(worktree, 10);
+		expect(given.map((reminder) => reminder.edit)).toEqual([8]);
+		expect((await stat(record)).ino).toBe(ino);
+		expect(await readFile(record)).toEqual(before);
 		expect((await stat(record.replace(/\.json$/, ".tally"))).size).toBe(10 * TALLY_RECORD_BYTES);
-		const kept = await store.readScope(engineScope(worktree));
-		expect(kept.kind === "ok" ? kept.value.hygiene : undefined).toMatchObject({ edits: 8, reminded: true, at: 8 });
+	});
+
+	it("takes over a record an earlier version kept the stretch in: read as valid, the stretch counted afresh", async () => {
+		const worktree = await tempWorktree();
+		const { engine } = fileEngine(worktree);
+		await engine.todosChanged(main, LIST);
+		const record = path.join(worktree, ".boulder", "scopes", `${engineScope(worktree)}.json`);
+		const file = JSON.parse(await readFile(record, "utf8"));
+		file.state.hygiene = { list: "0123456789abcdef", edits: 7, reminded: false, at: 7 };
+		await writeFile(record, JSON.stringify(file));
+		await writeFile(record.replace(/\.json$/, ".tally"), "0000abcd\n".repeat(7));
+		expect((await edits(worktree, 8)).map((reminder) => reminder.edit)).toEqual([8]);
+		const { store } = fileEngine(worktree);
+		expect((await store.readScope(engineScope(worktree))).kind).toBe("ok");
+		expect(await store.problems()).toEqual([]);
 	});
 
 	it("reminds once when edits arrive at once, each in its own engine", async () => {
@@ -132,8 +141,8 @@ describe("todo hygiene through the engine and the file store", () => {
 		expect(await edits(worktree, 5, { config: { hygiene: { editsBeforeReminder: false } } })).toEqual([]);
 		const { store } = fileEngine(worktree);
 		expect(await reminders({ store })).toEqual([]);
-		const scopes = await store.readScope(engineScope(worktree));
-		expect(scopes.kind === "ok" ? scopes.value.hygiene : undefined).toBeUndefined();
+		const tally = path.join(worktree, ".boulder", "scopes", `${engineScope(worktree)}.tally`);
+		await expect(stat(tally)).rejects.toMatchObject({ code: "ENOENT" });
 	});
 
 	it("does not count an orchestrator's edit that is refused, and adds the reminder to a warning", async () => {

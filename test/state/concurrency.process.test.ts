@@ -64,17 +64,22 @@ describe("concurrent writers", () => {
 	);
 
 	it(
-		`tally exactly ${TOTAL} after ${WRITERS} processes × ${EACH} counts of one scope, each count its own place`,
+		`tally exactly ${TOTAL} after ${WRITERS} processes × ${EACH} marks of one scope, each its own place, its own mark read back last`,
 		async () => {
 			const worktree = await tempDir();
-			const children = Array.from({ length: WRITERS }, () =>
-				runChild("tallier.mjs", [worktree, "shared-scope", String(EACH)]),
+			const children = Array.from({ length: WRITERS }, (_, n) =>
+				runChild("tallier.mjs", [worktree, "shared-scope", String(EACH), `e${String(n).padStart(8, "0")}`]),
 			);
 			await allExit(children);
 			const store = new FileStore(worktree);
 			const tally = store.scopeFile("shared-scope").replace(/\.json$/, ".tally");
 			expect((await stat(tally)).size).toBe(TOTAL * TALLY_RECORD_BYTES);
-			const counts = children.map((child) => JSON.parse(child.lines.at(-1) ?? "[]") as number[]);
+			const told = children.map(
+				(child) => JSON.parse(child.lines.at(-1) ?? "{}") as { places: number[]; ownLast: boolean },
+			);
+			// Each writer read its own mark back at the end of what it was handed, whoever appended around it.
+			expect(told.map((one) => one.ownLast)).toEqual(told.map(() => true));
+			const counts = told.map((one) => one.places);
 			for (const mine of counts) {
 				expect(mine).toHaveLength(EACH);
 				// Each writer's counts only grow.

@@ -351,7 +351,6 @@ const continuationState = record(
 		endedMarker: nullable(text),
 		disabled: nullable(record({ at: time, by: text, untilUserTurn: fc.boolean() }, ["at", "by"])),
 		todos: nullable(fc.array(todo, { maxLength: 4 })),
-		hygiene: record({ list: text, edits: count, reminded: fc.boolean() }),
 		observed: record(
 			{
 				harness: nullable(text),

@@ -12,6 +12,10 @@ import { isSafeScopeKey, scopeFilePath } from "../../src/state/scope-path.js";
 import { TALLY_RECORD_BYTES } from "../../src/state/scope-tally.js";
 import { snapshotTree, tempDir } from "./helpers.js";
 
+/** Two tally marks, as todo hygiene writes them (`changeMark`). */
+const MARK = "e0123abcd";
+const OTHER = "k0123abcd";
+
 const hostileKeys = [
 	"../../etc/passwd",
 	"../outside",
@@ -54,7 +58,7 @@ describe("scope keys that are not one safe path segment", () => {
 			await expect(
 				store.updateScope(key, () => ({ result: null, next: emptyContinuationState() })),
 			).rejects.toMatchObject({ code: "usage" });
-			await expect(store.tally(key)).rejects.toMatchObject({ code: "usage" });
+			await expect(store.tally(key, MARK, 2)).rejects.toMatchObject({ code: "usage" });
 			expect(() => store.scopeFile(key)).toThrow();
 		}
 		expect(await snapshotTree(root)).toEqual(before);
@@ -64,7 +68,7 @@ describe("scope keys that are not one safe path segment", () => {
 		const store = new MemoryStore();
 		for (const key of hostileKeys) {
 			await expect(store.readScope(key)).rejects.toMatchObject({ code: "usage" });
-			await expect(store.tally(key)).rejects.toMatchObject({ code: "usage" });
+			await expect(store.tally(key, MARK, 2)).rejects.toMatchObject({ code: "usage" });
 		}
 	});
 
@@ -102,23 +106,45 @@ describe("a .boulder that is not a real folder", () => {
 });
 
 describe("a scope's tally", () => {
-	it("counts by appending beside the scope's record, and never through a link in its place", async () => {
+	it("marks by appending beside the scope's record, and never through a link in its place", async () => {
 		const { root, store } = await worktreeWithSecret();
-		expect([await store.tally("existing"), await store.tally("existing")]).toEqual([1, 2]);
+		const first = await store.tally("existing", MARK, 3);
+		const second = await store.tally("existing", OTHER, 3);
+		expect([first, second]).toEqual([
+			{ place: 1, marks: [MARK] },
+			{ place: 2, marks: [MARK, OTHER] },
+		]);
 		const tally = store.scopeFile("existing").replace(/\.json$/, ".tally");
 		expect(await readFile(tally, "utf8")).toHaveLength(2 * TALLY_RECORD_BYTES);
 		const outside = path.join(root, "outside.json");
 		await symlink(outside, store.scopeFile("linked").replace(/\.json$/, ".tally"));
-		await expect(store.tally("linked")).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.tally("linked", MARK, 2)).rejects.toMatchObject({ code: "state-unreadable" });
 		expect(await readFile(outside, "utf8")).toBe("secret");
 	});
 
-	it("counts every one of many at once, each getting its own place", async () => {
+	it("hands back at most the window, and reads what is no mark (an old count, zeroed bytes) as none", async () => {
 		const { store } = await worktreeWithSecret();
-		const counts = await Promise.all(Array.from({ length: 40 }, () => store.tally("busy")));
-		const bytes = (await readFile(store.scopeFile("busy").replace(/\.json$/, ".tally"))).length;
-		expect(bytes).toBe(40 * TALLY_RECORD_BYTES);
-		expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+		const tally = store.scopeFile("old").replace(/\.json$/, ".tally");
+		await mkdir(path.dirname(tally), { recursive: true });
+		await writeFile(tally, Buffer.concat([Buffer.from("0000abcd\n".repeat(3)), Buffer.alloc(TALLY_RECORD_BYTES)]));
+		expect((await store.tally("old", MARK, 3)).marks).toEqual(["", "", MARK]);
+		for (let n = 0; n < 5; n++) await store.tally("old", OTHER, 3);
+		expect((await store.tally("old", MARK, 3)).marks).toEqual([OTHER, OTHER, MARK]);
+		await expect(store.tally("old", "E0123", 3)).rejects.toThrow(/a tally mark is 9 of \[0-9a-z\]/);
+	});
+
+	it("gives each of many at once its own place, and the marks before its own", async () => {
+		const { store } = await worktreeWithSecret();
+		const marks = Array.from({ length: 40 }, (_, index) => `e${String(index).padStart(8, "0")}`);
+		const tallied = await Promise.all(marks.map((mark) => store.tally("busy", mark, 40)));
+		const text = await readFile(store.scopeFile("busy").replace(/\.json$/, ".tally"), "latin1");
+		expect(text.length).toBe(40 * TALLY_RECORD_BYTES);
+		const inFile = text.match(/.{16}/gs)?.map((record) => record.slice(0, 9)) ?? [];
+		expect(tallied.map((one) => one.place).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+		for (const [index, one] of tallied.entries()) {
+			expect(one.marks.at(-1)).toBe(marks[index]);
+			expect(one.marks).toEqual(inFile.slice(0, one.place));
+		}
 	});
 });
 
@@ -131,7 +157,7 @@ describe("a .boulder removed or replaced while a store is open (a long-lived hos
 		await store.updateScope("scope-a", freshState);
 		expect(await readFile(path.join(root, ".boulder", ".gitignore"), "utf8")).toContain("*");
 		await rm(path.join(root, ".boulder"), { recursive: true, force: true });
-		await store.tally("scope-a");
+		await store.tally("scope-a", MARK, 2);
 		expect(await readFile(path.join(root, ".boulder", ".gitignore"), "utf8")).toContain("*");
 	});
 
@@ -142,7 +168,7 @@ describe("a .boulder removed or replaced while a store is open (a long-lived hos
 		await rm(path.join(worktree, ".boulder"), { recursive: true, force: true });
 		await symlink(elsewhere, path.join(worktree, ".boulder"));
 		await expect(store.updateScope("scope-a", freshState)).rejects.toMatchObject({ code: "state-unreadable" });
-		await expect(store.tally("scope-a")).rejects.toMatchObject({ code: "state-unreadable" });
+		await expect(store.tally("scope-a", MARK, 2)).rejects.toMatchObject({ code: "state-unreadable" });
 		expect(await snapshotTree(elsewhere)).toEqual({});
 	});
 });

@@ -29,7 +29,7 @@
  */
 import type { Config } from "../../../src/core/config.js";
 import { DEFAULT_CONFIG } from "../../../src/core/default-config.js";
-import { type HygieneState, onFileChange } from "../../../src/core/hygiene.js";
+import { changeMark, onFileChange } from "../../../src/core/hygiene.js";
 import { delegatedItem, delegatedVerifyNote } from "../../../src/core/orchestrate.js";
 import type { PlanItem } from "../../../src/core/plan-body.js";
 import { decide, type SessionFacts } from "../../../src/core/policy.js";
@@ -86,7 +86,8 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 	const states = new Map<string, ContinuationState>();
 	const get = (session: string) => states.get(session) ?? emptyContinuationState();
 	const set = (session: string, state: ContinuationState) => states.set(session, state);
-	const hygiene = new Map<string, HygieneState | null>();
+	// Each session's tally marks, as the store keeps them (`Store.tally`).
+	const tallies = new Map<string, string[]>();
 	return {
 		name: "boulder",
 		countdownMs: config.countdownMs,
@@ -160,11 +161,14 @@ export function boulderPolicy(config: Config = DEFAULT_CONFIG): Policy {
 		fileChange(facts: IdleFacts): boolean {
 			// A subagent's list is its own business: never reminded.
 			if (facts.subagent) return false;
-			const list = facts.todos.length > 0 ? todosView(facts.todos, config.nextItems) : null;
 			const threshold = config.hygiene.editsBeforeReminder || 0;
-			const step = onFileChange(hygiene.get(facts.session) ?? null, { list, keepsList: false }, threshold);
-			hygiene.set(facts.session, step.next);
-			return step.reminder !== null;
+			if (facts.todos.length === 0 || threshold === 0) return false;
+			const list = todosView(facts.todos, config.nextItems);
+			if (list.counts.open === 0) return false;
+			const marks = tallies.get(facts.session) ?? [];
+			marks.push(changeMark(list, false));
+			tallies.set(facts.session, marks);
+			return onFileChange(marks.slice(-(threshold + 1)), { list }, threshold) !== null;
 		},
 		subagentResult(result: SubagentResult): boolean {
 			if (!result.parent.orchestrating) return false;

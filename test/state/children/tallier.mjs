@@ -1,10 +1,15 @@
-// Counts into one scope's tally through the file store, printing each count
-// it got back: the counts of all writers together must add up to every
-// append, and each writer's counts only grow.
+// Marks one scope's tally through the file store, printing each place it got
+// back and whether the marks handed back ended with its own: the places of
+// all writers together must be every append once, and each writer's only grow.
 import { FileStore } from "../../../dist/state/index.js";
 
-const [worktree, scopeKey, countArg] = process.argv.slice(2);
+const [worktree, scopeKey, countArg, mark] = process.argv.slice(2);
 const store = new FileStore(worktree);
-const counts = [];
-for (let n = 0; n < Number(countArg); n++) counts.push(await store.tally(scopeKey));
-process.stdout.write(`${JSON.stringify(counts)}\n`);
+const places = [];
+let ownLast = true;
+for (let n = 0; n < Number(countArg); n++) {
+	const { place, marks } = await store.tally(scopeKey, mark, 4);
+	places.push(place);
+	if (marks.at(-1) !== mark) ownLast = false;
+}
+process.stdout.write(`${JSON.stringify({ places, ownLast })}\n`);
