@@ -18,15 +18,51 @@ export const MAX_SCOPE_KEY_BYTES = 200;
  */
 export function scopeKeyProblem(key: string): string | null {
 	if (typeof key !== "string" || key.length === 0) return "is empty";
-	if (Buffer.byteLength(key, "utf8") > MAX_SCOPE_KEY_BYTES) return `is longer than ${MAX_SCOPE_KEY_BYTES} bytes`;
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
-	if (/[\u0000-\u001f\u007f]/.test(key)) return "contains a control character";
-	if (/[/\\]/.test(key)) return "contains a path separator";
-	if (/[<>:"|?*]/.test(key)) return "contains a character not allowed in file names";
+	// A UTF-16 unit is at most 3 bytes of UTF-8: a short key needs no count.
+	const long = key.length * 3 > MAX_SCOPE_KEY_BYTES && Buffer.byteLength(key, "utf8") > MAX_SCOPE_KEY_BYTES;
+	if (long) return `is longer than ${MAX_SCOPE_KEY_BYTES} bytes`;
+	// One pass over the characters, no pattern: every hook checks a key or two, and compiling
+	// patterns costs a fresh process more than the whole check. The first problem by kind wins.
+	let found = 0;
+	for (let index = 0; index < key.length; index++) found |= kindOf(key.charCodeAt(index));
+	if (found & CONTROL) return "contains a control character";
+	if (found & SEPARATOR) return "contains a path separator";
+	if (found & NOT_IN_NAMES) return "contains a character not allowed in file names";
 	if (key.startsWith(".")) return "starts with a dot";
-	if (/[. ]$/.test(key)) return "ends with a dot or a space";
-	if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(key)) return "is a device name on Windows";
+	if (key.endsWith(".") || key.endsWith(" ")) return "ends with a dot or a space";
+	if (isDeviceName(key)) return "is a device name on Windows";
 	return null;
+}
+
+const CONTROL = 1;
+const SEPARATOR = 2;
+const NOT_IN_NAMES = 4;
+
+function kindOf(code: number): number {
+	if (code <= 0x1f || code === 0x7f) return CONTROL;
+	if (code === 0x2f || code === 0x5c) return SEPARATOR;
+	return '<>:"|?*'.includes(String.fromCharCode(code)) ? NOT_IN_NAMES : 0;
+}
+
+/** `con`, `prn`, `aux`, `nul`, `com0`–`com9`, `lpt0`–`lpt9`, in any case of ASCII letters, alone or before a dot. */
+function isDeviceName(key: string): boolean {
+	const dot = key.indexOf(".");
+	const stem = asciiLower(dot < 0 ? key : key.slice(0, dot));
+	if (stem === "con" || stem === "prn" || stem === "aux" || stem === "nul") return true;
+	return stem.length === 4 && (stem.startsWith("com") || stem.startsWith("lpt")) && isDigit(stem.charCodeAt(3));
+}
+
+function asciiLower(text: string): string {
+	let lower = "";
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		lower += String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+	}
+	return lower;
+}
+
+function isDigit(code: number): boolean {
+	return code >= 0x30 && code <= 0x39;
 }
 
 export function isSafeScopeKey(key: string): boolean {

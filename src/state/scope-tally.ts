@@ -27,8 +27,6 @@ export const TALLY_MARK_LENGTH = 9;
 const TAG_LENGTH = 6;
 /** One record: the mark, a random tag, a newline. */
 export const TALLY_RECORD_BYTES = TALLY_MARK_LENGTH + TAG_LENGTH + 1;
-const MARK = new RegExp(`^[0-9a-z]{${TALLY_MARK_LENGTH}}$`);
-const RECORD = new RegExp(`^[0-9a-z]{${TALLY_MARK_LENGTH}}[0-9a-f]{${TAG_LENGTH}}\n$`);
 
 export interface Tallied {
 	/** This record's place in the tally, from 1. */
@@ -39,12 +37,12 @@ export interface Tallied {
 
 /** `scopes/<key>.json` → `scopes/<key>.tally`. */
 export function tallyFileOf(scopeFile: string): string {
-	return `${scopeFile.replace(/\.json$/, "")}.tally`;
+	return `${scopeFile.endsWith(".json") ? scopeFile.slice(0, -".json".length) : scopeFile}.tally`;
 }
 
 /** Appends `mark` to the tally in `file` (made when missing) and returns its place and the `window` marks ending with it. */
 export async function addToTally(file: string, mark: string, window: number): Promise<Tallied> {
-	if (!MARK.test(mark))
+	if (mark.length !== TALLY_MARK_LENGTH || !isAlphabet(mark, 0, TALLY_MARK_LENGTH, "z"))
 		throw new TypeError(`a tally mark is ${TALLY_MARK_LENGTH} of [0-9a-z], not ${JSON.stringify(mark)}`);
 	const tag = Math.floor(Math.random() * 16 ** TAG_LENGTH)
 		.toString(16)
@@ -77,7 +75,21 @@ function marksOf(tail: Buffer): string[] {
 	const marks: string[] = [];
 	for (let end = tail.length; end >= TALLY_RECORD_BYTES; end -= TALLY_RECORD_BYTES) {
 		const record = tail.toString("latin1", end - TALLY_RECORD_BYTES, end);
-		marks.push(RECORD.test(record) ? record.slice(0, TALLY_MARK_LENGTH) : "");
+		const whole =
+			isAlphabet(record, 0, TALLY_MARK_LENGTH, "z") &&
+			isAlphabet(record, TALLY_MARK_LENGTH, TAG_LENGTH, "f") &&
+			record.endsWith("\n");
+		marks.push(whole ? record.slice(0, TALLY_MARK_LENGTH) : "");
 	}
 	return marks.reverse();
+}
+
+/** The `length` characters of `text` at `from` are all digits or lowercase letters up to `last`. */
+function isAlphabet(text: string, from: number, length: number, last: "z" | "f"): boolean {
+	const top = last.charCodeAt(0);
+	for (let index = from; index < from + length; index++) {
+		const code = text.charCodeAt(index);
+		if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= top))) return false;
+	}
+	return true;
 }

@@ -4,11 +4,12 @@
  */
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emptyContinuationState } from "../../src/core/turns.js";
 import { FileStore } from "../../src/state/file-store.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
-import { isSafeScopeKey, scopeFilePath } from "../../src/state/scope-path.js";
+import { isSafeScopeKey, MAX_SCOPE_KEY_BYTES, scopeFilePath, scopeKeyProblem } from "../../src/state/scope-path.js";
 import { TALLY_RECORD_BYTES } from "../../src/state/scope-tally.js";
 import { snapshotTree, tempDir } from "./helpers.js";
 
@@ -78,6 +79,44 @@ describe("scope keys that are not one safe path segment", () => {
 			expect(isSafeScopeKey(key)).toBe(true);
 			expect(path.dirname(scopeFilePath(scopes, key))).toBe(scopes);
 		}
+	});
+});
+
+/**
+ * The key check as it was written with patterns: the reference the one-pass
+ * check must agree with, word for word.
+ */
+function patternProblem(key: string): string | null {
+	if (key.length === 0) return "is empty";
+	if (Buffer.byteLength(key, "utf8") > MAX_SCOPE_KEY_BYTES) return `is longer than ${MAX_SCOPE_KEY_BYTES} bytes`;
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+	if (/[\u0000-\u001f\u007f]/.test(key)) return "contains a control character";
+	if (/[/\\]/.test(key)) return "contains a path separator";
+	if (/[<>:"|?*]/.test(key)) return "contains a character not allowed in file names";
+	if (key.startsWith(".")) return "starts with a dot";
+	if (/[. ]$/.test(key)) return "ends with a dot or a space";
+	if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(key)) return "is a device name on Windows";
+	return null;
+}
+
+describe("the scope key check", () => {
+	it("words every key's problem as the pattern check did (fast-check)", () => {
+		const tricky = fc.constantFrom(
+			...'./\\<>:"|?* \u0000\u001f\u007f\u0080é€😀KkſxX19'.split(""),
+			...["con", "CoN", "prn", "PRN", "aux", "aUx", "nul", "NUL", "com", "CoM7", "com10", "lpt", "LPT1", "lpt0"],
+			"\u212Aon",
+		);
+		const key = fc.oneof(
+			fc.string({ maxLength: 80 }),
+			fc.array(tricky, { maxLength: 12 }).map((parts) => parts.join("")),
+			fc.string({ unit: "binary", minLength: 60, maxLength: 220 }),
+		);
+		fc.assert(
+			fc.property(key, (one) => {
+				expect(scopeKeyProblem(one)).toBe(patternProblem(one));
+			}),
+			{ numRuns: 3000 },
+		);
 	});
 });
 
