@@ -2,7 +2,8 @@
  * Two builds of boulder side by side on the path `hook-latency.mjs` calls
  * real (a started plan with open items, the state already there, the
  * portable command as installed, through `sh -c`: `fixtures/plan-session.mjs`):
- * the Stop hook and PreToolUse (each the session's first, and one already bound;
+ * the Stop hook and PreToolUse (each the one that binds the work to its
+ * session, once per work, and one already bound;
  * and a PreToolUse one edit into a stretch of todo hygiene's count, as every
  * edit but a stretch's first finds it: "editing"),
  * of this build (B) and of a base build (A, another commit built in its own

@@ -9,16 +9,18 @@
  * claude-code --project` wrote it into `.claude/settings.json`, run through
  * `sh -c` as Claude Code runs it, on a started plan with open items and the
  * state already there (`fixtures/plan-session.mjs`); and the PreToolUse hook
- * the same way, and the Stop of a session already bound to its work
- * (`stopBound`: every Stop after the session's first, which binds it, a durable
- * write of the works file more), and likewise the PreToolUse of a session
- * already bound (`preToolUseBound`: every edit after the session's first
- * hook; `preToolUse` is the session's first, which binds it), and that
+ * the same way. `stop` and `preToolUse` are the hook that binds the work to
+ * its session (a durable, locked write of the works file more): the first
+ * Stop or edit of the first session after `boulder start` (or a handover),
+ * once per work. The Stop of a session already bound to its work
+ * (`stopBound`) is every other Stop, and likewise the PreToolUse of a session
+ * already bound (`preToolUseBound`: every other edit), and that
  * bound PreToolUse again in a project with a `boulder.config.json`
  * (`preToolUseBoundConfig`, `PROJECT_CONFIG`: every hook loads it), and the
  * PreToolUse of an edit within a stretch of todo hygiene's count
  * (`preToolUseEditing`: every edit but the first after the list changed,
- * which starts the stretch and rewrites the session's record). The figures
+ * which starts the stretch; both only append a mark to the scope's tally,
+ * `core/hygiene.ts`, and neither rewrites the session's record). The figures
  * below them (`hookMs`) start the loader directly (`node <loader> Stop`),
  * which leaves out the shell, the PATH lookup of node
  * and the finder, and read a todo list, not a plan: they measure the bundle,
@@ -133,6 +135,8 @@ try {
 		if (!realStop.stdout.includes('"decision":"block"'))
 			throw new Error(`the plan's Stop did not nudge: ${realStop.stdout}`);
 		const realBare = timed(process.execPath, ["-e", "0"], "", plan.env, plan.project);
+		// Unbound again: the Stop just before bound the session.
+		plan.restore();
 		const realPre = timed("/bin/sh", ["-c", plan.preToolCommand], plan.preToolInput, plan.env, plan.project);
 		plan.restoreBound();
 		const realBound = timed("/bin/sh", ["-c", plan.stopCommand], plan.stopInput, plan.env, plan.project);
@@ -208,7 +212,7 @@ try {
 		warmup: WARMUP,
 		loadAverage: load,
 		realPath: {
-			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` is the session's first Stop, which also binds the session to the work (one more durable write: the works file); `stopBound` is every later one, the session already bound; likewise `preToolUse` (the session's first hook, binding it) and `preToolUseBound` (every later edit); `preToolUseBoundConfig` is the latter in a project with a boulder.config.json; `preToolUseEditing` an edit within a stretch of todo hygiene's count (every edit but a stretch's first)",
+			what: "a started plan with open items, state already there, the portable command as installed (devDependency), run through `sh -c`; interleaved with `node -e 0` from the same folder. `stop` and `preToolUse` are the Stop and the edit that bind the work to its session (one more durable write: the works file), the first of the first session after `boulder start` or a handover, once per work; `stopBound` and `preToolUseBound` are every other one, the session already bound; `preToolUseBoundConfig` is the latter in a project with a boulder.config.json; `preToolUseEditing` an edit within a stretch of todo hygiene's count (every edit but a stretch's first)",
 			ms: realStats,
 			ratio: {
 				stop: round(realStats.stop.median / realStats.bareNode.median),
@@ -272,9 +276,9 @@ try {
 		`The real path, ${RUNS} interleaved runs (a started plan, the portable command as installed, sh -c; load ${load.join(" ")}):`,
 	);
 	const rows = [
-		["Stop", "stop", "the session's first, which binds it to the work"],
-		["Stop, bound", "stopBound", "every later Stop: the state already there"],
-		["PreToolUse", "preToolUse", "the session's first hook, which binds it"],
+		["Stop, binding", "stop", "binds the work to its session: once per work"],
+		["Stop, bound", "stopBound", "every other Stop: the state already there"],
+		["PreToolUse, binding", "preToolUse", "binds the work to its session: once per work"],
 		["PreToolUse, bound", "preToolUseBound", "an edit that starts a stretch of todo hygiene's count"],
 		["PreToolUse, editing", "preToolUseEditing", "an edit within a stretch: all but its first"],
 		["PreToolUse, bound, config", "preToolUseBoundConfig", "the bound one with a boulder.config.json"],

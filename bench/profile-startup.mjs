@@ -159,14 +159,22 @@ process.on("exit", () => { mark("exit"); process.stderr.write("\\n" + JSON.strin
 `,
 	);
 	const subjects = [
-		{ name: "Stop, continuing a plan", args: [loader, "Stop", "--boulder-hook=portable"], input: plan.stopInput },
+		{
+			name: "Stop, binding the work (once per work)",
+			args: [loader, "Stop", "--boulder-hook=portable"],
+			input: plan.stopInput,
+		},
 		{
 			name: "Stop, session already bound",
 			args: [loader, "Stop", "--boulder-hook=portable"],
 			input: plan.stopInput,
 			bound: true,
 		},
-		{ name: "PreToolUse", args: [loader, "PreToolUse", "--boulder-hook=portable"], input: plan.preToolInput },
+		{
+			name: "PreToolUse, binding the work (once per work)",
+			args: [loader, "PreToolUse", "--boulder-hook=portable"],
+			input: plan.preToolInput,
+		},
 		{
 			name: "PreToolUse, an edit within a stretch",
 			args: [loader, "PreToolUse", "--boulder-hook=portable"],
