@@ -29,6 +29,9 @@ type Slot<T> = { kind: "ok"; value: T } | { kind: "bad"; reason: AsideReason };
 
 const SCOPES = "/.boulder/scopes";
 
+/** The marks a memory store keeps per tally: more than the largest window todo hygiene asks for (`editsBeforeReminder` + 1). */
+const MEMORY_TALLY_MARKS = 10_002;
+
 export class MemoryStore implements Store {
 	readonly worktree: string;
 	private readonly clock: Clock;
@@ -97,13 +100,16 @@ export class MemoryStore implements Store {
 
 	async tally(scopeKey: string, mark: string, window: number): Promise<Tallied> {
 		checkKey(scopeKey);
-		const marks = this.tallies.get(scopeKey) ?? [];
-		marks.push(mark);
-		this.tallies.set(scopeKey, marks);
-		return { place: marks.length, marks: marks.slice(-Math.max(1, window)) };
+		const tally = this.tallies.get(scopeKey) ?? { place: 0, marks: [] };
+		tally.place++;
+		tally.marks.push(mark);
+		// A long-lived host's tally keeps only what any window can ask for.
+		if (tally.marks.length > 2 * MEMORY_TALLY_MARKS) tally.marks.splice(0, tally.marks.length - MEMORY_TALLY_MARKS);
+		this.tallies.set(scopeKey, tally);
+		return { place: tally.place, marks: tally.marks.slice(-Math.max(1, window)) };
 	}
 
-	private readonly tallies = new Map<string, string[]>();
+	private readonly tallies = new Map<string, { place: number; marks: string[] }>();
 
 	async scopeKeys(): Promise<Set<string>> {
 		return new Set(this.scopes.keys());

@@ -172,6 +172,17 @@ describe("a scope's tally", () => {
 		await expect(store.tally("old", "E0123", 3)).rejects.toThrow(/a tally mark is 9 of \[0-9a-z\]/);
 	});
 
+	it("is kept the same way by the memory store, a long-lived host's tally bounded but every window whole", async () => {
+		const store = new MemoryStore();
+		expect(await store.tally("mem", MARK, 3)).toEqual({ place: 1, marks: [MARK] });
+		expect(await store.tally("mem", OTHER, 3)).toEqual({ place: 2, marks: [MARK, OTHER] });
+		for (let n = 0; n < 25_000; n++) await store.tally("mem", n % 2 ? MARK : OTHER, 1);
+		const last = await store.tally("mem", MARK, 10_001);
+		expect(last.place).toBe(25_003);
+		expect(last.marks).toHaveLength(10_001);
+		expect(last.marks.slice(-3)).toEqual([OTHER, MARK, MARK]);
+	});
+
 	it("gives each of many at once its own place, and the marks before its own", async () => {
 		const { store } = await worktreeWithSecret();
 		const marks = Array.from({ length: 40 }, (_, index) => `e${String(index).padStart(8, "0")}`);
