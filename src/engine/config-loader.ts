@@ -4,10 +4,10 @@
  * file, key and expectation when a file is bad.
  */
 import { readFileSync, statSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { type Config, ceilingsCappedBy, defaultConfig, mergeConfigInputs, parseConfig } from "../core/config.js";
 import { BoulderError, isBoulderError } from "../core/errors.js";
+import { xdgFolder } from "../state/user-home.js";
 
 export const PROJECT_CONFIG_FILE = "boulder.config.json";
 
@@ -22,8 +22,7 @@ export interface LoadedConfig {
 }
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-	const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
-	return path.join(base, "boulder", "config.json");
+	return path.join(xdgFolder(env, "XDG_CONFIG_HOME", ".config"), "boulder", "config.json");
 }
 
 /**

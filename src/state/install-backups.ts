@@ -18,6 +18,7 @@ import { BoulderError } from "../core/errors.js";
 import { hash64 } from "../core/hash.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { openStateFile } from "./state-file.js";
+import { userHome } from "./user-home.js";
 import { boulderStateHome } from "./worktree-index.js";
 
 /** A note is a few paths: anything larger is not boulder's. */
@@ -32,8 +33,7 @@ const MAX_NOTE_BYTES = 64 * 1024;
  * of the user's own.
  */
 export function backupFolder(env: NodeJS.ProcessEnv): string {
-	const home = env.HOME || os.homedir();
-	const candidates = [boulderStateHome({ env }), path.join(home, ".local", "state", "boulder")];
+	const candidates = [boulderStateHome({ env }), path.join(userHome(env), ".local", "state", "boulder")];
 	for (const folder of candidates) if (worktreeHolding(folder) === null) return path.join(folder, "install-backups");
 	const uid = typeof process.getuid === "function" ? process.getuid() : "user";
 	return path.join(os.tmpdir(), `boulder-${uid}`, "install-backups");

@@ -12,7 +12,6 @@
  * every worktree the user has.
  */
 import { lstatSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { BoulderError } from "../core/errors.js";
 import { exactly, fields, handCheck, nonEmpty, num, recordOf } from "../core/hand-check.js";
@@ -22,6 +21,7 @@ import { ensureDir, inFolder } from "./atomic-write.js";
 import { FUTURE_SKEW_MS, type LockOptions, withLock } from "./lock.js";
 import { openStateFile } from "./state-file.js";
 import { type Clock, type Read, type StateProblem, systemClock } from "./store.js";
+import { xdgFolder } from "./user-home.js";
 import { readVersionedFile, type VersionedFileSpec, writeVersionedFile } from "./versioned-file.js";
 
 export const WORKTREE_INDEX_FILE = "worktrees.json";
@@ -79,17 +79,16 @@ export interface WorktreeIndexOptions {
 }
 
 /**
- * Contract: boulder's per-user state folder. Relative values in the
- * environment are ignored, as the XDG spec asks.
+ * Contract: boulder's per-user state folder, always absolute. Relative
+ * values in the environment are ignored, as the XDG spec asks, and an empty
+ * or relative `HOME` too (`user-home.ts`).
  */
 export function boulderStateHome(options: Pick<WorktreeIndexOptions, "stateHome" | "env"> = {}): string {
 	if (options.stateHome) return path.resolve(options.stateHome);
 	const env = options.env ?? process.env;
 	const own = env.BOULDER_STATE_HOME;
 	if (own && path.isAbsolute(own)) return own;
-	const xdg = env.XDG_STATE_HOME;
-	if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "boulder");
-	return path.join(env.HOME || os.homedir(), ".local", "state", "boulder");
+	return path.join(xdgFolder(env, "XDG_STATE_HOME", path.join(".local", "state")), "boulder");
 }
 
 export function worktreeIndexFile(options: WorktreeIndexOptions = {}): string {

@@ -1,7 +1,8 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configSources, loadConfig } from "../../src/engine/config-loader.js";
+import { configSources, loadConfig, userConfigPath } from "../../src/engine/config-loader.js";
 import { makeFifo } from "../support/fifo.js";
 import { tempWorktree } from "./helpers.js";
 
@@ -28,6 +29,20 @@ describe("reading config files", () => {
 		expect(() => loadConfig(root, env(root))).toThrow("larger than");
 		await writeFile(file, '{"nextItems": 2}');
 		expect(loadConfig(root, env(root)).config.nextItems).toBe(2);
+	});
+});
+
+describe("the user's config file", () => {
+	it("is never found relative to the working folder: an empty or relative HOME gives way to the account's home", () => {
+		// A checkout's `.config/boulder/config.json` taken for the user's would lift the ceilings a project may not.
+		const account = path.join(os.userInfo().homedir, ".config", "boulder", "config.json");
+		const home = path.join(path.sep, "home", "someone");
+		expect(userConfigPath({ HOME: "" })).toBe(account);
+		expect(userConfigPath({ HOME: "." })).toBe(account);
+		expect(userConfigPath({ HOME: "", XDG_CONFIG_HOME: "config" })).toBe(account);
+		expect(userConfigPath({ HOME: home, XDG_CONFIG_HOME: ".config" })).toBe(
+			path.join(home, ".config", "boulder", "config.json"),
+		);
 	});
 });
 

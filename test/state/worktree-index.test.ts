@@ -36,6 +36,15 @@ describe("boulderStateHome", () => {
 			path.resolve("/explicit"),
 		);
 	});
+
+	it("never stands on a relative folder: an empty or relative HOME gives way to the account's home", () => {
+		// Else the trust record would be read from whatever folder the hook runs in, where a checkout could ship one.
+		const account = path.join(os.userInfo().homedir, ".local", "state", "boulder");
+		for (const HOME of ["", "relative", "./home"]) {
+			expect(boulderStateHome({ env: { HOME } })).toBe(account);
+			expect(boulderStateHome({ env: { HOME, XDG_STATE_HOME: "state", BOULDER_STATE_HOME: "own" } })).toBe(account);
+		}
+	});
 });
 
 describe("recordWorktree and listWorktrees", () => {

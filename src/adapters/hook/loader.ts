@@ -5,9 +5,9 @@
  * `<harness>-main.cjs`) through V8's code cache, which Node 20 does not keep for us. Compiling the bundle
  * is a good part of start-up; with the cache, V8 reuses the previous run's bytecode.
  *
- * The cache is in the user's cache folder, one file per bundle and node, keyed by the bundle's size and
- * mtime and node's version and arch (V8 itself checks only the source's length), written once, atomically,
- * when missing or rejected. A cache problem only costs the compile. It is also the `boulder-hook` and
+ * The cache is in the user's cache folder (never a relative one: `cacheBase`), one file per bundle and node,
+ * keyed by the bundle's size and mtime and node's version and arch (V8 itself checks only the source's
+ * length), written once, atomically, when missing or rejected. A cache problem only costs the compile. It is also the `boulder-hook` and
  * `boulder-claude-code-hook` programs on a global install's PATH (hence `#!`); through a link or symlink it still
  * finds the bundle beside its real path. Which bundle and cache: set by the build (`tsdown.config.ts`).
  *
@@ -16,7 +16,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 // Named imports only: a default import of a built-in is copied property by property into a module
 // object when the loader starts (the bundler's interop), which costs every start.
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
 
 /** Set by the build for each loader it writes. */
@@ -57,14 +57,31 @@ function variantOf(argv: readonly string[]): string {
 	return names.length > 0 ? `-${names.join("-")}` : "";
 }
 
-function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } {
+function cacheFile(env: NodeJS.ProcessEnv): { file: string; key: string } | null {
+	const base = cacheBase(env);
+	if (base === null) return null;
 	const { size, mtimeMs } = statSync(BUNDLE);
 	const key = `${CACHE_PREFIX}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}`;
-	// `node:os` only when it is needed: loading it costs every start.
-	const home = env.HOME || (require("node:os") as typeof import("node:os")).homedir();
-	const base = env.XDG_CACHE_HOME || join(home, ".cache");
 	const name = `${key}${variantOf(process.argv.slice(2))}.bin`;
 	return { file: join(base, "boulder", LOADER.cacheFolder, name), key };
+}
+
+/**
+ * The user's cache folder, or null when the environment names none that is absolute: an empty or
+ * relative `HOME` or `XDG_CACHE_HOME` would be the working folder's, a checkout's, which could ship a
+ * cache of its own. Then the bundle is compiled each run (a cache only saves the compile).
+ */
+function cacheBase(env: NodeJS.ProcessEnv): string | null {
+	const xdg = absolute(env.XDG_CACHE_HOME);
+	if (xdg !== null) return xdg;
+	// No HOME at all: the account's, as node finds it. `node:os` only then: loading it costs every start.
+	const home = env.HOME === undefined ? (require("node:os") as typeof import("node:os")).homedir() : env.HOME;
+	const base = absolute(home);
+	return base === null ? null : join(base, ".cache");
+}
+
+function absolute(folder: string | undefined): string | null {
+	return folder && isAbsolute(folder) ? folder : null;
 }
 
 /** A cache of another bundle (or node) untouched this long is an old version's: removed when a new one is written. */

@@ -20,7 +20,7 @@ const HOOKS = fileURLToPath(new URL("../../../dist/hook/", import.meta.url));
 const CLAUDE_CODE = path.join(HOOKS, "claude-code.cjs");
 const ANY_HARNESS = path.join(HOOKS, "boulder-hook.cjs");
 
-/** node's ES module loader comes with `node:module`; `node:os` is only for a missing `HOME`. */
+/** node's ES module loader comes with `node:module`; `node:os` is only for a `HOME` that is not set. */
 const NOT_AT_START = ["NativeModule module", "NativeModule internal/modules/esm/loader", "NativeModule os"];
 
 let worktree: string;
@@ -28,7 +28,10 @@ let env: NodeJS.ProcessEnv;
 let preload: string;
 let loaded: string;
 
-beforeEach(async () => {
+beforeEach(freshWorktree);
+
+/** A worktree of its own, with the preload that writes what the hook loaded, and a transcript. */
+async function freshWorktree(): Promise<void> {
 	({ worktree, env } = await isolatedHookWorktree("boulder-hook-start-"));
 	loaded = path.join(worktree, "loaded.txt");
 	preload = path.join(worktree, "loaded-at-exit.cjs");
@@ -37,7 +40,7 @@ beforeEach(async () => {
 		`process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join("\\n")));\n`,
 	);
 	await writeTranscript(worktree, [promptLine("Go."), ...assistantLines("msg_a", [text("Done.")])]);
-});
+}
 
 function input(event: string, fields: Record<string, unknown> = {}): string {
 	const transcript = path.join(worktree, `${SESSION}.jsonl`);
@@ -102,16 +105,24 @@ describe.runIf(existsSync(CLAUDE_CODE) && existsSync(ANY_HARNESS))("the built-in
 		expect(bundles.filter((name) => interop.test(readFileSync(path.join(HOOKS, name), "utf8")))).toEqual([]);
 	});
 
-	it("loads node:os when it is needed after all: a hook run with an empty HOME", async () => {
-		// The loader then asks node:os for the home folder, to place its code cache; node answers HOME
-		// itself, empty, so the cache goes under the worktree (the current folder), never the real home.
-		const { XDG_CACHE_HOME: _cache, ...rest } = env;
-		const hook = await run([CLAUDE_CODE, "Stop"], input("Stop", { last_assistant_message: "Done." }), {
-			...rest,
-			HOME: "",
-		});
-		expect(hook.status).toBe(0);
-		expect(hook.modules).toContain("NativeModule os");
-		expect(readdirSync(path.join(worktree, ".cache", "boulder", "hook-code-cache"))).toHaveLength(1);
+	it("keeps no code cache when the environment names no absolute folder for one, never under the working folder", async () => {
+		// An empty or relative HOME or XDG_CACHE_HOME would be the working folder's: a checkout could ship
+		// bytecode there. The hook then compiles its bundle each run, and answers as ever.
+		const todos = [{ content: "One", status: "pending", activeForm: "One" }];
+		for (const dirs of [{ HOME: "" }, { HOME: "home" }, { HOME: "", XDG_CACHE_HOME: "cache" }]) {
+			await freshWorktree();
+			const { XDG_CACHE_HOME: _cache, ...rest } = env;
+			const runEnv = { ...rest, ...dirs };
+			await run([CLAUDE_CODE, "UserPromptSubmit"], input("UserPromptSubmit", { prompt: "Go." }), runEnv);
+			const written = input("PostToolUse", { tool_name: "TodoWrite", tool_input: { todos } });
+			await run([CLAUDE_CODE, "PostToolUse"], written, runEnv);
+			const hook = await run([CLAUDE_CODE, "Stop"], input("Stop", { last_assistant_message: "Done." }), runEnv);
+			expect({ dirs, status: hook.status, stdout: hook.stdout }).toMatchObject({
+				dirs,
+				status: 0,
+				stdout: expect.stringContaining('"decision":"block"'),
+			});
+			expect(readdirSync(worktree).filter((name) => [".cache", "home", "cache"].includes(name))).toEqual([]);
+		}
 	});
 });
