@@ -7,9 +7,10 @@
  *
  * The cache is in the user's cache folder (never a relative one: `cacheBase`), one file per bundle and node,
  * keyed by the bundle's size and mtime and node's version and arch (V8 itself checks only the source's
- * length), written once, atomically, when missing or rejected. A cache problem only costs the compile. It is also the `boulder-hook` and
- * `boulder-claude-code-hook` programs on a global install's PATH (hence `#!`); through a link or symlink it still
- * finds the bundle beside its real path. Which bundle and cache: set by the build (`tsdown.config.ts`).
+ * length), written once, atomically, when missing or rejected. A cache problem only costs the compile. It
+ * is also the `boulder-hook` and `boulder-claude-code-hook` programs on a global install's PATH (hence
+ * `#!`); through a link or symlink it still finds the bundle beside its real path. Which bundle and cache:
+ * set by the build (`tsdown.config.ts`).
  *
  * Contract: built as CommonJS; imports node built-ins only.
  */
