@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { round, stats } from "./fixtures/stats.mjs";
+import { machineFacts, round, stats } from "./fixtures/stats.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(repoRoot, "dist", "hook", "boulder-hook.cjs");
@@ -101,10 +101,7 @@ try {
 	const result = {
 		what: "wall time of boulder's Codex Stop hook (start to exit), beside `node -e 0` in the same run",
 		command: `node ${path.relative(repoRoot, bundle)} codex Stop < stop-input.json`,
-		at: new Date().toISOString(),
-		node: process.version,
-		platform: `${process.platform} ${process.arch}`,
-		cpus: os.cpus().length,
+		...machineFacts(),
 		runs: RUNS,
 		warmup: WARMUP,
 		input: {

@@ -30,7 +30,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createPlanSession } from "./fixtures/plan-session.mjs";
-import { round, stats } from "./fixtures/stats.mjs";
+import { machineFacts, round, stats } from "./fixtures/stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..");
@@ -106,10 +106,7 @@ try {
 		`${JSON.stringify(
 			{
 				what: "node's own start-up options on the bound Stop (`node <options> <loader> Stop`), each with its own code cache, beside `node -e 0` and the loader as shipped; interleaved in a rotating order",
-				at: new Date().toISOString(),
-				node: process.version,
-				platform: `${process.platform} ${process.arch}`,
-				cpus: os.cpus().length,
+				...machineFacts(),
 				runs: RUNS,
 				warmup: WARMUP,
 				loadAverage: load,
